@@ -1,0 +1,95 @@
+# gpurent - plain Makefile, pkg-config for dependencies.
+#   make            build build/gpurent
+#   make check      build and run every test, then again under ASan+UBSan
+#   make demo       install missing packages (as root), build, run the main job
+#   make asan       sanitizer build in build/asan
+# BUILD selects the output directory; SAN=1 adds the sanitizers.
+
+BUILD   ?= build
+SAN     ?=
+CC      ?= cc
+PKGS    := yaml-0.1
+VERSION := 0.1.0
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
+           -Wvla -Wno-format-nonliteral
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) \
+           -DGPURENT_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+ifeq ($(SAN),1)
+CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+CORE_SRC := $(sort $(wildcard src/core/*.c))
+CMD_SRC  := $(sort $(wildcard src/cmd/*.c))
+DATA     := data/gpus.csv data/models.csv
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/src/main.o $(BUILD)/obj/embedded.o
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check test unit cli asan demo deps clean install
+all: $(BUILD)/gpurent
+
+$(BUILD)/gpurent: $(CMD_OBJ) $(CORE_OBJ)
+	@echo '  LINK    $@'
+	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c $(wildcard src/core/*.h src/cmd/*.h)
+	@mkdir -p $(dir $@)
+	@echo '  CC      $<'
+	@$(CC) $(CFLAGS) -c -o $@ $<
+
+# The data files travel inside the binary (used when --data-dir is absent).
+$(BUILD)/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	@$(CC) -O1 -o $@ $<
+$(BUILD)/embedded.c: $(BUILD)/embed $(DATA)
+	@$(BUILD)/embed $@ embedded_gpus_csv=data/gpus.csv embedded_models_csv=data/models.csv
+$(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
+	@mkdir -p $(dir $@)
+	@$(CC) $(CFLAGS) -c -o $@ $<
+
+# Unit tests link the core alone (no I/O layer).
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	@echo '  TEST    $@'
+	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) \
+	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
+
+unit: $(UNIT_BIN) $(BUILD)/embedded.c
+	@fail=0; for t in $(UNIT_BIN); do \
+	    GPURENT_ROOT=$(CURDIR) $$t || fail=1; done; test $$fail = 0
+
+cli: $(BUILD)/gpurent
+	@GPURENT=$(CURDIR)/$(BUILD)/gpurent sh tests/cli/run.sh
+
+test: unit cli
+
+check: deps
+	@$(MAKE) --no-print-directory test
+	@echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer =="
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 test
+	@echo "check: all test suites passed (plain and sanitized)"
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 all
+
+deps:
+	@sh tools/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/gpurent estimate examples/lora-7b.yaml
+
+PREFIX ?= /usr/local
+install: $(BUILD)/gpurent
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/gpurent $(DESTDIR)$(PREFIX)/bin/gpurent
+	install -m 644 docs/gpurent.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpurent.1
+
+clean:
+	rm -rf build

@@ -1,0 +1,12 @@
+/*
+ * cmd.h - the subcommands. Each lives in src/cmd/cmd_<name>.c, exports
+ * exactly this function, and prints its help for --help.
+ */
+#ifndef GPURENT_CMD_H
+#define GPURENT_CMD_H
+
+int cmd_estimate(int argc, char **argv);
+int cmd_gpus(int argc, char **argv);
+int cmd_models(int argc, char **argv);
+
+#endif

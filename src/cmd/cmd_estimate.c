@@ -1,0 +1,557 @@
+/*
+ * cmd_estimate.c - `gpurent estimate [FILE] [--field value]... [--json]`:
+ * read a workload, run the estimator, print a table or JSON.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/estimate.h"
+#include "../core/names.h"
+#include "../core/units.h"
+#include "../core/workload.h"
+#include "cmd.h"
+#include "common.h"
+
+static const char usage[] =
+	"usage: gpurent estimate [FILE.yaml] [--FIELD VALUE]... [--json]\n"
+	"\n"
+	"Estimate what a workload needs: GPU memory by component and which\n"
+	"memory tiers it fits, run time from FLOPs, and whether multi-GPU\n"
+	"communication dominates. Fields come from FILE (YAML, field: value)\n"
+	"and from flags (--micro-batch 4 or --micro-batch=4); flags win.\n"
+	"Booleans: --grad-checkpointing, --no-flash-attention.\n"
+	"\n"
+	"Fields (default in brackets):\n";
+
+static void print_usage(FILE *f)
+{
+	fputs(usage, f);
+	for (size_t i = 0; i < workload_nfields; i++) {
+		const struct workload_field *fl = &workload_fields[i];
+		char flag[64];
+		size_t k = 0;
+		for (const char *p = fl->name; *p && k + 1 < sizeof(flag); p++)
+			flag[k++] = *p == '_' ? '-' : *p;
+		flag[k] = '\0';
+		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
+	}
+	fputs("\n  --json                 machine-readable output (schema: docs/json.md)\n"
+	      "\nExit status: 0 ok, 2 bad input (one line names file:line: field).\n"
+	      "Formulas and sources: docs/formulas.md. Accuracy: docs/accuracy.md.\n", f);
+}
+
+/* --- rendering --- */
+
+static const char *task_desc(const struct workload *w)
+{
+	switch (w->task) {
+	case TASK_LORA: return "LoRA fine-tune";
+	case TASK_QLORA: return "QLoRA fine-tune";
+	case TASK_INFER: return "inference";
+	}
+	return "full training";
+}
+
+static void tier_examples(const struct gpu_db *gdb, double gb, char *out, size_t n)
+{
+	size_t used = 0, count = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < gdb->n && count < 4; i++) {
+		const struct gpu_spec *g = &gdb->v[i];
+		const char *name = g->aliases[0] ? g->aliases : g->name;
+		size_t len = strcspn(name, "|");
+		if (g->memory_bytes / 1e9 > gb + 0.5 || g->memory_bytes / 1e9 <= gb - 0.5 ||
+		    g->cls == GPU_TPU)
+			continue;
+		if (used + len + 3 >= n)
+			break;
+		used += (size_t)snprintf(out + used, n - used, "%s%.*s", count ? ", " : "", (int)len, name);
+		count++;
+	}
+}
+
+static void row(const char *label, double bytes, const char *note)
+{
+	char b[32];
+
+	if (bytes <= 0)
+		return;
+	printf("  %-28s %12s   %s\n", label, units_fmt_bytes(bytes, b, sizeof(b)), note);
+}
+
+static void render_table(const struct workload *w, const struct model_spec *m,
+			 const struct gpu_spec *gpu, const struct gpu_db *gdb,
+			 const struct estimate *e)
+{
+	char a[64], b[64], c[64], note[160];
+	const char *prec = workload_enum_name("precision", w->precision);
+
+	printf("gpurent estimate: %s, %s, %s", m->name, task_desc(w), prec);
+	if (m->kind == MODEL_RESNET || m->kind == MODEL_VIT)
+		printf(", micro-batch %ld x %ldx%ld images", w->micro_batch, w->image_size, w->image_size);
+	else if (w->task == TASK_INFER && m->kind == MODEL_DECODER)
+		printf(", context %ld x %ld sequence(s)", w->context, w->concurrency);
+	else
+		printf(", micro-batch %ld x seq %ld", w->micro_batch, w->seq);
+	printf(", %ld GPU%s\n", w->gpus, w->gpus > 1 ? "s" : "");
+	printf("model: %s parameters", units_fmt_count(e->params, a, sizeof(a)));
+	if (e->params_active < e->params)
+		printf(" (%s active per token)", units_fmt_count(e->params_active, b, sizeof(b)));
+	if (w->task != TASK_INFER)
+		printf(", %s trainable", units_fmt_count(e->params_trainable, c, sizeof(c)));
+	printf("  [%s]\n\n", m->kind == MODEL_PARAMS_ONLY ? "given" : model_kind_name(m->kind));
+
+	printf("Memory per GPU\n");
+	if (w->task == TASK_TRAIN) {
+		snprintf(note, sizeof(note), "%s B/param%s", w->precision == PREC_FP32 ? "4" : "2",
+			 w->zero >= 3 ? ", ZeRO-3 sharded" : "");
+		row("weights", e->mem.weights, note);
+		snprintf(note, sizeof(note), "%s B/param%s", w->precision == PREC_FP32 ? "4" : "2",
+			 w->zero >= 2 ? ", ZeRO-2 sharded" : "");
+		row("gradients", e->mem.gradients, note);
+		snprintf(note, sizeof(note), "%s%s%s", workload_enum_name("optimizer", w->optimizer),
+			 (w->precision == PREC_AMP || w->precision == PREC_BF16 || w->precision == PREC_FP16) ?
+			 " + fp32 master weights" : "", w->zero >= 1 ? ", ZeRO-1 sharded" : "");
+		row("optimizer states", e->mem.optimizer, note);
+	} else if (w->task == TASK_INFER) {
+		snprintf(note, sizeof(note), "%ld-bit%s", w->quant_bits == 16 ?
+			 (w->precision == PREC_FP32 ? 32 : 16) : w->quant_bits,
+			 w->gpus > 1 ? ", split over the GPUs" : "");
+		row("weights", e->mem.weights, note);
+	} else {
+		snprintf(note, sizeof(note), "frozen, %s", w->task == TASK_QLORA ?
+			 (w->quant_bits == 4 ? "NF4 linear layers, rest 16-bit" : "int8 linear layers, rest 16-bit") :
+			 (w->precision == PREC_FP32 ? "fp32" : "16-bit"));
+		row("base weights", e->mem.weights, note);
+		snprintf(note, sizeof(note), "r=%ld on %s: %s params + grads + %s", w->lora_rank,
+			 w->lora_targets, units_fmt_count(e->lora_params, a, sizeof(a)),
+			 workload_enum_name("optimizer", w->optimizer));
+		row("LoRA adapters", e->mem.adapters, note);
+	}
+	row("quantization constants", e->mem.quant_consts, "per-block scales");
+	if (w->task == TASK_INFER)
+		snprintf(note, sizeof(note), "transient, one layer at a time");
+	else if (m->kind == MODEL_RESNET)
+		snprintf(note, sizeof(note), "kept for backward: conv, BN/ReLU outputs, max-pool indices%s",
+			 w->grad_checkpointing ? ", checkpointed" : "");
+	else
+		snprintf(note, sizeof(note), "%s%s%s", w->grad_checkpointing ? "layer inputs + one layer (recompute)" :
+			 "kept for backward", w->flash_attention ? ", flash attention" : ", s x s scores stored",
+			 w->dropout > 0 ? ", dropout masks" : "");
+	row("activations", e->mem.activations, note);
+	row("logits / loss buffer", e->mem.logits, w->task == TASK_INFER ? "last position, fp32" :
+	    "logits + fp32 log-softmax + its gradient");
+	if (e->mem.kv_cache > 0) {
+		snprintf(note, sizeof(note), "%.3g MiB/token x %ld tokens x %ld seq%s",
+			 e->kv_per_token / 1048576.0, w->context, w->concurrency,
+			 w->gpus > 1 ? ", split over the GPUs" : "");
+		row("KV cache", e->mem.kv_cache, note);
+	}
+	printf("  %-28s %12s\n", "", "------------");
+	row("allocated (framework peak)", e->mem.allocated, "torch.cuda.max_memory_allocated");
+	snprintf(note, sizeof(note), "%.0f%% of allocated", w->alloc_overhead * 100);
+	row("allocator reserve", e->mem.allocator, note);
+	row("CUDA context", e->mem.context, "driver, kernels, library workspaces");
+	row("total per GPU", e->mem.total, "what nvidia-smi shows; must fit");
+	printf("\n");
+
+	printf("Fits (memory tier: used share)\n  ");
+	for (int i = 0; i < EST_NTIERS; i++)
+		printf("%s%.0f GB %s %.0f%%", i ? " | " : "", e->tiers[i].gb,
+		       e->tiers[i].fits ? "yes" : "no", e->tiers[i].used * 100);
+	printf("\n");
+	if (e->recommended >= 0) {
+		tier_examples(gdb, e->tiers[e->recommended].gb, a, sizeof(a));
+		printf("Recommended: %.0f GB tier%s%s%s (smallest with %.0f%% headroom)\n",
+		       e->tiers[e->recommended].gb, a[0] ? " (" : "", a, a[0] ? ")" : "",
+		       w->headroom * 100);
+	} else {
+		printf("Recommended: none - it does not fit a single %.0f GB card with %.0f%% headroom",
+		       est_tiers_gb[EST_NTIERS - 1], w->headroom * 100);
+		if (e->zero3_gpus_for_80)
+			printf("; with ZeRO-3%s over %d GPUs it fits 80 GB cards (--zero 3 --gpus %d%s)",
+			       e->zero3_needs_ckpt ? " and gradient checkpointing" : "",
+			       e->zero3_gpus_for_80, e->zero3_gpus_for_80,
+			       e->zero3_needs_ckpt ? " --grad-checkpointing" : "");
+		printf("\n");
+	}
+	if (gpu)
+		printf("On %s (%s): %s, %.0f%% used\n", gpu->name,
+		       units_fmt_bytes(gpu->memory_bytes, a, sizeof(a)),
+		       e->gpu_fits ? "fits" : "DOES NOT FIT", e->gpu_used * 100);
+	printf("\n");
+
+	printf("Time\n");
+	if (e->flops_per_unit > 0)
+		printf("  FLOPs per %s: %s\n", e->work_is_samples ? "sample" : "token",
+		       units_fmt_flops(e->flops_per_unit, a, sizeof(a)));
+	if (e->have_time) {
+		printf("  %s: %s, total %s FLOPs\n", e->work_is_samples ? "samples" : "tokens",
+		       units_fmt_flops(e->work, a, sizeof(a)), units_fmt_flops(e->flops_total, b, sizeof(b)));
+		if (e->eff_flops > 0)
+			printf("  effective per GPU: %.1f TFLOPS%s\n", e->eff_flops / 1e12,
+			       e->mfu > 0 ? "" : " (given)");
+		if (w->task == TASK_INFER)
+			printf("  decode: %.0f tokens/s; prefill %s; decode %s\n", e->decode_tokens_per_second,
+			       units_fmt_duration(e->prefill_seconds, a, sizeof(a)),
+			       units_fmt_duration(e->decode_seconds, b, sizeof(b)));
+		printf("  wall time: %s on %ld GPU%s = %.1f GPU-hours\n",
+		       units_fmt_duration(e->wall_seconds, a, sizeof(a)), w->gpus,
+		       w->gpus > 1 ? "s" : "", e->gpu_hours);
+	} else if (e->work <= 0) {
+		printf("  not computed: give tokens (or samples) and a gpu or tflops\n");
+	} else {
+		printf("  not computed: give a gpu or tflops\n");
+	}
+	printf("\n");
+
+	printf("Communication\n");
+	if (!e->have_comm) {
+		printf("  none: %s\n", w->task == TASK_INFER ? "inference is not modelled as data-parallel" :
+		       "single GPU");
+	} else {
+		printf("  per step: %s over %s -> %s\n", units_fmt_bytes(e->comm_bytes, a, sizeof(a)),
+		       e->link_desc, units_fmt_duration(e->comm_seconds, b, sizeof(b)));
+		if (e->step_compute_seconds > 0)
+			printf("  compute per step: %s; communication / compute = %.2f -> %s\n",
+			       units_fmt_duration(e->step_compute_seconds, c, sizeof(c)), e->comm_ratio,
+			       e->comm_bound ? "COMMUNICATION-BOUND: more GPUs will not help; use fewer GPUs, a faster link, or larger steps (grad_accum)" :
+			       "compute-bound");
+	}
+	printf("\nAssumptions\n");
+	for (int i = 0; i < e->nassumptions; i++)
+		printf("  - %s\n", e->assumptions[i]);
+	if (e->nwarnings) {
+		printf("\nWarnings\n");
+		for (int i = 0; i < e->nwarnings; i++)
+			printf("  ! %s\n", e->warnings[i]);
+	}
+}
+
+static void render_json(const struct workload *w, const struct model_spec *m,
+			const struct gpu_spec *gpu, const struct estimate *e)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "gpurent.estimate/1");
+	json_obj_begin(&j, "model");
+	json_str(&j, "name", m->name);
+	json_str(&j, "kind", m->kind == MODEL_PARAMS_ONLY ? "params-only" : model_kind_name(m->kind));
+	json_num(&j, "params", e->params);
+	json_num(&j, "params_active", e->params_active);
+	json_num(&j, "params_trainable", e->params_trainable);
+	json_num(&j, "lora_params", e->lora_params);
+	json_str(&j, "source", m->source);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "workload");
+	json_str(&j, "task", workload_enum_name("task", w->task));
+	json_str(&j, "precision", workload_enum_name("precision", w->precision));
+	json_str(&j, "optimizer", workload_enum_name("optimizer", w->optimizer));
+	json_int(&j, "zero", w->zero);
+	json_int(&j, "gpus", w->gpus);
+	json_int(&j, "micro_batch", w->micro_batch);
+	json_int(&j, "seq", w->seq);
+	json_int(&j, "image_size", w->image_size);
+	json_int(&j, "grad_accum", w->grad_accum);
+	json_bool(&j, "grad_checkpointing", w->grad_checkpointing);
+	json_bool(&j, "flash_attention", w->flash_attention);
+	json_num(&j, "dropout", w->dropout);
+	json_int(&j, "lora_rank", w->lora_rank);
+	json_str(&j, "lora_targets", w->lora_targets);
+	json_int(&j, "quant_bits", w->quant_bits);
+	json_int(&j, "context", w->context);
+	json_int(&j, "concurrency", w->concurrency);
+	json_str(&j, "kv_dtype", workload_enum_name("kv_dtype", w->kv_dtype));
+	json_str(&j, "gpu", gpu ? gpu->name : "");
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "memory");
+	json_num(&j, "weights_bytes", e->mem.weights);
+	json_num(&j, "gradients_bytes", e->mem.gradients);
+	json_num(&j, "optimizer_bytes", e->mem.optimizer);
+	json_num(&j, "adapters_bytes", e->mem.adapters);
+	json_num(&j, "quant_consts_bytes", e->mem.quant_consts);
+	json_num(&j, "activations_bytes", e->mem.activations);
+	json_num(&j, "logits_bytes", e->mem.logits);
+	json_num(&j, "kv_cache_bytes", e->mem.kv_cache);
+	json_num(&j, "kv_cache_per_token_bytes", e->kv_per_token);
+	json_num(&j, "allocated_bytes", e->mem.allocated);
+	json_num(&j, "allocator_reserve_bytes", e->mem.allocator);
+	json_num(&j, "cuda_context_bytes", e->mem.context);
+	json_num(&j, "total_bytes", e->mem.total);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "fit");
+	json_arr_begin(&j, "tiers");
+	for (int i = 0; i < EST_NTIERS; i++) {
+		json_obj_begin(&j, NULL);
+		json_num(&j, "tier_gb", e->tiers[i].gb);
+		json_num(&j, "capacity_bytes", e->tiers[i].gb * 1e9);
+		json_bool(&j, "fits", e->tiers[i].fits);
+		json_num(&j, "used_fraction", e->tiers[i].used);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	if (e->recommended >= 0)
+		json_num(&j, "recommended_tier_gb", e->tiers[e->recommended].gb);
+	else
+		json_null(&j, "recommended_tier_gb");
+	json_num(&j, "headroom_fraction", w->headroom);
+	json_int(&j, "zero3_gpus_for_80gb", e->zero3_gpus_for_80);
+	json_bool(&j, "zero3_needs_grad_checkpointing", e->zero3_needs_ckpt);
+	if (gpu) {
+		json_num(&j, "gpu_memory_bytes", gpu->memory_bytes);
+		json_bool(&j, "gpu_fits", e->gpu_fits);
+		json_num(&j, "gpu_used_fraction", e->gpu_used);
+	}
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "time");
+	json_bool(&j, "computed", e->have_time);
+	json_str(&j, "unit", e->work_is_samples ? "sample" : "token");
+	json_num(&j, "work_units", e->work);
+	json_num(&j, "per_unit_flops", e->flops_per_unit);
+	json_num(&j, "total_flops", e->flops_total);
+	json_num(&j, "peak_flops_per_second", e->peak_flops);
+	json_num(&j, "mfu", e->mfu);
+	json_num(&j, "effective_flops_per_second", e->eff_flops);
+	json_num(&j, "compute_seconds", e->compute_seconds);
+	json_num(&j, "prefill_seconds", e->prefill_seconds);
+	json_num(&j, "decode_seconds", e->decode_seconds);
+	json_num(&j, "decode_tokens_per_second", e->decode_tokens_per_second);
+	json_num(&j, "wall_seconds", e->wall_seconds);
+	json_num(&j, "gpu_hours", e->gpu_hours);
+	json_obj_end(&j);
+
+	json_obj_begin(&j, "communication");
+	json_bool(&j, "computed", e->have_comm);
+	json_num(&j, "steps", e->steps);
+	json_num(&j, "per_step_bytes", e->comm_bytes);
+	json_num(&j, "link_bytes_per_second", e->link_bw);
+	json_str(&j, "link", e->link_desc);
+	json_num(&j, "comm_per_step_seconds", e->comm_seconds);
+	json_num(&j, "compute_per_step_seconds", e->step_compute_seconds);
+	json_num(&j, "ratio", e->comm_ratio);
+	json_str(&j, "verdict", !e->have_comm ? "none" : e->comm_bound ? "communication-bound" : "compute-bound");
+	json_obj_end(&j);
+
+	json_arr_begin(&j, "assumptions");
+	for (int i = 0; i < e->nassumptions; i++)
+		json_str(&j, NULL, e->assumptions[i]);
+	json_arr_end(&j);
+	json_arr_begin(&j, "warnings");
+	for (int i = 0; i < e->nwarnings; i++)
+		json_str(&j, NULL, e->warnings[i]);
+	json_arr_end(&j);
+	json_obj_end(&j);
+}
+
+/* Standard assumptions every estimate states (seed acceptance: printed). */
+static void add_assumptions(const struct workload *w, const struct model_spec *m,
+			    struct estimate *e)
+{
+	char a[32];
+	const char *prec = workload_enum_name("precision", w->precision);
+
+	if (e->nassumptions >= EST_MAX_NOTES - 4)
+		return;
+	/* shift the estimator's notes down: ours come first */
+	memmove(e->assumptions[4], e->assumptions[0], sizeof(e->assumptions[0]) * (size_t)e->nassumptions);
+	snprintf(e->assumptions[0], sizeof(e->assumptions[0]), "precision %s: %s", prec,
+		 w->precision == PREC_FP32 ? "fp32 weights, gradients, optimizer states and activations" :
+		 (w->precision == PREC_BF16_TRUE || w->precision == PREC_FP16_TRUE) ?
+		 "16-bit weights, gradients, optimizer states and activations" :
+		 "16-bit weights and activations, fp32 master weights and optimizer states");
+	if (m->kind == MODEL_RESNET || m->kind == MODEL_VIT)
+		snprintf(e->assumptions[1], sizeof(e->assumptions[1]), "image %ldx%ld%s, micro-batch %ld",
+			 w->image_size, w->image_size, workload_is_set(w, "image_size") ? "" : " (the model's)",
+			 w->micro_batch);
+	else
+		snprintf(e->assumptions[1], sizeof(e->assumptions[1]), "sequence length %ld%s, micro-batch %ld",
+			 w->task == TASK_INFER ? w->context : w->seq,
+			 workload_is_set(w, w->task == TASK_INFER ? "context" : "seq") ? "" : " (default)",
+			 w->micro_batch);
+	snprintf(e->assumptions[2], sizeof(e->assumptions[2]),
+		 "framework overhead: CUDA context %s%s + caching-allocator reserve %.0f%% of allocated",
+		 units_fmt_bytes(w->cuda_context, a, sizeof(a)),
+		 workload_is_set(w, "cuda_context") ? " (given)" : " (default)", w->alloc_overhead * 100);
+	snprintf(e->assumptions[3], sizeof(e->assumptions[3]), "attention: %s; dropout %.2g; %s",
+		 w->flash_attention ? "fused (flash), no s x s scores kept" : "eager, s x s scores kept",
+		 w->dropout, w->grad_checkpointing ? "gradient checkpointing on" : "no gradient checkpointing");
+	e->nassumptions += 4;
+}
+
+static void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gpurent estimate: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Report a resolve/estimate error at the place the field came from. */
+static int field_error(const char *file, const struct workload *w, int bad, const char *msg)
+{
+	if (bad >= 0 && w->line[bad] > 0)
+		fprintf(stderr, "%s:%zu: %s\n", file, w->line[bad], msg);
+	else if (bad >= 0 && (w->set >> bad) & 1)
+		fprintf(stderr, "gpurent estimate: --%s\n", msg);
+	else if (file)
+		fprintf(stderr, "%s:1: %s\n", file, msg);
+	else
+		fprintf(stderr, "gpurent estimate: %s\n", msg);
+	return EXIT_USAGE;
+}
+
+static void flag_to_key(const char *flag, char *key, size_t n)
+{
+	size_t k = 0;
+
+	for (; *flag && *flag != '=' && k + 1 < n; flag++)
+		key[k++] = *flag == '-' ? '_' : *flag;
+	key[k] = '\0';
+}
+
+static int unknown_flag(const char *flag, const char *key)
+{
+	struct names_suggest sg;
+	int len = (int)strcspn(flag, "=");
+
+	names_suggest_init(&sg, key);
+	for (size_t k = 0; k < workload_nfields; k++)
+		names_suggest_add(&sg, workload_fields[k].name);
+	for (char *p = sg.best; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	if (sg.best[0])
+		cmd_error("--%.*s: unknown option (did you mean '--%s'?)", len, flag, sg.best);
+	else
+		cmd_error("--%.*s: unknown option (see 'gpurent help estimate')", len, flag);
+	return EXIT_USAGE;
+}
+
+int cmd_estimate(int argc, char **argv)
+{
+	struct workload w;
+	struct gpu_db gdb;
+	struct model_db mdb;
+	struct model_spec arch;
+	const struct gpu_spec *gpu;
+	struct estimate e;
+	const char *file = NULL;
+	char *buf = NULL, err[512], key[64];
+	size_t len;
+	bool json = false;
+	int rc, bad;
+
+	workload_init(&w);
+	/* first pass: help, the file, --json */
+	for (int i = 1; i < argc; i++) {
+		if (common_is_help(argv[i])) {
+			print_usage(stdout);
+			return common_finish(EXIT_OK);
+		}
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] != '-') {
+			if (file) {
+				cmd_error("expected one workload file, got '%s' and '%s'", file, argv[i]);
+				return EXIT_USAGE;
+			}
+			file = argv[i];
+		} else if (argv[i][1] == '-') {
+			/* known flag: skip its value; unknown: say so before anything else */
+			int idx;
+			flag_to_key(argv[i] + 2, key, sizeof(key));
+			idx = workload_field_index(key);
+			if (idx < 0 && !strncmp(key, "no_", 3) && (idx = workload_field_index(key + 3)) >= 0 &&
+			    workload_fields[idx].type == F_BOOL)
+				continue;
+			if (idx < 0)
+				return unknown_flag(argv[i] + 2, key);
+			if (workload_fields[idx].type != F_BOOL && !strchr(argv[i], '='))
+				i++;
+		} else {
+			cmd_error("%s: unknown option (options are --FIELD VALUE; see 'gpurent help estimate')", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (file) {
+		if (common_read_file(file, &buf, &len, err, sizeof(err))) {
+			common_error("%s", err);
+			return EXIT_USAGE;
+		}
+		rc = workload_load_yaml(&w, buf, len, file, err, sizeof(err));
+		free(buf);
+		if (rc) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	/* second pass: flags override the file */
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq;
+		char msg[384];
+		int idx;
+
+		if (arg[0] != '-' || !strcmp(arg, "--json"))
+			continue;
+		flag_to_key(arg + 2, key, sizeof(key));
+		eq = strchr(arg, '=');
+		idx = workload_field_index(key);
+		if (idx < 0 && !strncmp(key, "no_", 3) && !eq &&
+		    (idx = workload_field_index(key + 3)) >= 0 && workload_fields[idx].type == F_BOOL) {
+			rc = workload_set(&w, key + 3, "false", 0, msg, sizeof(msg));
+			continue;
+		}
+		if (idx >= 0 && workload_fields[idx].type == F_BOOL && !eq) {
+			val = "true";
+		} else if (eq) {
+			val = eq + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else if (idx >= 0) {
+			cmd_error("--%s: expected a value", arg + 2);
+			return EXIT_USAGE;
+		}
+		rc = workload_set(&w, key, val ? val : "", 0, msg, sizeof(msg));
+		if (rc) {
+			cmd_error("--%.*s: %s", (int)strcspn(arg + 2, "="), arg + 2, msg);
+			return EXIT_USAGE;
+		}
+	}
+
+	if ((rc = common_load_data(&gdb, &mdb)))
+		return rc;
+	if (workload_resolve(&w, &mdb, &gdb, &arch, &gpu, &bad, err, sizeof(err))) {
+		rc = field_error(file, &w, bad, err);
+		goto out;
+	}
+	if (estimate_run(&w, &arch, gpu, &e, err, sizeof(err))) {
+		/* the message starts with the field to blame: "field: ..." */
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
+		bad = workload_field_index(key);
+		rc = field_error(file, &w, bad, err);
+		goto out;
+	}
+	add_assumptions(&w, &arch, &e);
+	if (json)
+		render_json(&w, &arch, gpu, &e);
+	else
+		render_table(&w, &arch, gpu, &gdb, &e);
+	rc = common_finish(EXIT_OK);
+out:
+	gpu_db_free(&gdb);
+	model_db_free(&mdb);
+	return rc;
+}

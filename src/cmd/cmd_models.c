@@ -1,0 +1,108 @@
+/*
+ * cmd_models.c - `gpurent models [FILTER] [--json]`: the model presets
+ * with parameter counts computed from their architecture.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/model.h"
+#include "../core/names.h"
+#include "../core/units.h"
+#include "cmd.h"
+#include "common.h"
+
+static const char usage[] =
+	"usage: gpurent models [FILTER] [--json]\n"
+	"\n"
+	"List the model presets of data/models.csv. 'params' is computed from\n"
+	"the architecture (layers, hidden, heads, KV heads, FFN, vocabulary,\n"
+	"tied embeddings; CNNs from their layer structure); 'published' is the\n"
+	"count the model's authors give, cited in the source column.\n";
+
+int cmd_models(int argc, char **argv)
+{
+	struct model_db db;
+	const char *filter = NULL;
+	bool json = false;
+	int rc, shown = 0;
+	struct json j;
+
+	for (int i = 1; i < argc; i++) {
+		if (common_is_help(argv[i])) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (argv[i][0] == '-') {
+			common_error("models: %s: unknown option (see 'gpurent help models')", argv[i]);
+			return EXIT_USAGE;
+		} else if (filter) {
+			common_error("models: expected one filter, got '%s' and '%s'", filter, argv[i]);
+			return EXIT_USAGE;
+		} else {
+			filter = argv[i];
+		}
+	}
+	if ((rc = common_load_data(NULL, &db)))
+		return rc;
+	if (json) {
+		json_init(&j, stdout);
+		json_arr_begin(&j, NULL);
+	} else {
+		printf("%-16s %-8s %10s %10s %10s  %s\n", "model", "kind", "params", "active",
+		       "published", "architecture");
+	}
+	for (size_t i = 0; i < db.n; i++) {
+		const struct model_spec *m = &db.v[i];
+		char nf[128], nn[128], na[256], p[32], a[32], pub[32], arch[128];
+		double params = model_params(m), active = model_params_active(m);
+
+		if (filter) {
+			names_norm(filter, nf, sizeof(nf));
+			if (!strstr(names_norm(m->name, nn, sizeof(nn)), nf) &&
+			    !strstr(names_norm(m->aliases, na, sizeof(na)), nf))
+				continue;
+		}
+		shown++;
+		if (m->kind == MODEL_RESNET)
+			snprintf(arch, sizeof(arch), "%s blocks %ld-%ld-%ld-%ld, %s stem, %ldpx, %ld classes",
+				 m->cnn_bottleneck ? "bottleneck" : "basic", m->cnn_stages[0], m->cnn_stages[1],
+				 m->cnn_stages[2], m->cnn_stages[3], m->cnn_cifar_stem ? "CIFAR" : "ImageNet",
+				 m->image_size, m->num_classes);
+		else {
+			int n = snprintf(arch, sizeof(arch), "L%ld h%ld a%ld kv%ld ffn%ld%s", m->layers,
+					 m->hidden, m->heads, m->kv_heads, m->ffn, m->gated_ffn ? " gated" : "");
+			if (m->vocab)
+				n += snprintf(arch + n, sizeof(arch) - (size_t)n, " vocab%ld%s", m->vocab,
+					      m->tied_embeddings ? " tied" : "");
+			if (m->experts)
+				snprintf(arch + n, sizeof(arch) - (size_t)n, " MoE %ldx top-%ld",
+					 m->experts, m->experts_active);
+		}
+		if (json) {
+			json_obj_begin(&j, NULL);
+			json_str(&j, "name", m->name);
+			json_str(&j, "aliases", m->aliases);
+			json_str(&j, "kind", model_kind_name(m->kind));
+			json_num(&j, "params", params);
+			json_num(&j, "params_active", active);
+			json_num(&j, "params_published", m->params_published);
+			json_str(&j, "architecture", arch);
+			json_str(&j, "source", m->source);
+			json_obj_end(&j);
+		} else {
+			printf("%-16s %-8s %10s %10s %10s  %s\n", m->name, model_kind_name(m->kind),
+			       units_fmt_count(params, p, sizeof(p)), units_fmt_count(active, a, sizeof(a)),
+			       m->params_published > 0 ? units_fmt_count(m->params_published, pub, sizeof(pub)) : "-",
+			       arch);
+		}
+	}
+	if (json)
+		json_arr_end(&j);
+	model_db_free(&db);
+	if (!shown && filter) {
+		common_error("models: no model matches '%s'", filter);
+		return common_finish(EXIT_RUNTIME);
+	}
+	return common_finish(EXIT_OK);
+}

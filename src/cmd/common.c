@@ -1,0 +1,243 @@
+/*
+ * common.c - data loading, file reading, errors and JSON output shared
+ * by the commands (common.h).
+ */
+#include "common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *common_data_dir;
+
+void common_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gpurent: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int common_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t got;
+		if (cap - n < 65536) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *np = realloc(p, ncap + 1);
+			if (!np) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				goto out_fail;
+			}
+			p = np;
+			cap = ncap;
+		}
+		got = fread(p + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+		goto out_fail;
+	}
+	fclose(f);
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+out_fail:
+	free(p);
+	fclose(f);
+	return -1;
+}
+
+static int load_one(const char *name, const char *emb, size_t emb_len,
+		    int (*load)(void *, const char *, size_t, const char *, char *, size_t),
+		    void *db)
+{
+	char err[512], path[4096];
+	char *buf = NULL;
+	size_t len;
+	int rc;
+
+	if (!common_data_dir)
+		return load(db, emb, emb_len, name, err, sizeof(err)) ?
+		       (common_error("embedded %s", err), EXIT_RUNTIME) : 0;
+	snprintf(path, sizeof(path), "%s/%s", common_data_dir, name);
+	if (common_read_file(path, &buf, &len, err, sizeof(err))) {
+		common_error("%s", err);
+		return EXIT_USAGE;
+	}
+	rc = load(db, buf, len, path, err, sizeof(err));
+	free(buf);
+	if (rc) {
+		common_error("%s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int gpu_loader(void *db, const char *b, size_t l, const char *f, char *e, size_t el)
+{
+	return gpu_db_load(db, b, l, f, e, el);
+}
+
+static int model_loader(void *db, const char *b, size_t l, const char *f, char *e, size_t el)
+{
+	return model_db_load(db, b, l, f, e, el);
+}
+
+int common_load_data(struct gpu_db *gdb, struct model_db *mdb)
+{
+	int rc;
+
+	if (gdb && (rc = load_one("gpus.csv", embedded_gpus_csv, embedded_gpus_csv_len,
+				  gpu_loader, gdb)))
+		return rc;
+	if (mdb && (rc = load_one("models.csv", embedded_models_csv, embedded_models_csv_len,
+				  model_loader, mdb))) {
+		if (gdb)
+			gpu_db_free(gdb);
+		return rc;
+	}
+	return 0;
+}
+
+int common_finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return rc;
+		common_error("write error on standard output: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+bool common_is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+/* ---- JSON ---- */
+
+void json_init(struct json *j, FILE *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+}
+
+static void indent(struct json *j)
+{
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void item(struct json *j, const char *key)
+{
+	if (j->depth > 0) {
+		fputs(j->need_comma[j->depth] ? ",\n" : "\n", j->f);
+		j->need_comma[j->depth] = true;
+		indent(j);
+	}
+	if (key) {
+		put_string(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+static void open_(struct json *j, const char *key, char c)
+{
+	item(j, key);
+	fputc(c, j->f);
+	if (j->depth < 31)
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void close_(struct json *j, char c)
+{
+	bool any = j->need_comma[j->depth];
+
+	j->depth--;
+	if (any) {
+		fputc('\n', j->f);
+		indent(j);
+	}
+	fputc(c, j->f);
+	if (j->depth == 0)
+		fputc('\n', j->f);
+}
+
+void json_obj_begin(struct json *j, const char *key) { open_(j, key, '{'); }
+void json_obj_end(struct json *j) { close_(j, '}'); }
+void json_arr_begin(struct json *j, const char *key) { open_(j, key, '['); }
+void json_arr_end(struct json *j) { close_(j, ']'); }
+
+void json_num(struct json *j, const char *key, double v)
+{
+	item(j, key);
+	if (!isfinite(v))
+		fputs("null", j->f);
+	else if (v == floor(v) && fabs(v) < 9e15)
+		fprintf(j->f, "%.0f", v);
+	else
+		fprintf(j->f, "%.6g", v);
+}
+
+void json_int(struct json *j, const char *key, long v)
+{
+	item(j, key);
+	fprintf(j->f, "%ld", v);
+}
+
+void json_str(struct json *j, const char *key, const char *v)
+{
+	item(j, key);
+	put_string(j->f, v);
+}
+
+void json_bool(struct json *j, const char *key, bool v)
+{
+	item(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j, const char *key)
+{
+	item(j, key);
+	fputs("null", j->f);
+}

@@ -1,0 +1,63 @@
+/*
+ * common.h - what the commands share: loading the data tables (from
+ * --data-dir or the copies embedded in the binary), reading files, the
+ * exit codes, and a small JSON writer.
+ */
+#ifndef GPURENT_COMMON_H
+#define GPURENT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../core/gpu.h"
+#include "../core/model.h"
+
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+/* Set by `gpurent --data-dir DIR` (or GPURENT_DATA_DIR); NULL = embedded. */
+extern const char *common_data_dir;
+
+/* Embedded copies of the data/ CSV files (build/embedded.c, made by tools/embed.c). */
+extern const char embedded_gpus_csv[];
+extern const size_t embedded_gpus_csv_len;
+extern const char embedded_models_csv[];
+extern const size_t embedded_models_csv_len;
+
+/*
+ * Load data/gpus.csv and data/models.csv (either may be NULL to skip).
+ * Prints one line to stderr on failure and returns the exit code to use
+ * (2 for a bad data file), 0 on success. Caller frees with the _free()s.
+ */
+int common_load_data(struct gpu_db *gdb, struct model_db *mdb);
+
+/* Read a whole file; caller frees *buf. 0, or -1 with a message in err. */
+int common_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
+/* Print "gpurent: msg" to stderr. */
+void common_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* fflush(stdout) and report a write error (not EPIPE); returns rc or 1. */
+int common_finish(int rc);
+
+/* true when argv[i] is --help or -h */
+bool common_is_help(const char *arg);
+
+/* Minimal JSON writer to stdout: objects/arrays with comma bookkeeping. */
+struct json {
+	FILE *f;
+	int depth;
+	bool need_comma[32];
+};
+void json_init(struct json *j, FILE *f);
+void json_obj_begin(struct json *j, const char *key);  /* key NULL in arrays/top */
+void json_obj_end(struct json *j);
+void json_arr_begin(struct json *j, const char *key);
+void json_arr_end(struct json *j);
+void json_num(struct json *j, const char *key, double v);   /* non-finite -> null */
+void json_int(struct json *j, const char *key, long v);
+void json_str(struct json *j, const char *key, const char *v);
+void json_bool(struct json *j, const char *key, bool v);
+void json_null(struct json *j, const char *key);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * csv.h - an RFC 4180 reader for gpurent's data files: quoted fields,
+ * doubled quotes, CRLF or LF, blank lines and '#' comment lines skipped.
+ * Every record remembers the line it starts on, for error messages.
+ */
+#ifndef GPURENT_CSV_H
+#define GPURENT_CSV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct csv_row {
+	size_t line;     /* 1-based line where the record starts */
+	size_t nfields;
+	char **fields;   /* owned by the struct csv */
+};
+
+struct csv {
+	char **header;   /* first record; owned */
+	size_t ncols;
+	size_t header_line;
+	struct csv_row *rows;  /* records after the header; owned */
+	size_t nrows;
+};
+
+/*
+ * Parse len bytes of buf. Returns 0 and fills *out (caller frees with
+ * csv_free()), or -1 with "line N: what" in err for an unterminated
+ * quote or an empty file. Rows whose field count differs from the
+ * header are kept as they are: the loader reports them by line.
+ */
+int csv_parse(const char *buf, size_t len, struct csv *out,
+	      char *err, size_t errlen);
+
+/* Index of the column named name (exact match), or -1. */
+int csv_col(const struct csv *c, const char *name);
+
+/* Field i of row r, or "" when the row is short. Borrowed from c. */
+const char *csv_get(const struct csv_row *r, int i);
+
+void csv_free(struct csv *c);
+
+#endif
+
+/*
+ * Typed field readers for loaders. Each returns 0 and stores the value,
+ * or -1 with "fname:line: column: expected ..." in err. An empty field
+ * stores dflt when !required, else is an error.
+ */
+int csv_field_double(const struct csv *c, const struct csv_row *r,
+		     const char *col, bool required, double dflt, double min,
+		     const char *fname, double *out, char *err, size_t errlen);
+int csv_field_long(const struct csv *c, const struct csv_row *r,
+		   const char *col, bool required, long dflt, long min,
+		   const char *fname, long *out, char *err, size_t errlen);
+int csv_field_bool(const struct csv *c, const struct csv_row *r,
+		   const char *col, bool dflt, const char *fname, bool *out,
+		   char *err, size_t errlen);
+/* Copy a text field into out (n bytes); -1 if required and empty or too long. */
+int csv_field_str(const struct csv *c, const struct csv_row *r,
+		  const char *col, bool required, const char *fname,
+		  char *out, size_t n, char *err, size_t errlen);

@@ -1,0 +1,620 @@
+/*
+ * estimate.c - memory, time and communication of a workload (estimate.h).
+ * Section names in comments point into docs/formulas.md.
+ */
+#include "estimate.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+
+const double est_tiers_gb[EST_NTIERS] = {16, 24, 32, 40, 48, 80, 94, 141, 192};
+
+/* formulas.md "Time": default MFU by GPU class. */
+double estimate_default_mfu(enum gpu_class c)
+{
+	switch (c) {
+	case GPU_DATACENTER: return 0.40;
+	case GPU_WORKSTATION: return 0.35;
+	case GPU_CONSUMER: return 0.30;
+	case GPU_TPU: return 0.40;
+	}
+	return 0.30;
+}
+
+/* formulas.md "Communication": usable share of a link's peak. */
+#define LINK_EFFICIENCY 0.65
+/* formulas.md "Inference time": share of peak memory bandwidth decode reaches. */
+#define DECODE_BW_EFFICIENCY 0.70
+/* formulas.md "Time": QLoRA step slowdown from dequantization, measured
+ * (LitGPT resource tables: Llama 2 7B LoRA 2.36 vs QLoRA 3.68 min/1k iters). */
+#define QLORA_SLOWDOWN (3.68 / 2.36)
+/* formulas.md "Time": ResNet-50 AMP on A100 runs 2470 img/s x 24.6 GFLOPs
+ * = 61 TFLOPS of 312 (NVIDIA DeepLearningExamples): CNNs on tensor cores. */
+#define CNN_TENSOR_MFU 0.20
+/* formulas.md "Time": a run longer than this gets flagged. */
+#define LONG_RUN_SECONDS (7 * 86400.0)
+#define ABSURD_RUN_SECONDS (30 * 86400.0)
+
+static void note(struct estimate *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->nassumptions >= EST_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->assumptions[e->nassumptions++], sizeof(e->assumptions[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void warn(struct estimate *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->nwarnings >= 8)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->warnings[e->nwarnings++], sizeof(e->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+static bool is_mixed(int p) { return p == PREC_AMP || p == PREC_BF16 || p == PREC_FP16; }
+static bool is_pure16(int p) { return p == PREC_BF16_TRUE || p == PREC_FP16_TRUE; }
+static bool is_transformer(const struct model_spec *m)
+{
+	return m->kind == MODEL_DECODER || m->kind == MODEL_ENCODER || m->kind == MODEL_VIT;
+}
+
+double estimate_peak_flops(const struct gpu_spec *g, int p)
+{
+	switch (p) {
+	case PREC_FP32:
+		return g->fp32_flops;
+	case PREC_FP16:
+	case PREC_FP16_TRUE:
+		return g->fp16_flops;
+	case PREC_AMP:
+		return g->bf16_flops > 0 ? g->bf16_flops : g->fp16_flops;
+	default:
+		return g->bf16_flops;
+	}
+}
+
+/* ---- LoRA adapters (formulas.md "LoRA") ---- */
+
+static bool target_on(const char *list, const char *name)
+{
+	char buf[128];
+	char *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ", +", &save); tok; tok = strtok_r(NULL, ", +", &save)) {
+		if (!strcmp(tok, "all") || !strcmp(tok, "all-linear"))
+			return true;
+		if (!strcmp(tok, name))
+			return true;
+		/* q_proj, gate_proj ... as PEFT names them */
+		if (!strncmp(tok, name, strlen(name)) && !strcmp(tok + strlen(name), "_proj"))
+			return true;
+	}
+	return false;
+}
+
+static int check_targets(const char *list, char *err, size_t errlen)
+{
+	static const char *const ok[] = {"q", "k", "v", "o", "gate", "up", "down", "all", "all-linear"};
+	char buf[128];
+	char *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ", +", &save); tok; tok = strtok_r(NULL, ", +", &save)) {
+		bool found = false;
+		size_t len = strlen(tok);
+		if (len > 5 && !strcmp(tok + len - 5, "_proj"))
+			tok[len - 5] = '\0';
+		for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+			found |= !strcmp(tok, ok[i]);
+		if (!found) {
+			snprintf(err, errlen, "lora_targets: expected names from q, k, v, o, gate, up, down or all, got '%s'", tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static double lora_params(const struct model_spec *m, long r, const char *targets)
+{
+	double h = (double)m->hidden, q = (double)(m->heads * m->head_dim);
+	double kv = (double)(m->kv_heads * m->head_dim), f = (double)m->ffn;
+	double experts = m->experts ? (double)m->experts : 1;
+	double per = 0;
+
+	if (target_on(targets, "q")) per += h + q;
+	if (target_on(targets, "k")) per += h + kv;
+	if (target_on(targets, "v")) per += h + kv;
+	if (target_on(targets, "o")) per += q + h;
+	if (m->gated_ffn && target_on(targets, "gate")) per += experts * (h + f);
+	if (target_on(targets, "up")) per += experts * (h + f);
+	if (target_on(targets, "down")) per += experts * (f + h);
+	return (double)r * per * (double)m->layers;
+}
+
+/* ---- activations (formulas.md "Activations") ---- */
+
+/* Bytes one transformer layer keeps for backward. */
+static double layer_activation_bytes(const struct workload *w, const struct model_spec *m,
+				     double s, double b, double e)
+{
+	double h = (double)m->hidden, a = (double)m->heads, d = (double)m->head_dim;
+	double k = (double)m->kv_heads;
+	double f = (double)m->ffn * (m->experts ? (double)m->experts_active : 1);
+	double norms = (double)(m->norms_per_layer < 1 ? 1 : m->norms_per_layer);
+	double es = is_mixed(w->precision) ? 4 : e;  /* autocast runs softmax in fp32 */
+	bool drop = w->dropout > 0;
+	double bytes;
+
+	/* Full training in mixed precision keeps the residual stream in fp32
+	 * and autocast runs LayerNorm in fp32: each norm keeps a 4-byte input
+	 * and output plus the 16-bit copy the next matmul reads. */
+	if (is_mixed(w->precision) && w->task == TASK_TRAIN)
+		bytes = s * b * norms * h * (4 + 4 + 2);
+	else
+		bytes = e * s * b * 2 * norms * h;
+	bytes += e * s * b * (a * d + 2 * k * d + a * d);
+	bytes += e * s * b * f * (m->gated_ffn ? 4 : 2);
+	if (drop)
+		bytes += 2 * s * b * h;  /* two 1-byte dropout masks */
+	if (w->flash_attention)
+		bytes += 4 * a * s * b;  /* softmax log-sum-exp, fp32 */
+	else
+		bytes += a * s * s * b * (es + (drop ? 1 + es : 0));
+	return bytes;
+}
+
+/* Bytes one layer needs while it runs forward only (inference). */
+static double layer_transient_bytes(const struct model_spec *m, double s, double b, double e,
+				    bool flash)
+{
+	double h = (double)m->hidden, f = (double)m->ffn;
+	double bytes = e * s * b * (4 * h + (m->gated_ffn ? 3 : 2) * f);
+
+	if (!flash)
+		bytes += 2 * e * (double)m->heads * s * s * b;
+	return bytes;
+}
+
+static void activations(const struct workload *w, const struct model_spec *m,
+			struct estimate *e, double ea)
+{
+	double s = (double)w->seq, b = (double)w->micro_batch;
+	struct cnn_cost cc;
+
+	if (m->kind == MODEL_PARAMS_ONLY) {
+		note(e, "activations not computed: only a parameter count is known (give a preset or layers/hidden/heads)");
+		return;
+	}
+	if (m->kind == MODEL_RESNET) {
+		model_cnn_cost(m, w->image_size, &cc);
+		if (w->task == TASK_INFER) {
+			e->mem.activations = 2 * cc.peak_layer_elems * b * ea;
+			return;
+		}
+		e->mem.activations = b * (cc.saved_elems * ea + cc.saved_index_elems * 8);
+		if (w->grad_checkpointing) {
+			/* keep stage boundaries, recompute one stage at a time */
+			e->mem.activations *= 0.5;
+			note(e, "gradient checkpointing on a CNN: assumed to halve kept activations");
+		}
+		return;
+	}
+	if (w->task == TASK_INFER) {
+		/* one sequence's prompt is prefilled at a time */
+		double sp = m->kind == MODEL_DECODER ? (double)w->context : s;
+		double bp = m->kind == MODEL_DECODER ? 1 : b;
+		e->mem.activations = layer_transient_bytes(m, sp, bp, ea, w->flash_attention);
+		if (m->kind == MODEL_DECODER)
+			e->mem.logits = (double)w->concurrency * (double)m->vocab * 4;
+		return;
+	}
+	{
+		double per = layer_activation_bytes(w, m, s, b, ea);
+		double L = (double)m->layers, h = (double)m->hidden;
+		if (w->grad_checkpointing)
+			e->mem.activations = L * ea * s * b * h + per;
+		else
+			e->mem.activations = L * per;
+		e->mem.activations += 2 * ea * s * b * h;  /* embedding output, final norm */
+		if (m->kind == MODEL_VIT)
+			e->mem.activations += 3.0 * (double)w->image_size * (double)w->image_size * b * ea;
+		if (m->kind == MODEL_DECODER)
+			e->mem.logits = s * b * (double)m->vocab * (ea + 8);
+	}
+}
+
+/* ---- model states (formulas.md "Model states") ---- */
+
+static double opt_bytes_per_param(int opt, int prec, double hidden)
+{
+	double st = is_pure16(prec) ? 2 : 4;   /* state element size */
+
+	switch (opt) {
+	case OPT_ADAMW: return 2 * st;
+	case OPT_ADAMW_8BIT: return 2;
+	case OPT_SGD: return st;
+	case OPT_ADAFACTOR: return 2 * st / (hidden > 0 ? hidden : 1024);
+	}
+	return 0;
+}
+
+static void quantized_weights(const struct model_spec *m, long bits, double N,
+			      struct estimate *e, double *weights)
+{
+	double lin = model_params_linear(m);
+
+	if (lin > N)
+		lin = N;
+	*weights = lin * (double)bits / 8 + (N - lin) * 2;
+	if (bits == 4)
+		/* NF4 blocks of 64 with 8-bit absmax, double-quantized in blocks of 256 */
+		e->mem.quant_consts = lin * (1.0 / 64 + 4.0 / (64 * 256));
+	else
+		/* LLM.int8: one fp32 scale per output row */
+		e->mem.quant_consts = m->hidden ? lin * 4 / (double)m->hidden : 0;
+}
+
+static void model_states(const struct workload *w, const struct model_spec *m,
+			 struct estimate *e)
+{
+	double N = e->params, G = (double)w->gpus;
+	double ew = w->precision == PREC_FP32 ? 4 : 2;
+	double h = (double)m->hidden;
+
+	if (w->task == TASK_TRAIN) {
+		e->params_trainable = N;
+		e->mem.weights = N * ew;
+		e->mem.gradients = N * ew;
+		e->mem.optimizer = N * (opt_bytes_per_param(w->optimizer, w->precision, h) +
+					(is_mixed(w->precision) ? 4 : 0));
+		if (w->zero >= 1) e->mem.optimizer /= G;
+		if (w->zero >= 2) e->mem.gradients /= G;
+		if (w->zero >= 3) {
+			e->mem.weights /= G;
+			/* the layers being gathered: this one and the prefetched next */
+			if (is_transformer(m) && m->layers)
+				e->mem.weights += 2 * (N - model_params_embedding(m)) / (double)m->layers * ew;
+		}
+		return;
+	}
+	if (w->task == TASK_INFER) {
+		if (w->quant_bits < 16)
+			quantized_weights(m, w->quant_bits, N, e, &e->mem.weights);
+		else
+			e->mem.weights = N * ew;
+		e->mem.weights /= G;
+		e->mem.quant_consts /= G;
+		return;
+	}
+	/* LoRA / QLoRA: frozen base, trainable adapters */
+	if (w->task == TASK_QLORA)
+		quantized_weights(m, w->quant_bits, N, e, &e->mem.weights);
+	else
+		e->mem.weights = N * ew;
+	if (w->zero >= 3) {
+		e->mem.weights /= G;
+		e->mem.quant_consts /= G;
+	}
+	e->lora_params = lora_params(m, w->lora_rank, w->lora_targets);
+	e->params_trainable = e->lora_params;
+	{
+		double aw = is_pure16(w->precision) ? 2 : 4;  /* PEFT keeps adapters in fp32 */
+		e->mem.adapters = e->lora_params * (2 * aw + opt_bytes_per_param(w->optimizer, w->precision, h));
+	}
+}
+
+static void kv_cache(const struct workload *w, const struct model_spec *m,
+		     struct estimate *e, double ea)
+{
+	double ekv;
+
+	switch (w->kv_dtype) {
+	case KV_FP32: ekv = 4; break;
+	case KV_FP16: case KV_BF16: ekv = 2; break;
+	case KV_FP8: case KV_INT8: ekv = 1; break;
+	case KV_INT4: ekv = 0.5; break;
+	default: ekv = ea; break;
+	}
+	/* formulas.md "KV cache": K and V for every layer and KV head */
+	e->kv_per_token = 2 * (double)m->layers * (double)(m->kv_heads * m->head_dim) * ekv;
+	e->mem.kv_cache = e->kv_per_token * (double)w->context * (double)w->concurrency / (double)w->gpus;
+}
+
+/* ---- fit (formulas.md "Fit") ---- */
+
+static void fit(const struct workload *w, const struct gpu_spec *gpu, struct estimate *e)
+{
+	e->recommended = -1;
+	for (int i = 0; i < EST_NTIERS; i++) {
+		double cap = est_tiers_gb[i] * 1e9;
+		e->tiers[i].gb = est_tiers_gb[i];
+		e->tiers[i].used = e->mem.total / cap;
+		e->tiers[i].fits = e->mem.total <= cap;
+		if (e->recommended < 0 && e->mem.total <= cap * (1 - w->headroom))
+			e->recommended = i;
+	}
+	if (gpu) {
+		e->gpu_used = e->mem.total / gpu->memory_bytes;
+		e->gpu_fits = e->mem.total <= gpu->memory_bytes;
+	}
+}
+
+static void sum_memory(const struct workload *w, struct estimate *e)
+{
+	struct est_mem *M = &e->mem;
+
+	M->allocated = M->weights + M->gradients + M->optimizer + M->adapters +
+		       M->quant_consts + M->activations + M->logits + M->kv_cache;
+	M->allocator = M->allocated * w->alloc_overhead;
+	M->context = w->cuda_context;
+	M->total = M->allocated + M->allocator + M->context;
+}
+
+/* ---- time (formulas.md "Time") ---- */
+
+static double flops_per_unit(const struct workload *w, const struct model_spec *m,
+			     const struct estimate *e, double *attn_out)
+{
+	double Nc, attn = 0, s = (double)w->seq;
+	struct cnn_cost cc;
+
+	if (m->kind == MODEL_RESNET) {
+		model_cnn_cost(m, w->image_size, &cc);
+		if (w->task == TASK_INFER)
+			return cc.fwd_flops;
+		return (w->grad_checkpointing ? 4 : 3) * cc.fwd_flops;
+	}
+	Nc = e->params_active - model_params_embedding(m);
+	if (m->kind == MODEL_DECODER && m->tied_embeddings)
+		Nc += (double)m->vocab * (double)m->hidden;  /* the shared matrix is the lm_head */
+	if (is_transformer(m))
+		attn = 4 * (double)m->layers * s * (double)(m->heads * m->head_dim);
+	*attn_out = attn;
+	if (w->task == TASK_INFER)
+		return 2 * Nc;
+	if (w->task == TASK_TRAIN)
+		return 6 * Nc + 3 * attn + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+	/* LoRA: no weight gradients for the frozen base */
+	return 4 * Nc + 3 * attn + 6 * e->lora_params + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+}
+
+static void comm(const struct workload *w, const struct model_spec *m,
+		 const struct gpu_spec *gpu, struct estimate *e)
+{
+	double G = (double)w->gpus, ring = 2 * (G - 1) / G;
+	double eg = w->precision == PREC_FP32 ? 4 : 2;
+	double ew = eg, peak = 0;
+	int ic = w->interconnect;
+	const char *what;
+
+	(void)m;
+	if (w->gpus < 2 || w->task == TASK_INFER)
+		return;
+	e->have_comm = true;
+	/* formulas.md "Communication": ring all-reduce of the gradients */
+	e->comm_bytes = ring * e->params_trainable * eg;
+	if (w->zero >= 3 && w->task == TASK_TRAIN)
+		e->comm_bytes = 3 * (G - 1) / G * e->params * ew;  /* 2 all-gathers + reduce-scatter */
+	if (ic == IC_AUTO) {
+		if (!gpu)
+			ic = IC_PCIE;
+		else if (gpu->link == LINK_NVLINK || gpu->link == LINK_INFINITY || gpu->link == LINK_ICI)
+			ic = IC_NVLINK;
+		else if (gpu->link == LINK_NVLINK_BRIDGE && w->gpus == 2)
+			ic = IC_NVLINK;
+		else
+			ic = IC_PCIE;
+	}
+	switch (ic) {
+	case IC_NVLINK:
+		if (gpu && gpu->link_bw > 0) {
+			peak = gpu->link_bw / 2;
+			what = gpu->link == LINK_NVLINK_BRIDGE ? "NVLink bridge" :
+			       gpu->link == LINK_NVLINK ? "NVLink" :
+			       gpu->link == LINK_INFINITY ? "Infinity Fabric" : "ICI";
+		} else {
+			peak = 300e9;
+			what = "NVLink (A100-class, no GPU given)";
+		}
+		break;
+	case IC_ETHERNET:
+		peak = 100e9 / 8;
+		what = "100 Gb/s Ethernet";
+		break;
+	case IC_INFINIBAND:
+		peak = 200e9 / 8;
+		what = "200 Gb/s InfiniBand HDR";
+		break;
+	default: {
+		long gen = gpu && gpu->pcie_gen ? gpu->pcie_gen : 4;
+		peak = gen <= 3 ? 15.75e9 : gen == 4 ? 31.5e9 : 63e9;
+		what = gen <= 3 ? "PCIe 3.0 x16" : gen == 4 ? "PCIe 4.0 x16" : "PCIe 5.0 x16";
+		break;
+	}
+	}
+	if (w->link_bw > 0) {
+		e->link_bw = w->link_bw;
+		snprintf(e->link_desc, sizeof(e->link_desc), "%s, %.1f GB/s given", what, w->link_bw / 1e9);
+	} else {
+		e->link_bw = peak * LINK_EFFICIENCY;
+		snprintf(e->link_desc, sizeof(e->link_desc), "%s, %.0f%% of %.1f GB/s per direction",
+			 what, LINK_EFFICIENCY * 100, peak / 1e9);
+	}
+	e->comm_seconds = e->comm_bytes / e->link_bw;
+}
+
+static void time_estimate(const struct workload *w, const struct model_spec *m,
+			  const struct gpu_spec *gpu, struct estimate *e)
+{
+	double attn = 0, per_step_units, G = (double)w->gpus;
+	char a[64], b[64];
+
+	e->flops_per_unit = flops_per_unit(w, m, e, &attn);
+	e->work_is_samples = m->kind == MODEL_RESNET || m->kind == MODEL_VIT;
+	if (workload_is_set(w, "tokens"))
+		e->work = w->tokens;
+	else if (workload_is_set(w, "samples"))
+		e->work = w->samples * w->epochs * (e->work_is_samples ? 1 : (double)w->seq);
+	if (e->work_is_samples && workload_is_set(w, "tokens"))
+		e->work = w->tokens / (double)w->seq;  /* ViT tokens -> images */
+
+	if (w->tflops > 0) {
+		e->eff_flops = w->tflops * 1e12;
+		e->mfu = 0;
+	} else if (gpu) {
+		e->peak_flops = estimate_peak_flops(gpu, w->precision);
+		if (e->peak_flops <= 0) {
+			e->peak_flops = gpu->fp32_flops > 0 ? gpu->fp32_flops : gpu->fp16_flops;
+			warn(e, "%s has no %s tensor throughput in data/gpus.csv; timed at its %s rate",
+			     gpu->name, workload_enum_name("precision", w->precision),
+			     gpu->fp32_flops > 0 ? "FP32" : "FP16");
+		}
+		bool cnn16 = m->kind == MODEL_RESNET && w->precision != PREC_FP32;
+		e->mfu = workload_is_set(w, "mfu") ? w->mfu :
+			 cnn16 ? CNN_TENSOR_MFU : estimate_default_mfu(gpu->cls);
+		e->eff_flops = e->peak_flops * e->mfu;
+		note(e, "time: %s %s peak %.0f TFLOPS x MFU %.2f%s", gpu->name,
+		     workload_enum_name("precision", w->precision), e->peak_flops / 1e12, e->mfu,
+		     workload_is_set(w, "mfu") ? " (given)" :
+		     cnn16 ? " (CNN on tensor cores: normalisation and memory-bound layers dominate)" :
+		     " (default for its class)");
+	}
+
+	/* per optimizer step */
+	per_step_units = (double)w->micro_batch * (double)w->grad_accum *
+			 (e->work_is_samples ? 1 : (double)w->seq);
+	if (w->task != TASK_INFER) {
+		if (w->step_time > 0)
+			e->step_compute_seconds = w->step_time;
+		else if (e->eff_flops > 0)
+			e->step_compute_seconds = e->flops_per_unit * per_step_units / e->eff_flops *
+						  (w->task == TASK_QLORA ? QLORA_SLOWDOWN : 1);
+		comm(w, m, gpu, e);
+		if (e->have_comm && e->step_compute_seconds > 0) {
+			e->comm_ratio = e->comm_seconds / e->step_compute_seconds;
+			e->comm_bound = e->comm_ratio > 1;
+		}
+	}
+
+	if (e->work <= 0)
+		return;
+	e->flops_total = e->flops_per_unit * e->work;
+	if (w->task == TASK_INFER) {
+		double bytes_step, kv_seq;
+		if (!gpu) {
+			note(e, "inference time needs --gpu (decode is bound by memory bandwidth)");
+			return;
+		}
+		kv_seq = e->kv_per_token * (double)w->context / 2;  /* cache half full on average */
+		bytes_step = (e->mem.weights + e->mem.quant_consts) + (double)w->concurrency * kv_seq / G;
+		e->decode_tokens_per_second = (double)w->concurrency /
+					      (bytes_step / (gpu->mem_bw * DECODE_BW_EFFICIENCY));
+		e->decode_seconds = e->work / e->decode_tokens_per_second;
+		if (w->prompt_tokens > 0 && e->eff_flops > 0)
+			e->prefill_seconds = 2 * (e->flops_per_unit / 2) * w->prompt_tokens / (e->eff_flops * G);
+		e->wall_seconds = e->decode_seconds + e->prefill_seconds;
+		e->have_time = true;
+		note(e, "decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s",
+		     DECODE_BW_EFFICIENCY * 100, gpu->mem_bw / 1e9);
+	} else {
+		double step_wall;
+		if (e->eff_flops <= 0 && w->step_time <= 0)
+			return;
+		e->steps = e->work / (per_step_units * G);
+		if (w->step_time > 0)
+			e->compute_seconds = e->steps * w->step_time;
+		else
+			e->compute_seconds = e->flops_total / (e->eff_flops * G) *
+					     (w->task == TASK_QLORA ? QLORA_SLOWDOWN : 1);
+		step_wall = e->compute_seconds / e->steps;
+		if (e->have_comm && e->comm_seconds > step_wall)
+			step_wall = e->comm_seconds;   /* overlap hides the smaller of the two */
+		e->wall_seconds = e->steps * step_wall;
+		e->have_time = true;
+	}
+	e->gpu_hours = e->wall_seconds * G / 3600;
+
+	if (e->wall_seconds > LONG_RUN_SECONDS) {
+		double per_day = e->work / e->wall_seconds * 86400;
+		const char *unit = e->work_is_samples ? "samples" : "tokens";
+		units_fmt_duration(e->wall_seconds, a, sizeof(a));
+		if (workload_is_set(w, "samples") && !workload_is_set(w, "tokens"))
+			snprintf(b, sizeof(b), "samples x %s x epochs",
+				 e->work_is_samples ? "1" : "seq");
+		else
+			snprintf(b, sizeof(b), "tokens");
+		warn(e, "%s: %s on %ld GPU(s) is %s; it is driven by %s = %.3g %s at %.3g FLOPs each. "
+		     "One day on this setup covers %.3g %s: cut the data or epochs, or add GPUs",
+		     e->wall_seconds > ABSURD_RUN_SECONDS ? "implausible plan" : "long run",
+		     a, w->gpus, e->wall_seconds > ABSURD_RUN_SECONDS ? "more than 30 days" : "more than a week",
+		     b, e->work, unit, e->flops_per_unit, per_day, unit);
+	}
+}
+
+/* ---- the whole estimate ---- */
+
+static void memory(const struct workload *w, const struct model_spec *m, struct estimate *e)
+{
+	double ea = w->precision == PREC_FP32 ? 4 : 2;
+
+	memset(&e->mem, 0, sizeof(e->mem));
+	model_states(w, m, e);
+	activations(w, m, e, ea);
+	if (w->task == TASK_INFER && m->kind == MODEL_DECODER)
+		kv_cache(w, m, e, ea);
+	sum_memory(w, e);
+}
+
+int estimate_run(const struct workload *w, const struct model_spec *m,
+		 const struct gpu_spec *gpu, struct estimate *e,
+		 char *err, size_t errlen)
+{
+	memset(e, 0, sizeof(*e));
+	if ((w->task == TASK_LORA || w->task == TASK_QLORA)) {
+		if (!is_transformer(m)) {
+			snprintf(err, errlen, "task: LoRA needs a transformer architecture (a preset or layers/hidden/heads)");
+			return -1;
+		}
+		if (check_targets(w->lora_targets, err, errlen))
+			return -1;
+	}
+	e->params = model_params(m);
+	e->params_active = model_params_active(m);
+	memory(w, m, e);
+	fit(w, gpu, e);
+
+	if (e->recommended < 0 && w->task == TASK_TRAIN) {
+		/* how many GPUs ZeRO-3 (then also recomputation) needs under 80 GB */
+		struct workload z = *w;
+		struct estimate t;
+		z.zero = 3;
+		for (int pass = 0; pass < 2 && !e->zero3_gpus_for_80; pass++) {
+			z.grad_checkpointing = pass ? 1 : w->grad_checkpointing;
+			for (long g = w->gpus * 2; g <= 4096; g *= 2) {
+				z.gpus = g;
+				memset(&t, 0, sizeof(t));
+				t.params = e->params;
+				t.params_active = e->params_active;
+				memory(&z, m, &t);
+				if (t.mem.total <= 80e9 * (1 - w->headroom)) {
+					e->zero3_gpus_for_80 = (int)g;
+					e->zero3_needs_ckpt = z.grad_checkpointing && !w->grad_checkpointing;
+					break;
+				}
+			}
+		}
+	}
+	time_estimate(w, m, gpu, e);
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * names.c - name normalisation and "did you mean" suggestions (names.h).
+ */
+#include "names.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *names_norm(const char *s, char *out, size_t n)
+{
+	size_t j = 0;
+
+	if (!n)
+		return out;
+	for (; *s && j + 1 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == ' ' || c == '-' || c == '_' || c == '.' || c == '/')
+			continue;
+		out[j++] = (char)tolower(c);
+	}
+	out[j] = '\0';
+	return out;
+}
+
+bool names_equal(const char *a, const char *b)
+{
+	char na[256], nb[256];
+
+	return !strcmp(names_norm(a, na, sizeof(na)), names_norm(b, nb, sizeof(nb)));
+}
+
+bool names_in_list(const char *needle, const char *list)
+{
+	char item[256];
+
+	while (*list) {
+		size_t len = strcspn(list, "|");
+		if (len < sizeof(item)) {
+			memcpy(item, list, len);
+			item[len] = '\0';
+			if (len && names_equal(needle, item))
+				return true;
+		}
+		list += len;
+		if (*list == '|')
+			list++;
+	}
+	return false;
+}
+
+size_t names_distance(const char *a, const char *b)
+{
+	char na[128], nb[128];
+	size_t la, lb, prev[128], cur[128];
+
+	names_norm(a, na, sizeof(na));
+	names_norm(b, nb, sizeof(nb));
+	la = strlen(na);
+	lb = strlen(nb);
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+			size_t sub = prev[j - 1] + (na[i - 1] != nb[j - 1]);
+			size_t m = del < ins ? del : ins;
+			cur[j] = m < sub ? m : sub;
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(size_t));
+	}
+	return prev[lb];
+}
+
+void names_suggest_init(struct names_suggest *s, const char *needle)
+{
+	s->needle = needle;
+	s->best[0] = '\0';
+	s->best_dist = (size_t)-1;
+}
+
+void names_suggest_add(struct names_suggest *s, const char *candidate)
+{
+	char nn[128];
+	size_t d = names_distance(s->needle, candidate);
+	size_t len = strlen(names_norm(s->needle, nn, sizeof(nn)));
+	/* Close enough: at most a third of the typed name differs (min 2). */
+	size_t limit = len / 3 > 2 ? len / 3 : 2;
+
+	if (d <= limit && d < s->best_dist && strlen(candidate) < sizeof(s->best)) {
+		memcpy(s->best, candidate, strlen(candidate) + 1);
+		s->best_dist = d;
+	}
+}
+
+void names_suggest_add_list(struct names_suggest *s, const char *list)
+{
+	char item[128];
+
+	while (*list) {
+		size_t len = strcspn(list, "|");
+		if (len && len < sizeof(item)) {
+			memcpy(item, list, len);
+			item[len] = '\0';
+			names_suggest_add(s, item);
+		}
+		list += len;
+		if (*list == '|')
+			list++;
+	}
+}

@@ -1,0 +1,39 @@
+/*
+ * names.h - matching the names users type against names in data files:
+ * normalisation ("A100-80GB" == "a100_80gb") and "did you mean" by edit
+ * distance.
+ */
+#ifndef GPURENT_NAMES_H
+#define GPURENT_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Lower-case s into out, dropping ' ', '-', '_', '.', '/' ; returns out. */
+char *names_norm(const char *s, char *out, size_t n);
+
+/* true when a and b are equal after names_norm(). */
+bool names_equal(const char *a, const char *b);
+
+/* true when needle equals any '|'-separated entry of list (normalised). */
+bool names_in_list(const char *needle, const char *list);
+
+/* Levenshtein distance between normalised a and b. */
+size_t names_distance(const char *a, const char *b);
+
+/*
+ * Keeps the best suggestion over a series of candidates: call
+ * names_suggest_add() for each, then read best ("" when nothing is
+ * close enough to be worth suggesting).
+ */
+struct names_suggest {
+	const char *needle;   /* borrowed */
+	char best[128];       /* copy of the best candidate; "" when none */
+	size_t best_dist;
+};
+void names_suggest_init(struct names_suggest *s, const char *needle);
+/* Offer one candidate, or every entry of a '|'-separated list. */
+void names_suggest_add(struct names_suggest *s, const char *candidate);
+void names_suggest_add_list(struct names_suggest *s, const char *list);
+
+#endif

@@ -1,0 +1,469 @@
+/*
+ * workload.c - the workload field table, setting fields from text, and
+ * resolving defaults against the model and GPU data (workload.h).
+ */
+#include "workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "units.h"
+
+static const char *const task_names[] = {"train", "lora", "qlora", "infer", NULL};
+static const char *const prec_names[] = {"fp32", "amp", "bf16", "fp16", "bf16-true", "fp16-true", NULL};
+static const char *const opt_names[] = {"adamw", "adamw-8bit", "sgd", "adafactor", NULL};
+static const char *const kv_names[] = {"auto", "fp32", "fp16", "bf16", "fp8", "int8", "int4", NULL};
+static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "infiniband", NULL};
+
+#define OFF(f) offsetof(struct workload, f)
+#define FLD(n, t, f, d, h) {n, t, OFF(f), 0, 0, 0, NULL, d, h}
+#define INT(n, f, lo, hi, d, h) {n, F_INT, OFF(f), 0, lo, hi, NULL, d, h}
+#define ENUM(n, f, names, d, h) {n, F_ENUM, OFF(f), 0, 0, 0, names, d, h}
+#define STR(n, f, d, h) {n, F_STR, OFF(f), sizeof(((struct workload *)0)->f), 0, 0, NULL, d, h}
+
+/* MUST stay sorted by name: workload_field_index() bisects it. */
+const struct workload_field workload_fields[] = {
+	FLD("alloc_overhead", F_FRACTION, alloc_overhead, "10%",
+	    "PyTorch caching-allocator reserve on top of allocated memory"),
+	INT("concurrency", concurrency, 1, 1000000, "1", "inference: sequences served at once"),
+	INT("context", context, 1, 100000000, "4096 (capped at the model's maximum)",
+	    "inference: tokens held per sequence (prompt + generated)"),
+	FLD("cuda_context", F_BYTES, cuda_context, "0.5GB",
+	    "CUDA context and library workspaces per GPU"),
+	FLD("dropout", F_FRACTION, dropout, "the model's (0.1 BERT/GPT-2, 0 others)",
+	    "dropout probability; >0 keeps dropout masks for backward"),
+	FLD("epochs", F_COUNT, epochs, "1", "passes over the samples"),
+	INT("ffn", ffn, 1, 10000000, "4 x hidden", "MLP inner size (by-hand architecture)"),
+	FLD("flash_attention", F_BOOL, flash_attention, "true",
+	    "fused attention that never stores the s x s score matrix"),
+	STR("gpu", gpu, "none (memory only)", "GPU type for time and fit, e.g. A100-80GB, RTX4090"),
+	INT("gpus", gpus, 1, 1000000, "1", "data-parallel GPUs"),
+	INT("grad_accum", grad_accum, 1, 1000000, "1", "micro-batches per optimizer step"),
+	FLD("grad_checkpointing", F_BOOL, grad_checkpointing, "false",
+	    "recompute activations in backward, keeping only each layer's input"),
+	FLD("headroom", F_FRACTION, headroom, "10%",
+	    "spare memory wanted on the recommended card"),
+	INT("heads", heads, 1, 100000, "-", "attention heads (by-hand architecture)"),
+	INT("hidden", hidden, 1, 10000000, "-", "hidden size (by-hand architecture)"),
+	INT("image_size", image_size, 1, 100000, "the model's (224, 32 for CIFAR)", "image side in pixels"),
+	ENUM("interconnect", interconnect, ic_names, "auto (the GPU's)",
+	    "GPU-to-GPU link: auto, nvlink, pcie, ethernet, infiniband"),
+	ENUM("kv_dtype", kv_dtype, kv_names, "auto (activation dtype)",
+	     "KV-cache element type: auto, fp32, fp16, bf16, fp8, int8, int4"),
+	INT("kv_heads", kv_heads, 1, 100000, "heads", "key/value heads, grouped-query attention"),
+	INT("layers", layers, 1, 100000, "-", "transformer layers (by-hand architecture)"),
+	FLD("link_bw", F_BANDWIDTH, link_bw, "65% of the link's peak",
+	    "effective GPU-to-GPU bandwidth per direction, e.g. 20GB/s"),
+	INT("lora_rank", lora_rank, 1, 65536, "8", "LoRA rank r"),
+	STR("lora_targets", lora_targets, "q,v",
+	    "LoRA target modules: q,k,v,o,gate,up,down or all"),
+	FLD("mfu", F_FRACTION, mfu, "by GPU class (docs/formulas.md)",
+	    "model FLOPs utilisation: achieved / peak"),
+	INT("micro_batch", micro_batch, 1, 100000000, "1", "samples per GPU per forward pass"),
+	STR("model", model, "-", "model preset (gpurent models) or a name for a by-hand architecture"),
+	ENUM("optimizer", optimizer, opt_names, "adamw", "adamw, adamw-8bit, sgd (momentum), adafactor"),
+	FLD("params", F_COUNT, params, "from the architecture", "parameter count, e.g. 7e9 or 7B"),
+	ENUM("precision", precision, prec_names, "bf16",
+	     "fp32; amp/bf16/fp16 = mixed precision with fp32 master weights; bf16-true/fp16-true = pure 16-bit"),
+	FLD("prompt_tokens", F_COUNT, prompt_tokens, "0", "inference: prompt tokens to prefill in total"),
+	INT("quant_bits", quant_bits, 2, 16, "4 for qlora, else 16 (none)",
+	    "weight quantization of the frozen/served linear layers: 4, 8 or 16"),
+	FLD("samples", F_COUNT, samples, "-", "training samples per epoch (tokens = samples x seq x epochs)"),
+	INT("seq", seq, 1, 100000000, "2048 (capped at the model's maximum)", "sequence length in tokens"),
+	FLD("step_time", F_DURATION, step_time, "from FLOPs",
+	    "measured compute time of one step, overrides the FLOPs estimate"),
+	ENUM("task", task, task_names, "train", "train (full), lora, qlora, infer"),
+	FLD("tflops", F_NUMBER, tflops, "GPU peak x MFU", "effective TFLOPS per GPU, e.g. 100"),
+	FLD("tokens", F_COUNT, tokens, "-", "training tokens, or tokens to generate for infer"),
+	INT("vocab", vocab, 1, 100000000, "32000", "vocabulary size (by-hand architecture)"),
+	INT("zero", zero, 0, 3, "0", "ZeRO/FSDP stage: 1 optimizer, 2 +gradients, 3 +weights"),
+};
+const size_t workload_nfields = sizeof(workload_fields) / sizeof(workload_fields[0]);
+
+static void key_norm(const char *in, char *out, size_t n)
+{
+	size_t j = 0;
+
+	for (; *in && j + 1 < n; in++)
+		out[j++] = *in == '-' ? '_' : *in;
+	out[j] = '\0';
+}
+
+int workload_field_index(const char *name)
+{
+	char key[64];
+	size_t lo = 0, hi = workload_nfields;
+
+	key_norm(name, key, sizeof(key));
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(key, workload_fields[mid].name);
+		if (!c)
+			return (int)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+void workload_init(struct workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->dropout = -1;
+}
+
+bool workload_is_set(const struct workload *w, const char *key)
+{
+	int i = workload_field_index(key);
+	return i >= 0 && (w->set >> i) & 1;
+}
+
+const char *workload_enum_name(const char *field, int value)
+{
+	int i = workload_field_index(field);
+
+	if (i < 0 || !workload_fields[i].enum_names)
+		return "?";
+	return workload_fields[i].enum_names[value];
+}
+
+static int parse_enum(const char *s, const char *const *names, int *out)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+static void enum_expect(const char *const *names, const char *s, char *err, size_t errlen)
+{
+	char list[256] = "";
+	struct names_suggest sg;
+
+	names_suggest_init(&sg, s);
+	for (int i = 0; names[i]; i++) {
+		if (i)
+			strncat(list, names[i + 1] ? ", " : " or ", sizeof(list) - strlen(list) - 1);
+		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
+		names_suggest_add(&sg, names[i]);
+	}
+	if (sg.best[0])
+		snprintf(err, errlen, "expected %s, got '%s' (did you mean '%s'?)", list, s, sg.best);
+	else
+		snprintf(err, errlen, "expected %s, got '%s'", list, s);
+}
+
+int workload_set(struct workload *w, const char *key, const char *value,
+		 size_t line, char *err, size_t errlen)
+{
+	int idx = workload_field_index(key);
+	const struct workload_field *f;
+	char *p;
+	double d;
+	long l;
+	int b;
+
+	if (idx < 0) {
+		struct names_suggest sg;
+		names_suggest_init(&sg, key);
+		for (size_t i = 0; i < workload_nfields; i++)
+			names_suggest_add(&sg, workload_fields[i].name);
+		if (sg.best[0])
+			snprintf(err, errlen, "unknown field (did you mean '%s'?)", sg.best);
+		else
+			snprintf(err, errlen, "unknown field (see 'gpurent help estimate')");
+		return -2;
+	}
+	f = &workload_fields[idx];
+	p = (char *)w + f->offset;
+	if (!value || !*value) {
+		snprintf(err, errlen, "expected a value, got nothing");
+		return -1;
+	}
+	switch (f->type) {
+	case F_STR:
+		if (strlen(value) >= f->size) {
+			snprintf(err, errlen, "expected at most %zu characters", f->size - 1);
+			return -1;
+		}
+		memcpy(p, value, strlen(value) + 1);
+		break;
+	case F_COUNT:
+		if (units_parse_count(value, &d, err, errlen))
+			return -1;
+		if (d <= 0) {
+			snprintf(err, errlen, "expected a positive count, got '%s'", value);
+			return -1;
+		}
+		memcpy(p, &d, sizeof(d));
+		break;
+	case F_NUMBER: {
+		char *end;
+		d = strtod(value, &end);
+		if (end == value || *end || !(d > 0) || !isfinite(d)) {
+			snprintf(err, errlen, "expected a positive number, got '%s'", value);
+			return -1;
+		}
+		memcpy(p, &d, sizeof(d));
+		break;
+	}
+	case F_BYTES:
+		if (units_parse_bytes(value, &d, err, errlen))
+			return -1;
+		memcpy(p, &d, sizeof(d));
+		break;
+	case F_DURATION:
+		if (units_parse_duration(value, &d, err, errlen))
+			return -1;
+		if (d <= 0) {
+			snprintf(err, errlen, "expected a positive duration, got '%s'", value);
+			return -1;
+		}
+		memcpy(p, &d, sizeof(d));
+		break;
+	case F_BANDWIDTH:
+		if (units_parse_bandwidth(value, &d, err, errlen))
+			return -1;
+		memcpy(p, &d, sizeof(d));
+		break;
+	case F_FRACTION:
+		if (units_parse_fraction(value, &d, err, errlen))
+			return -1;
+		if (!strcmp(f->name, "mfu") && d <= 0) {
+			snprintf(err, errlen, "expected a utilisation above 0, got '%s'", value);
+			return -1;
+		}
+		memcpy(p, &d, sizeof(d));
+		break;
+	case F_INT:
+		if (units_parse_int(value, f->min, f->max, &l, err, errlen))
+			return -1;
+		memcpy(p, &l, sizeof(l));
+		break;
+	case F_BOOL:
+		if (units_parse_bool(value, &b, err, errlen))
+			return -1;
+		memcpy(p, &b, sizeof(b));
+		break;
+	case F_ENUM: {
+		if (parse_enum(value, f->enum_names, &b)) {
+			enum_expect(f->enum_names, value, err, errlen);
+			return -1;
+		}
+		memcpy(p, &b, sizeof(b));
+		break;
+	}
+	}
+	w->set |= 1ULL << idx;
+	w->line[idx] = line;
+	return 0;
+}
+
+/* --- resolve --- */
+
+#define SET(w, name) workload_is_set(w, name)
+
+static int fail_field(const char *field, int *bad, char *err, size_t errlen,
+		      const char *fmt, const char *a, long x)
+{
+	char msg[384];
+
+	*bad = workload_field_index(field);
+	snprintf(msg, sizeof(msg), fmt, a, x);
+	snprintf(err, errlen, "%s: %s", field, msg);
+	return -1;
+}
+
+static int build_arch(struct workload *w, const struct model_db *mdb,
+		      struct model_spec *arch, int *bad, char *err, size_t errlen)
+{
+	const struct model_spec *preset = NULL;
+	bool by_hand = SET(w, "layers") || SET(w, "hidden") || SET(w, "heads");
+
+	if (w->model[0]) {
+		preset = model_db_find(mdb, w->model);
+		if (!preset && !by_hand && !SET(w, "params")) {
+			char sug[128];
+			if (!model_db_suggest(mdb, w->model, sug, sizeof(sug))) {
+				*bad = workload_field_index("model");
+				snprintf(err, errlen, "model: unknown model '%s' (did you mean '%s'?)",
+					 w->model, sug);
+				return -1;
+			}
+			return fail_field("model", bad, err, errlen,
+					  "unknown model '%s' (see 'gpurent models', or give params or layers/hidden/heads)",
+					  w->model, 0);
+		}
+	}
+	if (preset) {
+		*arch = *preset;
+	} else if (by_hand) {
+		memset(arch, 0, sizeof(*arch));
+		snprintf(arch->name, sizeof(arch->name), "%s", w->model[0] ? w->model : "custom");
+		arch->kind = MODEL_DECODER;
+		if (!SET(w, "layers"))
+			return fail_field("layers", bad, err, errlen,
+					  "missing required field%s (a by-hand architecture needs layers, hidden and heads)", "", 0);
+		if (!SET(w, "hidden"))
+			return fail_field("hidden", bad, err, errlen,
+					  "missing required field%s (a by-hand architecture needs layers, hidden and heads)", "", 0);
+		if (!SET(w, "heads"))
+			return fail_field("heads", bad, err, errlen,
+					  "missing required field%s (a by-hand architecture needs layers, hidden and heads)", "", 0);
+		arch->kv_heads = w->heads;
+		arch->ffn = 4 * w->hidden;
+		arch->vocab = 32000;
+		arch->pos = POS_ROPE;
+		arch->norm = NORM_RMS;
+		arch->norms_per_layer = 2;
+		snprintf(arch->source, sizeof(arch->source), "architecture given by hand");
+	} else if (SET(w, "params")) {
+		memset(arch, 0, sizeof(*arch));
+		snprintf(arch->name, sizeof(arch->name), "%s", w->model[0] ? w->model : "custom");
+		arch->kind = MODEL_PARAMS_ONLY;
+		arch->params_given = w->params;
+		snprintf(arch->source, sizeof(arch->source), "parameter count given by hand");
+		return 0;
+	} else {
+		*bad = workload_field_index("model");
+		snprintf(err, errlen, "model: missing required field (a preset from 'gpurent models', params, or layers/hidden/heads)");
+		return -1;
+	}
+	if (arch->kind == MODEL_RESNET) {
+		static const char *const tf_only[] = {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "params"};
+		for (size_t i = 0; i < sizeof(tf_only) / sizeof(tf_only[0]); i++)
+			if (SET(w, tf_only[i]))
+				return fail_field(tf_only[i], bad, err, errlen,
+						  "does not apply to the CNN preset '%s'", arch->name, 0);
+		return 0;
+	}
+	if (SET(w, "params"))
+		return fail_field("params", bad, err, errlen,
+				  "give either params or an architecture, not both (model '%s' has one)",
+				  arch->name, 0);
+	if (SET(w, "layers")) arch->layers = w->layers;
+	if (SET(w, "hidden")) arch->hidden = w->hidden;
+	if (SET(w, "heads")) arch->heads = w->heads;
+	if (SET(w, "kv_heads")) arch->kv_heads = w->kv_heads;
+	else if (!preset) arch->kv_heads = arch->heads;
+	if (SET(w, "ffn")) arch->ffn = w->ffn;
+	else if (!preset) arch->ffn = 4 * arch->hidden;
+	if (SET(w, "vocab")) arch->vocab = w->vocab;
+	if (!preset || SET(w, "hidden") || SET(w, "heads"))
+		arch->head_dim = arch->hidden / arch->heads;
+	if (arch->hidden % arch->heads && !preset)
+		return fail_field("heads", bad, err, errlen,
+				  "expected a divisor of hidden%s (%ld)", "", arch->hidden);
+	if (arch->kv_heads > arch->heads || arch->heads % arch->kv_heads)
+		return fail_field("kv_heads", bad, err, errlen,
+				  "expected a divisor of heads%s (%ld)", "", arch->heads);
+	return 0;
+}
+
+int workload_resolve(struct workload *w, const struct model_db *mdb,
+		     const struct gpu_db *gdb, struct model_spec *arch,
+		     const struct gpu_spec **gpu, int *bad, char *err, size_t errlen)
+{
+	long maxpos;
+
+	*bad = -1;
+	*gpu = NULL;
+	if (build_arch(w, mdb, arch, bad, err, errlen))
+		return -1;
+
+	if (!SET(w, "precision")) w->precision = PREC_BF16;
+	if (!SET(w, "gpus")) w->gpus = 1;
+	if (!SET(w, "micro_batch")) w->micro_batch = 1;
+	if (!SET(w, "grad_accum")) w->grad_accum = 1;
+	if (!SET(w, "flash_attention")) w->flash_attention = 1;
+	if (!SET(w, "epochs")) w->epochs = 1;
+	if (!SET(w, "concurrency")) w->concurrency = 1;
+	if (!SET(w, "cuda_context")) w->cuda_context = 0.5e9;
+	if (!SET(w, "alloc_overhead")) w->alloc_overhead = 0.10;
+	if (!SET(w, "headroom")) w->headroom = 0.10;
+	if (w->dropout < 0) w->dropout = arch->dropout;
+
+	if (w->task == TASK_LORA || w->task == TASK_QLORA) {
+		if (!SET(w, "lora_rank")) w->lora_rank = 8;
+		if (!SET(w, "lora_targets")) snprintf(w->lora_targets, sizeof(w->lora_targets), "q,v");
+	} else if (SET(w, "lora_rank") || SET(w, "lora_targets")) {
+		return fail_field(SET(w, "lora_rank") ? "lora_rank" : "lora_targets", bad, err, errlen,
+				  "applies to task lora or qlora, not %s", task_names[w->task], 0);
+	}
+	if (!SET(w, "quant_bits"))
+		w->quant_bits = w->task == TASK_QLORA ? 4 : 16;
+	if (w->quant_bits != 4 && w->quant_bits != 8 && w->quant_bits != 16)
+		return fail_field("quant_bits", bad, err, errlen,
+				  "expected 4, 8 or 16%s, got %ld", "", w->quant_bits);
+	if (w->task == TASK_TRAIN && w->quant_bits != 16)
+		return fail_field("quant_bits", bad, err, errlen,
+				  "full training keeps trainable weights unquantized%s; use task qlora (got %ld bits)",
+				  "", w->quant_bits);
+	if (w->task == TASK_QLORA && w->quant_bits == 16)
+		return fail_field("quant_bits", bad, err, errlen,
+				  "qlora needs 4 or 8 bit base weights%s, got %ld", "", w->quant_bits);
+	if (w->zero > 0 && w->task == TASK_INFER)
+		return fail_field("zero", bad, err, errlen,
+				  "applies to training, not inference%s (got %ld)", "", w->zero);
+
+	if (arch->kind == MODEL_RESNET || arch->kind == MODEL_VIT) {
+		if (SET(w, "seq"))
+			return fail_field("seq", bad, err, errlen,
+					  "does not apply to the image model '%s' (use image_size)", arch->name, 0);
+		if (!SET(w, "image_size")) w->image_size = arch->image_size;
+		if (arch->kind == MODEL_VIT && w->image_size % arch->patch_size)
+			return fail_field("image_size", bad, err, errlen,
+					  "expected a multiple of the patch size%s (%ld)", "", arch->patch_size);
+		if (arch->kind == MODEL_RESNET && w->image_size < 8)
+			return fail_field("image_size", bad, err, errlen,
+					  "expected at least 8 pixels%s, got %ld", "", w->image_size);
+		if (w->task == TASK_LORA || w->task == TASK_QLORA)
+			if (arch->kind == MODEL_RESNET)
+				return fail_field("task", bad, err, errlen,
+						  "LoRA applies to transformer models, not the CNN '%s'", arch->name, 0);
+		w->seq = arch->kind == MODEL_VIT ? model_vit_tokens(arch, w->image_size) : 0;
+	} else {
+		if (SET(w, "image_size"))
+			return fail_field("image_size", bad, err, errlen,
+					  "applies to image models, not '%s' (use seq)", arch->name, 0);
+		maxpos = arch->max_positions;
+		if (!SET(w, "seq"))
+			w->seq = (maxpos && maxpos < 2048) ? maxpos : 2048;
+		if (!SET(w, "context"))
+			w->context = (maxpos && maxpos < 4096) ? maxpos : 4096;
+		if (arch->pos == POS_LEARNED && maxpos && w->seq > maxpos)
+			return fail_field("seq", bad, err, errlen,
+					  "model '%s' has learned positions up to %ld tokens",
+					  arch->name, maxpos);
+		if (arch->pos == POS_LEARNED && maxpos && w->context > maxpos)
+			return fail_field("context", bad, err, errlen,
+					  "model '%s' has learned positions up to %ld tokens",
+					  arch->name, maxpos);
+	}
+	if (w->task == TASK_INFER && arch->kind != MODEL_DECODER && arch->kind != MODEL_PARAMS_ONLY &&
+	    (SET(w, "context") || SET(w, "concurrency")))
+		return fail_field(SET(w, "context") ? "context" : "concurrency", bad, err, errlen,
+				  "KV-cache inference applies to decoder models, not '%s'", arch->name, 0);
+
+	if (w->gpu[0]) {
+		*gpu = gpu_db_find(gdb, w->gpu);
+		if (!*gpu) {
+			char sug[128];
+			if (!gpu_db_suggest(gdb, w->gpu, sug, sizeof(sug))) {
+				*bad = workload_field_index("gpu");
+				snprintf(err, errlen, "gpu: unknown GPU '%s' (did you mean '%s'?)", w->gpu, sug);
+				return -1;
+			}
+			return fail_field("gpu", bad, err, errlen,
+					  "unknown GPU '%s' (see 'gpurent gpus')", w->gpu, 0);
+		}
+	}
+	return 0;
+}

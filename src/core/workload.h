@@ -1,0 +1,111 @@
+/*
+ * workload.h - what the user wants to run, written once: the fields of a
+ * workload YAML file and of `gpurent estimate` flags, from one table.
+ * Every field has a name (YAML key; the flag is --name with '-' for '_'),
+ * a parser, a default and a line of help. workload_resolve() applies the
+ * defaults and checks the fields against each other and the model.
+ */
+#ifndef GPURENT_WORKLOAD_H
+#define GPURENT_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gpu.h"
+#include "model.h"
+
+enum task { TASK_TRAIN, TASK_LORA, TASK_QLORA, TASK_INFER };
+enum precision { PREC_FP32, PREC_AMP, PREC_BF16, PREC_FP16, PREC_BF16_TRUE, PREC_FP16_TRUE };
+enum optimizer { OPT_ADAMW, OPT_ADAMW_8BIT, OPT_SGD, OPT_ADAFACTOR };
+enum kv_dtype { KV_AUTO, KV_FP32, KV_FP16, KV_BF16, KV_FP8, KV_INT8, KV_INT4 };
+enum interconnect { IC_AUTO, IC_NVLINK, IC_PCIE, IC_ETHERNET, IC_INFINIBAND };
+
+struct workload {
+	/* model: a preset, and/or an architecture by hand */
+	char model[128];
+	double params;
+	long layers, hidden, heads, kv_heads, ffn, vocab;
+	/* method */
+	int task, precision, optimizer;
+	long zero, gpus, micro_batch, seq, image_size, grad_accum;
+	int grad_checkpointing, flash_attention;
+	double dropout;
+	long lora_rank;
+	char lora_targets[128];
+	long quant_bits;
+	/* inference */
+	long context, concurrency;
+	int kv_dtype;
+	double prompt_tokens;
+	/* time */
+	double tokens, samples, epochs;
+	char gpu[64];
+	double tflops, mfu, step_time;
+	/* communication */
+	int interconnect;
+	double link_bw;
+	/* overheads */
+	double cuda_context, alloc_overhead, headroom;
+
+	unsigned long long set;    /* bit i: field i was given */
+	size_t line[64];           /* where field i was given (0 = flag) */
+};
+
+enum field_type {
+	F_STR, F_COUNT, F_BYTES, F_DURATION, F_FRACTION, F_INT, F_BOOL,
+	F_ENUM, F_NUMBER, F_BANDWIDTH,
+};
+
+struct workload_field {
+	const char *name;       /* YAML key; MUST keep the table sorted by name */
+	enum field_type type;
+	size_t offset;
+	size_t size;            /* F_STR buffer size */
+	long min, max;          /* F_INT range */
+	const char *const *enum_names;  /* F_ENUM, NULL-terminated */
+	const char *dflt;       /* the default, as documented */
+	const char *help;
+};
+
+extern const struct workload_field workload_fields[];
+extern const size_t workload_nfields;
+
+/* Index of a field by YAML key or flag name ('-' == '_'), or -1. */
+int workload_field_index(const char *name);
+
+/* Set every field to its unset state. */
+void workload_init(struct workload *w);
+
+/*
+ * Set field `key` from text. line is where it came from (0 for a flag).
+ * Returns 0; -1 with "expected ..." in err for a bad value; -2 for an
+ * unknown key, with "unknown field (did you mean 'x'?)" in err.
+ */
+int workload_set(struct workload *w, const char *key, const char *value,
+		 size_t line, char *err, size_t errlen);
+
+bool workload_is_set(const struct workload *w, const char *key);
+
+/*
+ * Load a workload YAML document (a mapping of field: value; lists for
+ * lora_targets) from buf. Errors come back as "fname:line: field: what",
+ * the return value is -1. Fields already set in w are overwritten.
+ */
+int workload_load_yaml(struct workload *w, const char *buf, size_t len,
+		       const char *fname, char *err, size_t errlen);
+
+/*
+ * Apply defaults and check the fields against each other and the data:
+ * picks the model preset (or builds the architecture by hand) into *arch
+ * and the GPU into *gpu (NULL when none was named). On error returns -1,
+ * writes "field: what" into err and the field's index into *bad_field
+ * (-1 when no single field is to blame).
+ */
+int workload_resolve(struct workload *w, const struct model_db *mdb,
+		     const struct gpu_db *gdb, struct model_spec *arch,
+		     const struct gpu_spec **gpu, int *bad_field,
+		     char *err, size_t errlen);
+
+const char *workload_enum_name(const char *field, int value);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * main.c - gpurent's entry point: global options, then the command table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/common.h"
+
+#ifndef GPURENT_VERSION
+#define GPURENT_VERSION "0.1.0"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* MUST stay sorted by name (the help listing follows this order). */
+static const struct command commands[] = {
+	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
+	{"gpus", cmd_gpus, "list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)"},
+	{"models", cmd_models, "list model presets with parameter counts computed from the architecture"},
+};
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: gpurent [--data-dir DIR] <command> [args]\n"
+		"       gpurent help [command] | --version\n\n"
+		"gpurent plans rented GPU compute: what a job needs, where and how to rent it.\n\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-10s %s\n", "help", "show this list, or a command's help");
+	fprintf(f, "\nOptions:\n"
+		"  --data-dir DIR  read gpus.csv and models.csv from DIR instead of the\n"
+		"                  copies built into the binary (also GPURENT_DATA_DIR)\n"
+		"  --version       print the version\n\n"
+		"Exit status: 0 ok, 1 runtime failure, 2 bad input or usage.\n"
+		"See gpurent(1), docs/formulas.md and docs/accuracy.md.\n");
+}
+
+static int help(const char *name)
+{
+	const struct command *c;
+	char arg0[64], arg1[] = "--help";
+	char *argv[] = {arg0, arg1, NULL};
+
+	if (!name) {
+		usage(stdout);
+		return common_finish(EXIT_OK);
+	}
+	if (!(c = find(name))) {
+		common_error("help: unknown command '%s' (see 'gpurent help')", name);
+		return EXIT_USAGE;
+	}
+	snprintf(arg0, sizeof(arg0), "%s", name);
+	return c->fn(2, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+	int i = 1;
+
+	common_data_dir = getenv("GPURENT_DATA_DIR");
+	if (common_data_dir && !*common_data_dir)
+		common_data_dir = NULL;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("gpurent %s\n", GPURENT_VERSION);
+			return common_finish(EXIT_OK);
+		} else if (common_is_help(argv[i])) {
+			return help(NULL);
+		} else if (!strcmp(argv[i], "--data-dir") && i + 1 < argc) {
+			common_data_dir = argv[++i];
+		} else if (!strncmp(argv[i], "--data-dir=", 11)) {
+			common_data_dir = argv[i] + 11;
+		} else {
+			common_error("%s: unknown option (see 'gpurent help')", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help"))
+		return help(i + 1 < argc ? argv[i + 1] : NULL);
+	if (!strcmp(argv[i], "version")) {
+		printf("gpurent %s\n", GPURENT_VERSION);
+		return common_finish(EXIT_OK);
+	}
+	if (!(c = find(argv[i]))) {
+		common_error("'%s' is not a gpurent command (see 'gpurent help')", argv[i]);
+		return EXIT_USAGE;
+	}
+	return c->fn(argc - i, argv + i);
+}

@@ -1,0 +1,169 @@
+#!/bin/sh
+# tests/cli/run.sh - run the real binary ($GPURENT) in a fresh temp dir and
+# check outputs, exit codes and the one-line errors. Prints
+# "cli: N passed, M failed" and exits non-zero on any failure.
+set -u
+: "${GPURENT:?set GPURENT to the binary}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run CMD...: captures out, err, rc
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+
+# expect_ok NAME PATTERN CMD...: exit 0 and stdout matches (grep -E)
+expect_ok() {
+	name=$1 pat=$2; shift 2
+	run "$@"
+	if [ "$rc" -ne 0 ]; then bad "$name: exit $rc: $(head -3 "$T/err")"; return; fi
+	if ! grep -Eq -- "$pat" "$T/out"; then bad "$name: stdout lacks /$pat/"; return; fi
+	ok
+}
+
+# expect_err NAME CODE PATTERN CMD...: exit CODE, exactly one stderr line
+# matching PATTERN (grep -F), nothing on stdout.
+expect_err() {
+	name=$1 code=$2 pat=$3; shift 3
+	run "$@"
+	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err")"; return; fi
+	if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "$name: stderr is not one line:"; cat "$T/err"; return; fi
+	if ! grep -Fq -- "$pat" "$T/err"; then bad "$name: stderr '$(cat "$T/err")' lacks '$pat'"; return; fi
+	if [ -s "$T/out" ]; then bad "$name: printed to stdout on error"; return; fi
+	ok
+}
+
+G=$GPURENT
+cp "$ROOT"/examples/*.yaml "$T/"
+
+# --- basics
+expect_ok version '^gpurent [0-9]+\.[0-9]+\.[0-9]+$' "$G" --version
+expect_ok help 'estimate .*gpus .*models' sh -c "\"$G\" help | tr '\n' ' '"
+run "$G" help estimate; cp "$T/out" "$T/h1"
+run "$G" estimate --help; cp "$T/out" "$T/h2"
+if cmp -s "$T/h1" "$T/h2" && [ -s "$T/h1" ]; then ok; else bad "help estimate != estimate --help"; fi
+expect_err no-command 2 "usage: gpurent" sh -c "\"$G\" 2>&1 >/dev/null | head -1 >&2; \"$G\" >/dev/null 2>&1"
+expect_err bad-command 2 "'frobnicate' is not a gpurent command" "$G" frobnicate
+expect_err help-unknown 2 "help: unknown command 'nope'" "$G" help nope
+
+# --- gpus / models
+expect_ok gpus-a100 'A100 80GB SXM' "$G" gpus A100
+run "$G" gpus A100; [ "$(grep -c A100 "$T/out")" -eq 4 ] && ok || bad "gpus A100: expected 4 rows"
+expect_ok gpus-4090 'RTX 4090 .* 24 ' "$G" gpus rtx4090
+expect_err gpus-none 1 "no GPU matches 'zz9'" "$G" gpus zz9
+expect_ok models 'llama-2-7b +decoder +6\.74B' "$G" models
+expect_ok models-moe 'mixtral-8x7b .*46\.70B +12\.88B' "$G" models mixtral
+
+# --- estimate on the examples
+expect_ok lora-example 'Recommended: 48 GB tier' "$G" estimate lora-7b.yaml
+expect_ok lora-flag-wins 'Recommended: 24 GB tier' "$G" estimate lora-7b.yaml --seq 512
+expect_ok lora-long-run 'long run: .*driven by tokens' "$G" estimate lora-7b.yaml
+for a in 'precision bf16' 'sequence length 4096' 'framework overhead: CUDA context'; do
+	expect_ok "assumption $a" "$a" "$G" estimate lora-7b.yaml
+done
+expect_ok resnet-example 'samples: 1.15e\+08' "$G" estimate resnet50-imagenet.yaml
+expect_ok serve-example 'KV cache .*0.125 MiB/token' "$G" estimate serve-8b.yaml
+expect_ok seed-time 'wall time: 350.0 h' "$G" estimate --params 7e9 --tokens 3e9 --tflops 100
+expect_ok seed-comm 'COMMUNICATION-BOUND' "$G" estimate --params 7e9 --precision fp16 --gpus 2 --link-bw 20GB/s --step-time 0.5s
+expect_ok eq-form 'micro-batch 3 x seq 100' "$G" estimate --model gpt2 --micro-batch=3 --seq=100
+
+# --- JSON: valid, and every number's key names its unit
+if command -v python3 >/dev/null 2>&1; then
+	run "$G" estimate lora-7b.yaml --json
+	if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gpurent.estimate/1"
+units = ("_bytes", "_seconds", "_flops", "_flops_per_second", "_fraction", "_bytes_per_second",
+         "_gb", "_per_second")
+unitless = {"params", "params_active", "params_trainable", "lora_params", "zero", "gpus",
+            "micro_batch", "seq", "image_size", "grad_accum", "dropout", "lora_rank",
+            "quant_bits", "context", "concurrency", "mfu", "gpu_hours", "work_units", "steps",
+            "ratio", "zero3_gpus_for_80gb"}
+def walk(o, path=""):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                assert k.endswith(units) or k in unitless, "key without unit: " + path + k
+            walk(v, path + k + ".")
+    elif isinstance(o, list):
+        for v in o: walk(v, path)
+walk(d)
+m = d["memory"]
+parts = sum(m[k] for k in ("weights_bytes", "gradients_bytes", "optimizer_bytes", "adapters_bytes",
+            "quant_consts_bytes", "activations_bytes", "logits_bytes", "kv_cache_bytes"))
+assert abs(parts - m["allocated_bytes"]) < 1, "components do not sum to allocated"
+assert d["fit"]["recommended_tier_gb"] == 48
+PY
+	then ok; else bad "estimate --json schema/units"; fi
+	for c in gpus models; do
+		run "$G" $c --json
+		python3 -c "import json,sys; assert len(json.load(open('$T/out'))) > 20" && ok || bad "$c --json"
+	done
+else
+	echo "SKIP json checks: python3 not installed"
+fi
+
+# --- bad input: one line naming file:line: field, exit 2
+printf 'model: llama-2-7\ntask: lora\n' >unknown-model.yaml
+expect_err unknown-model 2 "unknown-model.yaml:1: model: unknown model 'llama-2-7' (did you mean 'llama" "$G" estimate unknown-model.yaml
+printf 'model: llama-2-7b\nmicro_batch: -1\n' >neg-batch.yaml
+expect_err negative-batch 2 "neg-batch.yaml:2: micro_batch: expected a positive whole number, got '-1'" "$G" estimate neg-batch.yaml
+expect_err zero-batch 2 "gpurent estimate: --micro-batch: expected a positive whole number, got '0'" "$G" estimate --model gpt2 --micro-batch 0
+printf 'task: lora\nseq: 512\n' >no-model.yaml
+expect_err missing-field 2 "no-model.yaml:1: model: missing required field" "$G" estimate no-model.yaml
+printf 'model: gpt2\n  seq: [1,\n' >malformed.yaml
+expect_err malformed-yaml 2 "malformed.yaml:2: YAML syntax error" "$G" estimate malformed.yaml
+printf 'model: gpt2\nmicro_bach: 4\n' >typo.yaml
+expect_err unknown-key 2 "typo.yaml:2: micro_bach: unknown field (did you mean 'micro_batch'?)" "$G" estimate typo.yaml
+expect_err unknown-flag 2 "--micro-bach: unknown option (did you mean '--micro-batch'?)" "$G" estimate --model gpt2 --micro-bach 4
+expect_err unknown-gpu 2 "gpurent estimate: --gpu: unknown GPU 'A100-80' (did you mean" "$G" estimate --model gpt2 --gpu A100-80
+expect_err missing-file 2 "nope.yaml: cannot open" "$G" estimate nope.yaml
+expect_err two-files 2 "expected one workload file" "$G" estimate a.yaml b.yaml
+expect_err flag-no-value 2 "--seq: expected a value" "$G" estimate --model gpt2 --seq
+expect_err bad-bool 2 "--grad-checkpointing: expected true or false, got 'perhaps'" "$G" estimate --model gpt2 --grad-checkpointing=perhaps
+printf 'model: gpt2\nseq: 4096\n' >too-long.yaml
+expect_err learned-positions 2 "too-long.yaml:2: seq: model 'gpt2-124m' has learned positions up to 1024 tokens" "$G" estimate too-long.yaml
+
+# --- data files: --data-dir replaces the embedded copies; bad rows are named
+mkdir -p data-ok data-bad
+cp "$ROOT"/data/*.csv data-ok/
+expect_ok data-dir 'llama-2-7b' "$G" --data-dir data-ok models
+cp "$ROOT"/data/models.csv data-bad/
+awk -F, 'NR==3{$6="lots"}1' OFS=, "$ROOT"/data/gpus.csv >data-bad/gpus.csv
+expect_err bad-data 2 "data-bad/gpus.csv:3: memory_gb: expected a number" "$G" --data-dir data-bad gpus
+expect_err missing-data 2 "cannot open" "$G" --data-dir nowhere gpus
+GPURENT_DATA_DIR=data-ok expect_ok data-env 'RTX 4090' "$G" gpus 4090
+
+# --- truncated files never crash the binary
+for f in lora-7b.yaml resnet50-imagenet.yaml serve-8b.yaml; do
+	n=$(wc -c <"$f") i=0 crashed=0
+	while [ "$i" -le "$n" ]; do
+		head -c "$i" "$f" >cut.yaml
+		"$G" estimate cut.yaml >/dev/null 2>&1
+		r=$?
+		[ "$r" -eq 0 ] || [ "$r" -eq 2 ] || { crashed=1; echo "exit $r on $f cut at $i bytes"; }
+		i=$((i + 3))
+	done
+	[ "$crashed" -eq 0 ] && ok || bad "truncated $f"
+done
+
+# --- documentation stays true to the code
+"$G" estimate --help | sed -n 's/^  --\([a-z0-9-]*\) .*/\1/p' | grep -v '^json$' >fields
+[ -s fields ] && ok || bad "no fields in estimate --help"
+while read -r fl; do
+	key=$(echo "$fl" | tr - _)
+	grep -Fq -- "$key" "$ROOT/docs/gpurent.1" && grep -Fq -- "$fl" "$ROOT/docs/gpurent.1" \
+		&& ok || bad "docs/gpurent.1 does not document field $key / --$fl"
+done <fields
+for c in estimate gpus models; do
+	grep -q "gpurent $c" "$ROOT/README.md" && grep -Fq "$c" "$ROOT/docs/gpurent.1" \
+		&& ok || bad "command $c missing from README.md or docs/gpurent.1"
+done
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

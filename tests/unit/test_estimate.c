@@ -1,0 +1,226 @@
+/* test_estimate.c - the estimator against the issue's acceptance figures
+ * (issue 2 items 1-6) and the seed articles' worked examples. */
+#include "testutil.h"
+
+static struct workload w;
+static struct model_spec arch;
+static struct estimate e;
+
+static double states(void)
+{
+	return e.mem.weights + e.mem.gradients + e.mem.optimizer;
+}
+
+/* Item 1: 7e9 params, AdamW, mixed precision: 16 B/param = 112 GB; ZeRO-3 x8 = 14 GB. */
+static void test_issue2_model_states(void **s)
+{
+	(void)s;
+	tu_est("--params 7e9 --precision amp", &w, &arch, &e);
+	assert_true(states() == 112e9);
+	tu_est("--params 7e9 --precision bf16 --zero 3 --gpus 8", &w, &arch, &e);
+	assert_true(states() == 14e9);
+	tu_est("--params 7e9 --precision fp32", &w, &arch, &e);
+	assert_true(states() == 112e9);          /* 4 + 4 + 8 */
+	tu_est("--params 7e9 --precision bf16-true", &w, &arch, &e);
+	assert_true(states() == 56e9);           /* 2 + 2 + 4 */
+	tu_est("--params 7e9 --precision amp --zero 1 --gpus 8", &w, &arch, &e);
+	assert_true(states() == 7e9 * (2 + 2 + 12.0 / 8));
+	tu_est("--params 7e9 --precision amp --zero 2 --gpus 8", &w, &arch, &e);
+	assert_true(states() == 7e9 * (2 + (2 + 12.0) / 8));
+	tu_est("--params 7e9 --precision amp --optimizer adamw-8bit", &w, &arch, &e);
+	assert_true(states() == 7e9 * (2 + 2 + 4 + 2));
+	tu_est("--params 7e9 --precision amp --optimizer sgd", &w, &arch, &e);
+	assert_true(states() == 7e9 * (2 + 2 + 4 + 4));
+}
+
+/* Item 2: LoRA on Llama-2-7B in bf16. */
+static void test_issue2_lora_7b(void **s)
+{
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --precision bf16 --micro-batch 1 --seq 512", &w, &arch, &e);
+	assert_near(e.mem.weights, 13.5e9, 0.01);     /* frozen weights ~13.5 GB */
+	assert_true(e.mem.adapters < 1e9);             /* adapters + states < 1 GB */
+	assert_true(e.mem.adapters > 0);
+	assert_true(e.tiers[1].gb == 24 && e.tiers[1].fits);  /* fits a 24 GB card */
+	assert_true(e.tiers[e.recommended].gb == 24);
+	tu_est("--model llama-2-7b --task lora --precision bf16 --micro-batch 1 --seq 4096", &w, &arch, &e);
+	assert_true(e.tiers[e.recommended].gb == 48);  /* the seed: 4K and up -> 48 GB */
+	assert_false(e.tiers[0].fits);
+	/* QLoRA needs less than LoRA; all-linear targets more adapters than q,v */
+	{
+		double lora_total = e.mem.total;
+		tu_est("--model llama-2-7b --task qlora --micro-batch 1 --seq 4096", &w, &arch, &e);
+		assert_true(e.mem.total < lora_total - 8e9);
+	}
+	tu_est("--model llama-2-7b --task lora --lora-targets all --lora-rank 16", &w, &arch, &e);
+	/* PEFT all-linear r=16 on Llama-2-7B: 39,976,960 trainable parameters */
+	assert_true(e.lora_params == 39976960);
+}
+
+/* Item 3: KV cache, 32 layers, hidden 4096, fp16, full attention. */
+static void test_issue2_kv_cache(void **s)
+{
+	(void)s;
+	tu_est("--layers 32 --hidden 4096 --heads 32 --task infer --precision fp16 --context 32768", &w, &arch, &e);
+	assert_true(e.kv_per_token == 0.5 * 1048576);          /* 0.5 MiB per token */
+	assert_true(e.mem.kv_cache == 16.0 * 1073741824);      /* 32K -> 16 GiB */
+	tu_est("--layers 32 --hidden 4096 --heads 32 --task infer --precision fp16 --context 32768 --concurrency 8",
+	       &w, &arch, &e);
+	assert_true(e.mem.kv_cache == 128.0 * 1073741824);     /* 8 concurrent -> 128 GiB */
+	/* grouped-query attention: Llama-3.1-8B has 8 KV heads of 32 -> a quarter */
+	tu_est("--model llama-3.1-8b --task infer --precision bf16 --context 32768", &w, &arch, &e);
+	assert_true(e.kv_per_token == 0.125 * 1048576);
+	tu_est("--model llama-3.1-8b --task infer --precision bf16 --context 32768 --kv-dtype fp8", &w, &arch, &e);
+	assert_true(e.kv_per_token == 0.0625 * 1048576);
+}
+
+/* Item 4: 7e9 x 3e9 tokens = 1.26e20 FLOPs; at 100 TFLOPS ~350 h, flagged. */
+static void test_issue2_time(void **s)
+{
+	(void)s;
+	tu_est("--params 7e9 --tokens 3e9 --tflops 100", &w, &arch, &e);
+	assert_true(e.flops_total == 6 * 7e9 * 3e9);
+	assert_near(e.wall_seconds / 3600, 350, 0.001);
+	assert_true(e.have_time);
+	assert_int_equal(e.nwarnings, 1);
+	assert_non_null(strstr(e.warnings[0], "long run"));
+	assert_non_null(strstr(e.warnings[0], "tokens"));
+	/* 1/30 of the tokens (the seed's fix) is ~12 h and not flagged */
+	tu_est("--params 7e9 --tokens 1e8 --tflops 100", &w, &arch, &e);
+	assert_near(e.wall_seconds / 3600, 350.0 / 30, 0.001);
+	assert_int_equal(e.nwarnings, 0);
+	/* the same on a named GPU uses its bf16 peak x the class MFU */
+	tu_est("--params 7e9 --tokens 1e8 --gpu A100-80GB", &w, &arch, &e);
+	assert_true(e.eff_flops == 312e12 * 0.40);
+	tu_est("--params 7e9 --tokens 1e7 --gpu V100 --precision bf16", &w, &arch, &e);
+	assert_true(e.peak_flops == 15.7e12);       /* no bf16 on Volta: FP32 rate, warned */
+	assert_int_equal(e.nwarnings, 1);
+	/* more than 30 days is called implausible */
+	tu_est("--params 70e9 --tokens 2e12 --gpu RTX4090", &w, &arch, &e);
+	assert_non_null(strstr(e.warnings[0], "implausible"));
+}
+
+/* Item 5: 14 GB of fp16 gradients over 20 GB/s PCIe: 0.7 s; with 0.5 s compute: comm-bound. */
+static void test_issue2_communication(void **s)
+{
+	(void)s;
+	tu_est("--params 7e9 --precision fp16 --gpus 2 --link-bw 20GB/s --step-time 0.5s", &w, &arch, &e);
+	assert_true(e.comm_bytes == 14e9);
+	assert_near(e.comm_seconds, 0.7, 1e-9);
+	assert_true(e.comm_bound);
+	assert_near(e.comm_ratio, 1.4, 1e-9);
+	/* 8 GPUs in a ring move 2*7/8 of the gradient: 1.75x */
+	tu_est("--params 7e9 --precision fp16 --gpus 8 --link-bw 20GB/s --step-time 0.5s", &w, &arch, &e);
+	assert_near(e.comm_seconds, 1.225, 1e-9);
+	/* on NVLink (H100 SXM: 900 GB/s bidirectional) the same step is compute-bound */
+	tu_est("--params 7e9 --precision fp16 --gpus 8 --gpu H100 --step-time 0.5s", &w, &arch, &e);
+	assert_false(e.comm_bound);
+	/* PCIe 4.0 by default: 65% of 31.5 GB/s, the seed's ~20 GB/s */
+	tu_est("--params 7e9 --precision fp16 --gpus 2 --gpu RTX4090 --step-time 0.5s", &w, &arch, &e);
+	assert_near(e.link_bw, 20.475e9, 1e-9);
+	/* one GPU: no communication at all */
+	tu_est("--params 7e9 --precision fp16 --step-time 0.5s", &w, &arch, &e);
+	assert_false(e.have_comm);
+}
+
+/* Item 6: the seed table (004_*.txt section 1.1), with the evidence where it
+ * contradicts the seed (docs/accuracy.md "The seed table"). Totals are
+ * device-level (nvidia-smi) on a current stack. */
+static void test_issue2_seed_table(void **s)
+{
+	double b32, b256;
+
+	(void)s;
+	/* ResNet-18, 32x32, batch 128 -> seed 3-4 GB. No measurement found;
+	 * the structure gives ~1.3 GB. Held to the seed's upper bound only
+	 * (docs/accuracy.md explains the gap). */
+	tu_est("--model resnet-18-cifar --precision fp32 --optimizer sgd --micro-batch 128", &w, &arch, &e);
+	assert_true(e.mem.total <= 4.0e9 * 1.15);
+	assert_true(e.mem.activations > 128 * 4.0e6);   /* >= 1M floats kept per image */
+
+	/* ResNet-50, 224, batch 32 -> seed 10-12 GB, contradicted: FP32 batch 112
+	 * fits a 16 GB V100 (NVIDIA DeepLearningExamples), and FlagPerf measured
+	 * 5.8 GiB at batch 32 / 27.6 GiB at batch 256 (0.0973 GiB per image). */
+	tu_est("--model resnet-50 --precision fp32 --optimizer sgd --micro-batch 112", &w, &arch, &e);
+	assert_true(e.mem.total <= 16e9);
+	tu_est("--model resnet-50 --precision fp32 --optimizer sgd --micro-batch 256", &w, &arch, &e);
+	b256 = e.mem.total;
+	tu_est("--model resnet-50 --precision fp32 --optimizer sgd --micro-batch 32", &w, &arch, &e);
+	b32 = e.mem.total;
+	assert_between(b32, 32 * 0.0973 * 1073741824.0, 5.8 * 1073741824.0);
+	assert_near((b256 - b32) / 224, 0.0973 * 1073741824.0, 0.15);
+
+	/* ViT-B/16 fine-tune, batch 64 -> 14-16 GB (widened 11.9-18.4): fp32, eager attention */
+	tu_est("--model vit-b-16 --precision fp32 --micro-batch 64 --no-flash-attention", &w, &arch, &e);
+	assert_between(e.mem.total, 14e9 * 0.85, 16e9 * 1.15);
+	/* and the evidence under it: DeiT-B batch 128 AMP = 17,691 MB (ziplab/Mesa) */
+	tu_est("--model vit-b-16 --precision amp --micro-batch 128 --no-flash-attention", &w, &arch, &e);
+	assert_near(e.mem.total, 17.691e9, 0.15);
+
+	/* BERT-base fine-tune, batch 32 -> "about 8 GB", contradicted at seq 128:
+	 * HF measured 7,415 MB for batch 8 x seq 512 forward+backward without
+	 * optimizer states; the same 4,096 tokens at seq 128 keep a quarter of
+	 * the s x s attention tensors (docs/accuracy.md derives 5.0-7.6 GB). */
+	tu_est("--model bert-base --precision fp32 --micro-batch 8 --seq 512 --no-flash-attention", &w, &arch, &e);
+	assert_near(e.mem.total - e.mem.optimizer * (1 + w.alloc_overhead), 7.415e9, 0.15);
+	tu_est("--model bert-base --precision fp32 --micro-batch 32 --seq 128 --no-flash-attention", &w, &arch, &e);
+	assert_between(e.mem.total, 5.0e9, 7.6e9);
+
+	/* 7B inference, batch 1-8 -> 24 GB or more */
+	tu_est("--model llama-2-7b --task infer --precision fp16 --context 4096 --concurrency 1", &w, &arch, &e);
+	assert_true(e.tiers[e.recommended].gb >= 24);
+	assert_false(e.tiers[0].fits);
+	tu_est("--model llama-2-7b --task infer --precision fp16 --context 4096 --concurrency 8", &w, &arch, &e);
+	assert_true(e.tiers[e.recommended].gb >= 24);
+}
+
+static void test_components_move_the_right_way(void **s)
+{
+	double a, b;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --seq 2048 --micro-batch 2", &w, &arch, &e);
+	a = e.mem.activations;
+	tu_est("--model llama-2-7b --task lora --seq 2048 --micro-batch 2 --grad-checkpointing", &w, &arch, &e);
+	b = e.mem.activations;
+	assert_true(b < a / 5);
+	tu_est("--model llama-2-7b --task lora --seq 2048 --micro-batch 2 --no-flash-attention", &w, &arch, &e);
+	assert_true(e.mem.activations > a + 32 * 32 * 2048.0 * 2048 * 2 * 2);  /* s x s scores, 2 B */
+	/* a model too big for any card names the ZeRO-3 way out */
+	tu_est("--model llama-3.1-70b --precision amp --seq 4096", &w, &arch, &e);
+	assert_int_equal(e.recommended, -1);
+	assert_true(e.zero3_gpus_for_80 >= 16);   /* 70B x 16 B = 1.1 TB of states */
+	assert_true(e.zero3_needs_ckpt);          /* 80 layers of 4K activations exceed 80 GB */
+	tu_est("--model llama-2-13b --precision amp --seq 1024", &w, &arch, &e);
+	assert_int_equal(e.recommended, -1);      /* 208 GB of states */
+	assert_true(e.zero3_gpus_for_80 >= 4 && !e.zero3_needs_ckpt);
+	/* tensor-parallel inference splits the weights */
+	tu_est("--model llama-2-70b --task infer --gpus 4", &w, &arch, &e);
+	assert_near(e.mem.weights, model_params(&arch) * 2 / 4, 1e-9);
+}
+
+static void test_inference_decode_time(void **s)
+{
+	(void)s;
+	/* decode is memory-bound: 13.5 GB of weights per step on an A100-80GB
+	 * (2039 GB/s x 0.70) gives ~106 tokens/s for one sequence */
+	tu_est("--model llama-2-7b --task infer --precision fp16 --context 2 --tokens 1e6 --gpu A100-80GB",
+	       &w, &arch, &e);
+	assert_near(e.decode_tokens_per_second, 2039e9 * 0.70 / (model_params(&arch) * 2), 0.001);
+	assert_true(e.have_time);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_issue2_model_states),
+		cmocka_unit_test(test_issue2_lora_7b),
+		cmocka_unit_test(test_issue2_kv_cache),
+		cmocka_unit_test(test_issue2_time),
+		cmocka_unit_test(test_issue2_communication),
+		cmocka_unit_test(test_issue2_seed_table),
+		cmocka_unit_test(test_components_move_the_right_way),
+		cmocka_unit_test(test_inference_decode_time),
+	};
+	return cmocka_run_group_tests_name("estimate", tests, tu_setup, tu_teardown);
+}

@@ -1,0 +1,162 @@
+/* test_workload.c - workload fields, the YAML loader and resolve():
+ * every bad input names file, line and field. */
+#include "testutil.h"
+
+static int load(const char *yaml, struct workload *w, char *err, size_t n)
+{
+	workload_init(w);
+	return workload_load_yaml(w, yaml, strlen(yaml), "job.yaml", err, n);
+}
+
+static void test_table_sorted_and_documented(void **s)
+{
+	(void)s;
+	for (size_t i = 1; i < workload_nfields; i++)
+		if (strcmp(workload_fields[i - 1].name, workload_fields[i].name) >= 0)
+			fail_msg("workload_fields not sorted at %s", workload_fields[i].name);
+	for (size_t i = 0; i < workload_nfields; i++) {
+		assert_true(workload_fields[i].help[0]);
+		assert_true(workload_fields[i].dflt[0]);
+		assert_int_equal(workload_field_index(workload_fields[i].name), (int)i);
+	}
+	assert_true(workload_nfields <= 64);  /* the set mask is 64 bits */
+	assert_int_equal(workload_field_index("micro-batch"), workload_field_index("micro_batch"));
+}
+
+static void test_good_file(void **s)
+{
+	struct workload w;
+	char err[512];
+	const char *y = "# comment\nmodel: llama-2-7b\ntask: lora\nseq: 4096\nmicro_batch: 2\n"
+			"lora_targets: [q, k, v, o]\ntokens: 3e9\ngpu: A100-80GB\ngrad_checkpointing: yes\n";
+
+	(void)s;
+	assert_int_equal(load(y, &w, err, sizeof(err)), 0);
+	assert_string_equal(w.model, "llama-2-7b");
+	assert_int_equal(w.task, TASK_LORA);
+	assert_int_equal(w.seq, 4096);
+	assert_int_equal(w.micro_batch, 2);
+	assert_string_equal(w.lora_targets, "q,k,v,o");
+	assert_true(w.tokens == 3e9);
+	assert_int_equal(w.grad_checkpointing, 1);
+	assert_int_equal(w.line[workload_field_index("seq")], 4);
+}
+
+struct bad_case {
+	const char *yaml;
+	const char *expect;   /* substring of the one-line error */
+};
+
+static void test_bad_files(void **s)
+{
+	static const struct bad_case cases[] = {
+		{"model: llama-2-7b\nmicro_batch: 0\n", "job.yaml:2: micro_batch: expected a positive whole number, got '0'"},
+		{"model: llama-2-7b\nmicro_batch: -4\n", "job.yaml:2: micro_batch: expected a positive whole number, got '-4'"},
+		{"model: llama-2-7b\nmicro_bach: 4\n", "job.yaml:2: micro_bach: unknown field (did you mean 'micro_batch'?)"},
+		{"model: llama-2-7b\ntask: finetune\n", "job.yaml:2: task: expected train, lora, qlora or infer, got 'finetune'"},
+		{"model: llama-2-7b\nprecision: bf61\n", "job.yaml:2: precision: expected fp32,"},
+		{"model: llama-2-7b\nseq: [1, 2]\n", "job.yaml:2: seq: expected a positive whole number"},
+		{"model: llama-2-7b\nseq:\n  a: 1\n", "job.yaml:3: seq: expected a single value, got a nested mapping"},
+		{"model: llama-2-7b\nseq: ~\n", "job.yaml:2: seq: expected a value, got nothing"},
+		{"model: llama-2-7b\nseq: 512\nseq: 1024\n", "job.yaml:3: seq: duplicate field (first given on line 2)"},
+		{"model: llama-2-7b\n  seq: 512\n", "job.yaml:2: YAML syntax error"},
+		{"model: [llama\n", "YAML syntax error"},
+		{"- a\n- b\n", "job.yaml:1: expected a mapping of field: value, got a list"},
+		{"just text\n", "job.yaml:1: expected a mapping of field: value, got a plain value"},
+		{"model: x\ntokens: lots\n", "job.yaml:2: tokens: expected a count such as"},
+		{"model: x\nstep_time: 5 minutes\n", "job.yaml:2: step_time: expected a duration"},
+		{"model: x\nlink_bw: 20\n", "job.yaml:2: link_bw: expected a bandwidth"},
+		{"model: x\nmfu: 0\n", "job.yaml:2: mfu: expected a utilisation above 0"},
+		{"model: x\nzero: 4\n", "job.yaml:2: zero: expected a whole number from 0 to 3, got '4'"},
+	};
+	struct workload w;
+	char err[512];
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (load(cases[i].yaml, &w, err, sizeof(err)) != -1)
+			fail_msg("case %zu loaded: %s", i, cases[i].yaml);
+		if (!strstr(err, cases[i].expect))
+			fail_msg("case %zu: got '%s', expected '%s'", i, err, cases[i].expect);
+		assert_null(strchr(err, '\n'));  /* one line */
+	}
+}
+
+struct resolve_case {
+	const char *yaml;
+	const char *field;   /* the field blamed */
+	const char *expect;
+};
+
+static void test_resolve_errors(void **s)
+{
+	static const struct resolve_case cases[] = {
+		{"task: lora\n", "model", "model: missing required field"},
+		{"model: llama-2-7\n", "model", "model: unknown model 'llama-2-7' (did you mean"},
+		{"model: qwerty-zz\n", "model", "model: unknown model 'qwerty-zz' (see 'gpurent models'"},
+		{"model: llama-2-7b\ngpu: A1000\n", "gpu", "gpu: unknown GPU 'A1000' (did you mean"},
+		{"model: gpt2\nseq: 2048\n", "seq", "seq: model 'gpt2-124m' has learned positions up to 1024 tokens"},
+		{"model: llama-2-7b\nkv_heads: 5\n", "kv_heads", "kv_heads: expected a divisor of heads"},
+		{"layers: 32\nhidden: 4096\n", "heads", "heads: missing required field"},
+		{"model: resnet-50\nseq: 128\n", "seq", "seq: does not apply to the image model"},
+		{"model: llama-2-7b\nimage_size: 224\n", "image_size", "image_size: applies to image models"},
+		{"model: llama-2-7b\nlora_rank: 16\n", "lora_rank", "lora_rank: applies to task lora or qlora, not train"},
+		{"model: llama-2-7b\ntask: train\nquant_bits: 4\n", "quant_bits", "quant_bits: full training keeps"},
+		{"model: llama-2-7b\ntask: qlora\nquant_bits: 3\n", "quant_bits", "quant_bits: expected 4, 8 or 16"},
+		{"model: llama-2-7b\ntask: infer\nzero: 3\n", "zero", "zero: applies to training"},
+		{"model: resnet-50\ntask: lora\n", "task", "task: LoRA applies to transformer models"},
+		{"model: vit-b-16\nimage_size: 100\n", "image_size", "image_size: expected a multiple of the patch size"},
+		{"model: llama-2-7b\nparams: 7e9\n", "params", "params: give either params or an architecture"},
+	};
+	struct workload w;
+	struct model_spec arch;
+	const struct gpu_spec *gpu;
+	char err[512];
+	int bad;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(load(cases[i].yaml, &w, err, sizeof(err)), 0);
+		if (workload_resolve(&w, &tu_mdb, &tu_gdb, &arch, &gpu, &bad, err, sizeof(err)) != -1)
+			fail_msg("case %zu resolved: %s", i, cases[i].yaml);
+		if (!strstr(err, cases[i].expect))
+			fail_msg("case %zu: got '%s', expected '%s'", i, err, cases[i].expect);
+		assert_int_equal(bad, workload_field_index(cases[i].field));
+	}
+}
+
+static void test_defaults_applied(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	const struct gpu_spec *gpu;
+	char err[512];
+	int bad;
+
+	(void)s;
+	assert_int_equal(load("model: gpt2\ntask: lora\n", &w, err, sizeof(err)), 0);
+	assert_int_equal(workload_resolve(&w, &tu_mdb, &tu_gdb, &arch, &gpu, &bad, err, sizeof(err)), 0);
+	assert_int_equal(w.seq, 1024);        /* capped at GPT-2's learned positions */
+	assert_int_equal(w.lora_rank, 8);
+	assert_string_equal(w.lora_targets, "q,v");
+	assert_true(w.dropout == 0.1);        /* GPT-2's own */
+	assert_int_equal(w.precision, PREC_BF16);
+	assert_null(gpu);
+	assert_int_equal(load("model: llama-2-7b\ntask: qlora\ngpu: rtx4090\n", &w, err, sizeof(err)), 0);
+	assert_int_equal(workload_resolve(&w, &tu_mdb, &tu_gdb, &arch, &gpu, &bad, err, sizeof(err)), 0);
+	assert_int_equal(w.quant_bits, 4);
+	assert_non_null(gpu);
+	assert_string_equal(gpu->name, "NVIDIA GeForce RTX 4090");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_sorted_and_documented),
+		cmocka_unit_test(test_good_file),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_resolve_errors),
+		cmocka_unit_test(test_defaults_applied),
+	};
+	return cmocka_run_group_tests_name("workload", tests, tu_setup, tu_teardown);
+}
