@@ -38,7 +38,7 @@ static void print_usage(FILE *f)
 		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
 	}
 	fputs("\n  --json                 machine-readable output (schema: docs/json.md)\n"
-	      "\nExit status: 0 ok, 2 bad input (one line names file:line: field).\n"
+	      "\nExit status: 0 ok, 1 runtime failure, 2 bad input (one line names file:line: field).\n"
 	      "Formulas and sources: docs/formulas.md. Accuracy: docs/accuracy.md.\n", f);
 }
 
@@ -363,11 +363,23 @@ static void add_assumptions(const struct workload *w, const struct model_spec *m
 		return;
 	/* shift the estimator's notes down: ours come first */
 	memmove(e->assumptions[4], e->assumptions[0], sizeof(e->assumptions[0]) * (size_t)e->nassumptions);
-	snprintf(e->assumptions[0], sizeof(e->assumptions[0]), "precision %s: %s", prec,
-		 w->precision == PREC_FP32 ? "fp32 weights, gradients, optimizer states and activations" :
-		 (w->precision == PREC_BF16_TRUE || w->precision == PREC_FP16_TRUE) ?
-		 "16-bit weights, gradients, optimizer states and activations" :
-		 "16-bit weights and activations, fp32 master weights and optimizer states");
+	{
+		bool fp32 = w->precision == PREC_FP32;
+		bool pure = w->precision == PREC_BF16_TRUE || w->precision == PREC_FP16_TRUE;
+		const char *what;
+		if (w->task == TASK_INFER)
+			what = fp32 ? "fp32 weights, activations and KV cache" :
+			       "16-bit weights (unless quantized), activations and KV cache";
+		else if (w->task != TASK_TRAIN)
+			what = fp32 ? "fp32 frozen weights, adapters and activations" :
+			       pure ? "16-bit frozen weights, adapters, their optimizer states and activations" :
+			       "16-bit frozen weights and activations; adapters and their optimizer states in fp32";
+		else
+			what = fp32 ? "fp32 weights, gradients, optimizer states and activations" :
+			       pure ? "16-bit weights, gradients, optimizer states and activations" :
+			       "16-bit weights and activations, fp32 master weights and optimizer states";
+		snprintf(e->assumptions[0], sizeof(e->assumptions[0]), "precision %s: %s", prec, what);
+	}
 	if (m->kind == MODEL_RESNET || m->kind == MODEL_VIT)
 		snprintf(e->assumptions[1], sizeof(e->assumptions[1]), "image %ldx%ld%s, micro-batch %ld",
 			 w->image_size, w->image_size, workload_is_set(w, "image_size") ? "" : " (the model's)",
@@ -404,8 +416,14 @@ static int field_error(const char *file, const struct workload *w, int bad, cons
 {
 	if (bad >= 0 && w->line[bad] > 0)
 		fprintf(stderr, "%s:%zu: %s\n", file, w->line[bad], msg);
-	else if (bad >= 0 && (w->set >> bad) & 1)
-		fprintf(stderr, "gpurent estimate: --%s\n", msg);
+	else if (bad >= 0 && (w->set >> bad) & 1) {
+		/* the message starts with the field: show it as the flag was typed */
+		size_t n = strcspn(msg, ":");
+		fputs("gpurent estimate: --", stderr);
+		for (size_t i = 0; i < n; i++)
+			fputc(msg[i] == '_' ? '-' : msg[i], stderr);
+		fprintf(stderr, "%s\n", msg + n);
+	}
 	else if (file)
 		fprintf(stderr, "%s:1: %s\n", file, msg);
 	else

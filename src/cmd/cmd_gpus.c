@@ -34,32 +34,18 @@ static bool matches(const struct gpu_spec *g, const char *filter)
 int cmd_gpus(int argc, char **argv)
 {
 	struct gpu_db db;
-	const char *filter = NULL;
-	bool json = false;
+	const char *filter;
+	bool json;
 	int rc, shown = 0;
 	struct json j;
 
-	for (int i = 1; i < argc; i++) {
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (argv[i][0] == '-') {
-			common_error("gpus: %s: unknown option (see 'gpurent help gpus')", argv[i]);
-			return EXIT_USAGE;
-		} else if (filter) {
-			common_error("gpus: expected one filter, got '%s' and '%s'", filter, argv[i]);
-			return EXIT_USAGE;
-		} else {
-			filter = argv[i];
-		}
-	}
+	if ((rc = common_list_args(argc, argv, "gpus", usage, &filter, &json)) >= 0)
+		return rc;
 	if ((rc = common_load_data(&db, NULL)))
 		return rc;
 	for (size_t i = 0; i < db.n; i++)
 		shown += matches(&db.v[i], filter);
-	if (!shown) {
+	if (!shown && filter) {
 		common_error("gpus: no GPU matches '%s'", filter);
 		gpu_db_free(&db);
 		return EXIT_RUNTIME;

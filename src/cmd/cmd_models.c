@@ -19,32 +19,36 @@ static const char usage[] =
 	"tied embeddings; CNNs from their layer structure); 'published' is the\n"
 	"count the model's authors give, cited in the source column.\n";
 
+static bool matches(const struct model_spec *m, const char *filter)
+{
+	char nf[128], nn[256];
+
+	if (!filter)
+		return true;
+	names_norm(filter, nf, sizeof(nf));
+	return strstr(names_norm(m->name, nn, sizeof(nn)), nf) ||
+	       strstr(names_norm(m->aliases, nn, sizeof(nn)), nf);
+}
+
 int cmd_models(int argc, char **argv)
 {
 	struct model_db db;
-	const char *filter = NULL;
-	bool json = false;
+	const char *filter;
+	bool json;
 	int rc, shown = 0;
 	struct json j;
 
-	for (int i = 1; i < argc; i++) {
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (argv[i][0] == '-') {
-			common_error("models: %s: unknown option (see 'gpurent help models')", argv[i]);
-			return EXIT_USAGE;
-		} else if (filter) {
-			common_error("models: expected one filter, got '%s' and '%s'", filter, argv[i]);
-			return EXIT_USAGE;
-		} else {
-			filter = argv[i];
-		}
-	}
+	if ((rc = common_list_args(argc, argv, "models", usage, &filter, &json)) >= 0)
+		return rc;
 	if ((rc = common_load_data(NULL, &db)))
 		return rc;
+	for (size_t i = 0; i < db.n; i++)
+		shown += matches(&db.v[i], filter);
+	if (!shown && filter) {
+		common_error("models: no model matches '%s'", filter);
+		model_db_free(&db);
+		return EXIT_RUNTIME;
+	}
 	if (json) {
 		json_init(&j, stdout);
 		json_arr_begin(&j, NULL);
@@ -54,16 +58,11 @@ int cmd_models(int argc, char **argv)
 	}
 	for (size_t i = 0; i < db.n; i++) {
 		const struct model_spec *m = &db.v[i];
-		char nf[128], nn[128], na[256], p[32], a[32], pub[32], arch[128];
+		char p[32], a[32], pub[32], arch[128];
 		double params = model_params(m), active = model_params_active(m);
 
-		if (filter) {
-			names_norm(filter, nf, sizeof(nf));
-			if (!strstr(names_norm(m->name, nn, sizeof(nn)), nf) &&
-			    !strstr(names_norm(m->aliases, na, sizeof(na)), nf))
-				continue;
-		}
-		shown++;
+		if (!matches(m, filter))
+			continue;
 		if (m->kind == MODEL_RESNET)
 			snprintf(arch, sizeof(arch), "%s blocks %ld-%ld-%ld-%ld, %s stem, %ldpx, %ld classes",
 				 m->cnn_bottleneck ? "bottleneck" : "basic", m->cnn_stages[0], m->cnn_stages[1],
@@ -87,6 +86,7 @@ int cmd_models(int argc, char **argv)
 			json_num(&j, "params", params);
 			json_num(&j, "params_active", active);
 			json_num(&j, "params_published", m->params_published);
+			json_num(&j, "active_params_published", m->active_published);
 			json_str(&j, "architecture", arch);
 			json_str(&j, "source", m->source);
 			json_obj_end(&j);
@@ -100,9 +100,5 @@ int cmd_models(int argc, char **argv)
 	if (json)
 		json_arr_end(&j);
 	model_db_free(&db);
-	if (!shown && filter) {
-		common_error("models: no model matches '%s'", filter);
-		return common_finish(EXIT_RUNTIME);
-	}
 	return common_finish(EXIT_OK);
 }

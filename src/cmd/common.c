@@ -133,6 +133,30 @@ bool common_is_help(const char *arg)
 	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
+int common_list_args(int argc, char **argv, const char *cmd, const char *usage,
+		     const char **filter, bool *json)
+{
+	*filter = NULL;
+	*json = false;
+	for (int i = 1; i < argc; i++) {
+		if (common_is_help(argv[i])) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		} else if (!strcmp(argv[i], "--json")) {
+			*json = true;
+		} else if (argv[i][0] == '-') {
+			common_error("%s: %s: unknown option (see 'gpurent help %s')", cmd, argv[i], cmd);
+			return EXIT_USAGE;
+		} else if (*filter) {
+			common_error("%s: expected one filter, got '%s' and '%s'", cmd, *filter, argv[i]);
+			return EXIT_USAGE;
+		} else {
+			*filter = argv[i];
+		}
+	}
+	return -1;
+}
+
 /* ---- JSON ---- */
 
 void json_init(struct json *j, FILE *f)
@@ -215,7 +239,7 @@ void json_num(struct json *j, const char *key, double v)
 	else if (v == floor(v) && fabs(v) < 9e15)
 		fprintf(j->f, "%.0f", v);
 	else
-		fprintf(j->f, "%.6g", v);
+		fprintf(j->f, "%.15g", v);
 }
 
 void json_int(struct json *j, const char *key, long v)

@@ -43,6 +43,14 @@ int common_finish(int rc);
 /* true when argv[i] is --help or -h */
 bool common_is_help(const char *arg);
 
+/*
+ * Arguments of a listing command: [FILTER] [--json] [--help]. Returns -1
+ * when the caller should go on, else the exit code to return (help was
+ * printed, or a usage error was reported as "gpurent CMD: ...").
+ */
+int common_list_args(int argc, char **argv, const char *cmd, const char *usage,
+		     const char **filter, bool *json);
+
 /* Minimal JSON writer to stdout: objects/arrays with comma bookkeeping. */
 struct json {
 	FILE *f;

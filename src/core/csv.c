@@ -341,3 +341,41 @@ int csv_field_str(const struct csv *c, const struct csv_row *r,
 	memcpy(out, s, strlen(s) + 1);
 	return 0;
 }
+
+int csv_load_table(const char *buf, size_t len, const char *fname, size_t elem_size,
+		   csv_row_loader load_row, void **out, size_t *n, char *err, size_t errlen)
+{
+	struct csv c;
+	char cerr[256];
+	char *v;
+
+	*out = NULL;
+	*n = 0;
+	if (csv_parse(buf, len, &c, cerr, sizeof(cerr))) {
+		snprintf(err, errlen, "%s:%s", fname, cerr + strlen("line "));
+		return -1;
+	}
+	v = calloc(c.nrows ? c.nrows : 1, elem_size);
+	if (!v) {
+		snprintf(err, errlen, "%s: out of memory", fname);
+		goto out_free_csv;
+	}
+	for (size_t i = 0; i < c.nrows; i++) {
+		if (c.rows[i].nfields != c.ncols) {
+			snprintf(err, errlen, "%s:%zu: expected %zu fields, got %zu",
+				 fname, c.rows[i].line, c.ncols, c.rows[i].nfields);
+			goto out_free_v;
+		}
+		if (load_row(&c, &c.rows[i], fname, v + i * elem_size, err, errlen))
+			goto out_free_v;
+	}
+	*out = v;
+	*n = c.nrows;
+	csv_free(&c);
+	return 0;
+out_free_v:
+	free(v);
+out_free_csv:
+	csv_free(&c);
+	return -1;
+}

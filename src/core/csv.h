@@ -40,6 +40,19 @@ const char *csv_get(const struct csv_row *r, int i);
 
 void csv_free(struct csv *c);
 
+
+/*
+ * Load a whole data file into an array of elem_size records: parses buf,
+ * checks every row has the header's field count, and calls load_row for
+ * each (which fills one zeroed record or returns -1 with "fname:line:
+ * column: ..." in err). On success *out is a calloc'd array the caller
+ * frees with free() and *n its length; on failure nothing is allocated.
+ */
+typedef int (*csv_row_loader)(const struct csv *c, const struct csv_row *r,
+			      const char *fname, void *record, char *err, size_t errlen);
+int csv_load_table(const char *buf, size_t len, const char *fname, size_t elem_size,
+		   csv_row_loader load_row, void **out, size_t *n, char *err, size_t errlen);
+
 #endif
 
 /*

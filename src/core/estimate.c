@@ -30,8 +30,9 @@ double estimate_default_mfu(enum gpu_class c)
 /* formulas.md "Inference time": share of peak memory bandwidth decode reaches. */
 #define DECODE_BW_EFFICIENCY 0.70
 /* formulas.md "Time": QLoRA step slowdown from dequantization, measured
- * (LitGPT resource tables: Llama 2 7B LoRA 2.36 vs QLoRA 3.68 min/1k iters). */
-#define QLORA_SLOWDOWN (3.68 / 2.36)
+ * (LitGPT resource tables: Llama 2 7B LoRA 2.36 vs NF4 with double
+ * quantization 3.83 min/1k iters, the quantization gpurent assumes). */
+#define QLORA_SLOWDOWN (3.83 / 2.36)
 /* formulas.md "Time": ResNet-50 AMP on A100 runs 2470 img/s x 24.6 GFLOPs
  * = 61 TFLOPS of 312 (NVIDIA DeepLearningExamples): CNNs on tensor cores. */
 #define CNN_TENSOR_MFU 0.20
@@ -366,7 +367,7 @@ static void sum_memory(const struct workload *w, struct estimate *e)
 static double flops_per_unit(const struct workload *w, const struct model_spec *m,
 			     const struct estimate *e, double *attn_out)
 {
-	double Nc, attn = 0, s = (double)w->seq;
+	double Nc, per, attn = 0, s = (double)w->seq;
 	struct cnn_cost cc;
 
 	if (m->kind == MODEL_RESNET) {
@@ -381,12 +382,19 @@ static double flops_per_unit(const struct workload *w, const struct model_spec *
 	if (is_transformer(m))
 		attn = 4 * (double)m->layers * s * (double)(m->heads * m->head_dim);
 	*attn_out = attn;
-	if (w->task == TASK_INFER)
-		return 2 * Nc;
-	if (w->task == TASK_TRAIN)
-		return 6 * Nc + 3 * attn + (w->grad_checkpointing ? 2 * Nc + attn : 0);
-	/* LoRA: no weight gradients for the frozen base */
-	return 4 * Nc + 3 * attn + 6 * e->lora_params + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+	if (w->task == TASK_INFER) {
+		/* causal prefill: a token attends to half the context on average */
+		if (m->kind == MODEL_DECODER)
+			attn = 2 * (double)m->layers * (double)w->context * (double)(m->heads * m->head_dim);
+		per = 2 * Nc + attn;
+	} else if (w->task == TASK_TRAIN) {
+		per = 6 * Nc + 3 * attn + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+	} else {
+		/* LoRA: no weight gradients for the frozen base */
+		per = 4 * Nc + 3 * attn + 6 * e->lora_params + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+	}
+	/* a vision transformer's unit of work is an image of s tokens */
+	return m->kind == MODEL_VIT ? per * s : per;
 }
 
 static void comm(const struct workload *w, const struct model_spec *m,
@@ -402,10 +410,15 @@ static void comm(const struct workload *w, const struct model_spec *m,
 	if (w->gpus < 2 || w->task == TASK_INFER)
 		return;
 	e->have_comm = true;
+	if (w->task != TASK_TRAIN && !is_pure16(w->precision))
+		eg = 4;   /* LoRA adapters and their gradients are fp32 (as in memory) */
 	/* formulas.md "Communication": ring all-reduce of the gradients */
 	e->comm_bytes = ring * e->params_trainable * eg;
 	if (w->zero >= 3 && w->task == TASK_TRAIN)
 		e->comm_bytes = 3 * (G - 1) / G * e->params * ew;  /* 2 all-gathers + reduce-scatter */
+	else if (w->zero >= 3)
+		/* sharded frozen base: gathered in forward and again in backward */
+		e->comm_bytes += 2 * (G - 1) / G * (e->mem.weights + e->mem.quant_consts) * G;
 	if (ic == IC_AUTO) {
 		if (!gpu)
 			ic = IC_PCIE;
@@ -522,7 +535,7 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 					      (bytes_step / (gpu->mem_bw * DECODE_BW_EFFICIENCY));
 		e->decode_seconds = e->work / e->decode_tokens_per_second;
 		if (w->prompt_tokens > 0 && e->eff_flops > 0)
-			e->prefill_seconds = 2 * (e->flops_per_unit / 2) * w->prompt_tokens / (e->eff_flops * G);
+			e->prefill_seconds = e->flops_per_unit * w->prompt_tokens / (e->eff_flops * G);
 		e->wall_seconds = e->decode_seconds + e->prefill_seconds;
 		e->have_time = true;
 		note(e, "decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s",
@@ -573,6 +586,8 @@ static void memory(const struct workload *w, const struct model_spec *m, struct 
 	activations(w, m, e, ea);
 	if (w->task == TASK_INFER && m->kind == MODEL_DECODER)
 		kv_cache(w, m, e, ea);
+	else if (w->task == TASK_INFER && m->kind == MODEL_PARAMS_ONLY)
+		note(e, "KV cache not computed: give a preset or layers/hidden/heads");
 	sum_memory(w, e);
 }
 
@@ -591,6 +606,12 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 	}
 	e->params = model_params(m);
 	e->params_active = model_params_active(m);
+	if (m->pos == POS_ROPE && m->max_positions) {
+		long len = w->task == TASK_INFER ? w->context : w->seq;
+		if (len > m->max_positions)
+			warn(e, "%ld tokens exceed %s's trained context of %ld: needs RoPE scaling, and quality may drop",
+			     len, m->name, m->max_positions);
+	}
 	memory(w, m, e);
 	fit(w, gpu, e);
 

@@ -43,15 +43,15 @@ static int lookup(const char *s, const char *const *names, int n)
 }
 
 static int load_row(const struct csv *c, const struct csv_row *r, const char *fname,
-		    struct gpu_spec *g, char *err, size_t errlen)
+		    void *record, char *err, size_t errlen)
 {
+	struct gpu_spec *g = record;
 	static const char *const classes[] = {"datacenter", "workstation", "consumer", "tpu"};
 	static const char *const links[] = {"pcie", "nvlink", "nvlink-bridge", "infinity-fabric", "ici"};
 	char cls[32], link[32];
 	double mem, bw, f32, f16, b16, f8, lbw;
 	int k;
 
-	memset(g, 0, sizeof(*g));
 	if (csv_field_str(c, r, "name", true, fname, g->name, sizeof(g->name), err, errlen) ||
 	    csv_field_str(c, r, "aliases", false, fname, g->aliases, sizeof(g->aliases), err, errlen) ||
 	    csv_field_str(c, r, "vendor", true, fname, g->vendor, sizeof(g->vendor), err, errlen) ||
@@ -99,36 +99,13 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 int gpu_db_load(struct gpu_db *db, const char *buf, size_t len,
 		const char *fname, char *err, size_t errlen)
 {
-	struct csv c;
-	char cerr[256];
+	void *v;
 
 	memset(db, 0, sizeof(*db));
-	if (csv_parse(buf, len, &c, cerr, sizeof(cerr))) {
-		snprintf(err, errlen, "%s:%s", fname, cerr + 5);
+	if (csv_load_table(buf, len, fname, sizeof(*db->v), load_row, &v, &db->n, err, errlen))
 		return -1;
-	}
-	db->v = calloc(c.nrows ? c.nrows : 1, sizeof(*db->v));
-	if (!db->v) {
-		snprintf(err, errlen, "%s: out of memory", fname);
-		goto out_free_csv;
-	}
-	for (size_t i = 0; i < c.nrows; i++) {
-		if (c.rows[i].nfields != c.ncols) {
-			snprintf(err, errlen, "%s:%zu: expected %zu fields, got %zu",
-				 fname, c.rows[i].line, c.ncols, c.rows[i].nfields);
-			goto out_free_db;
-		}
-		if (load_row(&c, &c.rows[i], fname, &db->v[db->n], err, errlen))
-			goto out_free_db;
-		db->n++;
-	}
-	csv_free(&c);
+	db->v = v;
 	return 0;
-out_free_db:
-	gpu_db_free(db);
-out_free_csv:
-	csv_free(&c);
-	return -1;
 }
 
 void gpu_db_free(struct gpu_db *db)

@@ -33,8 +33,9 @@ static int parse_enum(const char *s, const char *const *names, int n)
 }
 
 static int load_row(const struct csv *c, const struct csv_row *r,
-		    const char *fname, struct model_spec *m, char *err, size_t errlen)
+		    const char *fname, void *record, char *err, size_t errlen)
 {
+	struct model_spec *m = record;
 	static const char *const kinds[] = {"params-only", "decoder", "encoder", "vit", "resnet"};
 	static const char *const biases[] = {"none", "qkv", "all"};
 	static const char *const norms[] = {"layernorm", "rmsnorm"};
@@ -42,7 +43,6 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 	char kind[32], bias[16], norm[16], pos[16], block[16], stages[64], stem[16];
 	int k;
 
-	memset(m, 0, sizeof(*m));
 	if (csv_field_str(c, r, "name", true, fname, m->name, sizeof(m->name), err, errlen) ||
 	    csv_field_str(c, r, "aliases", false, fname, m->aliases, sizeof(m->aliases), err, errlen) ||
 	    csv_field_str(c, r, "kind", true, fname, kind, sizeof(kind), err, errlen) ||
@@ -139,36 +139,13 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 int model_db_load(struct model_db *db, const char *buf, size_t len,
 		  const char *fname, char *err, size_t errlen)
 {
-	struct csv c;
-	char cerr[256];
+	void *v;
 
 	memset(db, 0, sizeof(*db));
-	if (csv_parse(buf, len, &c, cerr, sizeof(cerr))) {
-		snprintf(err, errlen, "%s:%s", fname, cerr + 5); /* "line N: ..." -> "N: ..." */
+	if (csv_load_table(buf, len, fname, sizeof(*db->v), load_row, &v, &db->n, err, errlen))
 		return -1;
-	}
-	db->v = calloc(c.nrows ? c.nrows : 1, sizeof(*db->v));
-	if (!db->v) {
-		snprintf(err, errlen, "%s: out of memory", fname);
-		goto out_free_csv;
-	}
-	for (size_t i = 0; i < c.nrows; i++) {
-		if (c.rows[i].nfields != c.ncols) {
-			snprintf(err, errlen, "%s:%zu: expected %zu fields, got %zu",
-				 fname, c.rows[i].line, c.ncols, c.rows[i].nfields);
-			goto out_free_db;
-		}
-		if (load_row(&c, &c.rows[i], fname, &db->v[db->n], err, errlen))
-			goto out_free_db;
-		db->n++;
-	}
-	csv_free(&c);
+	db->v = v;
 	return 0;
-out_free_db:
-	model_db_free(db);
-out_free_csv:
-	csv_free(&c);
-	return -1;
 }
 
 void model_db_free(struct model_db *db)
