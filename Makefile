@@ -64,8 +64,11 @@ unit: $(UNIT_BIN) $(BUILD)/embedded.c
 	@fail=0; for t in $(UNIT_BIN); do \
 	    GPURENT_ROOT=$(CURDIR) $$t || fail=1; done; test $$fail = 0
 
+# Every tests/cli/*.sh runs against the real binary and ends with
+# "<name>: N passed, M failed".
 cli: $(BUILD)/gpurent
-	@GPURENT=$(CURDIR)/$(BUILD)/gpurent sh tests/cli/run.sh
+	@fail=0; for t in $(sort $(wildcard tests/cli/*.sh)); do \
+	    GPURENT=$(CURDIR)/$(BUILD)/gpurent sh $$t || fail=1; done; test $$fail = 0
 
 test: unit cli
 
