@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/cli/estimate.sh - run the real binary ($GPURENT) in a fresh temp dir and
 # check outputs, exit codes and the one-line errors. Prints
-# "cli: N passed, M failed" and exits non-zero on any failure.
+# "estimate: N passed, M failed" and exits non-zero on any failure.
 set -u
 : "${GPURENT:?set GPURENT to the binary}"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -165,5 +165,5 @@ for c in estimate gpus models; do
 		&& ok || bad "command $c missing from README.md or docs/gpurent.1"
 done
 
-echo "cli estimate: $pass passed, $fail failed"
+echo "estimate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
