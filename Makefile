@@ -8,7 +8,7 @@
 BUILD   ?= build
 SAN     ?=
 CC      ?= cc
-PKGS    := yaml-0.1
+PKGS    := yaml-0.1 libxxhash libcrypto
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -16,7 +16,8 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wvla -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) \
-           -DGPURENT_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+           -DGPURENT_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -pthread
+LDFLAGS += -pthread
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 ifeq ($(SAN),1)
 CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -25,7 +26,7 @@ endif
 
 CORE_SRC := $(sort $(wildcard src/core/*.c))
 CMD_SRC  := $(sort $(wildcard src/cmd/*.c))
-DATA     := data/gpus.csv data/models.csv
+DATA     := $(sort $(wildcard data/*.csv))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/src/main.o $(BUILD)/obj/embedded.o
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -48,7 +49,7 @@ $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(dir $@)
 	@$(CC) -O1 -o $@ $<
 $(BUILD)/embedded.c: $(BUILD)/embed $(DATA)
-	@$(BUILD)/embed $@ embedded_gpus_csv=data/gpus.csv embedded_models_csv=data/models.csv
+	@$(BUILD)/embed $@ $(DATA)
 $(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
 	@mkdir -p $(dir $@)
 	@$(CC) $(CFLAGS) -c -o $@ $<

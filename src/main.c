@@ -22,7 +22,10 @@ struct command {
 static const struct command commands[] = {
 	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
 	{"gpus", cmd_gpus, "list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)"},
+	{"manifest", cmd_manifest, "record every file of a dataset directory with its size and hash"},
 	{"models", cmd_models, "list model presets with parameter counts computed from the architecture"},
+	{"offers", cmd_offers, "search GPU offers in price catalogs with a query; prices per GPU-hour"},
+	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };
 
 static const struct command *find(const char *name)

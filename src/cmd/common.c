@@ -65,28 +65,50 @@ out_fail:
 	return -1;
 }
 
-static int load_one(const char *name, const char *emb, size_t emb_len,
-		    int (*load)(void *, const char *, size_t, const char *, char *, size_t),
-		    void *db)
+int common_data_file(const char *name, const char **buf, size_t *len, char **owned,
+		     const char **path)
 {
-	char err[512], path[4096];
-	char *buf = NULL;
-	size_t len;
-	int rc;
+	static char pathbuf[4096];
+	char err[512];
 
-	if (!common_data_dir)
-		return load(db, emb, emb_len, name, err, sizeof(err)) ?
-		       (common_error("embedded %s", err), EXIT_RUNTIME) : 0;
-	snprintf(path, sizeof(path), "%s/%s", common_data_dir, name);
-	if (common_read_file(path, &buf, &len, err, sizeof(err))) {
+	*owned = NULL;
+	if (!common_data_dir) {
+		for (const struct embedded_file *f = embedded_files; f->name; f++)
+			if (!strcmp(f->name, name)) {
+				*buf = f->data;
+				*len = f->len;
+				*path = f->name;
+				return 0;
+			}
+		common_error("%s: not built into this binary", name);
+		return EXIT_RUNTIME;
+	}
+	snprintf(pathbuf, sizeof(pathbuf), "%s/%s", common_data_dir, name);
+	if (common_read_file(pathbuf, owned, len, err, sizeof(err))) {
 		common_error("%s", err);
 		return EXIT_USAGE;
 	}
+	*buf = *owned;
+	*path = pathbuf;
+	return 0;
+}
+
+static int load_one(const char *name,
+		    int (*load)(void *, const char *, size_t, const char *, char *, size_t),
+		    void *db)
+{
+	char err[512], *owned;
+	const char *buf, *path;
+	size_t len;
+	int rc;
+
+	if ((rc = common_data_file(name, &buf, &len, &owned, &path)))
+		return rc;
 	rc = load(db, buf, len, path, err, sizeof(err));
-	free(buf);
+	free(owned);
 	if (rc) {
 		common_error("%s", err);
-		return EXIT_USAGE;
+		return common_data_dir ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return 0;
 }
@@ -105,11 +127,9 @@ int common_load_data(struct gpu_db *gdb, struct model_db *mdb)
 {
 	int rc;
 
-	if (gdb && (rc = load_one("gpus.csv", embedded_gpus_csv, embedded_gpus_csv_len,
-				  gpu_loader, gdb)))
+	if (gdb && (rc = load_one("gpus.csv", gpu_loader, gdb)))
 		return rc;
-	if (mdb && (rc = load_one("models.csv", embedded_models_csv, embedded_models_csv_len,
-				  model_loader, mdb))) {
+	if (mdb && (rc = load_one("models.csv", model_loader, mdb))) {
 		if (gdb)
 			gpu_db_free(gdb);
 		return rc;

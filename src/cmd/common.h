@@ -18,11 +18,24 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 /* Set by `gpurent --data-dir DIR` (or GPURENT_DATA_DIR); NULL = embedded. */
 extern const char *common_data_dir;
 
-/* Embedded copies of the data/ CSV files (build/embedded.c, made by tools/embed.c). */
-extern const char embedded_gpus_csv[];
-extern const size_t embedded_gpus_csv_len;
-extern const char embedded_models_csv[];
-extern const size_t embedded_models_csv_len;
+/* Embedded copies of every data/ CSV file, by file name, ending with a
+ * NULL name (build/embedded.c, made by tools/embed.c). */
+struct embedded_file {
+	const char *name;
+	const char *data;
+	size_t len;
+};
+extern const struct embedded_file embedded_files[];
+
+/*
+ * The contents of data file `name` (e.g. "gpus.csv"): from --data-dir when
+ * given, else the embedded copy. *path names it for messages ("gpus.csv"
+ * or "DIR/gpus.csv"; static storage, valid until the next call). When the
+ * file was read from disk *owned is the buffer to free(), else NULL.
+ * Returns 0, or prints one line and returns the exit code (2).
+ */
+int common_data_file(const char *name, const char **buf, size_t *len, char **owned,
+		     const char **path);
 
 /*
  * Load data/gpus.csv and data/models.csv (either may be NULL to skip).

@@ -23,6 +23,52 @@ char *names_norm(const char *s, char *out, size_t n)
 	return out;
 }
 
+char *names_norm_n(const char *s, size_t len, char *out, size_t n)
+{
+	size_t j = 0;
+
+	if (!n)
+		return out;
+	for (size_t i = 0; i < len && j + 1 < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == ' ' || c == '-' || c == '_' || c == '.' || c == '/')
+			continue;
+		out[j++] = (char)tolower(c);
+	}
+	out[j] = '\0';
+	return out;
+}
+
+char *names_family(const char *name, char *out, size_t n)
+{
+	static const char *const prefixes[] = {"NVIDIA ", "GeForce ", "AMD ", "Instinct ", "Google "};
+	char tmp[128];
+	size_t k = 0;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) {
+				name += strlen(prefixes[i]);
+				again = true;
+			}
+	}
+	while (*name && k + 1 < sizeof(tmp)) {
+		bool digit = false;
+		while (*name == ' ' || *name == '-' || *name == '_')
+			name++;
+		while (*name && *name != ' ' && *name != '-' && *name != '_' && k + 1 < sizeof(tmp)) {
+			digit |= isdigit((unsigned char)*name) != 0;
+			tmp[k++] = *name++;
+		}
+		if (digit)
+			break;
+	}
+	tmp[k] = '\0';
+	return names_norm(tmp, out, n);
+}
+
 bool names_equal(const char *a, const char *b)
 {
 	char na[256], nb[256];

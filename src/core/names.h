@@ -12,6 +12,14 @@
 /* Lower-case s into out, dropping ' ', '-', '_', '.', '/' ; returns out. */
 char *names_norm(const char *s, char *out, size_t n);
 
+/* names_norm() of the first len bytes of s (not NUL-terminated). */
+char *names_norm_n(const char *s, size_t len, char *out, size_t n);
+
+/* A GPU's family, normalised: vendor words dropped, then the words up to
+ * the first with a digit: "NVIDIA A100 80GB SXM" -> "a100",
+ * "NVIDIA GeForce RTX 4090" -> "rtx4090", "RTX 6000 Ada" -> "rtx6000". */
+char *names_family(const char *name, char *out, size_t n);
+
 /* true when a and b are equal after names_norm(). */
 bool names_equal(const char *a, const char *b);
 

@@ -1,0 +1,351 @@
+/*
+ * cmd_offers.c - `gpurent offers [QUERY] [--catalog PATH]... [--sort F[-]]
+ * [--limit N] [--json|--csv]`: search GPU offers in price catalogs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/query.h"
+#include "../core/units.h"
+#include "cmd.h"
+#include "common.h"
+#include "offers_load.h"
+
+static const char usage[] =
+	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort FIELD[-]] [--limit N]\n"
+	"                      [--json | --csv] [--currency CODE] [--rate CODE=PER_USD]\n"
+	"\n"
+	"Search GPU offers in price catalogs: SkyPilot vms.csv files (any provider;\n"
+	"a file, or a folder of them) and gpurent's own offer files. Without\n"
+	"--catalog: the bundled data/offers.csv plus ~/.sky/catalogs/<newest>/ when\n"
+	"present. GPU names are normalised to data/gpus.csv (the catalog's per-GPU\n"
+	"memory decides A100 40 vs 80 GB); prices are USD per GPU-hour unless\n"
+	"--currency is given. Quirky rows (placeholder spot prices, duplicates,\n"
+	"memory given as a total, CPU-only rows, missing prices, unknown GPUs) are\n"
+	"counted and reported under the results, never priced.\n"
+	"\n"
+	"QUERY: clauses 'field op value' joined by AND, e.g.\n"
+	"  gpurent offers 'gpu=A100 gpu_mem>=40 gpus>=2 price<3 spot'\n"
+	"ops: < <= == (=) != >= > in notin; a bare yes/no field means true;\n"
+	"lists: gpu in [A100,H100]. Fields:\n";
+
+static void print_usage(void)
+{
+	fputs(usage, stdout);
+	for (size_t i = 0; i < query_nfields; i++)
+		printf("  %-15s %-10s %s\n", query_fields[i].name, query_fields[i].unit, query_fields[i].help);
+	fputs("\n--sort FIELD or FIELD- (descending), default price; --limit N (default 20,\n"
+	      "0 = all); --json / --csv output; --currency CNY shows prices in CNY at the\n"
+	      "rate of data/currencies.csv or --rate CNY=7.2.\n"
+	      "Exit status: 0 ok (also when nothing matches), 2 bad input: a bad query,\n"
+	      "or bad catalog rows (each reported as file:line: field: ...; the rest load).\n",
+	      stdout);
+}
+
+struct search {
+	struct query q;
+	struct query_sort sort;
+	size_t limit;
+	struct offer *heap;   /* the best `limit` so far, worst on top */
+	size_t n;
+	size_t matched;
+};
+
+/* Total order: the sort field, then price, provider, instance, region, line. */
+static int order(const struct query_sort *s, const struct offer *a, const struct offer *b)
+{
+	static const struct query_sort price = {12, false};
+	int r = query_compare(s, a, b);
+	size_t m;
+
+	if (r)
+		return r;
+	if ((r = query_compare(&price, a, b)))
+		return r;
+	m = a->provider.len < b->provider.len ? a->provider.len : b->provider.len;
+	if ((r = memcmp(a->provider.p, b->provider.p, m)) || (r = (int)a->provider.len - (int)b->provider.len))
+		return r;
+	m = a->instance.len < b->instance.len ? a->instance.len : b->instance.len;
+	if ((r = memcmp(a->instance.p, b->instance.p, m)) || (r = (int)a->instance.len - (int)b->instance.len))
+		return r;
+	m = a->region.len < b->region.len ? a->region.len : b->region.len;
+	if ((r = memcmp(a->region.p, b->region.p, m)) || (r = (int)a->region.len - (int)b->region.len))
+		return r;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+static void sift_down(struct search *s, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, big = i;
+		struct offer t;
+		if (l < s->n && order(&s->sort, &s->heap[l], &s->heap[big]) > 0)
+			big = l;
+		if (r < s->n && order(&s->sort, &s->heap[r], &s->heap[big]) > 0)
+			big = r;
+		if (big == i)
+			return;
+		t = s->heap[i];
+		s->heap[i] = s->heap[big];
+		s->heap[big] = t;
+		i = big;
+	}
+}
+
+static bool keep(void *ctx, const struct offer *o)
+{
+	struct search *s = ctx;
+
+	if (!query_match(&s->q, o))
+		return false;
+	s->matched++;
+	if (!s->limit)
+		return true;
+	if (s->n < s->limit) {
+		size_t i = s->n++;
+		s->heap[i] = *o;
+		while (i && order(&s->sort, &s->heap[i], &s->heap[(i - 1) / 2]) > 0) {
+			struct offer t = s->heap[i];
+			s->heap[i] = s->heap[(i - 1) / 2];
+			s->heap[(i - 1) / 2] = t;
+			i = (i - 1) / 2;
+		}
+	} else if (order(&s->sort, o, &s->heap[0]) < 0) {
+		s->heap[0] = *o;
+		sift_down(s, 0);
+	}
+	return false;
+}
+
+static const struct query_sort *sort_for_qsort;
+
+static int qsort_cmp(const void *a, const void *b)
+{
+	return order(sort_for_qsort, a, b);
+}
+
+static const char *gpu_label(const struct offer *o, char *buf, size_t n)
+{
+	if (o->gpu) {
+		size_t len = strcspn(o->gpu->aliases, "|");
+		snprintf(buf, n, "%.*s", (int)len, len ? o->gpu->aliases : o->gpu->name);
+	} else {
+		snprintf(buf, n, "%.*s?", (int)o->gpu_name.len, o->gpu_name.p);
+	}
+	return buf;
+}
+
+static void csv_text(const struct cat_str *s)
+{
+	bool q = memchr(s->p, ',', s->len) || memchr(s->p, '"', s->len);
+
+	if (!q) {
+		fwrite(s->p, 1, s->len, stdout);
+		return;
+	}
+	putchar('"');
+	for (uint32_t i = 0; i < s->len; i++) {
+		if (s->p[i] == '"')
+			putchar('"');
+		putchar(s->p[i]);
+	}
+	putchar('"');
+}
+
+int cmd_offers(int argc, char **argv)
+{
+	struct offers_ctx c;
+	struct search s;
+	char **catalogs = NULL, query_text[4096] = "", err[512], cur[8] = "USD";
+	const char *sort_text = "price";
+	size_t ncat = 0, nres;
+	struct offer *res;
+	bool json = false, csv = false;
+	double fx = 1;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.limit = 20;
+	if ((rc = offers_init(&c, "offers")))
+		return rc;
+	catalogs = calloc((size_t)argc, sizeof(*catalogs));
+	if (!catalogs) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (common_is_help(a)) {
+			print_usage();
+			rc = common_finish(EXIT_OK);
+			goto out;
+		} else if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--csv")) {
+			csv = true;
+		} else if ((!strcmp(a, "--catalog") || !strcmp(a, "--sort") || !strcmp(a, "--limit") ||
+			    !strcmp(a, "--currency") || !strcmp(a, "--rate")) && i + 1 >= argc) {
+			common_error("offers: %s: expected a value", a);
+			rc = EXIT_USAGE;
+			goto out;
+		} else if (!strcmp(a, "--catalog")) {
+			catalogs[ncat++] = argv[++i];
+		} else if (!strcmp(a, "--sort")) {
+			sort_text = argv[++i];
+		} else if (!strcmp(a, "--limit")) {
+			long l;
+			if (units_parse_int(argv[++i], 0, 100000000, &l, err, sizeof(err))) {
+				common_error("offers: --limit: %s", err);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			s.limit = (size_t)l;
+		} else if (!strcmp(a, "--currency")) {
+			snprintf(cur, sizeof(cur), "%s", argv[++i]);
+		} else if (!strcmp(a, "--rate")) {
+			if ((rc = offers_set_rate(&c, argv[++i])))
+				goto out;
+		} else if (a[0] == '-' && a[1] == '-') {
+			common_error("offers: %s: unknown option (see 'gpurent help offers')", a);
+			rc = EXIT_USAGE;
+			goto out;
+		} else {
+			size_t used = strlen(query_text);
+			snprintf(query_text + used, sizeof(query_text) - used, "%s%s", used ? " " : "", a);
+		}
+	}
+	if (json && csv) {
+		common_error("offers: choose one of --json and --csv");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	fx = offers_rate(&c, cur);
+	if (fx <= 0) {
+		common_error("offers: --currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)",
+			     cur, cur);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (query_parse(query_text, &s.q, err, sizeof(err)) ||
+	    query_sort_parse(sort_text, &s.sort, err, sizeof(err))) {
+		common_error("offers: %s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (s.limit && !(s.heap = calloc(s.limit, sizeof(*s.heap)))) {
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	if ((rc = offers_load(&c, catalogs, ncat, keep, &s)))
+		goto out;
+	res = s.limit ? s.heap : c.set.v;
+	nres = s.limit ? s.n : c.set.n;
+	sort_for_qsort = &s.sort;
+	qsort(res, nres, sizeof(*res), qsort_cmp);
+
+	if (json) {
+		struct json j;
+		char g[64];
+		json_init(&j, stdout);
+		json_obj_begin(&j, NULL);
+		json_str(&j, "schema", "gpurent.offers/1");
+		json_str(&j, "currency", cur);
+		json_num(&j, "matched", (double)s.matched);
+		json_arr_begin(&j, "offers");
+		for (size_t i = 0; i < nres; i++) {
+			const struct offer *o = &res[i];
+			char b[512];
+			json_obj_begin(&j, NULL);
+#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(&j, k, b))
+			JS("provider", o->provider);
+			JS("instance", o->instance);
+			JS("region", o->region);
+			json_str(&j, "gpu", gpu_label(o, g, sizeof(g)));
+			json_str(&j, "gpu_spec", o->gpu ? o->gpu->name : "");
+			JS("gpu_catalog_name", o->gpu_name);
+			json_num(&j, "gpus", o->gpus);
+			json_num(&j, "gpu_mem_bytes", o->gpu_mem);
+			json_num(&j, "price_per_gpu_hour", offer_price_per_gpu(o) / fx);
+			json_num(&j, "instance_price_per_hour", o->price / fx);
+			json_num(&j, "spot_price_per_gpu_hour", offer_spot_per_gpu(o) / fx);
+			json_num(&j, "vcpus", o->vcpus);
+			json_num(&j, "ram_gib", o->ram_gib);
+			json_str(&j, "supply", supply_type_name(o->supply));
+			json_bool(&j, "slice", o->is_slice);
+			JS("billing", o->billing);
+			JS("source", o->source);
+			json_str(&j, "catalog", c.set.reports[o->file].path);
+			json_int(&j, "line", (long)o->line);
+#undef JS
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_arr_begin(&j, "catalogs");
+		for (size_t i = 0; i < c.set.nreports; i++) {
+			const struct catalog_report *r = &c.set.reports[i];
+			json_obj_begin(&j, NULL);
+			json_str(&j, "path", r->path);
+			json_str(&j, "format", r->format);
+			json_num(&j, "rows", (double)r->rows);
+			json_num(&j, "offers", (double)r->loaded);
+			json_num(&j, "cpu_only", (double)r->cpu_only);
+			json_num(&j, "missing_price", (double)r->missing_price);
+			json_num(&j, "duplicates", (double)r->duplicates);
+			json_num(&j, "bad_rows", (double)r->bad_rows);
+			json_num(&j, "spot_placeholder", (double)r->spot_placeholder);
+			json_num(&j, "spot_above_price", (double)r->spot_above_price);
+			json_num(&j, "unknown_gpu", (double)r->unknown_gpu);
+			json_str(&j, "unknown_gpu_names", r->unknown_names);
+			json_num(&j, "mem_total_fixed", (double)r->mem_total_fixed);
+			json_num(&j, "mem_from_spec", (double)r->mem_from_spec);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+	} else if (csv) {
+		char g[64];
+		printf("provider,instance,region,gpu,gpus,gpu_mem_gb,price_per_gpu_hour,spot_price_per_gpu_hour,"
+		       "vcpus,ram_gib,supply,currency\n");
+		for (size_t i = 0; i < nres; i++) {
+			const struct offer *o = &res[i];
+			csv_text(&o->provider);
+			putchar(',');
+			csv_text(&o->instance);
+			putchar(',');
+			csv_text(&o->region);
+			printf(",%s,%g,%.1f,%.4f,%.4f,%g,%g,%s,%s\n", gpu_label(o, g, sizeof(g)), o->gpus,
+			       o->gpu_mem / 1e9, offer_price_per_gpu(o) / fx, offer_spot_per_gpu(o) / fx,
+			       o->vcpus, o->ram_gib, supply_type_name(o->supply), cur);
+		}
+	} else {
+		char g[64], spot[16];
+		printf("%-14s %-30s %-14s %4s %7s %9s %9s %5s %7s %-12s %s\n", "provider", "instance", "gpu",
+		       "n", "mem GB", "/GPU-h", "spot", "vCPU", "RAM GiB", "supply", "region");
+		for (size_t i = 0; i < nres; i++) {
+			const struct offer *o = &res[i];
+			if (o->spot_price > 0)
+				snprintf(spot, sizeof(spot), "%.3f", offer_spot_per_gpu(o) / fx);
+			else
+				snprintf(spot, sizeof(spot), "-");
+			printf("%-14.*s %-30.*s %-14s %4g %7.1f %9.3f %9s %5g %7g %-12s %.*s\n",
+			       (int)(o->provider.len > 14 ? 14 : o->provider.len), o->provider.p,
+			       (int)(o->instance.len > 30 ? 30 : o->instance.len), o->instance.p,
+			       gpu_label(o, g, sizeof(g)), o->gpus, o->gpu_mem / 1e9, offer_price_per_gpu(o) / fx,
+			       spot, o->vcpus, o->ram_gib, supply_type_name(o->supply),
+			       (int)(o->region.len > 24 ? 24 : o->region.len), o->region.p);
+		}
+		printf("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n", nres,
+		       s.matched, cur, sort_text);
+		printf("Catalogs:\n");
+		offers_report(stdout, &c);
+	}
+	rc = common_finish(c.bad_rows ? EXIT_USAGE : EXIT_OK);
+out:
+	free(s.heap);
+	free(catalogs);
+	offers_free(&c);
+	return rc;
+}

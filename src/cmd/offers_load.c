@@ -1,0 +1,366 @@
+/*
+ * offers_load.c - finding, mapping and loading price catalogs (offers_load.h).
+ */
+#include "offers_load.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/csv.h"
+#include "common.h"
+
+static void print_bad(void *ctx, const char *msg)
+{
+	struct offers_ctx *c = ctx;
+
+	c->bad_rows++;
+	fprintf(stderr, "%s\n", msg);
+}
+
+static int rate_row(const struct csv *t, const struct csv_row *r, const char *fname, void *rec,
+		    char *err, size_t errlen)
+{
+	struct currency_rate *cr = rec;
+
+	if (csv_field_str(t, r, "code", true, fname, cr->code, sizeof(cr->code), err, errlen) ||
+	    csv_field_double(t, r, "usd", true, 0, 1e-9, fname, &cr->usd, err, errlen))
+		return -1;
+	return 0;
+}
+
+int offers_init(struct offers_ctx *c, const char *cmd)
+{
+	const char *buf, *path;
+	char *owned, err[512];
+	size_t len, n;
+	void *v;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	offer_set_init(&c->set);
+	if ((rc = common_load_data(&c->gdb, NULL)))
+		return rc;
+	if ((rc = common_data_file("currencies.csv", &buf, &len, &owned, &path)))
+		goto out_fail;
+	rc = csv_load_table(buf, len, path, sizeof(struct currency_rate), rate_row, &v, &n, err, sizeof(err));
+	free(owned);
+	if (rc) {
+		common_error("%s", err);
+		rc = EXIT_USAGE;
+		goto out_fail;
+	}
+	if (n > sizeof(c->rates) / sizeof(c->rates[0]))
+		n = sizeof(c->rates) / sizeof(c->rates[0]);
+	memcpy(c->rates, v, n * sizeof(c->rates[0]));
+	c->nrates = n;
+	free(v);
+	return 0;
+out_fail:
+	gpu_db_free(&c->gdb);
+	return rc;
+}
+
+int offers_set_rate(struct offers_ctx *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char code[8], *end;
+	double per_usd;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(code)) {
+		common_error("%s: --rate: expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'", c->cmd, arg);
+		return EXIT_USAGE;
+	}
+	per_usd = strtod(eq + 1, &end);
+	if (end == eq + 1 || *end || !(per_usd > 0)) {
+		common_error("%s: --rate: expected a positive number of %.*s per USD, got '%s'",
+			     c->cmd, (int)(eq - arg), arg, eq + 1);
+		return EXIT_USAGE;
+	}
+	snprintf(code, sizeof(code), "%.*s", (int)(eq - arg), arg);
+	for (size_t i = 0; i < c->nrates; i++)
+		if (!strcasecmp(c->rates[i].code, code)) {
+			c->rates[i].usd = 1 / per_usd;
+			return 0;
+		}
+	if (c->nrates == sizeof(c->rates) / sizeof(c->rates[0])) {
+		common_error("%s: --rate: too many currencies", c->cmd);
+		return EXIT_USAGE;
+	}
+	snprintf(c->rates[c->nrates].code, sizeof(c->rates[0].code), "%s", code);
+	c->rates[c->nrates++].usd = 1 / per_usd;
+	return 0;
+}
+
+double offers_rate(const struct offers_ctx *c, const char *code)
+{
+	for (size_t i = 0; i < c->nrates; i++)
+		if (!strcasecmp(c->rates[i].code, code))
+			return c->rates[i].usd;
+	return 0;
+}
+
+/* Map a file read-only; the mapping lives until offers_free(). */
+static int map_file(struct offers_ctx *c, const char *path, const char **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *m;
+	void **nm;
+	size_t *nl;
+
+	if (fd < 0) {
+		common_error("%s: %s: cannot open: %s", c->cmd, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		common_error("%s: %s: not a regular file", c->cmd, path);
+		close(fd);
+		return EXIT_USAGE;
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		*buf = "";
+		*len = 0;
+		return 0;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		common_error("%s: %s: cannot map: %s", c->cmd, path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	nm = realloc(c->maps, (c->nmaps + 1) * sizeof(*nm));
+	nl = realloc(c->map_len, (c->nmaps + 1) * sizeof(*nl));
+	if (nm)
+		c->maps = nm;
+	if (nl)
+		c->map_len = nl;
+	if (!nm || !nl) {
+		munmap(m, (size_t)st.st_size);
+		common_error("%s: out of memory", c->cmd);
+		return EXIT_RUNTIME;
+	}
+	c->maps[c->nmaps] = m;
+	c->map_len[c->nmaps++] = (size_t)st.st_size;
+	*buf = m;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+/* The provider a SkyPilot catalog is for: the folder holding vms.csv, or
+ * the file's own name for other CSVs. Copied into out. */
+static void provider_of(const char *path, char *out, size_t n)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+
+	if (!strcmp(base, "vms.csv") && slash) {
+		const char *p = slash;
+		while (p > path && p[-1] != '/')
+			p--;
+		snprintf(out, n, "%.*s", (int)(slash - p), p);
+	} else {
+		snprintf(out, n, "%.*s", (int)strcspn(base, "."), base);
+	}
+}
+
+static int load_path(struct offers_ctx *c, const char *path, const char *buf, size_t len,
+		     bool copy, catalog_keep_fn keep, void *ctx)
+{
+	struct catalog_opts o;
+	char err[512], prov[64];
+	char *name;
+	int rc;
+
+	provider_of(path, prov, sizeof(prov));
+	/* offers keep pointers to the provider and file names: give them a home */
+	name = malloc(strlen(path) + strlen(prov) + 2);
+	if (!name) {
+		common_error("%s: out of memory", c->cmd);
+		return EXIT_RUNTIME;
+	}
+	strcpy(name, prov);
+	strcpy(name + strlen(prov) + 1, path);
+	memset(&o, 0, sizeof(o));
+	o.gpus = &c->gdb;
+	o.rates = c->rates;
+	o.nrates = c->nrates;
+	o.bad_row = print_bad;
+	o.bad_ctx = c;
+	o.keep = keep;
+	o.ctx = ctx;
+	o.provider = name;
+	rc = catalog_load(&c->set, buf, len, copy, name + strlen(prov) + 1, &o, err, sizeof(err));
+	/* the name must outlive the set: park it in the set's arena list */
+	{
+		char **na = realloc(c->set.arena, (c->set.narena + 1) * sizeof(*na));
+		if (na) {
+			c->set.arena = na;
+			c->set.arena[c->set.narena++] = name;
+		} else {
+			free(name);
+		}
+	}
+	if (rc) {
+		common_error("%s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static bool is_csv(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && !strcmp(name + n - 4, ".csv");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_keep_fn keep, void *ctx)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (stat(path, &st)) {
+		common_error("%s: %s: cannot open: %s", c->cmd, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		const char *buf;
+		size_t len;
+		if ((rc = map_file(c, path, &buf, &len)))
+			return rc;
+		return load_path(c, path, buf, len, false, keep, ctx);
+	}
+	if (depth > 3)
+		return 0;
+	if (!(d = opendir(path))) {
+		common_error("%s: %s: cannot read folder: %s", c->cmd, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	while ((e = readdir(d))) {
+		char *full, **nn;
+		struct stat es;
+		if (e->d_name[0] == '.')
+			continue;
+		full = malloc(strlen(path) + strlen(e->d_name) + 2);
+		if (!full)
+			break;
+		sprintf(full, "%s/%s", path, e->d_name);
+		if (stat(full, &es) || (!S_ISDIR(es.st_mode) && !(S_ISREG(es.st_mode) && is_csv(e->d_name))) ||
+		    (S_ISREG(es.st_mode) && !strcmp(e->d_name, "accelerators.csv"))) {
+			free(full);   /* not a catalog: SkyPilot's accelerators.csv lists names only */
+			continue;
+		}
+		nn = realloc(names, (n + 1) * sizeof(*nn));
+		if (!nn) {
+			free(full);
+			break;
+		}
+		names = nn;
+		names[n++] = full;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);   /* stable order: sorted */
+	for (size_t i = 0; i < n; i++) {
+		if (!rc)
+			rc = load_any(c, names[i], depth + 1, keep, ctx);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* ~/.sky/catalogs/<newest version>/ when a SkyPilot user has it. */
+static int sky_catalog_dir(char *out, size_t n)
+{
+	const char *home = getenv("HOME");
+	char base[2048];
+	DIR *d;
+	struct dirent *e;
+	char best[256] = "";
+
+	if (!home)
+		return -1;
+	snprintf(base, sizeof(base), "%s/.sky/catalogs", home);
+	if (!(d = opendir(base)))
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] == 'v' && strcmp(e->d_name, best) > 0)
+			snprintf(best, sizeof(best), "%s", e->d_name);
+	closedir(d);
+	if (!best[0])
+		return -1;
+	snprintf(out, n, "%s/%s", base, best);
+	return 0;
+}
+
+int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep, void *ctx)
+{
+	int rc;
+
+	if (n == 0) {
+		const char *buf, *path;
+		char *owned, sky[4096];
+		size_t len;
+		if ((rc = common_data_file("offers.csv", &buf, &len, &owned, &path)))
+			return rc;
+		rc = load_path(c, path, buf, len, owned != NULL, keep, ctx);
+		free(owned);
+		if (rc)
+			return rc;
+		if (!sky_catalog_dir(sky, sizeof(sky)))
+			return load_any(c, sky, 0, keep, ctx);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((rc = load_any(c, paths[i], 0, keep, ctx)))
+			return rc;
+	return 0;
+}
+
+void offers_report(FILE *f, const struct offers_ctx *c)
+{
+	for (size_t i = 0; i < c->set.nreports; i++) {
+		const struct catalog_report *r = &c->set.reports[i];
+		fprintf(f, "  %s (%s): %zu rows, %zu offers", r->path, r->format, r->rows, r->loaded);
+#define Q(field, what) if (r->field) fprintf(f, "; %zu " what, r->field)
+		Q(cpu_only, "CPU-only skipped");
+		Q(missing_price, "without a price skipped");
+		Q(duplicates, "exact duplicates skipped");
+		Q(bad_rows, "bad rows skipped");
+		Q(spot_placeholder, "placeholder spot prices ignored");
+		Q(spot_above_price, "spot prices at or above on-demand ignored");
+		Q(mem_total_fixed, "with instance-total GPU memory divided");
+		Q(mem_from_spec, "with missing or implausible GPU memory taken from gpus.csv");
+#undef Q
+		if (r->unknown_gpu)
+			fprintf(f, "; %zu with GPUs not in gpus.csv (%s)", r->unknown_gpu, r->unknown_names);
+		fputc('\n', f);
+	}
+}
+
+void offers_free(struct offers_ctx *c)
+{
+	offer_set_free(&c->set);
+	for (size_t i = 0; i < c->nmaps; i++)
+		munmap(c->maps[i], c->map_len[i]);
+	free(c->maps);
+	free(c->map_len);
+	gpu_db_free(&c->gdb);
+}

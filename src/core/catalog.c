@@ -1,0 +1,956 @@
+/*
+ * catalog.c - loading price catalogs into offers (catalog.h). One pass
+ * over the buffer with no per-field allocation: fields are pointers into
+ * the caller's buffer, GPU names resolve through a small cache, exact
+ * duplicate rows are found by hashing the raw record.
+ */
+#include "catalog.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "names.h"
+
+#define MAX_FIELDS 40
+#define ARENA_CHUNK (64 * 1024)
+
+/* ---- small helpers ---- */
+
+const char *supply_type_name(enum supply_type t)
+{
+	static const char *const n[] = {"hyperscaler", "ai-cloud", "campus-hpc", "serverless",
+					"marketplace", "unknown"};
+	return (unsigned)t < SUPPLY_COUNT ? n[t] : "unknown";
+}
+
+int supply_type_parse(const char *s, size_t len)
+{
+	for (int i = 0; i < SUPPLY_COUNT - 1; i++)
+		if (strlen(supply_type_name(i)) == len && !memcmp(s, supply_type_name(i), len))
+			return i;
+	return -1;
+}
+
+double offer_price_per_gpu(const struct offer *o)
+{
+	return o->gpus > 0 ? o->price / o->gpus : o->price;
+}
+
+double offer_spot_per_gpu(const struct offer *o)
+{
+	return o->spot_price <= 0 ? 0 : o->gpus > 0 ? o->spot_price / o->gpus : o->spot_price;
+}
+
+int catalog_parse_number(const char *s, size_t len, double *out)
+{
+	size_t i = 0;
+	double v = 0;
+	bool neg = false, digits = false;
+	char tmp[64], *end;
+
+	while (i < len && s[i] == ' ')
+		i++;
+	while (len > i && s[len - 1] == ' ')
+		len--;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		v = v * 10 + (s[i] - '0');
+		digits = true;
+	}
+	if (i < len && s[i] == '.') {
+		double scale = 0.1;
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			v += (s[i] - '0') * scale;
+			scale *= 0.1;
+			digits = true;
+		}
+	}
+	if (i == len && digits) {
+		*out = neg ? -v : v;
+		return 0;
+	}
+	/* exponents and the like: the slow, exact path */
+	if (len >= sizeof(tmp) || !len)
+		return -1;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	v = strtod(tmp, &end);
+	while (*end == ' ')
+		end++;
+	if (end == tmp || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static uint64_t hash_bytes(const char *p, size_t n, uint64_t h)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static char *arena_alloc(struct offer_set *s, size_t n)
+{
+	static const size_t hdr = sizeof(size_t);
+	char *chunk;
+	size_t *used;
+
+	if (s->narena) {
+		chunk = s->arena[s->narena - 1];
+		used = (size_t *)(void *)chunk;
+		if (*used + n <= ARENA_CHUNK) {
+			char *p = chunk + hdr + *used;
+			*used += n;
+			return p;
+		}
+	}
+	{
+		size_t size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		char **na = realloc(s->arena, (s->narena + 1) * sizeof(*na));
+		if (!na)
+			return NULL;
+		s->arena = na;
+		chunk = malloc(hdr + size);
+		if (!chunk)
+			return NULL;
+		s->arena[s->narena++] = chunk;
+		used = (size_t *)(void *)chunk;
+		*used = n > ARENA_CHUNK ? size : n;
+		return chunk + hdr;
+	}
+}
+
+void offer_set_init(struct offer_set *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void offer_set_free(struct offer_set *s)
+{
+	free(s->v);
+	free(s->reports);
+	for (size_t i = 0; i < s->narena; i++)
+		free(s->arena[i]);
+	free(s->arena);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- the record scanner ---- */
+
+struct field {
+	const char *p;
+	uint32_t len;
+	bool quoted_escapes;  /* contains "" pairs to undo */
+};
+
+/* Split the record at *pos into fields; returns the field count, advances
+ * *pos past the record and *line past its newlines; -1 on an unterminated
+ * quote. */
+static int scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
+		       struct field *f, int maxf, const char **rec_start, size_t *rec_len)
+{
+	size_t i = *pos;
+	int n = 0;
+
+	*rec_start = buf + i;
+	for (;;) {
+		struct field cur = {buf + i, 0, false};
+		if (i < len && buf[i] == '"') {
+			size_t j = ++i;
+			for (;;) {
+				const char *q = memchr(buf + j, '"', len - j);
+				if (!q)
+					return -1;
+				j = (size_t)(q - buf);
+				if (j + 1 < len && buf[j + 1] == '"') {
+					cur.quoted_escapes = true;
+					j += 2;
+					continue;
+				}
+				break;
+			}
+			cur.p = buf + i;
+			cur.len = (uint32_t)(j - i);
+			for (size_t k = i; k < j; k++)
+				if (buf[k] == '\n')
+					(*line)++;
+			i = j + 1;
+			while (i < len && buf[i] != ',' && buf[i] != '\n' && buf[i] != '\r')
+				i++;   /* junk after a closing quote is ignored */
+		} else {
+			size_t j = i;
+			while (j < len && buf[j] != ',' && buf[j] != '\n' && buf[j] != '\r')
+				j++;
+			cur.len = (uint32_t)(j - i);
+			i = j;
+		}
+		if (n < maxf)
+			f[n] = cur;
+		n++;
+		if (i < len && buf[i] == ',') {
+			i++;
+			continue;
+		}
+		break;
+	}
+	*rec_len = (size_t)(buf + i - *rec_start);
+	if (i < len && buf[i] == '\r')
+		i++;
+	if (i < len && buf[i] == '\n') {
+		i++;
+		(*line)++;
+	}
+	*pos = i;
+	return n;
+}
+
+/* ---- GPU resolution ---- */
+
+struct gpu_cache_entry {
+	uint64_t key;
+	const struct gpu_spec *gpu;
+	int mem_case;   /* 0 per-GPU as given, 1 total fixed, 2 from spec, 3 none */
+	bool ambiguous; /* variants of equal memory: the form factor would decide */
+	bool used;
+};
+
+#define GPU_CACHE 1024
+
+struct loader {
+	struct offer_set *set;
+	const struct catalog_opts *o;
+	struct catalog_report *rep;
+	const char *fname;
+	struct gpu_cache_entry cache[GPU_CACHE];
+	char (*families)[32];     /* family per gpu db row */
+	uint64_t *seen;           /* duplicate detection: hashes of raw records */
+	size_t seen_cap, seen_n;
+	char msg[512];
+};
+
+static const struct gpu_spec *match_memory(struct loader *ld, const char *fam, double gib,
+					   int hint, bool *ambiguous)
+{
+	const struct gpu_db *db = ld->o->gpus;
+	const struct gpu_spec *best = NULL;
+	double bestd = 1e300;
+
+	for (size_t i = 0; i < db->n; i++) {
+		double gb, d;
+		if (strcmp(ld->families[i], fam))
+			continue;
+		gb = db->v[i].memory_bytes / 1e9;
+		d = fabs(gb - gib) / gb;
+		if (d > 0.12)
+			continue;
+		/* equal memory: the instance name's form factor decides */
+		if (best && fabs(d - bestd) < 0.02) {
+			const char *nm = db->v[i].name;
+			bool fits = (hint == 1 && strstr(nm, "PCIe")) || (hint == 2 && strstr(nm, "SXM")) ||
+				    (hint == 3 && strstr(nm, "NVL"));
+			*ambiguous = true;
+			if (fits) {
+				best = &db->v[i];
+				bestd = d;
+			}
+			continue;
+		}
+		if (d < bestd - 0.02 || !best) {
+			best = &db->v[i];
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * Resolve a catalog's GPU name with the memory its GpuInfo states
+ * (size_mib for `count` GPUs; 0 when absent). Sets *per_gpu_gib and the
+ * memory case for the report.
+ */
+static const struct gpu_spec *resolve_gpu(struct loader *ld, const char *name, size_t nlen,
+					  double size_mib, double count, int hint, int *mem_case,
+					  bool *ambiguous)
+{
+	char nm[96], fam[32];
+	const struct gpu_spec *direct, *g = NULL;
+	uint64_t key = hash_bytes(name, nlen, 0xcbf29ce484222325ULL);
+	struct gpu_cache_entry *ce;
+	double gib = size_mib / 1024.0;
+
+	key = hash_bytes((const char *)&size_mib, sizeof(size_mib), key);
+	key = hash_bytes((const char *)&count, sizeof(count), key);
+	key ^= (uint64_t)hint * 0x9E3779B97F4A7C15ULL;
+	for (size_t i = key % GPU_CACHE, k = 0; k < GPU_CACHE; i = (i + 1) % GPU_CACHE, k++) {
+		ce = &ld->cache[i];
+		if (!ce->used)
+			break;
+		if (ce->key == key) {
+			*mem_case = ce->mem_case;
+			*ambiguous = ce->ambiguous;
+			return ce->gpu;
+		}
+	}
+	if (nlen >= sizeof(nm))
+		nlen = sizeof(nm) - 1;
+	memcpy(nm, name, nlen);
+	nm[nlen] = '\0';
+	direct = gpu_db_find(ld->o->gpus, nm);
+	names_family(direct ? direct->name : nm, fam, sizeof(fam));
+	*mem_case = 3;
+	*ambiguous = false;
+	if (gib > 0) {
+		if (direct && fabs(direct->memory_bytes / 1e9 - gib) <= 0.12 * direct->memory_bytes / 1e9) {
+			g = direct;   /* the name says which card, and the memory agrees */
+			*mem_case = 0;
+		} else if ((g = match_memory(ld, fam, gib, hint, ambiguous)))
+			*mem_case = 0;
+		else if (count > 1 && (g = match_memory(ld, fam, gib / count, hint, ambiguous)))
+			*mem_case = 1;
+		else if (direct) {
+			g = direct;
+			*mem_case = 2;
+		}
+	} else {
+		g = direct;
+		*mem_case = direct ? 2 : 3;
+	}
+	/* remember (the table is large enough for any real catalog; when it
+	 * is full we simply do not cache) */
+	for (size_t i = key % GPU_CACHE, k = 0; k < GPU_CACHE; i = (i + 1) % GPU_CACHE, k++) {
+		ce = &ld->cache[i];
+		if (!ce->used) {
+			ce->used = true;
+			ce->key = key;
+			ce->gpu = g;
+			ce->mem_case = *mem_case;
+			ce->ambiguous = *ambiguous;
+			break;
+		}
+	}
+	return g;
+}
+
+/* "'SizeInMiB': 81920" or "\"SizeInMiB\":81920" inside GpuInfo */
+static double gpuinfo_number(const struct field *f, const char *key)
+{
+	const char *p = f->p, *end = f->p + f->len;
+	size_t kl = strlen(key);
+	double v;
+
+	while (p < end) {
+		const char *q = memchr(p, key[0], (size_t)(end - p));
+		if (!q || (size_t)(end - q) < kl)
+			return 0;
+		if (!memcmp(q, key, kl)) {
+			q += kl;
+			while (q < end && (*q == '\'' || *q == '"' || *q == ':' || *q == ' '))
+				q++;
+			p = q;
+			while (p < end && (isdigit((unsigned char)*p) || *p == '.'))
+				p++;
+			if (p > q && !catalog_parse_number(q, (size_t)(p - q), &v))
+				return v;
+			return 0;
+		}
+		p = q + 1;
+	}
+	return 0;
+}
+
+/* ---- duplicate detection ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* A record's fingerprint, eight bytes at a time (exact duplicates only
+ * need equal records to hash equal; 64 bits make false matches
+ * negligible: ~n^2/2^65, 3e-8 for a million rows). */
+static uint64_t hash_record(const char *p, size_t n)
+{
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = (h ^ mix64(w)) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
+	}
+	if (i < n) {
+		uint64_t w = 0;
+		memcpy(&w, p + i, n - i);
+		h = (h ^ mix64(w)) * 0x100000001b3ULL;
+	}
+	return mix64(h);
+}
+
+static void seen_prefetch(const struct loader *ld, uint64_t h)
+{
+	if (ld->seen_cap)
+		__builtin_prefetch(&ld->seen[h & (ld->seen_cap - 1)]);
+}
+
+/* true when a record with fingerprint h was seen before; records it. */
+static bool seen_hash(struct loader *ld, uint64_t h)
+{
+
+	if (ld->seen_n * 2 >= ld->seen_cap) {
+		size_t ncap = ld->seen_cap ? ld->seen_cap * 2 : 4096;
+		uint64_t *nt = calloc(ncap, sizeof(*nt));
+		if (!nt)
+			return false;  /* out of memory: count nothing as a duplicate */
+		for (size_t i = 0; i < ld->seen_cap; i++) {
+			uint64_t v = ld->seen[i];
+			if (!v)
+				continue;
+			for (size_t j = v & (ncap - 1);; j = (j + 1) & (ncap - 1))
+				if (!nt[j]) {
+					nt[j] = v;
+					break;
+				}
+		}
+		free(ld->seen);
+		ld->seen = nt;
+		ld->seen_cap = ncap;
+	}
+	for (size_t j = h & (ld->seen_cap - 1);; j = (j + 1) & (ld->seen_cap - 1)) {
+		if (ld->seen[j] == h)
+			return true;
+		if (!ld->seen[j]) {
+			ld->seen[j] = h;
+			ld->seen_n++;
+			return false;
+		}
+	}
+}
+
+/* ---- rows ---- */
+
+static void bad(struct loader *ld, uint32_t line, const char *field, const char *what,
+		const struct field *f)
+{
+	ld->rep->bad_rows++;
+	if (!ld->o->bad_row)
+		return;
+	if (f)
+		snprintf(ld->msg, sizeof(ld->msg), "%s:%u: %s: %s, got '%.*s'", ld->fname, line, field,
+			 what, (int)(f->len > 60 ? 60 : f->len), f->p);
+	else
+		snprintf(ld->msg, sizeof(ld->msg), "%s:%u: %s: %s", ld->fname, line, field, what);
+	ld->o->bad_row(ld->o->bad_ctx, ld->msg);
+}
+
+static struct cat_str str_of(struct loader *ld, const struct field *f)
+{
+	struct cat_str s = {f->p, f->len};
+	char *copy;
+	uint32_t k = 0;
+
+	if (!f->quoted_escapes)
+		return s;
+	copy = arena_alloc(ld->set, f->len);
+	if (!copy)
+		return s;
+	for (uint32_t i = 0; i < f->len; i++) {
+		copy[k++] = f->p[i];
+		if (f->p[i] == '"' && i + 1 < f->len && f->p[i + 1] == '"')
+			i++;
+	}
+	s.p = copy;
+	s.len = k;
+	return s;
+}
+
+static int push(struct loader *ld, const struct offer *o)
+{
+	struct offer_set *s = ld->set;
+
+	if (ld->o->keep && !ld->o->keep(ld->o->ctx, o)) {
+		ld->rep->loaded++;
+		return 0;
+	}
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 256;
+		struct offer *nv = realloc(s->v, ncap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->cap = ncap;
+	}
+	s->v[s->n++] = *o;
+	ld->rep->loaded++;
+	return 0;
+}
+
+static void note_unknown(struct loader *ld, const struct field *name)
+{
+	char *u = ld->rep->unknown_names;
+	size_t used = strlen(u);
+	char nm[64];
+
+	ld->rep->unknown_gpu++;
+	snprintf(nm, sizeof(nm), "%.*s", (int)(name->len > 40 ? 40 : name->len), name->p);
+	if (strstr(u, nm))
+		return;
+	if (used + strlen(nm) + 3 < sizeof(ld->rep->unknown_names))
+		snprintf(u + used, sizeof(ld->rep->unknown_names) - used, "%s%s", used ? ", " : "", nm);
+}
+
+enum sky_col { SK_INSTANCE, SK_ACCEL, SK_COUNT, SK_VCPU, SK_MEM, SK_PRICE, SK_SPOT, SK_REGION,
+	       SK_GPUINFO, SK_ZONE, SK_N };
+
+static int instance_hint(const struct field *f)
+{
+	char tmp[128];
+	size_t n = f->len < sizeof(tmp) - 1 ? f->len : sizeof(tmp) - 1;
+
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (char)tolower((unsigned char)f->p[i]);
+	tmp[n] = '\0';
+	if (strstr(tmp, "pcie") || strstr(tmp, "pci_") || strstr(tmp, "-pci"))
+		return 1;
+	if (strstr(tmp, "sxm"))
+		return 2;
+	if (strstr(tmp, "nvl"))
+		return 3;
+	return 0;
+}
+
+static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
+			 const int *col)
+{
+	struct field f[MAX_FIELDS];
+	enum supply_type supply = SUPPLY_UNKNOWN;
+	const char *prov = ld->o->provider ? ld->o->provider : "";
+	static const char *const hyper[] = {"aws", "gcp", "azure", "oci", "ibm"};
+	static const char *const market[] = {"vast"};
+
+	for (size_t i = 0; i < sizeof(hyper) / sizeof(hyper[0]); i++)
+		if (!strcmp(prov, hyper[i]))
+			supply = SUPPLY_HYPERSCALER;
+	for (size_t i = 0; i < sizeof(market) / sizeof(market[0]); i++)
+		if (!strcmp(prov, market[i]))
+			supply = SUPPLY_MARKETPLACE;
+	if (supply == SUPPLY_UNKNOWN && *prov)
+		supply = SUPPLY_AI_CLOUD;
+
+	while (pos < len) {
+		const char *rec;
+		size_t rec_len, rec_line = line;
+		int nf;
+		struct offer o;
+		double count = 0, size_mib = 0, v;
+		int mem_case, spot_kind = 0;
+		bool ambiguous;
+		uint64_t h;
+		const struct field *fa, *fp;
+
+		if (buf[pos] == '\n' || buf[pos] == '\r') {
+			if (buf[pos] == '\n')
+				line++;
+			pos++;
+			continue;
+		}
+		nf = scan_record(buf, len, &pos, &line, f, MAX_FIELDS, &rec, &rec_len);
+		if (nf < 0) {
+			bad(ld, (uint32_t)rec_line, "(row)", "unterminated quoted field", NULL);
+			return 0;
+		}
+		ld->rep->rows++;
+		if (nf > MAX_FIELDS || nf <= col[SK_PRICE] || nf <= col[SK_ACCEL] || nf <= col[SK_COUNT]) {
+			snprintf(ld->msg, sizeof(ld->msg), "expected the header's fields, got %d", nf);
+			bad(ld, (uint32_t)rec_line, "(row)", ld->msg, NULL);
+			continue;
+		}
+		/* fingerprint now, look it up once the row is parsed: the
+		 * table's cache miss overlaps the parsing */
+		h = hash_record(rec, rec_len) | 1;
+		seen_prefetch(ld, h);
+		fa = &f[col[SK_ACCEL]];
+		if (fa->len && catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count)) {
+			bad(ld, (uint32_t)rec_line, "AcceleratorCount", "expected a number", &f[col[SK_COUNT]]);
+			continue;
+		}
+		if (!fa->len || count <= 0) {
+			if (seen_hash(ld, h))
+				ld->rep->duplicates++;
+			else
+				ld->rep->cpu_only++;
+			continue;
+		}
+		fp = &f[col[SK_PRICE]];
+		memset(&o, 0, sizeof(o));
+		if (!fp->len) {
+			if (seen_hash(ld, h))
+				ld->rep->duplicates++;
+			else
+				ld->rep->missing_price++;
+			continue;
+		}
+		if (catalog_parse_number(fp->p, fp->len, &o.price) || o.price < 0) {
+			bad(ld, (uint32_t)rec_line, "Price", "expected a price >= 0 in USD per hour", fp);
+			continue;
+		}
+		if (o.price == 0) {
+			if (seen_hash(ld, h))
+				ld->rep->duplicates++;
+			else
+				ld->rep->missing_price++;
+			continue;
+		}
+		if (col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len) {
+			const struct field *fs = &f[col[SK_SPOT]];
+			if (catalog_parse_number(fs->p, fs->len, &v) || v < 0) {
+				bad(ld, (uint32_t)rec_line, "SpotPrice", "expected a price >= 0 in USD per hour", fs);
+				continue;
+			}
+			spot_kind = v == 0 || v >= 1e5 || v > 100 * o.price ? 1 : v >= o.price ? 2 : 0;
+			if (!spot_kind)
+				o.spot_price = v;
+		}
+		if (seen_hash(ld, h)) {
+			ld->rep->duplicates++;
+			continue;
+		}
+		if (spot_kind == 1)
+			ld->rep->spot_placeholder++;
+		else if (spot_kind == 2)
+			ld->rep->spot_above_price++;
+		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf) {
+			size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
+		}
+		o.gpus = count;
+		o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, 0, &mem_case, &ambiguous);
+		if (ambiguous && col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf) {
+			int hint = instance_hint(&f[col[SK_INSTANCE]]);
+			if (hint)
+				o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, hint, &mem_case, &ambiguous);
+		}
+		if (mem_case == 1)
+			ld->rep->mem_total_fixed++;
+		else if (mem_case == 2)
+			ld->rep->mem_from_spec++;
+		if (o.gpu) {
+			/* matched to a spec: its nominal memory, as the estimate's tiers use */
+			o.gpu_mem = o.gpu->memory_bytes;
+		} else {
+			note_unknown(ld, fa);
+			/* no specs: keep the memory the catalog states, per GPU */
+			o.gpu_mem = (count > 1 && size_mib / count >= 8 * 1024 ? size_mib / count : size_mib) *
+				    1048576.0;
+		}
+		o.provider.p = prov;
+		o.provider.len = (uint32_t)strlen(prov);
+		if (col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf)
+			o.instance = str_of(ld, &f[col[SK_INSTANCE]]);
+		if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len)
+			o.region = str_of(ld, &f[col[SK_ZONE]]);   /* the more specific place */
+		else if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
+			o.region = str_of(ld, &f[col[SK_REGION]]);
+		o.gpu_name = str_of(ld, fa);
+		if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf)
+			catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &o.vcpus);
+		if (col[SK_MEM] >= 0 && col[SK_MEM] < nf)
+			catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o.ram_gib);
+		o.supply = supply;
+		o.billing = o.provider;
+		o.file = (uint32_t)(ld->set->nreports - 1);
+		o.line = (uint32_t)rec_line;
+		if (push(ld, &o))
+			return -1;
+	}
+	return 0;
+}
+
+/* gpurent's own offer format (data/offers.csv; docs/offers.md) */
+enum own_col { OC_PROVIDER, OC_SUPPLY, OC_INSTANCE, OC_REGION, OC_GPU, OC_COUNT, OC_SLICE,
+	       OC_MEM, OC_VCPU, OC_RAM, OC_DISK, OC_PERSIST, OC_PRICE, OC_SPOT, OC_CURRENCY,
+	       OC_BILLING, OC_QUEUE, OC_MAXRUN, OC_SOURCE, OC_DATE, OC_N };
+static const char *const own_cols[OC_N] = {
+	"provider", "supply_type", "instance", "region", "gpu", "gpu_count", "slice",
+	"gpu_mem_gb", "vcpus", "ram_gb", "disk_gb", "persistent_storage", "price",
+	"spot_price", "currency", "billing", "queue_wait", "max_runtime", "source", "date",
+};
+
+static int own_number(struct loader *ld, const struct field *f, uint32_t line, int c,
+		      double *out, const char *what)
+{
+	if (!f->len) {
+		*out = 0;
+		return 0;
+	}
+	if (catalog_parse_number(f->p, f->len, out) || *out < 0) {
+		bad(ld, line, own_cols[c], what, f);
+		return -1;
+	}
+	return 0;
+}
+
+static int own_duration(struct loader *ld, const struct field *f, uint32_t line, int c, double *out)
+{
+	double v;
+	size_t n = f->len;
+	char unit;
+
+	*out = 0;
+	if (!n)
+		return 0;
+	unit = f->p[n - 1];
+	if (unit == 'h' || unit == 'm' || unit == 'd' || unit == 's')
+		n--;
+	else
+		unit = 's';
+	if (catalog_parse_number(f->p, n, &v) || v < 0) {
+		bad(ld, line, own_cols[c], "expected a duration such as 30m, 6h or 2d", f);
+		return -1;
+	}
+	*out = v * (unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 1);
+	return 0;
+}
+
+static int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
+		    const int *col)
+{
+	struct field f[MAX_FIELDS];
+
+	while (pos < len) {
+		const char *rec;
+		size_t rec_len, rec_line = line;
+		int nf, st, mem_case;
+		bool ambiguous;
+		struct offer o;
+		double rate = 0, mem_gb = 0;
+		const struct field *cur;
+
+		if (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == '#') {
+			while (pos < len && buf[pos] != '\n')
+				pos++;
+			if (pos < len) {
+				pos++;
+				line++;
+			}
+			continue;
+		}
+		nf = scan_record(buf, len, &pos, &line, f, MAX_FIELDS, &rec, &rec_len);
+		if (nf < 0) {
+			bad(ld, (uint32_t)rec_line, "(row)", "unterminated quoted field", NULL);
+			return 0;
+		}
+		ld->rep->rows++;
+		if (nf != OC_N && nf > MAX_FIELDS) {
+			bad(ld, (uint32_t)rec_line, "(row)", "too many fields", NULL);
+			continue;
+		}
+		for (int c = 0; c < OC_N; c++)
+			if (col[c] >= nf) {
+				snprintf(ld->msg, sizeof(ld->msg), "expected %d fields, got %d", OC_N, nf);
+				bad(ld, (uint32_t)rec_line, "(row)", ld->msg, NULL);
+				goto next;
+			}
+		if (seen_hash(ld, hash_record(rec, rec_len) | 1)) {
+			ld->rep->duplicates++;
+			continue;
+		}
+		memset(&o, 0, sizeof(o));
+		cur = &f[col[OC_SUPPLY]];
+		st = supply_type_parse(cur->p, cur->len);
+		if (st < 0) {
+			bad(ld, (uint32_t)rec_line, "supply_type",
+			    "expected hyperscaler, ai-cloud, campus-hpc, serverless or marketplace", cur);
+			continue;
+		}
+		o.supply = (enum supply_type)st;
+		if (own_number(ld, &f[col[OC_COUNT]], (uint32_t)rec_line, OC_COUNT, &o.gpus,
+			       "expected a GPU count > 0") )
+			continue;
+		if (o.gpus <= 0) {
+			bad(ld, (uint32_t)rec_line, "gpu_count", "expected a GPU count > 0", &f[col[OC_COUNT]]);
+			continue;
+		}
+		if (own_number(ld, &f[col[OC_PRICE]], (uint32_t)rec_line, OC_PRICE, &o.price,
+			       "expected a price >= 0 per instance-hour") ||
+		    own_number(ld, &f[col[OC_SPOT]], (uint32_t)rec_line, OC_SPOT, &o.spot_price,
+			       "expected a price >= 0 per instance-hour") ||
+		    own_number(ld, &f[col[OC_MEM]], (uint32_t)rec_line, OC_MEM, &mem_gb,
+			       "expected GPU memory in GB") ||
+		    own_number(ld, &f[col[OC_VCPU]], (uint32_t)rec_line, OC_VCPU, &o.vcpus, "expected a number") ||
+		    own_number(ld, &f[col[OC_RAM]], (uint32_t)rec_line, OC_RAM, &o.ram_gib, "expected a number") ||
+		    own_number(ld, &f[col[OC_DISK]], (uint32_t)rec_line, OC_DISK, &o.disk_gb, "expected a number") ||
+		    own_duration(ld, &f[col[OC_QUEUE]], (uint32_t)rec_line, OC_QUEUE, &o.queue_wait) ||
+		    own_duration(ld, &f[col[OC_MAXRUN]], (uint32_t)rec_line, OC_MAXRUN, &o.max_runtime))
+			continue;
+		if (!f[col[OC_PRICE]].len) {
+			ld->rep->missing_price++;
+			continue;
+		}
+		cur = &f[col[OC_CURRENCY]];
+		for (size_t i = 0; i < ld->o->nrates; i++)
+			if (strlen(ld->o->rates[i].code) == cur->len &&
+			    !strncasecmp(ld->o->rates[i].code, cur->p, cur->len))
+				rate = ld->o->rates[i].usd;
+		if (rate <= 0) {
+			bad(ld, (uint32_t)rec_line, "currency", "unknown currency (see data/currencies.csv)", cur);
+			continue;
+		}
+		o.price *= rate;
+		o.spot_price *= rate;
+		if (o.spot_price >= o.price && o.spot_price > 0) {
+			ld->rep->spot_above_price++;
+			o.spot_price = 0;
+		}
+		cur = &f[col[OC_PERSIST]];
+		o.persistent_storage = cur->len && (cur->p[0] == 'y' || cur->p[0] == 't');
+		cur = &f[col[OC_SLICE]];
+		o.is_slice = cur->len && !(cur->len == 5 && !memcmp(cur->p, "whole", 5));
+		o.slice = str_of(ld, cur);
+		cur = &f[col[OC_GPU]];
+		o.gpu = resolve_gpu(ld, cur->p, cur->len, o.is_slice ? 0 : mem_gb * 1024.0,
+				    1, 0, &mem_case, &ambiguous);
+		o.gpu_name = str_of(ld, cur);
+		if (!o.gpu)
+			note_unknown(ld, cur);
+		/* a slice has only its own memory; a whole card the spec's */
+		o.gpu_mem = mem_gb > 0 ? mem_gb * 1e9 : o.gpu ? o.gpu->memory_bytes : 0;
+		o.provider = str_of(ld, &f[col[OC_PROVIDER]]);
+		o.instance = str_of(ld, &f[col[OC_INSTANCE]]);
+		o.region = str_of(ld, &f[col[OC_REGION]]);
+		o.billing = str_of(ld, &f[col[OC_BILLING]]);
+		o.source = str_of(ld, &f[col[OC_SOURCE]]);
+		o.date = str_of(ld, &f[col[OC_DATE]]);
+		if (!o.source.len) {
+			bad(ld, (uint32_t)rec_line, "source", "expected where the price comes from", NULL);
+			continue;
+		}
+		o.file = (uint32_t)(ld->set->nreports - 1);
+		o.line = (uint32_t)rec_line;
+		if (push(ld, &o))
+			return -1;
+next:;
+	}
+	return 0;
+}
+
+int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_copy,
+		 const char *fname, const struct catalog_opts *opts,
+		 char *err, size_t errlen)
+{
+	static const char *const sky[SK_N] = {"InstanceType", "AcceleratorName", "AcceleratorCount",
+					      "vCPUs", "MemoryGiB", "Price", "SpotPrice", "Region",
+					      "GpuInfo", "AvailabilityZone"};
+	struct loader *ld;
+	struct field hf[MAX_FIELDS];
+	struct catalog_report *nr;
+	size_t pos = 0, line = 1, rec_len;
+	const char *rec;
+	int nh, col[OC_N], rc = -1;
+	bool own;
+
+	if (keep_copy) {
+		char *copy = arena_alloc(s, len + 1);
+		if (!copy) {
+			snprintf(err, errlen, "%s: out of memory", fname);
+			return -1;
+		}
+		memcpy(copy, buf, len);
+		copy[len] = '\0';
+		buf = copy;
+	}
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+		pos = 3;
+	while (pos < len && buf[pos] == '#') {   /* comment lines before the header */
+		while (pos < len && buf[pos] != '\n')
+			pos++;
+		if (pos < len) {
+			pos++;
+			line++;
+		}
+	}
+	nh = scan_record(buf, len, &pos, &line, hf, MAX_FIELDS, &rec, &rec_len);
+	if (nh <= 1 || nh > MAX_FIELDS) {
+		snprintf(err, errlen, "%s:1: expected a CSV header (SkyPilot vms.csv or gpurent offers)", fname);
+		return -1;
+	}
+	{
+		int i_type = -1;
+		for (int i = 0; i < nh; i++)
+			if (hf[i].len == 11 && !memcmp(hf[i].p, "supply_type", 11))
+				i_type = i;
+		own = i_type >= 0;
+	}
+	{
+		int ncols = own ? OC_N : SK_N;
+		const char *const *names = own ? own_cols : sky;
+		for (int c = 0; c < ncols; c++) {
+			col[c] = -1;
+			for (int i = 0; i < nh; i++)
+				if (hf[i].len == strlen(names[c]) && !memcmp(hf[i].p, names[c], hf[i].len))
+					col[c] = i;
+			if (col[c] < 0 && (own || c == SK_ACCEL || c == SK_COUNT || c == SK_PRICE)) {
+				snprintf(err, errlen, "%s:1: %s: required column missing from the header",
+					 fname, names[c]);
+				return -1;
+			}
+		}
+	}
+	nr = realloc(s->reports, (s->nreports + 1) * sizeof(*nr));
+	if (!nr) {
+		snprintf(err, errlen, "%s: out of memory", fname);
+		return -1;
+	}
+	s->reports = nr;
+	memset(&nr[s->nreports], 0, sizeof(*nr));
+	snprintf(nr[s->nreports].path, sizeof(nr->path), "%s", fname);
+	snprintf(nr[s->nreports].format, sizeof(nr->format), "%s", own ? "gpurent" : "skypilot");
+	s->nreports++;
+
+	ld = calloc(1, sizeof(*ld));
+	if (!ld) {
+		snprintf(err, errlen, "%s: out of memory", fname);
+		return -1;
+	}
+	ld->set = s;
+	ld->o = opts;
+	ld->rep = &s->reports[s->nreports - 1];
+	ld->fname = fname;
+	ld->families = calloc(opts->gpus->n ? opts->gpus->n : 1, sizeof(*ld->families));
+	if (!ld->families) {
+		snprintf(err, errlen, "%s: out of memory", fname);
+		goto out_free;
+	}
+	for (size_t i = 0; i < opts->gpus->n; i++)
+		names_family(opts->gpus->v[i].name, ld->families[i], sizeof(ld->families[i]));
+	/* size the duplicate table for the rows a catalog this long holds
+	 * (records are rarely under 48 bytes), so it never grows mid-load */
+	{
+		size_t cap = 4096;
+		while (cap < len / 64 * 2)
+			cap *= 2;
+		ld->seen = calloc(cap, sizeof(*ld->seen));
+		ld->seen_cap = ld->seen ? cap : 0;
+	}
+	if ((own ? load_own : load_skypilot)(ld, buf, len, pos, line, col)) {
+		snprintf(err, errlen, "%s: out of memory", fname);
+		goto out_free;
+	}
+	rc = 0;
+out_free:
+	free(ld->families);
+	free(ld->seen);
+	free(ld);
+	return rc;
+}

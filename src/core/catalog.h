@@ -1,0 +1,119 @@
+/*
+ * catalog.h - GPU offers from price catalogs: SkyPilot's vms.csv format
+ * (any provider, columns read by name) and gpurent's own offer format
+ * (data/offers.csv: AI-cloud container platforms, campus HPC, serverless,
+ * marketplaces). Offers are normalised to data/gpus.csv (per-GPU memory
+ * decides A100 40 vs 80 GB), to USD per hour, and every quirk of a real
+ * catalog is detected, counted and reported, never priced.
+ */
+#ifndef GPURENT_CATALOG_H
+#define GPURENT_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+
+enum supply_type {
+	SUPPLY_HYPERSCALER, SUPPLY_AI_CLOUD, SUPPLY_CAMPUS_HPC, SUPPLY_SERVERLESS,
+	SUPPLY_MARKETPLACE, SUPPLY_UNKNOWN,
+};
+#define SUPPLY_COUNT 6
+
+/* A borrowed string: points into the catalog buffer or the set's arena. */
+struct cat_str {
+	const char *p;
+	uint32_t len;
+};
+
+struct offer {
+	struct cat_str provider, instance, region, gpu_name, billing, source, date, slice;
+	const struct gpu_spec *gpu;  /* NULL when the GPU is not in data/gpus.csv */
+	double gpus;                 /* GPUs per instance (fractional for shares) */
+	double gpu_mem;              /* bytes available per GPU (slice-aware) */
+	double vcpus, ram_gib, disk_gb;
+	double price;                /* USD per instance-hour, on demand */
+	double spot_price;           /* USD per instance-hour; 0 = no spot offered */
+	double queue_wait, max_runtime;  /* seconds; 0 = none / unknown */
+	enum supply_type supply;
+	bool persistent_storage, is_slice;
+	uint32_t file;               /* index into offer_set.reports */
+	uint32_t line;
+};
+
+/* What loading one catalog found; every skipped row is counted in a reason. */
+struct catalog_report {
+	char path[512];
+	char format[16];             /* "skypilot" or "gpurent" */
+	size_t rows, loaded;
+	size_t cpu_only, missing_price, duplicates, bad_rows;
+	size_t spot_placeholder;     /* 0.00 or a sentinel such as 99999999: no spot */
+	size_t spot_above_price;     /* spot >= on-demand: treated as no spot */
+	size_t unknown_gpu;          /* kept, but without specs (not plannable) */
+	size_t mem_total_fixed;      /* GpuInfo memory was the instance total */
+	size_t mem_from_spec;        /* memory missing/zero/implausible: from gpus.csv */
+	char unknown_names[256];     /* a few of the unknown GPU names */
+};
+
+struct offer_set {
+	struct offer *v;             /* owned */
+	size_t n, cap;
+	struct catalog_report *reports;  /* owned, one per loaded catalog */
+	size_t nreports;
+	char **arena;                /* owned copies (buffers the caller dropped) */
+	size_t narena;
+};
+
+/* Currency rates: USD per unit of the currency (data/currencies.csv). */
+struct currency_rate {
+	char code[8];
+	double usd;
+};
+
+/* Called for each bad row (one line "file:line: field: expected ...");
+ * the row is skipped and loading goes on. */
+typedef void (*catalog_bad_row_fn)(void *ctx, const char *msg);
+
+/* Optional filter applied while loading: keep the offer when it returns
+ * true. Lets `offers` answer a query over millions of rows without
+ * storing them all. */
+typedef bool (*catalog_keep_fn)(void *ctx, const struct offer *o);
+
+struct catalog_opts {
+	const struct gpu_db *gpus;           /* required */
+	const struct currency_rate *rates;   /* for gpurent-format prices */
+	size_t nrates;
+	catalog_bad_row_fn bad_row;
+	void *bad_ctx;                       /* for bad_row */
+	catalog_keep_fn keep;
+	void *ctx;                           /* for keep */
+	const char *provider;   /* SkyPilot provider name (the catalog's folder) */
+};
+
+void offer_set_init(struct offer_set *s);
+void offer_set_free(struct offer_set *s);
+
+/*
+ * Load one catalog from buf (len bytes, which must stay valid and
+ * unchanged as long as the set lives: offers point into it; pass
+ * keep_copy to have the set copy it). fname names it in messages; the
+ * format is detected from the header. Returns 0, or -1 with a message in
+ * err when the file as a whole is unusable (no header, unknown format,
+ * missing required columns). Bad rows go to opts->bad_row and are counted.
+ */
+int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_copy,
+		 const char *fname, const struct catalog_opts *opts,
+		 char *err, size_t errlen);
+
+/* Price per GPU-hour (USD); spot likewise, 0 when there is none. */
+double offer_price_per_gpu(const struct offer *o);
+double offer_spot_per_gpu(const struct offer *o);
+
+const char *supply_type_name(enum supply_type t);
+int supply_type_parse(const char *s, size_t len);
+
+/* Parse a decimal number in [s, s+len) quickly; -1 when it is not one. */
+int catalog_parse_number(const char *s, size_t len, double *out);
+
+#endif
