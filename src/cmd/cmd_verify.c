@@ -1,0 +1,208 @@
+/*
+ * cmd_verify.c - `gpurent verify MANIFEST [DIR]`: compare a directory
+ * with a manifest (gpurent, sha256sum or hashdeep format, detected) and
+ * list what is missing, extra, resized, changed or unreadable.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../core/manifest.h"
+#include "../core/units.h"
+#include "cmd.h"
+#include "common.h"
+#include "walk.h"
+
+static const char usage[] =
+	"usage: gpurent verify MANIFEST [DIR] [--quick] [--follow-symlinks] [-j N]\n"
+	"\n"
+	"Check DIR (default: the current directory) against MANIFEST, written by\n"
+	"`gpurent manifest`, `sha256sum` or `hashdeep -l` (the format is detected;\n"
+	"paths are relative to DIR). Every problem gets one line, in path order:\n"
+	"  missing          recorded, not there\n"
+	"  extra            there, not recorded\n"
+	"  size-changed     another size than recorded\n"
+	"  content-changed  same size, another hash (or a link became a file, ...)\n"
+	"  unreadable       there, but cannot be read (permissions, a FIFO, a\n"
+	"                   dangling symlink, a directory that cannot be listed)\n"
+	"then a summary with the count of each.\n"
+	"\n"
+	"  --quick            compare names and sizes only, without reading the files\n"
+	"                     (sha256sum files hold no sizes: names only)\n"
+	"  --follow-symlinks  for sha256sum and hashdeep manifests: also walk into\n"
+	"                     linked directories (listed links are always followed, as\n"
+	"                     sha256sum -c does); gpurent manifests say in their header\n"
+	"  -j, --jobs N       hashing threads (default: the number of CPUs)\n"
+	"\n"
+	"Exit status: 0 everything matches, 1 anything differs or cannot be read,\n"
+	"2 bad usage or a malformed manifest (one line: FILE:LINE: what was expected).\n";
+
+static void print_issue(const struct mf_issue *is)
+{
+	const struct mf_entry *w = is->want, *h = is->have;
+	const char *name = manifest_problem_name(is->what);
+
+	printf("%s:%*s", name, (int)(16 - strlen(name)), "");
+	walk_put_path(stdout, w ? w->path : h->path);
+	switch (is->what) {
+	case MF_SIZE_CHANGED:
+		printf(" (%llu -> %llu bytes)", (unsigned long long)w->size,
+		       (unsigned long long)h->size);
+		break;
+	case MF_CONTENT_CHANGED:
+		if (w->kind != h->kind)
+			printf(" (was a %s, now a %s)", w->kind == MF_SYMLINK ? "symlink" : "file",
+			       h->kind == MF_SYMLINK ? "symlink" : "file");
+		break;
+	case MF_UNREADABLE_FILE:
+		if (h->kind == MF_OTHER)
+			printf(" (not a regular file)");
+		else if (h->kind == MF_DIR_UNREADABLE && w)
+			printf(" (directory cannot be listed: %s)", strerror(h->err));
+		else if (h->kind == MF_DIR_UNREADABLE)
+			printf(" (directory cannot be listed: %s)", strerror(h->err));
+		else if (h->err)
+			printf(" (%s)", strerror(h->err));
+		break;
+	default:
+		break;
+	}
+	putchar('\n');
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	const char *mfile = NULL, *dir = NULL, *val;
+	bool quick = false, follow = false;
+	unsigned jobs = walk_default_jobs();
+	struct walk_opts wo = {0};
+	struct manifest want, have;
+	struct mf_diff d;
+	struct stat st;
+	size_t *idx = NULL, nidx, len;
+	char err[512], *buf = NULL;
+	int rootfd, rc = EXIT_RUNTIME, r;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (common_is_help(a)) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		} else if ((r = walk_opt(argc, argv, &i, "--jobs", "-j", &val))) {
+			long n;
+			if (r < 0) {
+				walk_error("verify", "%s: expected a value", a);
+				return EXIT_USAGE;
+			}
+			if (units_parse_int(val, 1, 256, &n, err, sizeof(err))) {
+				walk_error("verify", "--jobs: %s", err);
+				return EXIT_USAGE;
+			}
+			jobs = (unsigned)n;
+		} else if (!strcmp(a, "--quick")) {
+			quick = true;
+		} else if (!strcmp(a, "--follow-symlinks")) {
+			follow = true;
+		} else if (a[0] == '-' && a[1]) {
+			walk_error("verify", "%s: unknown option (see 'gpurent help verify')", a);
+			return EXIT_USAGE;
+		} else if (!mfile) {
+			mfile = a;
+		} else if (!dir) {
+			dir = a;
+		} else {
+			walk_error("verify", "expected a manifest and a directory, got also '%s'", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (!mfile) {
+		walk_error("verify", "expected a manifest file (usage: gpurent verify MANIFEST [DIR])");
+		return EXIT_USAGE;
+	}
+	if (!dir)
+		dir = ".";
+	if (common_read_file(mfile, &buf, &len, err, sizeof(err))) {
+		common_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (manifest_parse(buf, len, mfile, &want, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		free(buf);
+		return EXIT_USAGE;
+	}
+	free(buf);
+	if (want.format == MF_GPURENT && follow && !want.follow_symlinks) {
+		walk_error("verify", "--follow-symlinks: %s records symlinks as links (its header "
+			   "says follow-symlinks: no)", mfile);
+		manifest_free(&want);
+		return EXIT_USAGE;
+	}
+	if ((rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		walk_error("verify", "%s: cannot open directory: %s", dir, strerror(errno));
+		manifest_free(&want);
+		return EXIT_USAGE;
+	}
+	if (!stat(mfile, &st)) {
+		wo.skip_set = S_ISREG(st.st_mode);
+		wo.skip_dev = st.st_dev;
+		wo.skip_ino = st.st_ino;
+	}
+	wo.follow_symlinks = want.format == MF_GPURENT ? want.follow_symlinks : follow;
+	manifest_init(&have, want.format, want.algo);
+	have.follow_symlinks = wo.follow_symlinks;
+	if (walk_tree(rootfd, &wo, &have, err, sizeof(err))) {
+		walk_error("verify", "%s: %s", dir, err);
+		goto out_have;
+	}
+	manifest_sort(&have);
+	/* sha256sum -c follows the links it is given: so do we, for formats without links. */
+	if (!manifest_records_symlinks(&want))
+		for (size_t i = 0; i < have.n; i++)
+			if (have.v[i].kind == MF_SYMLINK && manifest_find(&want, have.v[i].path) >= 0)
+				walk_follow(rootfd, &have.v[i]);
+	if (!(idx = malloc((have.n ? have.n : 1) * sizeof(*idx)))) {
+		walk_error("verify", "out of memory");
+		goto out_have;
+	}
+	nidx = quick ? 0 : manifest_plan(&want, &have, idx);
+	if (walk_hash(rootfd, &have, idx, nidx, jobs, "verify", err, sizeof(err))) {
+		walk_error("verify", "%s", err);
+		goto out_idx;
+	}
+	if (manifest_compare(&want, &have, quick, &d)) {
+		walk_error("verify", "out of memory");
+		goto out_idx;
+	}
+	for (size_t i = 0; i < d.n; i++)
+		print_issue(&d.v[i]);
+	if (!d.n) {
+		char b[32];
+		units_fmt_bytes((double)d.matched_bytes, b, sizeof(b));
+		printf("verify: OK: %zu entries", d.matched);
+		if (want.has_sizes)
+			printf(", %s", b);
+		printf(" match %s (%s%s)\n", mfile, quick ? "quick: names" : hash_name(want.algo),
+		       quick ? (want.has_sizes ? " and sizes" : " only") : "");
+		rc = common_finish(EXIT_OK);
+	} else {
+		printf("verify: FAILED: ");
+		for (int p = 0; p < MF_NPROBLEMS; p++)
+			printf("%zu %s%s", d.count[p], manifest_problem_name((enum mf_problem)p),
+			       p + 1 < MF_NPROBLEMS ? ", " : "");
+		printf(" (%zu recorded, %zu match%s)\n", d.expected, d.matched,
+		       quick ? "; quick: names and sizes only" : "");
+		rc = common_finish(EXIT_RUNTIME);
+	}
+	mf_diff_free(&d);
+out_idx:
+	free(idx);
+out_have:
+	manifest_free(&have);
+	manifest_free(&want);
+	close(rootfd);
+	return rc;
+}

@@ -1,0 +1,70 @@
+/*
+ * walk.h - the I/O half of `gpurent manifest` and `gpurent verify`: list a
+ * directory tree into a struct manifest (src/core/manifest.h), and read
+ * and hash its files in parallel on the thread pool (src/core/pool.h),
+ * with a progress line on a terminal.
+ */
+#ifndef GPURENT_WALK_H
+#define GPURENT_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "../core/manifest.h"
+
+struct walk_opts {
+	bool follow_symlinks;   /* follow links to files and directories */
+	bool skip_set;          /* leave out the file skip_dev/skip_ino (the manifest itself) */
+	dev_t skip_dev;
+	ino_t skip_ino;
+};
+
+/*
+ * List every entry under the directory rootfd into out (already
+ * initialised; entries are appended, unsorted): regular files with their
+ * size, symlinks (when not followed) with the size and hash (out->algo)
+ * of their target text, and the entries that could not be listed, stat'ed
+ * or followed as MF_UNREADABLE / MF_DIR_UNREADABLE with errno. Returns 0,
+ * or -1 with a message in err when memory runs out.
+ */
+int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char *err, size_t errlen);
+
+/*
+ * Follow the symlink entry e (relative to rootfd) and record what it points
+ * to: MF_FILE with its size, MF_OTHER, or MF_UNREADABLE with errno.
+ */
+void walk_follow(int rootfd, struct mf_entry *e);
+
+/*
+ * Hash the content of the entries m->v[idx[0..n)] (regular files relative
+ * to rootfd) with m->algo on jobs threads. Each gets its hash and the size
+ * actually read, or becomes MF_UNREADABLE with errno. label names the work
+ * on the progress line (shown on a terminal when it takes over a second).
+ * Returns 0, or -1 with a message in err when the threads or memory
+ * cannot be had.
+ */
+int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsigned jobs,
+	      const char *label, char *err, size_t errlen);
+
+/* Default for --jobs: the online CPUs, at most 64. */
+unsigned walk_default_jobs(void);
+
+/*
+ * Option parsing shared by manifest and verify: when argv[*i] is the
+ * option lng ("--hash", also "--hash=VALUE") or shrt ("-o", may be NULL),
+ * store its value (the next argument, borrowed) in *val, advance *i past
+ * it and return 1; 0 when argv[*i] is another argument; -1 when the value
+ * is missing.
+ */
+int walk_opt(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val);
+
+/* Print "gpurent CMD: message" to stderr. */
+void walk_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Write the name as sha256sum shows it (backslash, newline, CR escaped; "." for the top). */
+void walk_put_path(FILE *f, const char *path);
+
+#endif

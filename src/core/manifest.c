@@ -1,0 +1,946 @@
+/*
+ * manifest.c - manifests in memory, their three file formats, and the
+ * comparison behind `gpurent verify` (manifest.h). The formats are
+ * described in docs/manifest.md; names are escaped exactly as coreutils'
+ * sha256sum escapes them, so any byte but NUL survives a round trip.
+ */
+#include "manifest.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define GPURENT_MAGIC "# gpurent manifest"
+#define GPURENT_VERSION_NUM 1
+#define HASHDEEP_MAGIC "%%%% HASHDEEP-1.0"
+
+void manifest_init(struct manifest *m, enum mf_format f, enum hash_algo a)
+{
+	memset(m, 0, sizeof(*m));
+	m->format = f;
+	m->algo = a;
+	m->has_sizes = f != MF_SHA256SUM;
+}
+
+void manifest_free(struct manifest *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i].path);
+	free(m->v);
+	m->v = NULL;
+	m->n = m->cap = 0;
+}
+
+struct mf_entry *manifest_add(struct manifest *m, const char *path, size_t len,
+			      enum mf_kind kind, uint64_t size)
+{
+	struct mf_entry *e;
+	char *p;
+
+	if (m->n == m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 256;
+		struct mf_entry *nv = realloc(m->v, ncap * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		m->v = nv;
+		m->cap = ncap;
+	}
+	if (!(p = malloc(len + 1)))
+		return NULL;
+	memcpy(p, path, len);
+	p[len] = '\0';
+	e = &m->v[m->n++];
+	memset(e, 0, sizeof(*e));
+	e->path = p;
+	e->kind = (unsigned char)kind;
+	e->size = size;
+	return e;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct mf_entry *)a)->path, ((const struct mf_entry *)b)->path);
+}
+
+void manifest_sort(struct manifest *m)
+{
+	if (m->n > 1)
+		qsort(m->v, m->n, sizeof(m->v[0]), cmp_entry);
+}
+
+long manifest_find(const struct manifest *m, const char *path)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(m->v[mid].path, path);
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static const char *const format_names[] = {"gpurent", "sha256sum", "hashdeep"};
+
+const char *manifest_format_name(enum mf_format f)
+{
+	return format_names[f];
+}
+
+int manifest_parse_format(const char *s, enum mf_format *out)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (!strcasecmp(s, format_names[i])) {
+			*out = (enum mf_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+bool manifest_records_symlinks(const struct manifest *m)
+{
+	return m->format == MF_GPURENT && !m->follow_symlinks;
+}
+
+void manifest_totals(const struct manifest *m, struct mf_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->v[i].kind == MF_FILE) {
+			t->files++;
+			t->bytes += m->v[i].size;
+		} else if (m->v[i].kind == MF_SYMLINK) {
+			t->symlinks++;
+		}
+	}
+}
+
+bool manifest_path_fits(enum mf_format f, const char *path)
+{
+	return f != MF_HASHDEEP || !strpbrk(path, "\n\r");
+}
+
+static bool needs_escape(const char *path)
+{
+	return strpbrk(path, "\\\n\r") != NULL;
+}
+
+bool manifest_escape(const char *path, char *out, size_t n)
+{
+	bool any = false;
+	size_t o = 0;
+
+	if (!n)
+		return needs_escape(path);
+	for (const char *s = path; *s; s++) {
+		char two[2] = {*s, 0};
+		size_t k = 1;
+		if (*s == '\\' || *s == '\n' || *s == '\r') {
+			two[0] = '\\';
+			two[1] = *s == '\\' ? '\\' : *s == '\n' ? 'n' : 'r';
+			k = 2;
+			any = true;
+		}
+		if (o + k >= n)
+			break;
+		memcpy(out + o, two, k);
+		o += k;
+	}
+	out[o] = '\0';
+	return any || needs_escape(path);
+}
+
+/* ---- rendering ---- */
+
+struct sbuf {
+	char *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->cap - b->n < n + 1) {
+		size_t ncap = b->cap ? b->cap : 4096;
+		char *np;
+		while (ncap - b->n < n + 1)
+			ncap *= 2;
+		if (!(np = realloc(b->p, ncap))) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = ncap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_put(b, s, strlen(s));
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		sb_put(b, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
+}
+
+/* The name, escaped when needed (the caller has put the leading '\\'). */
+static void sb_path(struct sbuf *b, const char *path, bool escaped)
+{
+	const char *s, *run;
+
+	if (!escaped) {
+		sb_puts(b, path);
+		return;
+	}
+	for (run = s = path; *s; s++) {
+		const char *rep = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : NULL;
+		if (!rep)
+			continue;
+		sb_put(b, run, (size_t)(s - run));
+		sb_put(b, rep, 2);
+		run = s + 1;
+	}
+	sb_put(b, run, (size_t)(s - run));
+}
+
+/* A comment line for hashdeep's header: newlines would end it early. */
+static void sb_comment(struct sbuf *b, const char *lead, const char *text)
+{
+	sb_puts(b, lead);
+	for (const char *s = text; *s; s++)
+		sb_put(b, *s == '\n' || *s == '\r' ? "?" : s, 1);
+	sb_puts(b, "\n");
+}
+
+int manifest_render(const struct manifest *m, const char *invoked_from, const char *command,
+		    char **out, size_t *len, char *err, size_t errlen)
+{
+	struct sbuf b = {0};
+	struct mf_totals t;
+	size_t hn = hash_size(m->algo);
+	char hex[HASH_MAX_HEX + 1];
+
+	if (m->format == MF_HASHDEEP && m->algo != HASH_SHA256) {
+		snprintf(err, errlen, "the hashdeep format holds sha256 here, not %s",
+			 hash_name(m->algo));
+		return -1;
+	}
+	manifest_totals(m, &t);
+	if (m->format == MF_GPURENT) {
+		sb_printf(&b, "%s %d\n", GPURENT_MAGIC, GPURENT_VERSION_NUM);
+		sb_printf(&b, "# hash: %s\n", hash_name(m->algo));
+		sb_printf(&b, "# follow-symlinks: %s\n", m->follow_symlinks ? "yes" : "no");
+		sb_printf(&b, "# files: %" PRIu64 "\n", t.files);
+		sb_printf(&b, "# symlinks: %" PRIu64 "\n", t.symlinks);
+		sb_printf(&b, "# bytes: %" PRIu64 "\n", t.bytes);
+	} else if (m->format == MF_HASHDEEP) {
+		sb_puts(&b, HASHDEEP_MAGIC "\n%%%% size,sha256,filename\n");
+		if (invoked_from)
+			sb_comment(&b, "## Invoked from: ", invoked_from);
+		if (command)
+			sb_comment(&b, "## $ ", command);
+		sb_puts(&b, "## \n");
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		const struct mf_entry *e = &m->v[i];
+		bool esc = needs_escape(e->path);
+
+		if (!(e->kind == MF_FILE || (e->kind == MF_SYMLINK && m->format == MF_GPURENT)))
+			continue;
+		if (!e->has_hash) {
+			snprintf(err, errlen, "%s: no hash computed", e->path);
+			goto out_fail;
+		}
+		hash_to_hex(e->hash, hn, hex);
+		switch (m->format) {
+		case MF_GPURENT:
+			sb_printf(&b, "%s%c %" PRIu64 " %s ", esc ? "\\" : "",
+				  e->kind == MF_SYMLINK ? 'l' : 'f', e->size, hex);
+			sb_path(&b, e->path, esc);
+			break;
+		case MF_SHA256SUM:
+			sb_printf(&b, "%s%s  ", esc ? "\\" : "", hex);
+			sb_path(&b, e->path, esc);
+			break;
+		case MF_HASHDEEP:
+			if (!manifest_path_fits(MF_HASHDEEP, e->path)) {
+				snprintf(err, errlen, "a name with a newline or carriage return cannot be "
+					 "written in the hashdeep format (use gpurent or sha256sum)");
+				goto out_fail;
+			}
+			sb_printf(&b, "%" PRIu64 ",%s,./", e->size, hex);
+			sb_puts(&b, e->path);
+			break;
+		}
+		sb_puts(&b, "\n");
+	}
+	if (b.oom || !b.p) {
+		if (!b.oom) {
+			/* An empty sha256sum manifest is an empty file. */
+			if (!(b.p = calloc(1, 1)))
+				goto out_oom;
+			*out = b.p;
+			*len = 0;
+			return 0;
+		}
+		goto out_oom;
+	}
+	*out = b.p;
+	*len = b.n;
+	return 0;
+out_oom:
+	snprintf(err, errlen, "out of memory");
+out_fail:
+	free(b.p);
+	return -1;
+}
+
+/* ---- parsing ---- */
+
+struct parser {
+	const char *fname;
+	char *err;
+	size_t errlen;
+	unsigned long line;
+	struct manifest *m;
+	char *name;          /* scratch for unescaped names, owned */
+	size_t name_cap;
+};
+
+static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int perr(struct parser *p, const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->errlen, "%s:%lu: %s", p->fname, p->line, msg);
+	return -1;
+}
+
+/* A short, printable quote of s[0..n) for messages ("..." when cut). */
+static const char *quote(const char *s, size_t n, char *buf, size_t size)
+{
+	size_t o = 0, i;
+
+	for (i = 0; i < n && o + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f)
+			buf[o++] = (char)c;
+		else
+			o += (size_t)snprintf(buf + o, size - o, "\\x%02x", c);
+	}
+	if (i < n)
+		o += (size_t)snprintf(buf + o, size - o, "...");
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Relative, no empty, "." or ".." component, no NUL. */
+static bool path_ok(const char *s, size_t n)
+{
+	size_t start = 0;
+
+	if (!n || s[0] == '/' || memchr(s, '\0', n))
+		return false;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && s[i] != '/')
+			continue;
+		size_t k = i - start;
+		if (k == 0 || (k == 1 && s[start] == '.') ||
+		    (k == 2 && s[start] == '.' && s[start + 1] == '.'))
+			return false;
+		start = i + 1;
+	}
+	return true;
+}
+
+/* Unescape s[0..n) into p->name (coreutils: \\ \n \r). -1 on a bad escape. */
+static int unescape(struct parser *p, const char *s, size_t n, bool escaped, size_t *outlen)
+{
+	size_t o = 0;
+
+	if (n + 1 > p->name_cap) {
+		size_t ncap = n + 1 > 256 ? n + 1 : 256;
+		char *nn = realloc(p->name, ncap);
+		if (!nn)
+			return perr(p, "out of memory");
+		p->name = nn;
+		p->name_cap = ncap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!escaped || s[i] != '\\') {
+			p->name[o++] = s[i];
+			continue;
+		}
+		if (++i == n || (s[i] != '\\' && s[i] != 'n' && s[i] != 'r'))
+			return perr(p, "expected \\\\, \\n or \\r after a backslash in an escaped name");
+		p->name[o++] = s[i] == '\\' ? '\\' : s[i] == 'n' ? '\n' : '\r';
+	}
+	p->name[o] = '\0';
+	*outlen = o;
+	return 0;
+}
+
+/* Add the entry named by p->name[0..n) after checking it. */
+static int add_entry(struct parser *p, size_t n, enum mf_kind kind, uint64_t size,
+		     const unsigned char *hash)
+{
+	char q[64];
+	struct mf_entry *e;
+	const char *s = p->name;
+
+	if (p->m->format != MF_GPURENT)
+		while (n > 2 && s[0] == '.' && s[1] == '/') {
+			s += 2;
+			n -= 2;
+		}
+	if (!path_ok(s, n))
+		return perr(p, "expected a relative path without empty, '.' or '..' parts, got '%s'%s",
+			    quote(s, n, q, sizeof(q)),
+			    n && s[0] == '/' ? " (write the manifest from inside the directory, "
+			    "e.g. hashdeep -l -r .)" : "");
+	if (!(e = manifest_add(p->m, s, n, kind, size)))
+		return perr(p, "out of memory");
+	memcpy(e->hash, hash, hash_size(p->m->algo));
+	e->has_hash = true;
+	e->line = p->line;
+	return 0;
+}
+
+/* A decimal size in s[0..n). */
+static int parse_size(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!n || n > 20)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_hash(struct parser *p, const char *s, size_t n, unsigned char *out)
+{
+	size_t hn = hash_size(p->m->algo);
+	char q[64];
+
+	if (n != 2 * hn || hash_from_hex(s, hn, out))
+		return perr(p, "expected %zu hex digits (%s), got '%s'", 2 * hn,
+			    hash_name(p->m->algo), quote(s, n, q, sizeof(q)));
+	return 0;
+}
+
+/* Header of the gpurent format: "# KEY: VALUE". */
+struct gp_header {
+	bool have_hash, have_follow, have_files, have_links, have_bytes;
+	uint64_t files, links, bytes;
+	unsigned long files_line, links_line, bytes_line;
+};
+
+static int gp_header_line(struct parser *p, struct gp_header *h, const char *s, size_t n)
+{
+	const char *colon = memchr(s, ':', n), *key = s + 2, *val;
+	size_t klen, vlen;
+	char q[64];
+
+	if (n < 2 || s[1] != ' ' || !colon || colon + 1 >= s + n || colon[1] != ' ')
+		return perr(p, "expected a header line '# KEY: VALUE', got '%s'", quote(s, n, q, sizeof(q)));
+	klen = (size_t)(colon - key);
+	val = colon + 2;
+	vlen = (size_t)(s + n - val);
+#define KEY(k) (klen == sizeof(k) - 1 && !memcmp(key, k, klen))
+	if (KEY("hash")) {
+		char name[32];
+		snprintf(name, sizeof(name), "%.*s", (int)(vlen < 31 ? vlen : 31), val);
+		if (h->have_hash || p->m->n)
+			return perr(p, "hash: expected once, before the first entry");
+		if (hash_parse_name(name, &p->m->algo) || vlen > 31)
+			return perr(p, "hash: expected xxh3-128 or sha256, got '%s'",
+				    quote(val, vlen, q, sizeof(q)));
+		h->have_hash = true;
+	} else if (KEY("follow-symlinks")) {
+		if (vlen == 3 && !memcmp(val, "yes", 3))
+			p->m->follow_symlinks = true;
+		else if (vlen == 2 && !memcmp(val, "no", 2))
+			p->m->follow_symlinks = false;
+		else
+			return perr(p, "follow-symlinks: expected yes or no, got '%s'",
+				    quote(val, vlen, q, sizeof(q)));
+		h->have_follow = true;
+	} else if (KEY("files") || KEY("symlinks") || KEY("bytes")) {
+		uint64_t v;
+		if (parse_size(val, vlen, &v))
+			return perr(p, "%.*s: expected a whole number, got '%s'", (int)klen, key,
+				    quote(val, vlen, q, sizeof(q)));
+		if (KEY("files")) {
+			h->have_files = true, h->files = v, h->files_line = p->line;
+		} else if (KEY("symlinks")) {
+			h->have_links = true, h->links = v, h->links_line = p->line;
+		} else {
+			h->have_bytes = true, h->bytes = v, h->bytes_line = p->line;
+		}
+	} else {
+		return perr(p, "unknown header key '%s' (expected hash, follow-symlinks, files, "
+			    "symlinks or bytes)", quote(key, klen, q, sizeof(q)));
+	}
+#undef KEY
+	return 0;
+}
+
+/* "[\]f|l SIZE HASH PATH" */
+static int gp_entry_line(struct parser *p, const char *s, size_t n)
+{
+	bool esc = n && s[0] == '\\';
+	const char *end = s + n, *sp1, *sp2;
+	unsigned char hash[HASH_MAX_BYTES];
+	uint64_t size;
+	size_t plen;
+	char q[64];
+
+	if (esc)
+		s++;
+	if (end - s < 3 || (s[0] != 'f' && s[0] != 'l') || s[1] != ' ' ||
+	    !(sp1 = memchr(s + 2, ' ', (size_t)(end - s - 2))) ||
+	    !(sp2 = memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1))) || sp2 + 1 >= end)
+		return perr(p, "expected an entry 'f|l SIZE HASH PATH', got '%s'",
+			    quote(s, (size_t)(end - s), q, sizeof(q)));
+	if (parse_size(s + 2, (size_t)(sp1 - s - 2), &size))
+		return perr(p, "expected a size in bytes, got '%s'",
+			    quote(s + 2, (size_t)(sp1 - s - 2), q, sizeof(q)));
+	if (parse_hash(p, sp1 + 1, (size_t)(sp2 - sp1 - 1), hash))
+		return -1;
+	if (unescape(p, sp2 + 1, (size_t)(end - sp2 - 1), esc, &plen))
+		return -1;
+	return add_entry(p, plen, s[0] == 'l' ? MF_SYMLINK : MF_FILE, size, hash);
+}
+
+/* "[\]HASH  NAME" or "[\]HASH *NAME" (binary mode). */
+static int sum_entry_line(struct parser *p, const char *s, size_t n, size_t *hexlen)
+{
+	bool esc = n && s[0] == '\\';
+	const char *end = s + n, *sp;
+	unsigned char hash[HASH_MAX_BYTES];
+	size_t plen;
+	char q[64];
+
+	if (esc)
+		s++;
+	sp = memchr(s, ' ', (size_t)(end - s));
+	if (!sp || end - sp < 3 || (sp[1] != ' ' && sp[1] != '*'))
+		return perr(p, "expected 'HASH  NAME' (sha256sum format), got '%s'",
+			    quote(s, (size_t)(end - s), q, sizeof(q)));
+	if (!*hexlen) {
+		/* The first line decides the hash: 64 digits sha256, 32 xxh3-128 (xxhsum -H2). */
+		*hexlen = (size_t)(sp - s);
+		if (*hexlen == 32)
+			p->m->algo = HASH_XXH3;
+		else
+			p->m->algo = HASH_SHA256;
+	}
+	if (parse_hash(p, s, (size_t)(sp - s), hash))
+		return -1;
+	if (unescape(p, sp + 2, (size_t)(end - sp - 2), esc, &plen))
+		return -1;
+	return add_entry(p, plen, MF_FILE, 0, hash);
+}
+
+/* "%%%% size,sha256,filename": which columns hold size and sha256. */
+struct hd_cols {
+	int ncols, size_col, sha_col;
+};
+
+static int hd_columns(struct parser *p, const char *s, size_t n, struct hd_cols *c)
+{
+	const char *f = s + 5, *end = s + n;
+	int col = 0;
+	bool fname_last = false;
+	char q[64];
+
+	c->size_col = c->sha_col = -1;
+	if (n < 6 || memcmp(s, "%%%% ", 5))
+		return perr(p, "expected the hashdeep column line '%%%%%%%% size,sha256,filename'");
+	while (f < end) {
+		const char *comma = memchr(f, ',', (size_t)(end - f));
+		size_t k = comma ? (size_t)(comma - f) : (size_t)(end - f);
+		if (k == 4 && !memcmp(f, "size", 4))
+			c->size_col = col;
+		else if (k == 6 && !memcmp(f, "sha256", 6))
+			c->sha_col = col;
+		fname_last = k == 8 && !memcmp(f, "filename", 8) && !comma;
+		col++;
+		f += k + 1;
+	}
+	if (c->size_col < 0 || c->sha_col < 0 || !fname_last)
+		return perr(p, "expected columns size, sha256 and filename last, got '%s'",
+			    quote(s + 5, n - 5, q, sizeof(q)));
+	c->ncols = col;
+	return 0;
+}
+
+static int hd_entry_line(struct parser *p, const struct hd_cols *c, const char *s, size_t n)
+{
+	const char *f = s, *end = s + n, *size_f = NULL, *sha_f = NULL;
+	size_t size_n = 0, sha_n = 0, plen;
+	unsigned char hash[HASH_MAX_BYTES];
+	uint64_t size;
+	char q[64];
+
+	for (int col = 0; col < c->ncols - 1; col++) {
+		const char *comma = memchr(f, ',', (size_t)(end - f));
+		if (!comma)
+			return perr(p, "expected %d comma-separated columns, got '%s'", c->ncols,
+				    quote(s, n, q, sizeof(q)));
+		if (col == c->size_col)
+			size_f = f, size_n = (size_t)(comma - f);
+		if (col == c->sha_col)
+			sha_f = f, sha_n = (size_t)(comma - f);
+		f = comma + 1;
+	}
+	if (parse_size(size_f, size_n, &size))
+		return perr(p, "size: expected a size in bytes, got '%s'",
+			    quote(size_f, size_n, q, sizeof(q)));
+	if (parse_hash(p, sha_f, sha_n, hash))
+		return -1;
+	if (unescape(p, f, (size_t)(end - f), false, &plen))
+		return -1;
+	return add_entry(p, plen, MF_FILE, size, hash);
+}
+
+static int check_dups(struct parser *p)
+{
+	for (size_t i = 1; i < p->m->n; i++)
+		if (!strcmp(p->m->v[i - 1].path, p->m->v[i].path)) {
+			const struct mf_entry *a = &p->m->v[i - 1], *b = &p->m->v[i];
+			char q[64];
+			p->line = a->line > b->line ? a->line : b->line;
+			return perr(p, "duplicate name '%s' (also on line %lu)",
+				    quote(b->path, strlen(b->path), q, sizeof(q)),
+				    a->line < b->line ? a->line : b->line);
+		}
+	return 0;
+}
+
+static int gp_check_totals(struct parser *p, const struct gp_header *h)
+{
+	struct mf_totals t;
+
+	manifest_totals(p->m, &t);
+	if (t.files != h->files) {
+		p->line = h->files_line;
+		return perr(p, "files: the header says %" PRIu64 ", the manifest lists %" PRIu64
+			    " (truncated or edited?)", h->files, t.files);
+	}
+	if (h->have_links && t.symlinks != h->links) {
+		p->line = h->links_line;
+		return perr(p, "symlinks: the header says %" PRIu64 ", the manifest lists %" PRIu64,
+			    h->links, t.symlinks);
+	}
+	if (t.bytes != h->bytes) {
+		p->line = h->bytes_line;
+		return perr(p, "bytes: the header says %" PRIu64 ", the sizes add up to %" PRIu64,
+			    h->bytes, t.bytes);
+	}
+	return 0;
+}
+
+int manifest_parse(const char *buf, size_t len, const char *fname, struct manifest *m,
+		   char *err, size_t errlen)
+{
+	struct parser p = {.fname = fname, .err = err, .errlen = errlen, .m = m};
+	struct gp_header h = {0};
+	struct hd_cols cols = {0};
+	size_t hexlen = 0, pos = 0;
+	int rc = -1;
+
+	manifest_init(m, MF_SHA256SUM, HASH_SHA256);
+	if (len >= sizeof(GPURENT_MAGIC) - 1 && !memcmp(buf, GPURENT_MAGIC, sizeof(GPURENT_MAGIC) - 1))
+		manifest_init(m, MF_GPURENT, HASH_XXH3);
+	else if (len >= sizeof(HASHDEEP_MAGIC) - 1 &&
+		 !memcmp(buf, HASHDEEP_MAGIC, sizeof(HASHDEEP_MAGIC) - 1))
+		manifest_init(m, MF_HASHDEEP, HASH_SHA256);
+	while (pos < len) {
+		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - s) : len - pos;
+
+		pos += n + 1;
+		p.line++;
+		if (memchr(s, '\0', n)) {
+			perr(&p, "expected text, found a NUL byte");
+			goto out_fail;
+		}
+		switch (m->format) {
+		case MF_GPURENT:
+			if (p.line == 1) {
+				char want[64];
+				snprintf(want, sizeof(want), "%s %d", GPURENT_MAGIC, GPURENT_VERSION_NUM);
+				if (n != strlen(want) || memcmp(s, want, n)) {
+					perr(&p, "expected '%s' (this gpurent reads version %d)", want,
+					     GPURENT_VERSION_NUM);
+					goto out_fail;
+				}
+			} else if (n && s[0] == '#') {
+				if (gp_header_line(&p, &h, s, n))
+					goto out_fail;
+			} else {
+				if (!h.have_hash || !h.have_files || !h.have_bytes) {
+					perr(&p, "expected the header lines '# hash:', '# files:' and "
+					     "'# bytes:' before the first entry");
+					goto out_fail;
+				}
+				if (gp_entry_line(&p, s, n))
+					goto out_fail;
+			}
+			break;
+		case MF_SHA256SUM:
+			if (!n || s[0] == '#')
+				break;
+			if (sum_entry_line(&p, s, n, &hexlen))
+				goto out_fail;
+			break;
+		case MF_HASHDEEP:
+			if (p.line == 1) {
+				if (n != sizeof(HASHDEEP_MAGIC) - 1) {
+					perr(&p, "expected '%s'", HASHDEEP_MAGIC);
+					goto out_fail;
+				}
+			} else if (p.line == 2) {
+				if (hd_columns(&p, s, n, &cols))
+					goto out_fail;
+			} else if (n >= 2 && s[0] == '#' && s[1] == '#') {
+				/* comment */
+			} else if (hd_entry_line(&p, &cols, s, n)) {
+				goto out_fail;
+			}
+			break;
+		}
+	}
+	if (m->format == MF_GPURENT && p.line < 2) {
+		p.line = 2;
+		perr(&p, "expected the header lines '# hash:', '# files:' and '# bytes:'");
+		goto out_fail;
+	}
+	if (m->format == MF_GPURENT && (!h.have_hash || !h.have_files || !h.have_bytes)) {
+		p.line++;
+		perr(&p, "expected the header lines '# hash:', '# files:' and '# bytes:'");
+		goto out_fail;
+	}
+	if (m->format == MF_HASHDEEP && p.line < 2) {
+		p.line = 2;
+		perr(&p, "expected the hashdeep column line '%%%%%%%% size,sha256,filename'");
+		goto out_fail;
+	}
+	if (m->format == MF_SHA256SUM && !m->n) {
+		p.line = p.line ? p.line : 1;
+		perr(&p, "expected a manifest: '# gpurent manifest 1', '%s' or 'HASH  NAME' lines",
+		     HASHDEEP_MAGIC);
+		goto out_fail;
+	}
+	manifest_sort(m);
+	if (check_dups(&p))
+		goto out_fail;
+	if (m->format == MF_GPURENT && gp_check_totals(&p, &h))
+		goto out_fail;
+	rc = 0;
+	goto out_free_name;
+out_fail:
+	manifest_free(m);
+out_free_name:
+	free(p.name);
+	return rc;
+}
+
+/* ---- comparing ---- */
+
+static const char *const problem_names[] = {
+	"missing", "extra", "size-changed", "content-changed", "unreadable",
+};
+
+const char *manifest_problem_name(enum mf_problem p)
+{
+	return problem_names[p];
+}
+
+size_t manifest_plan(const struct manifest *want, const struct manifest *have, size_t *idx)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < want->n && j < have->n) {
+		int c = strcmp(want->v[i].path, have->v[j].path);
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			const struct mf_entry *w = &want->v[i], *h = &have->v[j];
+			if (w->kind == MF_FILE && h->kind == MF_FILE &&
+			    (!want->has_sizes || w->size == h->size))
+				idx[k++] = j;
+			i++;
+			j++;
+		}
+	}
+	return k;
+}
+
+static int issue(struct mf_diff *d, enum mf_problem what, const struct mf_entry *w,
+		 const struct mf_entry *h)
+{
+	if (d->n == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 64;
+		struct mf_issue *nv = realloc(d->v, ncap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		d->v = nv;
+		d->cap = ncap;
+	}
+	d->v[d->n].what = what;
+	d->v[d->n].want = w;
+	d->v[d->n].have = h;
+	d->n++;
+	d->count[what]++;
+	return 0;
+}
+
+/* Whether path lies under dir (a directory entry of the walk). */
+static bool under(const char *path, const char *dir)
+{
+	size_t k = strlen(dir);
+
+	return !strncmp(path, dir, k) && path[k] == '/';
+}
+
+/* Index in dirs of the unreadable directory of have that path lies under, or -1. */
+static long unreadable_dir(const struct manifest *have, const size_t *dirs, size_t ndirs,
+			   const char *path)
+{
+	for (size_t i = 0; i < ndirs; i++)
+		if (under(path, have->v[dirs[i]].path))
+			return (long)i;
+	return -1;
+}
+
+/* Recorded and present: what, if anything, differs. -1 when they match. */
+static int judge(const struct manifest *want, const struct mf_entry *w, const struct mf_entry *h,
+		 bool quick)
+{
+	if (h->kind == MF_UNREADABLE || h->kind == MF_OTHER || h->kind == MF_DIR_UNREADABLE)
+		return MF_UNREADABLE_FILE;
+	if (w->kind != h->kind)
+		return MF_CONTENT_CHANGED;
+	if (want->has_sizes && w->size != h->size)
+		return w->kind == MF_FILE ? MF_SIZE_CHANGED : MF_CONTENT_CHANGED;
+	if (quick && w->kind == MF_FILE)
+		return -1;
+	if (!h->has_hash)
+		return MF_UNREADABLE_FILE;
+	return memcmp(w->hash, h->hash, hash_size(want->algo)) ? MF_CONTENT_CHANGED : -1;
+}
+
+int manifest_compare(const struct manifest *want, const struct manifest *have, bool quick,
+		     struct mf_diff *d)
+{
+	bool links = manifest_records_symlinks(want);
+	size_t i = 0, j = 0, ndirs = 0, *dirs = NULL;
+	bool *dir_used = NULL;
+
+	memset(d, 0, sizeof(*d));
+	d->expected = want->n;
+	for (size_t k = 0; k < have->n; k++)
+		ndirs += have->v[k].kind == MF_DIR_UNREADABLE;
+	if (ndirs) {
+		/* Directories that could not be listed, and whether anything recorded lies inside. */
+		dirs = malloc(ndirs * sizeof(*dirs));
+		dir_used = calloc(ndirs, sizeof(*dir_used));
+		if (!dirs || !dir_used)
+			goto out_oom;
+		ndirs = 0;
+		for (size_t k = 0; k < have->n; k++)
+			if (have->v[k].kind == MF_DIR_UNREADABLE)
+				dirs[ndirs++] = k;
+		for (size_t k = 0; k < want->n; k++) {
+			long u = unreadable_dir(have, dirs, ndirs, want->v[k].path);
+			if (u >= 0)
+				dir_used[u] = true;
+		}
+	}
+	while (i < want->n || j < have->n) {
+		int c = i == want->n ? 1 : j == have->n ? -1 : strcmp(want->v[i].path, have->v[j].path);
+		const struct mf_entry *w = c <= 0 ? &want->v[i] : NULL;
+		const struct mf_entry *h = c >= 0 ? &have->v[j] : NULL;
+		int what = -1;
+
+		if (w && h) {
+			what = judge(want, w, h, quick);
+			if (what < 0) {
+				d->matched++;
+				d->matched_bytes += w->kind == MF_FILE ? h->size : 0;
+			}
+		} else if (w) {
+			long u = unreadable_dir(have, dirs, ndirs, w->path);
+			what = MF_MISSING;
+			if (u >= 0) {
+				/* Inside a directory that could not be listed: not known to be gone. */
+				what = MF_UNREADABLE_FILE;
+				h = &have->v[dirs[u]];
+			}
+		} else if (h->kind == MF_FILE || h->kind == MF_UNREADABLE ||
+			   (h->kind == MF_SYMLINK && links)) {
+			what = MF_EXTRA;
+		} else if (h->kind == MF_DIR_UNREADABLE) {
+			/* Nothing recorded inside, but unrecorded files may hide there. */
+			for (size_t k = 0; k < ndirs; k++)
+				if (dirs[k] == j && !dir_used[k])
+					what = MF_UNREADABLE_FILE;
+		}
+		if (what >= 0 && issue(d, (enum mf_problem)what, w, h))
+			goto out_oom;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	free(dirs);
+	free(dir_used);
+	return 0;
+out_oom:
+	free(dirs);
+	free(dir_used);
+	mf_diff_free(d);
+	return -1;
+}
+
+void mf_diff_free(struct mf_diff *d)
+{
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,564 @@
+/*
+ * test_manifest.c - hashing (known digests), the three manifest formats
+ * (round trips with odd names, one error per malformed line), the
+ * comparison behind `gpurent verify`, and the ordered thread pool.
+ */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include "../../src/core/hashing.h"
+#include "../../src/core/manifest.h"
+#include "../../src/core/pool.h"
+
+/* ---- hashing ---- */
+
+static void hex_of(enum hash_algo a, const void *p, size_t n, char *hex)
+{
+	struct hash_ctx h;
+	unsigned char d[HASH_MAX_BYTES];
+	char err[128];
+
+	assert_int_equal(hash_init(&h, a, err, sizeof(err)), 0);
+	assert_int_equal(hash_buffer(&h, p, n, d), 0);
+	hash_to_hex(d, hash_size(a), hex);
+	hash_free(&h);
+}
+
+static void test_hash_known_values(void **s)
+{
+	char hex[HASH_MAX_HEX + 1];
+
+	(void)s;
+	/* FIPS 180-2 appendix B.1 */
+	hex_of(HASH_SHA256, "abc", 3, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	hex_of(HASH_SHA256, "", 0, hex);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	/* XXH3-128 of nothing, canonical (big-endian) form as xxhsum -H2 prints it */
+	hex_of(HASH_XXH3, "", 0, hex);
+	assert_string_equal(hex, "99aa06d3014798d86001c324468d497f");
+	/* "a" as `printf a | xxhsum -H2` prints it */
+	hex_of(HASH_XXH3, "a", 1, hex);
+	assert_string_equal(hex, "a96faf705af16834e6c632b61e964e1f");
+	assert_int_equal(hash_size(HASH_XXH3), 16);
+	assert_int_equal(hash_size(HASH_SHA256), 32);
+}
+
+/* Streaming in odd-sized pieces gives the one-shot digest. */
+static void test_hash_streaming(void **s)
+{
+	enum hash_algo algos[] = {HASH_XXH3, HASH_SHA256};
+	size_t n = 3 * 1000 * 1000 + 7;
+	unsigned char *buf = malloc(n), one[HASH_MAX_BYTES], str[HASH_MAX_BYTES];
+	char err[128];
+
+	(void)s;
+	assert_non_null(buf);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (unsigned char)(i * 2654435761u >> 13);
+	for (size_t a = 0; a < 2; a++) {
+		struct hash_ctx h;
+		assert_int_equal(hash_init(&h, algos[a], err, sizeof(err)), 0);
+		assert_int_equal(hash_buffer(&h, buf, n, one), 0);
+		for (int round = 0; round < 2; round++) {   /* the context is reusable */
+			size_t off = 0, step = 1;
+			assert_int_equal(hash_begin(&h), 0);
+			while (off < n) {
+				size_t k = n - off < step ? n - off : step;
+				assert_int_equal(hash_update(&h, buf + off, k), 0);
+				off += k;
+				step = step * 3 + 1;
+			}
+			assert_int_equal(hash_final(&h, str), 0);
+			assert_memory_equal(one, str, hash_size(algos[a]));
+		}
+		buf[n / 2] ^= 1;   /* one flipped bit changes the digest */
+		assert_int_equal(hash_buffer(&h, buf, n, str), 0);
+		assert_memory_not_equal(one, str, hash_size(algos[a]));
+		buf[n / 2] ^= 1;
+		hash_free(&h);
+	}
+	free(buf);
+}
+
+static void test_hash_names_hex(void **s)
+{
+	enum hash_algo a;
+	unsigned char d[4];
+
+	(void)s;
+	assert_int_equal(hash_parse_name("XXH3", &a), 0);
+	assert_int_equal(a, HASH_XXH3);
+	assert_int_equal(hash_parse_name("sha-256", &a), 0);
+	assert_int_equal(a, HASH_SHA256);
+	assert_int_equal(hash_parse_name("md5", &a), -1);
+	assert_int_equal(hash_from_hex("00fFa9", 3, d), 0);
+	assert_int_equal(d[1], 0xff);
+	assert_int_equal(d[2], 0xa9);
+	assert_int_equal(hash_from_hex("0g", 1, d), -1);
+	assert_int_equal(hash_from_hex("0", 1, d), -1);   /* stops at the terminator */
+}
+
+/* ---- formats ---- */
+
+/* Names every format must carry through a round trip (hashdeep: no newlines). */
+static const char *const odd_names[] = {
+	"plain.bin", "sp ace.jpg", " leading and trailing ", "back\\slash", "new\nline",
+	"cr\rreturn", "bad\xff\xfeutf8", "caf\xc3\xa9/\xe5\x9b\xbe.png", "com,ma,", "dir/sub/deep.txt",
+	"#hash-first", "%%%% not a header", "star*name", "two  spaces",
+};
+#define NODD (sizeof(odd_names) / sizeof(odd_names[0]))
+
+static void fill(struct manifest *m, bool with_newlines, bool with_link)
+{
+	for (size_t i = 0; i < NODD; i++) {
+		struct mf_entry *e;
+		if (!with_newlines && strpbrk(odd_names[i], "\n\r"))
+			continue;
+		e = manifest_add(m, odd_names[i], strlen(odd_names[i]), MF_FILE, 1000 * i + 3);
+		assert_non_null(e);
+		for (size_t k = 0; k < HASH_MAX_BYTES; k++)
+			e->hash[k] = (unsigned char)(i * 31 + k);
+		e->has_hash = true;
+	}
+	if (with_link) {
+		struct mf_entry *e = manifest_add(m, "link to", 7, MF_SYMLINK, 9);
+		memset(e->hash, 0xab, sizeof(e->hash));
+		e->has_hash = true;
+	}
+	manifest_sort(m);
+}
+
+static void round_trip(enum mf_format f, enum hash_algo a, bool newlines, bool link)
+{
+	struct manifest m, back;
+	char *text, err[512];
+	size_t len;
+
+	manifest_init(&m, f, a);
+	fill(&m, newlines, link);
+	assert_int_equal(manifest_render(&m, "/data", "gpurent manifest .", &text, &len, err, sizeof(err)), 0);
+	if (manifest_parse(text, len, "m", &back, err, sizeof(err)))
+		fail_msg("%s: %s\n%s", manifest_format_name(f), err, text);
+	assert_int_equal(back.format, f);
+	assert_int_equal(back.algo, a);
+	assert_int_equal(back.n, m.n);
+	for (size_t i = 0; i < m.n; i++) {
+		assert_string_equal(back.v[i].path, m.v[i].path);
+		assert_int_equal(back.v[i].kind, m.v[i].kind);
+		assert_true(back.v[i].has_hash);
+		assert_memory_equal(back.v[i].hash, m.v[i].hash, hash_size(a));
+		if (f != MF_SHA256SUM)
+			assert_int_equal(back.v[i].size, m.v[i].size);
+	}
+	assert_int_equal(back.has_sizes, f != MF_SHA256SUM);
+	free(text);
+	manifest_free(&back);
+	manifest_free(&m);
+}
+
+static void test_round_trips(void **s)
+{
+	(void)s;
+	round_trip(MF_GPURENT, HASH_XXH3, true, true);
+	round_trip(MF_GPURENT, HASH_SHA256, true, true);
+	round_trip(MF_SHA256SUM, HASH_SHA256, true, false);
+	round_trip(MF_SHA256SUM, HASH_XXH3, true, false);   /* xxhsum -H2 layout */
+	round_trip(MF_HASHDEEP, HASH_SHA256, false, false);
+}
+
+/* The exact bytes: coreutils' escaping, hashdeep's "./" and header. */
+static void test_render_exact(void **s)
+{
+	struct manifest m;
+	struct mf_entry *e;
+	char *text, err[256], esc[64];
+	size_t len;
+
+	(void)s;
+	manifest_init(&m, MF_SHA256SUM, HASH_SHA256);
+	e = manifest_add(&m, "a\\b\nc", 5, MF_FILE, 4);
+	memset(e->hash, 0x11, 32);
+	e->has_hash = true;
+	e = manifest_add(&m, "x y", 3, MF_FILE, 7);
+	memset(e->hash, 0x22, 32);
+	e->has_hash = true;
+	e = manifest_add(&m, "ln", 2, MF_SYMLINK, 1);   /* not expressible: left out */
+	e->has_hash = true;
+	manifest_sort(&m);
+	assert_int_equal(manifest_render(&m, NULL, NULL, &text, &len, err, sizeof(err)), 0);
+	assert_string_equal(text,
+		"\\1111111111111111111111111111111111111111111111111111111111111111  a\\\\b\\nc\n"
+		"2222222222222222222222222222222222222222222222222222222222222222  x y\n");
+	free(text);
+	m.format = MF_GPURENT;
+	assert_int_equal(manifest_render(&m, NULL, NULL, &text, &len, err, sizeof(err)), 0);
+	assert_non_null(strstr(text, "# gpurent manifest 1\n# hash: sha256\n# follow-symlinks: no\n"
+				     "# files: 2\n# symlinks: 1\n# bytes: 11\n"));
+	assert_non_null(strstr(text, "\n\\f 4 1111"));
+	assert_non_null(strstr(text, "1111 a\\\\b\\nc\nl 1 0000"));
+	free(text);
+	m.format = MF_HASHDEEP;
+	assert_int_equal(manifest_render(&m, NULL, NULL, &text, &len, err, sizeof(err)), -1);
+	assert_string_equal(err, "a name with a newline or carriage return cannot be written in "
+				 "the hashdeep format (use gpurent or sha256sum)");
+	manifest_free(&m);
+
+	manifest_init(&m, MF_HASHDEEP, HASH_SHA256);
+	e = manifest_add(&m, "d/f,1", 5, MF_FILE, 12);
+	memset(e->hash, 0xcd, 32);
+	e->has_hash = true;
+	assert_int_equal(manifest_render(&m, "/data\nx", "gpurent manifest", &text, &len, err, sizeof(err)), 0);
+	assert_string_equal(text, "%%%% HASHDEEP-1.0\n%%%% size,sha256,filename\n"
+				  "## Invoked from: /data?x\n## $ gpurent manifest\n## \n"
+				  "12,cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd,./d/f,1\n");
+	free(text);
+	m.algo = HASH_XXH3;
+	assert_int_equal(manifest_render(&m, NULL, NULL, &text, &len, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "hashdeep format holds sha256"));
+	manifest_free(&m);
+
+	assert_true(manifest_escape("a\\b\rc", esc, sizeof(esc)));
+	assert_string_equal(esc, "a\\\\b\\rc");
+	assert_false(manifest_escape("plain name", esc, sizeof(esc)));
+	assert_string_equal(esc, "plain name");
+}
+
+/* Files written by the real tools, as they write them. */
+static void test_parse_foreign(void **s)
+{
+	const char *sum = "# a comment sha256sum -c skips\n"
+		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  ./abc.txt\n"
+		"\\e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 *new\\nline\n";
+	const char *hd = "%%%% HASHDEEP-1.0\n%%%% size,md5,sha256,filename\n"
+		"## Invoked from: /tmp/d\n## $ hashdeep -c md5,sha256 -r -l .\n## \n"
+		"3,900150983cd24fb0d6963f7d28e17f72,ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad,./a,b/c.txt\n";
+	struct manifest m;
+	char err[256];
+
+	(void)s;
+	assert_int_equal(manifest_parse(sum, strlen(sum), "s", &m, err, sizeof(err)), 0);
+	assert_int_equal(m.format, MF_SHA256SUM);
+	assert_int_equal(m.algo, HASH_SHA256);
+	assert_int_equal(m.n, 2);
+	assert_string_equal(m.v[0].path, "abc.txt");
+	assert_string_equal(m.v[1].path, "new\nline");
+	assert_int_equal(m.v[0].line, 2);
+	assert_false(m.has_sizes);
+	manifest_free(&m);
+	assert_int_equal(manifest_parse(hd, strlen(hd), "h", &m, err, sizeof(err)), 0);
+	assert_int_equal(m.format, MF_HASHDEEP);
+	assert_int_equal(m.n, 1);
+	assert_string_equal(m.v[0].path, "a,b/c.txt");
+	assert_int_equal(m.v[0].size, 3);
+	assert_int_equal(m.v[0].hash[0], 0xba);
+	manifest_free(&m);
+}
+
+#define H32 "0123456789abcdef0123456789abcdef"
+#define H64 H32 H32
+#define GP_HEAD "# gpurent manifest 1\n# hash: xxh3-128\n# follow-symlinks: no\n"
+
+/* Data-driven: malformed input and the one line it must produce. */
+static void test_parse_errors(void **s)
+{
+	static const struct { const char *in, *err; } cases[] = {
+		{"", "m:1: expected a manifest: '# gpurent manifest 1', '%%%% HASHDEEP-1.0' or 'HASH  NAME' lines"},
+		{"# only comments\n", "m:1: expected a manifest"},
+		{"# gpurent manifest 2\n", "m:1: expected '# gpurent manifest 1' (this gpurent reads version 1)"},
+		{"# gpurent manifest 1\n", "m:2: expected the header lines '# hash:', '# files:' and '# bytes:'"},
+		{GP_HEAD "# files: 1\n# bytes: 3\n# colour: red\n", "m:6: unknown header key 'colour'"},
+		{GP_HEAD "# files: x\n", "m:4: files: expected a whole number, got 'x'"},
+		{"# gpurent manifest 1\n# hash: md5\n", "m:2: hash: expected xxh3-128 or sha256, got 'md5'"},
+		{"# gpurent manifest 1\n# follow-symlinks: maybe\n", "m:2: follow-symlinks: expected yes or no, got 'maybe'"},
+		{GP_HEAD "f 3 " H32 " a\n", "m:4: expected the header lines '# hash:', '# files:' and '# bytes:' before the first entry"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 " H32 "\n", "m:6: expected an entry 'f|l SIZE HASH PATH'"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nx 3 " H32 " a\n", "m:6: expected an entry 'f|l SIZE HASH PATH', got 'x 3 0123"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3k " H32 " a\n", "m:6: expected a size in bytes, got '3k'"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 " H64 " a\n", "m:6: expected 32 hex digits (xxh3-128), got '0123"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 0123456789abcdef0123456789abcdeg a\n", "m:6: expected 32 hex digits (xxh3-128)"},
+		{GP_HEAD "# files: 1\n# bytes: 3\n\\f 3 " H32 " a\\tb\n", "m:6: expected \\\\, \\n or \\r after a backslash in an escaped name"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 " H32 " /etc/passwd\n", "m:6: expected a relative path without empty, '.' or '..' parts, got '/etc/passwd'"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 " H32 " a/../../b\n", "m:6: expected a relative path"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 " H32 " a//b\n", "m:6: expected a relative path"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 " H32 " a/\n", "m:6: expected a relative path"},
+		{GP_HEAD "# files: 2\n# bytes: 6\nf 3 " H32 " a\nf 3 " H32 " a\n", "m:7: duplicate name 'a' (also on line 6)"},
+		{GP_HEAD "# files: 3\n# bytes: 6\nf 3 " H32 " a\nf 3 " H32 " b\n", "m:4: files: the header says 3, the manifest lists 2 (truncated or edited?)"},
+		{GP_HEAD "# files: 2\n# bytes: 7\nf 3 " H32 " a\nf 3 " H32 " b\n", "m:5: bytes: the header says 7, the sizes add up to 6"},
+		{GP_HEAD "# files: 1\n# bytes: 3\n# symlinks: 1\nf 3 " H32 " a\n", "m:6: symlinks: the header says 1, the manifest lists 0"},
+		{GP_HEAD "# files: 1\n# bytes: 3\nf 3 " H32 " a\n# hash: sha256\n", "m:7: hash: expected once, before the first entry"},
+		{H64 "  a\n" H32 "  b\n", "m:2: expected 64 hex digits (sha256), got '0123"},
+		{H64 " a\n", "m:1: expected 'HASH  NAME' (sha256sum format), got '0123"},
+		{H64 "  /abs\n", "m:1: expected a relative path without empty, '.' or '..' parts, got '/abs' (write the manifest from inside the directory, e.g. hashdeep -l -r .)"},
+		{H64 "  a\nfoo\n", "m:2: expected 'HASH  NAME' (sha256sum format), got 'foo'"},
+		{H64 "  a\n" H64 "  ./a\n", "m:2: duplicate name 'a' (also on line 1)"},
+		{H64 "  a\0b\n", "m:1: expected text, found a NUL byte"},
+		{"%%%% HASHDEEP-1.0\n", "m:2: expected the hashdeep column line '%%%% size,sha256,filename'"},
+		{"%%%% HASHDEEP-1.0\n%%%% size,md5,filename\n", "m:2: expected columns size, sha256 and filename last, got 'size,md5,filename'"},
+		{"%%%% HASHDEEP-1.0\n%%%% size,sha256,filename\n3," H64 "\n", "m:3: expected 3 comma-separated columns"},
+		{"%%%% HASHDEEP-1.0\n%%%% size,sha256,filename\nx," H64 ",./a\n", "m:3: size: expected a size in bytes, got 'x'"},
+		{"%%%% HASHDEEP-1.0\n%%%% size,sha256,filename\n3," H32 ",./a\n", "m:3: expected 64 hex digits (sha256)"},
+		{"%%%% HASHDEEP-1.0 \n", "m:1: expected '%%%% HASHDEEP-1.0'"},
+	};
+	char err[512];
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct manifest m;
+		size_t len = strlen(cases[i].in);
+		if (!strcmp(cases[i].err, "m:1: expected text, found a NUL byte"))
+			len = 64 + 6;   /* the literal goes on past its NUL */
+		err[0] = '\0';
+		if (manifest_parse(cases[i].in, len, "m", &m, err, sizeof(err)) != -1)
+			fail_msg("case %zu: parsed, expected '%s'", i, cases[i].err);
+		if (strncmp(err, cases[i].err, strlen(cases[i].err)))
+			fail_msg("case %zu:\n got      '%s'\n expected '%s...'", i, err, cases[i].err);
+		assert_null(strchr(err, '\n'));   /* one line */
+		assert_int_equal(m.n, 0);
+	}
+}
+
+/* Every prefix of a valid manifest parses or fails cleanly (ASan watches). */
+static void test_parse_truncated(void **s)
+{
+	struct manifest m, back;
+	enum mf_format fs[] = {MF_GPURENT, MF_SHA256SUM, MF_HASHDEEP};
+	char *text, err[512];
+	size_t len;
+
+	(void)s;
+	for (size_t k = 0; k < 3; k++) {
+		manifest_init(&m, fs[k], HASH_SHA256);
+		fill(&m, fs[k] != MF_HASHDEEP, fs[k] == MF_GPURENT);
+		assert_int_equal(manifest_render(&m, "/d", "c", &text, &len, err, sizeof(err)), 0);
+		for (size_t cut = 0; cut <= len; cut++) {
+			char *copy = malloc(cut ? cut : 1);
+			memcpy(copy, text, cut);
+			if (manifest_parse(copy, cut, "t", &back, err, sizeof(err)) == 0)
+				manifest_free(&back);
+			else
+				assert_true(!strncmp(err, "t:", 2));
+			free(copy);
+		}
+		free(text);
+		manifest_free(&m);
+	}
+}
+
+/* ---- comparing ---- */
+
+static struct mf_entry *put(struct manifest *m, const char *path, enum mf_kind k, uint64_t size, int h)
+{
+	struct mf_entry *e = manifest_add(m, path, strlen(path), k, size);
+
+	assert_non_null(e);
+	if (h >= 0) {
+		memset(e->hash, h, sizeof(e->hash));
+		e->has_hash = true;
+	}
+	return e;
+}
+
+static void test_compare_each_damage(void **s)
+{
+	struct manifest want, have;
+	struct mf_diff d;
+	size_t idx[16], n;
+
+	(void)s;
+	manifest_init(&want, MF_GPURENT, HASH_XXH3);
+	put(&want, "same", MF_FILE, 10, 1);
+	put(&want, "deleted", MF_FILE, 10, 2);
+	put(&want, "truncated", MF_FILE, 10, 3);
+	put(&want, "flipped", MF_FILE, 10, 4);
+	put(&want, "fifo-now", MF_FILE, 10, 5);
+	put(&want, "noperm", MF_FILE, 10, 6);
+	put(&want, "link", MF_SYMLINK, 3, 7);
+	put(&want, "link-retarget", MF_SYMLINK, 3, 8);
+	put(&want, "became-link", MF_FILE, 10, 9);
+	put(&want, "locked/a", MF_FILE, 1, 10);
+	put(&want, "locked/b", MF_FILE, 1, 11);
+	manifest_sort(&want);
+
+	manifest_init(&have, MF_GPURENT, HASH_XXH3);
+	put(&have, "same", MF_FILE, 10, 1);
+	put(&have, "truncated", MF_FILE, 4, -1);
+	put(&have, "flipped", MF_FILE, 10, 44);
+	put(&have, "fifo-now", MF_OTHER, 0, -1);
+	put(&have, "noperm", MF_UNREADABLE, 10, -1)->err = 13;
+	put(&have, "link", MF_SYMLINK, 3, 7);
+	put(&have, "link-retarget", MF_SYMLINK, 3, 88);
+	put(&have, "became-link", MF_SYMLINK, 5, 9);
+	put(&have, "added", MF_FILE, 5, -1);
+	put(&have, "new-link", MF_SYMLINK, 5, 1);
+	put(&have, "a-fifo", MF_OTHER, 0, -1);   /* never recorded: not extra */
+	put(&have, "locked", MF_DIR_UNREADABLE, 0, -1)->err = 13;
+	put(&have, "locked-too", MF_DIR_UNREADABLE, 0, -1)->err = 13;
+	manifest_sort(&have);
+
+	/* Only same-size regular files recorded as files get hashed. */
+	n = manifest_plan(&want, &have, idx);
+	assert_int_equal(n, 2);
+	assert_string_equal(have.v[idx[0]].path, "flipped");
+	assert_string_equal(have.v[idx[1]].path, "same");
+
+	assert_int_equal(manifest_compare(&want, &have, false, &d), 0);
+	assert_int_equal(d.expected, 11);
+	assert_int_equal(d.count[MF_MISSING], 1);           /* deleted */
+	assert_int_equal(d.count[MF_EXTRA], 2);             /* added, new-link */
+	assert_int_equal(d.count[MF_SIZE_CHANGED], 1);      /* truncated */
+	assert_int_equal(d.count[MF_CONTENT_CHANGED], 3);   /* flipped, link-retarget, became-link */
+	assert_int_equal(d.count[MF_UNREADABLE_FILE], 5);   /* fifo-now, noperm, locked/a, locked/b, locked-too */
+	assert_int_equal(d.matched, 2);                     /* same, link */
+	assert_int_equal(d.matched_bytes, 10);
+	assert_int_equal(d.n, 12);
+	/* In path order, each with what it compares. */
+	assert_string_equal(d.v[0].have->path, "added");
+	assert_int_equal(d.v[0].what, MF_EXTRA);
+	assert_null(d.v[0].want);
+	assert_string_equal(d.v[1].want->path, "became-link");
+	assert_int_equal(d.v[1].what, MF_CONTENT_CHANGED);
+	assert_string_equal(d.v[2].want->path, "deleted");
+	assert_null(d.v[2].have);
+	for (size_t i = 0; i < d.n; i++)
+		if (d.v[i].want && !strcmp(d.v[i].want->path, "locked/a"))
+			assert_string_equal(d.v[i].have->path, "locked");
+	mf_diff_free(&d);
+
+	/* --quick: sizes only, so the flipped byte goes unseen. */
+	assert_int_equal(manifest_compare(&want, &have, true, &d), 0);
+	assert_int_equal(d.count[MF_CONTENT_CHANGED], 2);
+	assert_int_equal(d.count[MF_SIZE_CHANGED], 1);
+	assert_int_equal(d.matched, 3);
+	mf_diff_free(&d);
+	manifest_free(&have);
+	manifest_free(&want);
+}
+
+/* sha256sum files: no sizes, no symlinks; a link where a file was is followed by the caller. */
+static void test_compare_sha256sum(void **s)
+{
+	struct manifest want, have;
+	struct mf_diff d;
+	size_t idx[8];
+
+	(void)s;
+	manifest_init(&want, MF_SHA256SUM, HASH_SHA256);
+	want.has_sizes = false;
+	put(&want, "a", MF_FILE, 0, 1);
+	put(&want, "b", MF_FILE, 0, 2);
+	manifest_sort(&want);
+	manifest_init(&have, MF_SHA256SUM, HASH_SHA256);
+	put(&have, "a", MF_FILE, 100, 1);
+	put(&have, "b", MF_FILE, 5, 3);
+	put(&have, "ln", MF_SYMLINK, 1, 1);   /* the format cannot record links: ignored */
+	manifest_sort(&have);
+	assert_int_equal(manifest_plan(&want, &have, idx), 2);   /* no sizes: hash both */
+	assert_int_equal(manifest_compare(&want, &have, false, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.v[0].what, MF_CONTENT_CHANGED);
+	assert_string_equal(d.v[0].want->path, "b");
+	mf_diff_free(&d);
+	assert_int_equal(manifest_compare(&want, &have, true, &d), 0);   /* names only */
+	assert_int_equal(d.n, 0);
+	assert_int_equal(d.matched, 2);
+	mf_diff_free(&d);
+	assert_int_equal(manifest_find(&have, "ln"), 2);
+	assert_int_equal(manifest_find(&have, "zz"), -1);
+	manifest_free(&have);
+	manifest_free(&want);
+}
+
+/* ---- the pool ---- */
+
+struct job {
+	unsigned long id;
+	unsigned spins;
+	int ran;
+	unsigned long worker;
+};
+
+static void work(void *worker, void *p)
+{
+	struct job *j = p;
+	volatile unsigned x = 0;
+
+	/* Uneven work, so later jobs often finish before earlier ones. */
+	for (unsigned i = 0; i < j->spins; i++)
+		x += i;
+	if (j->spins % 7 == 0)
+		sched_yield();
+	j->ran++;
+	j->worker = (unsigned long)(uintptr_t)worker;
+}
+
+static void test_pool_order(void **s)
+{
+	enum { N = 2000 };
+	struct job *jobs = calloc(N, sizeof(*jobs));
+	uintptr_t ids[4] = {1, 2, 3, 4};
+	void *workers[4] = {(void *)ids[0], (void *)ids[1], (void *)ids[2], (void *)ids[3]};
+	unsigned long seq, next = 0, sub = 0;
+	char err[128];
+	struct pool *p;
+
+	(void)s;
+	assert_non_null(jobs);
+	p = pool_new(4, 16, work, workers, err, sizeof(err));
+	assert_non_null(p);
+	for (unsigned long i = 0; i < N; i++) {
+		jobs[i].id = i;
+		jobs[i].spins = (unsigned)((N - i) * 37 % 20000);
+	}
+	while (next < N) {
+		struct job *j;
+		while (sub < N && sub - next < 16) {
+			assert_int_equal(pool_submit(p, &jobs[sub]), sub);
+			sub++;
+		}
+		assert_true(pool_in_flight(p) <= 16);
+		j = pool_next(p, &seq);
+		assert_non_null(j);
+		assert_int_equal(seq, next);       /* back in submission order */
+		assert_int_equal(j->id, next);
+		assert_int_equal(j->ran, 1);        /* finished when returned */
+		assert_true(j->worker >= 1 && j->worker <= 4);
+		next++;
+	}
+	assert_null(pool_next(p, NULL));        /* nothing in flight */
+	assert_int_equal(pool_in_flight(p), 0);
+	/* Jobs still queued at pool_free() run before the poison pills stop the workers. */
+	for (unsigned long i = 0; i < 8; i++)
+		pool_submit(p, &jobs[i]);
+	pool_free(p);
+	for (unsigned long i = 0; i < 8; i++)
+		assert_int_equal(jobs[i].ran, 2);
+	free(jobs);
+
+	assert_null(pool_new(0, 4, work, NULL, err, sizeof(err)));
+	assert_non_null(strstr(err, "1 to 256 threads"));
+	p = pool_new(3, 1, work, NULL, err, sizeof(err));   /* stopped with nothing to do */
+	assert_non_null(p);
+	pool_free(p);
+	pool_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hash_known_values),
+		cmocka_unit_test(test_hash_streaming),
+		cmocka_unit_test(test_hash_names_hex),
+		cmocka_unit_test(test_round_trips),
+		cmocka_unit_test(test_render_exact),
+		cmocka_unit_test(test_parse_foreign),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_truncated),
+		cmocka_unit_test(test_compare_each_damage),
+		cmocka_unit_test(test_compare_sha256sum),
+		cmocka_unit_test(test_pool_order),
+	};
+	return cmocka_run_group_tests_name("manifest", tests, NULL, NULL);
+}
