@@ -188,6 +188,46 @@ bad:
 	return -1;
 }
 
+int units_parse_money(const char *s, double *amount, char code[8], char *err, size_t errlen)
+{
+	const char *p = s;
+	double v;
+	size_t n = 0;
+	char *end;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	snprintf(code, 8, "USD");
+	if (*p == '$') {
+		p++;
+	} else if (!strncmp(p, "\xC2\xA5", 2)) {   /* ¥ */
+		snprintf(code, 8, "CNY");
+		p += 2;
+	}
+	if (!isdigit((unsigned char)*p) && *p != '.')
+		goto bad;
+	v = strtod(p, &end);
+	if (end == p || !isfinite(v) || v < 0)
+		goto bad;
+	p = end;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p) {
+		while (isalpha((unsigned char)p[n]) && n < 7)
+			n++;
+		if (n < 3 || p[n])
+			goto bad;
+		for (size_t i = 0; i < n; i++)
+			code[i] = (char)toupper((unsigned char)p[i]);
+		code[n] = '\0';
+	}
+	*amount = v;
+	return 0;
+bad:
+	snprintf(err, errlen, "expected an amount such as 300, $300 or 2000CNY, got '%s'", s);
+	return -1;
+}
+
 int units_parse_bool(const char *s, int *out, char *err, size_t errlen)
 {
 	static const char *yes[] = {"true", "yes", "on", "1", "y"};

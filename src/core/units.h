@@ -34,6 +34,10 @@ int units_parse_fraction(const char *s, double *out, char *err, size_t errlen);
 int units_parse_int(const char *s, long min, long max, long *out,
 		    char *err, size_t errlen);
 
+/* Money: 300, $300, 300USD, 300 CNY, ¥2000. code gets the ISO code ("USD"
+ * when none is written; "CNY" for ¥). */
+int units_parse_money(const char *s, double *amount, char code[8], char *err, size_t errlen);
+
 /* Boolean: true/false, yes/no, on/off, 1/0. */
 int units_parse_bool(const char *s, int *out, char *err, size_t errlen);
 

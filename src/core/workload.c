@@ -28,13 +28,20 @@ static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "in
 const struct workload_field workload_fields[] = {
 	FLD("alloc_overhead", F_FRACTION, alloc_overhead, "10%",
 	    "PyTorch caching-allocator reserve on top of allocated memory"),
+	FLD("budget", F_MONEY, budget, "none",
+	    "plan: the most the whole job may cost, e.g. 300, $300 or 2000CNY"),
 	INT("concurrency", concurrency, 1, 1000000, "1", "inference: sequences served at once"),
 	INT("context", context, 1, 100000000, "4096 (capped at the model's maximum)",
 	    "inference: tokens held per sequence (prompt + generated)"),
 	FLD("cuda_context", F_BYTES, cuda_context, "0.5GB",
 	    "CUDA context and library workspaces per GPU"),
+	FLD("data_size", F_BYTES, data_size, "0",
+	    "plan: dataset size to upload and keep in storage, e.g. 50GB"),
+	FLD("deadline", F_DURATION, deadline, "none",
+	    "plan: latest acceptable finish, from now (queue wait included), e.g. 2d"),
 	FLD("dropout", F_FRACTION, dropout, "the model's (0.1 BERT/GPT-2, 0 others)",
 	    "dropout probability; >0 keeps dropout masks for backward"),
+	FLD("egress", F_BYTES, egress, "0", "plan: data downloaded from the box at the end, e.g. 20GB"),
 	FLD("epochs", F_COUNT, epochs, "1", "passes over the samples"),
 	INT("ffn", ffn, 1, 10000000, "4 x hidden", "MLP inner size (by-hand architecture)"),
 	FLD("flash_attention", F_BOOL, flash_attention, "true",
@@ -71,6 +78,8 @@ const struct workload_field workload_fields[] = {
 	FLD("prompt_tokens", F_COUNT, prompt_tokens, "0", "inference: prompt tokens to prefill in total"),
 	INT("quant_bits", quant_bits, 2, 16, "4 for qlora, else 16 (none)",
 	    "weight quantization of the frozen/served linear layers: 4, 8 or 16"),
+	FLD("resumable", F_BOOL, resumable, "false",
+	    "plan: the job checkpoints and can resume (spot and time-limited queues)"),
 	FLD("samples", F_COUNT, samples, "-", "training samples per epoch (tokens = samples x seq x epochs)"),
 	INT("seq", seq, 1, 100000000, "2048 (capped at the model's maximum)", "sequence length in tokens"),
 	FLD("step_time", F_DURATION, step_time, "from FLOPs",
@@ -233,6 +242,17 @@ int workload_set(struct workload *w, const char *key, const char *value,
 			return -1;
 		memcpy(p, &d, sizeof(d));
 		break;
+	case F_MONEY: {
+		struct money m;
+		if (units_parse_money(value, &m.amount, m.code, err, errlen))
+			return -1;
+		if (m.amount <= 0) {
+			snprintf(err, errlen, "expected an amount above 0, got '%s'", value);
+			return -1;
+		}
+		memcpy(p, &m, sizeof(m));
+		break;
+	}
 	case F_FRACTION:
 		if (units_parse_fraction(value, &d, err, errlen))
 			return -1;

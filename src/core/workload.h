@@ -20,6 +20,26 @@ enum optimizer { OPT_ADAMW, OPT_ADAMW_8BIT, OPT_SGD, OPT_ADAFACTOR };
 enum kv_dtype { KV_AUTO, KV_FP32, KV_FP16, KV_BF16, KV_FP8, KV_INT8, KV_INT4 };
 enum interconnect { IC_AUTO, IC_NVLINK, IC_PCIE, IC_ETHERNET, IC_INFINIBAND };
 
+struct money {
+	double amount;
+	char code[8];   /* ISO currency code */
+};
+
+/* The resources: section of a SkyPilot task YAML, read as plan constraints. */
+#define SKY_MAX_ACCEL 8
+struct sky_resources {
+	bool given;
+	size_t line;
+	int naccel;
+	char accel[SKY_MAX_ACCEL][48];     /* GPU names */
+	double accel_count[SKY_MAX_ACCEL]; /* GPUs per node, 0 = any */
+	int use_spot;                      /* -1 unset, 0 no, 1 yes */
+	double cpus, memory_gib, disk_gb;  /* minimums (SkyPilot "8+" or "8") */
+	bool cpus_exact, memory_exact;
+	char infra[64], cloud[32], region[64];
+	long num_nodes;
+};
+
 struct workload {
 	/* model: a preset, and/or an architecture by hand */
 	char model[128];
@@ -46,6 +66,11 @@ struct workload {
 	double link_bw;
 	/* overheads */
 	double cuda_context, alloc_overhead, headroom;
+	/* the job around the compute (plan) */
+	struct money budget;
+	double data_size, deadline, egress;
+	int resumable;
+	struct sky_resources sky;
 
 	unsigned long long set;    /* bit i: field i was given */
 	size_t line[64];           /* where field i was given (0 = flag) */
@@ -53,7 +78,7 @@ struct workload {
 
 enum field_type {
 	F_STR, F_COUNT, F_BYTES, F_DURATION, F_FRACTION, F_INT, F_BOOL,
-	F_ENUM, F_NUMBER, F_BANDWIDTH,
+	F_ENUM, F_NUMBER, F_BANDWIDTH, F_MONEY,
 };
 
 struct workload_field {

@@ -1,0 +1,91 @@
+#!/bin/sh
+# tests/cli/offers.sh - `gpurent offers` on fixtures (and the real catalogs
+# in ../shared when present). Prints "offers: N passed, M failed".
+set -u
+: "${GPURENT:?set GPURENT to the binary}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+G=$GPURENT
+F=$ROOT/tests/data
+
+# fixtures: SkyPilot folders, one provider per folder
+run "$G" offers --catalog "$F/catalogs" --limit 0
+[ "$rc" -eq 2 ] && ok || bad "bad rows in a catalog must exit 2 (got $rc)"
+[ "$(wc -l <"$T/err")" -eq 3 ] && ok || bad "expected 3 bad-row lines, got: $(cat "$T/err")"
+grep -q 'quirky/vms.csv:6: Price: expected a price >= 0' "$T/err" && ok || bad "negative price line"
+grep -q '^10 of 10 matching offers shown' "$T/out" && ok || bad "the other rows still load: $(grep matching "$T/out")"
+grep -q 'acme/vms.csv (skypilot): 8 rows, 6 offers; 1 CPU-only skipped; 1 exact duplicates skipped' "$T/out" \
+	&& ok || bad "report line for acme: $(grep acme/ "$T/out")"
+grep -q '2 placeholder spot prices ignored; 1 spot prices at or above on-demand ignored' "$T/out" \
+	&& ok || bad "quirky spot report"
+
+run "$G" offers --catalog "$F/catalogs/acme" 'gpu=A100 gpu_mem>=80' --csv
+[ "$rc" -eq 0 ] && [ "$(grep -c A100 "$T/out")" -eq 2 ] && ok || bad "A100 80 GB query: $(cat "$T/out" "$T/err")"
+grep -q 'A100-80GB-PCIE' "$T/out" && ok || bad "memory decides A100 80GB PCIe"
+run "$G" offers --catalog "$F/catalogs/acme" --sort price- --limit 1 --csv
+sed -n 2p "$T/out" | grep -q 'gpu_1x_h100' && ok || bad "--sort price- puts the dearest per GPU-hour first"
+run "$G" offers --catalog "$F/catalogs/acme" 'spot' --json
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert d['schema'] == 'gpurent.offers/1' and d['matched'] == 1
+o = d['offers'][0]; assert o['spot_price_per_gpu_hour'] == 0.52 and o['gpu'] == 'A100'
+assert d['catalogs'][0]['duplicates'] == 1" && ok || bad "--json"
+fi
+run "$G" offers --catalog "$F/offers-mixed.csv" 'supply=campus-hpc' --currency CNY
+[ "$rc" -eq 2 ] && grep -q 'a100-partition' "$T/out" && grep -q 'in CNY per GPU-hour' "$T/out" \
+	&& ok || bad "gpurent format, currency"
+grep -q 'offers-mixed.csv:7: currency: unknown currency' "$T/err" && ok || bad "unknown currency line"
+
+# bad queries: one line, exit 2, nothing printed
+for q in 'gpu_memory>=40|gpu_memory: unknown field (did you mean '"'"'gpu_mem'"'"'?)' \
+	 'price=<3|unknown operator' 'gpu<A100|text takes' 'price<cheap|expected a number' \
+	 'gpus in [1,2]|in/notin applies to text fields'; do
+	query=${q%%|*} want=${q#*|}
+	run "$G" offers --catalog "$F/catalogs/acme" "$query"
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -Fq -- "$want" "$T/err" && [ ! -s "$T/out" ]; then
+		ok
+	else
+		bad "query '$query': rc $rc, $(cat "$T/err")"
+	fi
+done
+run "$G" offers --sort pricey
+[ "$rc" -eq 2 ] && grep -q "did you mean 'price'" "$T/err" && ok || bad "--sort unknown field"
+run "$G" offers --catalog nowhere.csv
+[ "$rc" -eq 2 ] && grep -q 'nowhere.csv: cannot open' "$T/err" && ok || bad "missing catalog"
+run "$G" offers --currency XYZ
+[ "$rc" -eq 2 ] && ok || bad "unknown display currency"
+run "$G" offers --rate CNY=abc
+[ "$rc" -eq 2 ] && ok || bad "bad --rate"
+
+# the bundled catalog loads clean
+run "$G" offers --limit 0
+[ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && ok || bad "bundled data/offers.csv: rc $rc $(head -3 "$T/err")"
+grep -q 'offers.csv (gpurent)' "$T/out" && ok || bad "bundled catalog reported"
+
+# the real catalogs (../shared), when present
+REAL=$ROOT/../shared/data/catalogs
+if [ -d "$REAL" ]; then
+	run "$G" offers --catalog "$REAL" 'gpu=A100 gpu_mem>=40 gpus>=2 price<3' --limit 0 --csv
+	[ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && ok || bad "real catalogs load: $(head -3 "$T/err")"
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c "
+import csv
+rows = list(csv.DictReader(open('$T/out')))
+assert rows and all(float(r['gpu_mem_gb']) >= 40 and float(r['gpus']) >= 2 and
+                    float(r['price_per_gpu_hour']) < 3 and r['gpu'].startswith('A100') for r in rows)
+" && ok || bad "query honoured on real data"
+	fi
+	[ "$(wc -l <"$T/out")" -gt 50 ] && ok || bad "real A100 offers found"
+else
+	echo "SKIP real catalogs: $REAL not found (../shared is absent)"
+fi
+
+echo "offers: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,257 @@
+/* test_catalog.c - loading SkyPilot and gpurent catalogs: normalisation
+ * and every quirk counted (issue 3 "Offers", acceptance 2-3), and the
+ * query language. Fixtures: tests/data/catalogs/, tests/data/offers-mixed.csv. */
+#include "testutil.h"
+
+#include "../../src/core/catalog.h"
+#include "../../src/core/query.h"
+
+static char bad_lines[16][256];
+static int nbad;
+
+static void on_bad(void *ctx, const char *msg)
+{
+	(void)ctx;
+	if (nbad < 16)
+		snprintf(bad_lines[nbad], sizeof(bad_lines[0]), "%s", msg);
+	nbad++;
+}
+
+static const struct currency_rate rates[] = {{"USD", 1}, {"CNY", 0.1389}};
+
+static struct offer_set set;
+static char *bufs[16];
+static int nbufs;
+
+static const struct catalog_report *load(const char *rel, const char *provider)
+{
+	size_t len;
+	char err[512];
+	struct catalog_opts o = {&tu_gdb, rates, 2, on_bad, NULL, NULL, NULL, provider};
+	char *buf = tu_read(rel, &len);
+
+	assert_non_null(buf);
+	bufs[nbufs++] = buf;
+	if (catalog_load(&set, buf, len, false, rel, &o, err, sizeof(err)))
+		fail_msg("%s", err);
+	return &set.reports[set.nreports - 1];
+}
+
+static const struct offer *find(const char *instance)
+{
+	for (size_t i = 0; i < set.n; i++)
+		if (set.v[i].instance.len == strlen(instance) &&
+		    !memcmp(set.v[i].instance.p, instance, set.v[i].instance.len))
+			return &set.v[i];
+	return NULL;
+}
+
+static int setup(void **s)
+{
+	if (tu_setup(s))
+		return -1;
+	offer_set_init(&set);
+	return 0;
+}
+
+static int teardown(void **s)
+{
+	offer_set_free(&set);
+	for (int i = 0; i < nbufs; i++)
+		free(bufs[i]);
+	return tu_teardown(s);
+}
+
+static void test_skypilot_normalisation(void **s)
+{
+	const struct catalog_report *r;
+	const struct offer *o;
+
+	(void)s;
+	nbad = 0;
+	r = load("tests/data/catalogs/acme/vms.csv", "acme");
+	assert_string_equal(r->format, "skypilot");
+	assert_int_equal(r->rows, 8);
+	assert_int_equal(r->cpu_only, 1);
+	assert_int_equal(r->duplicates, 1);
+	assert_int_equal(r->unknown_gpu, 1);       /* Quadro RTX 6000 (24 GB) is not the RTX 6000 Ada */
+	assert_non_null(strstr(r->unknown_names, "RTX6000"));
+	assert_int_equal(r->loaded, 6);
+	assert_int_equal(nbad, 0);
+	o = find("gpu_1x_a100_sxm4");
+	assert_string_equal(o->gpu->name, "NVIDIA A100 40GB SXM");
+	assert_true(o->spot_price == 0.52);
+	o = find("a100-pcie_1x");                  /* "A100" with 80 GiB: the memory decides */
+	assert_string_equal(o->gpu->name, "NVIDIA A100 80GB PCIe");
+	o = find("gpu_8x_a100_80gb_sxm4");
+	assert_string_equal(o->gpu->name, "NVIDIA A100 80GB SXM");
+	assert_true(offer_price_per_gpu(o) == 14.32 / 8);
+	assert_true(o->gpu_mem == 80e9);
+	o = find("gpu_1x_h100");
+	assert_string_equal(o->gpu->name, "NVIDIA H100 SXM");
+	o = find("gpu_1x_quadro");
+	assert_null(o->gpu);
+	assert_true(o->gpu_mem == 24576.0 * 1048576);   /* what the catalog says, kept */
+	assert_int_equal(o->supply, SUPPLY_AI_CLOUD);
+}
+
+static void test_skypilot_quirks(void **s)
+{
+	const struct catalog_report *r;
+	const struct offer *o;
+
+	(void)s;
+	nbad = 0;
+	r = load("tests/data/catalogs/quirky/vms.csv", "vast");
+	assert_int_equal(r->rows, 8);
+	assert_int_equal(r->loaded, 4);
+	assert_int_equal(r->bad_rows, 3);
+	assert_int_equal(nbad, 3);
+	assert_string_equal(bad_lines[0], "tests/data/catalogs/quirky/vms.csv:6: Price: expected a price >= 0 in USD per hour, got '-0.5'");
+	assert_non_null(strstr(bad_lines[1], "quirky/vms.csv:7: Price:"));
+	assert_non_null(strstr(bad_lines[2], "quirky/vms.csv:9: (row):"));
+	assert_int_equal(r->missing_price, 1);
+	assert_int_equal(r->spot_placeholder, 2);      /* 0.00 and 99999999 */
+	assert_int_equal(r->spot_above_price, 1);      /* 0.99 spot over 0.86 on demand */
+	assert_int_equal(r->mem_total_fixed, 1);       /* 196512 MiB for 8 cards */
+	assert_int_equal(r->mem_from_spec, 3);
+	o = find("8x-4090");
+	assert_string_equal(o->gpu->name, "NVIDIA GeForce RTX 4090");
+	assert_true(o->gpu_mem == 24e9);
+	assert_true(o->spot_price == 0);
+	assert_int_equal(o->supply, SUPPLY_MARKETPLACE);
+	assert_true(find("1x-l40s")->spot_price == 0);
+	assert_true(find("1x-l4")->spot_price == 0.20);
+	assert_null(find("1x-negative"));
+}
+
+static void test_gpurent_format(void **s)
+{
+	const struct catalog_report *r;
+	const struct offer *o;
+
+	(void)s;
+	nbad = 0;
+	r = load("tests/data/offers-mixed.csv", NULL);
+	assert_string_equal(r->format, "gpurent");
+	assert_int_equal(r->loaded, 4);
+	assert_int_equal(r->bad_rows, 3);
+	assert_non_null(strstr(bad_lines[0], "offers-mixed.csv:6: price: expected a price >= 0"));
+	assert_non_null(strstr(bad_lines[1], "offers-mixed.csv:7: currency: unknown currency"));
+	assert_non_null(strstr(bad_lines[2], "offers-mixed.csv:8: supply_type: expected hyperscaler"));
+	o = find("4090");
+	assert_near(o->price, 1.98 * 0.1389, 1e-12);     /* CNY -> USD */
+	o = find("a100-partition");
+	assert_int_equal(o->supply, SUPPLY_CAMPUS_HPC);
+	assert_true(o->queue_wait == 86400 && o->max_runtime == 72 * 3600.0);
+	assert_string_equal(o->gpu->name, "NVIDIA A100 40GB SXM");
+	o = find("a100-mig-3g");
+	assert_true(o->is_slice);
+	assert_true(o->gpu_mem == 20e9);                  /* the slice's share, not the card's */
+	o = find("4090-int");
+	assert_true(offer_spot_per_gpu(o) == 0.20);
+}
+
+static void test_query(void **s)
+{
+	struct query q;
+	char err[256];
+	size_t n;
+
+	(void)s;
+	assert_int_equal(query_parse("gpu=A100 gpu_mem>=40", &q, err, sizeof(err)), 0);
+	n = 0;
+	for (size_t i = 0; i < set.n; i++)
+		n += query_match(&q, &set.v[i]);
+	assert_int_equal(n, 4);     /* 40 SXM, 80 PCIe, 8x80 SXM, the 40 GB campus card; not the 20 GB slice */
+	assert_int_equal(query_parse("gpu in [h100, rtx4090] spot", &q, err, sizeof(err)), 0);
+	n = 0;
+	for (size_t i = 0; i < set.n; i++)
+		n += query_match(&q, &set.v[i]);
+	assert_int_equal(n, 1);     /* only the 2x4090 with a real spot price */
+	assert_int_equal(query_parse("price<1 supply!=campus-hpc slice=false", &q, err, sizeof(err)), 0);
+	assert_int_equal(query_parse("gpu_mem>=40GB", &q, err, sizeof(err)), 0);
+	assert_true(q.c[0].num == 40);
+	/* errors name the field and suggest */
+	assert_int_equal(query_parse("gpu_memory>=40", &q, err, sizeof(err)), -1);
+	assert_string_equal(err, "query: gpu_memory: unknown field (did you mean 'gpu_mem'?)");
+	assert_int_equal(query_parse("price=<3", &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown operator"));
+	assert_int_equal(query_parse("gpu<A100", &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "text takes"));
+	assert_int_equal(query_parse("price<cheap", &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "expected a number"));
+	assert_int_equal(query_parse("gpus in [1,2]", &q, err, sizeof(err)), -1);
+	assert_int_equal(query_parse("price", &q, err, sizeof(err)), -1);
+}
+
+static void test_fields_sorted(void **s)
+{
+	(void)s;
+	for (size_t i = 1; i < query_nfields; i++)
+		assert_true(strcmp(query_fields[i - 1].name, query_fields[i].name) < 0);
+	assert_true(query_field_index("price") == 12);   /* cmd_offers' tie-break uses it */
+}
+
+static void test_real_catalogs(void **s)
+{
+	const char *shared = getenv("GPURENT_SHARED");
+	static const char *const prov[] = {"cudo", "lambda", "primeintellect", "runpod", "shadeform", "vast"};
+	char path[1024];
+	size_t total = 0, first_file = set.nreports;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(prov) / sizeof(prov[0]); i++) {
+		const struct catalog_report *r;
+		size_t len;
+		char *buf;
+		char err[512];
+		struct catalog_opts o = {&tu_gdb, rates, 2, on_bad, NULL, NULL, NULL, prov[i]};
+
+		snprintf(path, sizeof(path), "%s/data/catalogs/%s/vms.csv",
+			 shared ? shared : "../shared", prov[i]);
+		if (!(buf = tu_read(path, &len))) {
+			printf("SKIP real catalogs: %s not found (../shared is absent)\n", path);
+			skip();
+		}
+		bufs[nbufs++] = buf;
+		nbad = 0;
+		if (catalog_load(&set, buf, len, false, path, &o, err, sizeof(err)))
+			fail_msg("%s", err);
+		r = &set.reports[set.nreports - 1];
+		printf("%-15s rows %4zu offers %4zu cpu %3zu noprice %3zu dup %3zu spot-placeholder %3zu spot>price %3zu "
+		       "unknown %3zu mem-total %3zu mem-spec %4zu\n", prov[i], r->rows, r->loaded, r->cpu_only,
+		       r->missing_price, r->duplicates, r->spot_placeholder, r->spot_above_price, r->unknown_gpu,
+		       r->mem_total_fixed, r->mem_from_spec);
+		/* every row is accounted for: loaded or skipped for a counted reason */
+		assert_int_equal(r->rows, r->loaded + r->cpu_only + r->missing_price + r->duplicates + r->bad_rows);
+		assert_int_equal(nbad, 0);
+		total += r->loaded;
+	}
+	/* the quirks SOURCES.md lists, found */
+	assert_int_equal(set.reports[set.nreports - 1].spot_placeholder, 61);     /* vast 0.00 */
+	assert_int_equal(set.reports[set.nreports - 4].spot_placeholder,
+			 set.reports[set.nreports - 4].loaded);                      /* primeintellect 99999999 */
+	assert_int_equal(set.reports[set.nreports - 3].spot_above_price, 100);   /* runpod L40S */
+	assert_int_equal(set.reports[set.nreports - 3].duplicates, 14);           /* runpod */
+	assert_true(set.reports[set.nreports - 1].mem_total_fixed > 0);           /* vast totals */
+	assert_true(total > 3000);
+	/* no offer is priced from a placeholder */
+	for (size_t i = 0; i < set.n; i++)
+		if (set.v[i].file >= first_file)
+			assert_true(set.v[i].spot_price < set.v[i].price && set.v[i].price > 0 &&
+				    set.v[i].price < 1000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_skypilot_normalisation),
+		cmocka_unit_test(test_skypilot_quirks),
+		cmocka_unit_test(test_gpurent_format),
+		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_fields_sorted),
+		cmocka_unit_test(test_real_catalogs),
+	};
+	return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
+}
