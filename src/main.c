@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{"manifest", cmd_manifest, "record every file of a dataset directory with its size and hash"},
 	{"models", cmd_models, "list model presets with parameter counts computed from the architecture"},
 	{"offers", cmd_offers, "search GPU offers in price catalogs with a query; prices per GPU-hour"},
+	{"plan", cmd_plan, "price a workload on every offer under each billing mode; rank, explain, advise"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };
 

@@ -10,6 +10,7 @@ int cmd_gpus(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_offers(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@
 #include "../core/workload.h"
 #include "cmd.h"
 #include "common.h"
+#include "wlargs.h"
 
 static const char usage[] =
 	"usage: gpurent estimate [FILE.yaml] [--FIELD VALUE]... [--json]\n"
@@ -399,65 +400,6 @@ static void add_assumptions(const struct workload *w, const struct model_spec *m
 	e->nassumptions += 4;
 }
 
-static void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void cmd_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gpurent estimate: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* Report a resolve/estimate error at the place the field came from. */
-static int field_error(const char *file, const struct workload *w, int bad, const char *msg)
-{
-	if (bad >= 0 && w->line[bad] > 0)
-		fprintf(stderr, "%s:%zu: %s\n", file, w->line[bad], msg);
-	else if (bad >= 0 && (w->set >> bad) & 1) {
-		/* the message starts with the field: show it as the flag was typed */
-		size_t n = strcspn(msg, ":");
-		fputs("gpurent estimate: --", stderr);
-		for (size_t i = 0; i < n; i++)
-			fputc(msg[i] == '_' ? '-' : msg[i], stderr);
-		fprintf(stderr, "%s\n", msg + n);
-	}
-	else if (file)
-		fprintf(stderr, "%s:1: %s\n", file, msg);
-	else
-		fprintf(stderr, "gpurent estimate: %s\n", msg);
-	return EXIT_USAGE;
-}
-
-static void flag_to_key(const char *flag, char *key, size_t n)
-{
-	size_t k = 0;
-
-	for (; *flag && *flag != '=' && k + 1 < n; flag++)
-		key[k++] = *flag == '-' ? '_' : *flag;
-	key[k] = '\0';
-}
-
-static int unknown_flag(const char *flag, const char *key)
-{
-	struct names_suggest sg;
-	int len = (int)strcspn(flag, "=");
-
-	names_suggest_init(&sg, key);
-	for (size_t k = 0; k < workload_nfields; k++)
-		names_suggest_add(&sg, workload_fields[k].name);
-	for (char *p = sg.best; *p; p++)
-		if (*p == '_')
-			*p = '-';
-	if (sg.best[0])
-		cmd_error("--%.*s: unknown option (did you mean '--%s'?)", len, flag, sg.best);
-	else
-		cmd_error("--%.*s: unknown option (see 'gpurent help estimate')", len, flag);
-	return EXIT_USAGE;
-}
-
 int cmd_estimate(int argc, char **argv)
 {
 	struct workload w;
@@ -466,14 +408,13 @@ int cmd_estimate(int argc, char **argv)
 	struct model_spec arch;
 	const struct gpu_spec *gpu;
 	struct estimate e;
+	static const struct own_opt own[] = {{"--json", false}, {NULL, false}};
 	const char *file = NULL;
-	char *buf = NULL, err[512], key[64];
-	size_t len;
+	char err[512], key[64];
 	bool json = false;
 	int rc, bad;
 
 	workload_init(&w);
-	/* first pass: help, the file, --json */
 	for (int i = 1; i < argc; i++) {
 		if (common_is_help(argv[i])) {
 			print_usage(stdout);
@@ -481,85 +422,21 @@ int cmd_estimate(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--json"))
 			json = true;
-		else if (argv[i][0] != '-') {
-			if (file) {
-				cmd_error("expected one workload file, got '%s' and '%s'", file, argv[i]);
-				return EXIT_USAGE;
-			}
-			file = argv[i];
-		} else if (argv[i][1] == '-') {
-			/* known flag: skip its value; unknown: say so before anything else */
-			int idx;
-			flag_to_key(argv[i] + 2, key, sizeof(key));
-			idx = workload_field_index(key);
-			if (idx < 0 && !strncmp(key, "no_", 3) && (idx = workload_field_index(key + 3)) >= 0 &&
-			    workload_fields[idx].type == F_BOOL)
-				continue;
-			if (idx < 0)
-				return unknown_flag(argv[i] + 2, key);
-			if (workload_fields[idx].type != F_BOOL && !strchr(argv[i], '='))
-				i++;
-		} else {
-			cmd_error("%s: unknown option (options are --FIELD VALUE; see 'gpurent help estimate')", argv[i]);
-			return EXIT_USAGE;
-		}
 	}
-	if (file) {
-		if (common_read_file(file, &buf, &len, err, sizeof(err))) {
-			common_error("%s", err);
-			return EXIT_USAGE;
-		}
-		rc = workload_load_yaml(&w, buf, len, file, err, sizeof(err));
-		free(buf);
-		if (rc) {
-			fprintf(stderr, "%s\n", err);
-			return EXIT_USAGE;
-		}
-	}
-	/* second pass: flags override the file */
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq;
-		char msg[384];
-		int idx;
-
-		if (arg[0] != '-' || !strcmp(arg, "--json"))
-			continue;
-		flag_to_key(arg + 2, key, sizeof(key));
-		eq = strchr(arg, '=');
-		idx = workload_field_index(key);
-		if (idx < 0 && !strncmp(key, "no_", 3) && !eq &&
-		    (idx = workload_field_index(key + 3)) >= 0 && workload_fields[idx].type == F_BOOL) {
-			rc = workload_set(&w, key + 3, "false", 0, msg, sizeof(msg));
-			continue;
-		}
-		if (idx >= 0 && workload_fields[idx].type == F_BOOL && !eq) {
-			val = "true";
-		} else if (eq) {
-			val = eq + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else if (idx >= 0) {
-			cmd_error("--%s: expected a value", arg + 2);
-			return EXIT_USAGE;
-		}
-		rc = workload_set(&w, key, val ? val : "", 0, msg, sizeof(msg));
-		if (rc) {
-			cmd_error("--%.*s: %s", (int)strcspn(arg + 2, "="), arg + 2, msg);
-			return EXIT_USAGE;
-		}
-	}
+	if ((rc = wlargs_parse("estimate", argc, argv, own, &w, &file)))
+		return rc;
 
 	if ((rc = common_load_data(&gdb, &mdb)))
 		return rc;
 	if (workload_resolve(&w, &mdb, &gdb, &arch, &gpu, &bad, err, sizeof(err))) {
-		rc = field_error(file, &w, bad, err);
+		rc = wlargs_field_error("estimate", file, &w, bad, err);
 		goto out;
 	}
 	if (estimate_run(&w, &arch, gpu, &e, err, sizeof(err))) {
 		/* the message starts with the field to blame: "field: ..." */
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
 		bad = workload_field_index(key);
-		rc = field_error(file, &w, bad, err);
+		rc = wlargs_field_error("estimate", file, &w, bad, err);
 		goto out;
 	}
 	add_assumptions(&w, &arch, &e);

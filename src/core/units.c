@@ -291,6 +291,17 @@ char *units_fmt_duration(double s, char *buf, size_t n)
 	return buf;
 }
 
+char *units_fmt_duration_short(double s, char *buf, size_t n)
+{
+	if (s >= 2 * 86400)
+		snprintf(buf, n, "%.1f d", s / 86400);
+	else if (s >= 3600)
+		snprintf(buf, n, "%.1f h", s / 3600);
+	else
+		snprintf(buf, n, "%.0f min", s / 60);
+	return buf;
+}
+
 char *units_fmt_flops(double f, char *buf, size_t n)
 {
 	snprintf(buf, n, "%.3g", f);

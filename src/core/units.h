@@ -45,6 +45,7 @@ int units_parse_bool(const char *s, int *out, char *err, size_t errlen);
 char *units_fmt_bytes(double bytes, char *buf, size_t n);     /* "13.48 GB" */
 char *units_fmt_count(double count, char *buf, size_t n);     /* "6.74B" */
 char *units_fmt_duration(double sec, char *buf, size_t n);    /* "14.6 d" */
+char *units_fmt_duration_short(double sec, char *buf, size_t n); /* "9.2 d" */
 char *units_fmt_flops(double flops, char *buf, size_t n);     /* "1.26e20" */
 
 #endif
