@@ -120,6 +120,14 @@ static bool keep(void *ctx, const struct offer *o)
 	return false;
 }
 
+/* keep()'s test alone: pure, safe on the loader's second thread */
+static bool match(void *ctx, const struct offer *o)
+{
+	const struct search *s = ctx;
+
+	return query_match(&s->q, o);
+}
+
 static const struct query_sort *sort_for_qsort;
 
 static int qsort_cmp(const void *a, const void *b)
@@ -239,7 +247,7 @@ int cmd_offers(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if ((rc = offers_load(&c, catalogs, ncat, keep, &s)))
+	if ((rc = offers_load(&c, catalogs, ncat, keep, match, &s)))
 		goto out;
 	res = s.limit ? s.heap : c.set.v;
 	nres = s.limit ? s.n : c.set.n;

@@ -317,7 +317,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	if ((rc = plan_pricer_init(&pc, &c, &po.pricer)))
 		goto out;
-	if ((rc = offers_load(&c, catalogs, ncat, NULL, NULL)))
+	if ((rc = offers_load(&c, catalogs, ncat, NULL, NULL, NULL)))
 		goto out_pricer;
 	if (plan_run(&w, &arch, &c.set, &po, &r, err, sizeof(err))) {
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);

@@ -131,7 +131,12 @@ static int map_file(struct offers_ctx *c, const char *path, const char **buf, si
 		*len = 0;
 		return 0;
 	}
+#ifdef MAP_POPULATE
+	/* map every page now, once: the loader's threads then never fault */
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+#else
 	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+#endif
 	close(fd);
 	if (m == MAP_FAILED) {
 		common_error("%s: %s: cannot map: %s", c->cmd, path, strerror(errno));
@@ -173,7 +178,7 @@ static void provider_of(const char *path, char *out, size_t n)
 }
 
 static int load_path(struct offers_ctx *c, const char *path, const char *buf, size_t len,
-		     bool copy, catalog_keep_fn keep, void *ctx)
+		     bool copy, catalog_keep_fn keep, catalog_keep_fn match, void *ctx)
 {
 	struct catalog_opts o;
 	char err[512], prov[64];
@@ -196,6 +201,10 @@ static int load_path(struct offers_ctx *c, const char *path, const char *buf, si
 	o.bad_row = print_bad;
 	o.bad_ctx = c;
 	o.keep = keep;
+	o.match = match;
+	/* two threads for large catalogs; GPURENT_THREADS=1 turns it off
+	 * (tests compare both ways) */
+	o.threads = getenv("GPURENT_THREADS") ? atoi(getenv("GPURENT_THREADS")) : 2;
 	o.ctx = ctx;
 	o.provider = name;
 	rc = catalog_load(&c->set, buf, len, copy, name + strlen(prov) + 1, &o, err, sizeof(err));
@@ -227,7 +236,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_keep_fn keep, void *ctx)
+static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_keep_fn keep,
+		    catalog_keep_fn match, void *ctx)
 {
 	struct stat st;
 	DIR *d;
@@ -245,7 +255,7 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 		size_t len;
 		if ((rc = map_file(c, path, &buf, &len)))
 			return rc;
-		return load_path(c, path, buf, len, false, keep, ctx);
+		return load_path(c, path, buf, len, false, keep, match, ctx);
 	}
 	if (depth > 3)
 		return 0;
@@ -279,7 +289,7 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 	qsort(names, n, sizeof(*names), cmp_str);   /* stable order: sorted */
 	for (size_t i = 0; i < n; i++) {
 		if (!rc)
-			rc = load_any(c, names[i], depth + 1, keep, ctx);
+			rc = load_any(c, names[i], depth + 1, keep, match, ctx);
 		free(names[i]);
 	}
 	free(names);
@@ -310,7 +320,8 @@ static int sky_catalog_dir(char *out, size_t n)
 	return 0;
 }
 
-int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep, void *ctx)
+int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
+		catalog_keep_fn match, void *ctx)
 {
 	int rc;
 
@@ -320,16 +331,16 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
 		size_t len;
 		if ((rc = common_data_file("offers.csv", &buf, &len, &owned, &path)))
 			return rc;
-		rc = load_path(c, path, buf, len, owned != NULL, keep, ctx);
+		rc = load_path(c, path, buf, len, owned != NULL, keep, match, ctx);
 		free(owned);
 		if (rc)
 			return rc;
 		if (!sky_catalog_dir(sky, sizeof(sky)))
-			return load_any(c, sky, 0, keep, ctx);
+			return load_any(c, sky, 0, keep, match, ctx);
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
-		if ((rc = load_any(c, paths[i], 0, keep, ctx)))
+		if ((rc = load_any(c, paths[i], 0, keep, match, ctx)))
 			return rc;
 	return 0;
 }

@@ -37,11 +37,13 @@ double offers_rate(const struct offers_ctx *c, const char *code);
 /*
  * Load every catalog named in paths (files or folders; n may be 0: then
  * the bundled data/offers.csv and ~/.sky/catalogs/<newest>/ are used).
- * keep/ctx filter offers as they load (NULL keeps all). Bad rows are
- * printed as they are found and counted in c->bad_rows. Returns 0 or the
- * exit code of a fatal error (message printed).
+ * keep/ctx filter offers as they load (NULL keeps all); match, when given,
+ * is keep's pure test and lets large catalogs load on two threads
+ * (catalog.h). Bad rows are printed as they are found and counted in
+ * c->bad_rows. Returns 0 or the exit code of a fatal error (message printed).
  */
-int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep, void *ctx);
+int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
+		catalog_keep_fn match, void *ctx);
 
 /* One line per catalog: rows, offers, and each kind of skipped row. */
 void offers_report(FILE *f, const struct offers_ctx *c);

@@ -8,10 +8,13 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include <xxhash.h>
 
 #include "names.h"
 
@@ -233,6 +236,12 @@ struct loader {
 	char (*families)[32];     /* family per gpu db row */
 	uint64_t *seen;           /* duplicate detection: hashes of raw records */
 	size_t seen_cap, seen_n;
+	uint32_t file_index;      /* this catalog's index in the set's reports */
+	bool second;              /* the second half's loader: match, store, buffer messages */
+	char **msgs;              /* second: bad-row messages after "file:line: ", in order */
+	uint32_t *msg_lines;      /* second: their lines, counted from the half's start */
+	size_t nmsgs;
+	size_t end_line;          /* the line where loading stopped */
 	char msg[512];
 };
 
@@ -368,47 +377,53 @@ static double gpuinfo_number(const struct field *f, const char *key)
 
 /* ---- duplicate detection ---- */
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
 
-/* A record's fingerprint, eight bytes at a time (exact duplicates only
- * need equal records to hash equal; 64 bits make false matches
- * negligible: ~n^2/2^65, 3e-8 for a million rows). */
+/* A record's fingerprint: XXH3-64 of its bytes (exact duplicates only need
+ * equal records to hash equal; 56 compared bits make a false match
+ * negligible: ~n^2/2^57, 7e-6 for a million rows). */
 static uint64_t hash_record(const char *p, size_t n)
 {
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-	size_t i = 0;
+	return XXH3_64bits(p, n);
+}
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, p + i, 8);
-		h = (h ^ mix64(w)) * 0x100000001b3ULL + 0x632be59bd9b4e019ULL;
-	}
-	if (i < n) {
-		uint64_t w = 0;
-		memcpy(&w, p + i, n - i);
-		h = (h ^ mix64(w)) * 0x100000001b3ULL;
-	}
-	return mix64(h);
+/* A fingerprint's home slot: from the compared bits only, so an entry
+ * (whose low bits hold its code) finds the same slot as the raw hash. */
+static size_t slot_of(uint64_t h, size_t cap)
+{
+	return (size_t)(h >> 8) & (cap - 1);
 }
 
 static void seen_prefetch(const struct loader *ld, uint64_t h)
 {
 	if (ld->seen_cap)
-		__builtin_prefetch(&ld->seen[h & (ld->seen_cap - 1)]);
+		__builtin_prefetch(&ld->seen[slot_of(h, ld->seen_cap)]);
 }
 
-/* true when a record with fingerprint h was seen before; records it. */
-static bool seen_hash(struct loader *ld, uint64_t h)
-{
+/*
+ * true when a record with fingerprint h was seen before; otherwise records
+ * it with `code` in the low 8 bits (what the row counted as, so that a
+ * second loader can undo the count: see merge_second_half()). Fingerprints
+ * are compared on their upper 56 bits.
+ */
+#define FP_MASK (~(uint64_t)0xFF)
+enum { ROW_LOADED = 1, ROW_CPU = 2, ROW_NOPRICE = 3 };
+#define ROW_CODE(cat, spot, mem, unknown) ((uint64_t)(cat) | (uint64_t)(spot) << 2 | \
+					  (uint64_t)(mem) << 4 | (uint64_t)(unknown) << 6)
 
+static bool table_has(const uint64_t *t, size_t cap, uint64_t h)
+{
+	if (!cap)
+		return false;
+	for (size_t j = slot_of(h, cap);; j = (j + 1) & (cap - 1)) {
+		if (!t[j])
+			return false;
+		if ((t[j] & FP_MASK) == (h & FP_MASK))
+			return true;
+	}
+}
+
+static bool seen_hash(struct loader *ld, uint64_t h, uint64_t code)
+{
 	if (ld->seen_n * 2 >= ld->seen_cap) {
 		size_t ncap = ld->seen_cap ? ld->seen_cap * 2 : 4096;
 		uint64_t *nt = calloc(ncap, sizeof(*nt));
@@ -418,7 +433,7 @@ static bool seen_hash(struct loader *ld, uint64_t h)
 			uint64_t v = ld->seen[i];
 			if (!v)
 				continue;
-			for (size_t j = v & (ncap - 1);; j = (j + 1) & (ncap - 1))
+			for (size_t j = slot_of(v, ncap);; j = (j + 1) & (ncap - 1))
 				if (!nt[j]) {
 					nt[j] = v;
 					break;
@@ -428,11 +443,11 @@ static bool seen_hash(struct loader *ld, uint64_t h)
 		ld->seen = nt;
 		ld->seen_cap = ncap;
 	}
-	for (size_t j = h & (ld->seen_cap - 1);; j = (j + 1) & (ld->seen_cap - 1)) {
-		if (ld->seen[j] == h)
+	for (size_t j = slot_of(h, ld->seen_cap);; j = (j + 1) & (ld->seen_cap - 1)) {
+		if ((ld->seen[j] & FP_MASK) == (h & FP_MASK) && ld->seen[j])
 			return true;
 		if (!ld->seen[j]) {
-			ld->seen[j] = h;
+			ld->seen[j] = (h & FP_MASK) | code;
 			ld->seen_n++;
 			return false;
 		}
@@ -444,14 +459,28 @@ static bool seen_hash(struct loader *ld, uint64_t h)
 static void bad(struct loader *ld, uint32_t line, const char *field, const char *what,
 		const struct field *f)
 {
+	char rest[400];
+
 	ld->rep->bad_rows++;
 	if (!ld->o->bad_row)
 		return;
 	if (f)
-		snprintf(ld->msg, sizeof(ld->msg), "%s:%u: %s: %s, got '%.*s'", ld->fname, line, field,
-			 what, (int)(f->len > 60 ? 60 : f->len), f->p);
+		snprintf(rest, sizeof(rest), "%s: %s, got '%.*s'", field, what,
+			 (int)(f->len > 60 ? 60 : f->len), f->p);
 	else
-		snprintf(ld->msg, sizeof(ld->msg), "%s:%u: %s: %s", ld->fname, line, field, what);
+		snprintf(rest, sizeof(rest), "%s: %s", field, what);
+	if (ld->second) {
+		char **nm = realloc(ld->msgs, (ld->nmsgs + 1) * sizeof(*nm));
+		uint32_t *nl = realloc(ld->msg_lines, (ld->nmsgs + 1) * sizeof(*nl));
+		if (nm)
+			ld->msgs = nm;
+		if (nl)
+			ld->msg_lines = nl;
+		if (nm && nl && (nm[ld->nmsgs] = strdup(rest)))
+			nl[ld->nmsgs++] = line;
+		return;
+	}
+	snprintf(ld->msg, sizeof(ld->msg), "%s:%u: %s", ld->fname, line, rest);
 	ld->o->bad_row(ld->o->bad_ctx, ld->msg);
 }
 
@@ -480,7 +509,7 @@ static int push(struct loader *ld, const struct offer *o)
 {
 	struct offer_set *s = ld->set;
 
-	if (ld->o->keep && !ld->o->keep(ld->o->ctx, o)) {
+	if (ld->second ? !ld->o->match(ld->o->ctx, o) : ld->o->keep && !ld->o->keep(ld->o->ctx, o)) {
 		ld->rep->loaded++;
 		return 0;
 	}
@@ -531,109 +560,80 @@ static int instance_hint(const struct field *f)
 	return 0;
 }
 
-static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
-			 const int *col)
-{
+/* A scanned record waiting for its duplicate-table slot to arrive in cache. */
+struct pending {
 	struct field f[MAX_FIELDS];
-	enum supply_type supply = SUPPLY_UNKNOWN;
-	const char *prov = ld->o->provider ? ld->o->provider : "";
-	static const char *const hyper[] = {"aws", "gcp", "azure", "oci", "ibm"};
-	static const char *const market[] = {"vast"};
+	int nf;
+	size_t line;
+	uint64_t h;
+};
+#define BATCH 16
 
-	for (size_t i = 0; i < sizeof(hyper) / sizeof(hyper[0]); i++)
-		if (!strcmp(prov, hyper[i]))
-			supply = SUPPLY_HYPERSCALER;
-	for (size_t i = 0; i < sizeof(market) / sizeof(market[0]); i++)
-		if (!strcmp(prov, market[i]))
-			supply = SUPPLY_MARKETPLACE;
-	if (supply == SUPPLY_UNKNOWN && *prov)
-		supply = SUPPLY_AI_CLOUD;
+/* One SkyPilot row, already split and fingerprinted. 0, or -1 out of memory. */
+static int sky_row(struct loader *ld, const struct pending *pr, const int *col, const char *prov,
+		   enum supply_type supply)
+{
+	const struct field *f = pr->f;
+	int nf = pr->nf;
+	size_t rec_line = pr->line;
+	uint64_t h = pr->h;
+	struct offer o;
+	double count = 0, size_mib = 0, v;
+	int mem_case, spot_kind = 0;
+	bool ambiguous;
+	const struct field *fa, *fp;
 
-	while (pos < len) {
-		const char *rec;
-		size_t rec_len, rec_line = line;
-		int nf;
-		struct offer o;
-		double count = 0, size_mib = 0, v;
-		int mem_case, spot_kind = 0;
-		bool ambiguous;
-		uint64_t h;
-		const struct field *fa, *fp;
-
-		if (buf[pos] == '\n' || buf[pos] == '\r') {
-			if (buf[pos] == '\n')
-				line++;
-			pos++;
-			continue;
+	do {
+		if (!h) {
+			char what[64];
+			snprintf(what, sizeof(what), "expected the header's fields, got %d", nf);
+			bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
+			break;
 		}
-		nf = scan_record(buf, len, &pos, &line, f, MAX_FIELDS, &rec, &rec_len);
-		if (nf < 0) {
-			bad(ld, (uint32_t)rec_line, "(row)", "unterminated quoted field", NULL);
-			return 0;
-		}
-		ld->rep->rows++;
-		if (nf > MAX_FIELDS || nf <= col[SK_PRICE] || nf <= col[SK_ACCEL] || nf <= col[SK_COUNT]) {
-			snprintf(ld->msg, sizeof(ld->msg), "expected the header's fields, got %d", nf);
-			bad(ld, (uint32_t)rec_line, "(row)", ld->msg, NULL);
-			continue;
-		}
-		/* fingerprint now, look it up once the row is parsed: the
-		 * table's cache miss overlaps the parsing */
-		h = hash_record(rec, rec_len) | 1;
-		seen_prefetch(ld, h);
 		fa = &f[col[SK_ACCEL]];
 		if (fa->len && catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count)) {
 			bad(ld, (uint32_t)rec_line, "AcceleratorCount", "expected a number", &f[col[SK_COUNT]]);
-			continue;
+			break;
 		}
 		if (!fa->len || count <= 0) {
-			if (seen_hash(ld, h))
+			if (seen_hash(ld, h, ROW_CODE(ROW_CPU, 0, 0, 0)))
 				ld->rep->duplicates++;
 			else
 				ld->rep->cpu_only++;
-			continue;
+			break;
 		}
 		fp = &f[col[SK_PRICE]];
 		memset(&o, 0, sizeof(o));
 		if (!fp->len) {
-			if (seen_hash(ld, h))
+			if (seen_hash(ld, h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
 				ld->rep->duplicates++;
 			else
 				ld->rep->missing_price++;
-			continue;
+			break;
 		}
 		if (catalog_parse_number(fp->p, fp->len, &o.price) || o.price < 0) {
 			bad(ld, (uint32_t)rec_line, "Price", "expected a price >= 0 in USD per hour", fp);
-			continue;
+			break;
 		}
 		if (o.price == 0) {
-			if (seen_hash(ld, h))
+			if (seen_hash(ld, h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
 				ld->rep->duplicates++;
 			else
 				ld->rep->missing_price++;
-			continue;
+			break;
 		}
 		if (col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len) {
 			const struct field *fs = &f[col[SK_SPOT]];
 			if (catalog_parse_number(fs->p, fs->len, &v) || v < 0) {
 				bad(ld, (uint32_t)rec_line, "SpotPrice", "expected a price >= 0 in USD per hour", fs);
-				continue;
+				break;
 			}
 			spot_kind = v == 0 || v >= 1e5 || v > 100 * o.price ? 1 : v >= o.price ? 2 : 0;
 			if (!spot_kind)
 				o.spot_price = v;
 		}
-		if (seen_hash(ld, h)) {
-			ld->rep->duplicates++;
-			continue;
-		}
-		if (spot_kind == 1)
-			ld->rep->spot_placeholder++;
-		else if (spot_kind == 2)
-			ld->rep->spot_above_price++;
-		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf) {
+		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf)
 			size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
-		}
 		o.gpus = count;
 		o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, 0, &mem_case, &ambiguous);
 		if (ambiguous && col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf) {
@@ -641,6 +641,14 @@ static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t 
 			if (hint)
 				o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, hint, &mem_case, &ambiguous);
 		}
+		if (seen_hash(ld, h, ROW_CODE(ROW_LOADED, spot_kind, mem_case, !o.gpu))) {
+			ld->rep->duplicates++;
+			break;
+		}
+		if (spot_kind == 1)
+			ld->rep->spot_placeholder++;
+		else if (spot_kind == 2)
+			ld->rep->spot_above_price++;
 		if (mem_case == 1)
 			ld->rep->mem_total_fixed++;
 		else if (mem_case == 2)
@@ -654,6 +662,7 @@ static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t 
 			o.gpu_mem = (count > 1 && size_mib / count >= 8 * 1024 ? size_mib / count : size_mib) *
 				    1048576.0;
 		}
+		o.fp = h;
 		o.provider.p = prov;
 		o.provider.len = (uint32_t)strlen(prov);
 		if (col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf)
@@ -669,11 +678,76 @@ static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t 
 			catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o.ram_gib);
 		o.supply = supply;
 		o.billing = o.provider;
-		o.file = (uint32_t)(ld->set->nreports - 1);
+		o.file = ld->file_index;
 		o.line = (uint32_t)rec_line;
 		if (push(ld, &o))
 			return -1;
+	} while (0);
+	return 0;
+}
+
+static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
+			 const int *col)
+{
+	struct pending *batch;
+	enum supply_type supply = SUPPLY_UNKNOWN;
+	const char *prov = ld->o->provider ? ld->o->provider : "";
+	static const char *const hyper[] = {"aws", "gcp", "azure", "oci", "ibm"};
+	static const char *const market[] = {"vast"};
+
+	for (size_t i = 0; i < sizeof(hyper) / sizeof(hyper[0]); i++)
+		if (!strcmp(prov, hyper[i]))
+			supply = SUPPLY_HYPERSCALER;
+	for (size_t i = 0; i < sizeof(market) / sizeof(market[0]); i++)
+		if (!strcmp(prov, market[i]))
+			supply = SUPPLY_MARKETPLACE;
+	if (supply == SUPPLY_UNKNOWN && *prov)
+		supply = SUPPLY_AI_CLOUD;
+
+	batch = malloc(BATCH * sizeof(*batch));
+	if (!batch)
+		return -1;
+	/* Rows go in batches: split and fingerprint a batch, prefetch each
+	 * duplicate-table slot, then parse them: the cache misses overlap. */
+	while (pos < len) {
+		int nb = 0, stop = 0;
+		while (nb < BATCH && pos < len) {
+			struct pending *pr = &batch[nb];
+			const char *rec;
+			size_t rec_len;
+			if (buf[pos] == '\n' || buf[pos] == '\r') {
+				if (buf[pos] == '\n')
+					line++;
+				pos++;
+				continue;
+			}
+			pr->line = line;
+			pr->nf = scan_record(buf, len, &pos, &line, pr->f, MAX_FIELDS, &rec, &rec_len);
+			if (pr->nf < 0) {
+				stop = 1;
+				break;
+			}
+			ld->rep->rows++;
+			pr->h = 0;   /* a short row is reported in order, with the others */
+			if (pr->nf <= MAX_FIELDS && pr->nf > col[SK_PRICE] && pr->nf > col[SK_ACCEL] &&
+			    pr->nf > col[SK_COUNT]) {
+				pr->h = hash_record(rec, rec_len) | 1;
+				seen_prefetch(ld, pr->h);
+			}
+			nb++;
+		}
+		for (int k = 0; k < nb; k++)
+			if (sky_row(ld, &batch[k], col, prov, supply)) {
+				free(batch);
+				return -1;
+			}
+		if (stop) {
+			bad(ld, (uint32_t)batch[nb].line, "(row)", "unterminated quoted field", NULL);
+			break;
+		}
 	}
+	ld->end_line = line;
+	free(batch);
 	return 0;
 }
 
@@ -758,11 +832,12 @@ static int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, 
 		}
 		for (int c = 0; c < OC_N; c++)
 			if (col[c] >= nf) {
-				snprintf(ld->msg, sizeof(ld->msg), "expected %d fields, got %d", OC_N, nf);
-				bad(ld, (uint32_t)rec_line, "(row)", ld->msg, NULL);
+				char what[64];
+				snprintf(what, sizeof(what), "expected %d fields, got %d", OC_N, nf);
+				bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
 				goto next;
 			}
-		if (seen_hash(ld, hash_record(rec, rec_len) | 1)) {
+		if (seen_hash(ld, hash_record(rec, rec_len) | 1, ROW_CODE(ROW_LOADED, 0, 0, 0))) {
 			ld->rep->duplicates++;
 			continue;
 		}
@@ -836,13 +911,265 @@ static int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, 
 			bad(ld, (uint32_t)rec_line, "source", "expected where the price comes from", NULL);
 			continue;
 		}
-		o.file = (uint32_t)(ld->set->nreports - 1);
+		o.file = ld->file_index;
 		o.line = (uint32_t)rec_line;
 		if (push(ld, &o))
 			return -1;
 next:;
 	}
 	return 0;
+}
+
+/* ---- two threads for a large SkyPilot catalog ---- */
+
+/* A record boundary near the middle of [pos, len): after a newline that is
+ * not inside a quoted field (an even number of '"' before it). 0 if none. */
+static size_t find_split(const char *buf, size_t pos, size_t len)
+{
+	/* the second half also keeps its offers and is merged: give it less */
+	size_t mid = pos + (len - pos) / 20 * 11, quotes = 0, i = pos;
+	uint64_t acc = 0;
+
+	/* Only the parity of the '"' count matters: XOR the words' "byte is
+	 * not a quote" masks together and count their bits once at the end. */
+	for (; i + 8 <= mid; i += 8) {
+		uint64_t w, x;
+		memcpy(&w, buf + i, 8);
+		x = w ^ 0x2222222222222222ULL;
+		acc ^= (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x) & 0x8080808080808080ULL;
+	}
+	quotes = (size_t)(i - pos) - (size_t)__builtin_popcountll(acc);   /* parity is what counts */
+	for (; i < mid; i++)
+		quotes += buf[i] == '"';
+	for (i = mid; i < len; i++) {
+		if (buf[i] == '"')
+			quotes++;
+		else if (buf[i] == '\n' && !(quotes & 1))
+			return i + 1 < len ? i + 1 : 0;
+	}
+	return 0;
+}
+
+struct half {
+	struct loader *ld;
+	const char *buf;
+	size_t len, pos, line;
+	const int *col;
+	int rc;
+};
+
+static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
+			 const int *col);
+
+static void *run_half(void *arg)
+{
+	struct half *h = arg;
+
+	h->rc = load_skypilot(h->ld, h->buf, h->len, h->pos, h->line, h->col);
+	return NULL;
+}
+
+/* Fold the second half (b, with its offers in b->set) into the first (a):
+ * rows whose fingerprint the first half has already seen become
+ * duplicates (their counts undone through the code kept in the table),
+ * the rest of its offers go through keep, in order. */
+static int merge_second_half(struct loader *a, struct loader *b)
+{
+	struct catalog_report *ra = a->rep, *rb = b->rep;
+	struct offer_set *s = a->set, *t = b->set;
+
+	uint64_t *cross = NULL;   /* fingerprints the first half already had */
+	size_t ncross = 0;
+
+	for (size_t i = 0; i < b->seen_cap; i++) {
+		uint64_t e = b->seen[i];
+		/* the probe 32 slots ahead: its cache line arrives in time */
+		if (i + 32 < b->seen_cap && b->seen[i + 32] && a->seen_cap)
+			__builtin_prefetch(&a->seen[slot_of(b->seen[i + 32], a->seen_cap)]);
+		if (!e || !table_has(a->seen, a->seen_cap, e))
+			continue;
+		if ((e & 3) == ROW_LOADED) {
+			uint64_t *nc = realloc(cross, (ncross + 1) * sizeof(*nc));
+			if (!nc) {
+				free(cross);
+				return -1;
+			}
+			cross = nc;
+			cross[ncross++] = e & FP_MASK;
+		}
+		switch (e & 3) {
+		case ROW_LOADED: {
+			int spot = (int)(e >> 2 & 3), mem = (int)(e >> 4 & 3);
+			rb->loaded--;
+			rb->spot_placeholder -= spot == 1;
+			rb->spot_above_price -= spot == 2;
+			rb->mem_total_fixed -= mem == 1;
+			rb->mem_from_spec -= mem == 2;
+			rb->unknown_gpu -= (e >> 6) & 1;
+			break;
+		}
+		case ROW_CPU:
+			rb->cpu_only--;
+			break;
+		case ROW_NOPRICE:
+			rb->missing_price--;
+			break;
+		}
+		rb->duplicates++;
+	}
+	ra->rows += rb->rows;
+	ra->loaded += rb->loaded;
+	ra->cpu_only += rb->cpu_only;
+	ra->missing_price += rb->missing_price;
+	ra->duplicates += rb->duplicates;
+	ra->bad_rows += rb->bad_rows;
+	ra->spot_placeholder += rb->spot_placeholder;
+	ra->spot_above_price += rb->spot_above_price;
+	ra->unknown_gpu += rb->unknown_gpu;
+	ra->mem_total_fixed += rb->mem_total_fixed;
+	ra->mem_from_spec += rb->mem_from_spec;
+	{
+		char *u = ra->unknown_names, *v = rb->unknown_names;
+		while (*v) {
+			size_t n = strcspn(v, ",");
+			char nm[64];
+			snprintf(nm, sizeof(nm), "%.*s", (int)(n < sizeof(nm) ? n : sizeof(nm) - 1), v);
+			if (!strstr(u, nm) && strlen(u) + n + 3 < sizeof(ra->unknown_names))
+				snprintf(u + strlen(u), sizeof(ra->unknown_names) - strlen(u), "%s%s",
+					 *u ? ", " : "", nm);
+			v += n;
+			while (*v == ',' || *v == ' ')
+				v++;
+		}
+	}
+	for (size_t i = 0; i < b->nmsgs; i++) {
+		snprintf(a->msg, sizeof(a->msg), "%s:%zu: %s", a->fname, b->msg_lines[i] - 1 + a->end_line,
+			 b->msgs[i]);
+		a->o->bad_row(a->o->bad_ctx, a->msg);
+		free(b->msgs[i]);
+	}
+	free(b->msgs);
+	free(b->msg_lines);
+	/* its strings outlive it: the arena chunks move to the set */
+	if (t->narena) {
+		char **na = realloc(s->arena, (s->narena + t->narena) * sizeof(*na));
+		if (!na) {
+			free(cross);
+			return -1;
+		}
+		s->arena = na;
+		memcpy(s->arena + s->narena, t->arena, t->narena * sizeof(*na));
+		s->narena += t->narena;
+		t->narena = 0;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		struct offer *o = &t->v[i];
+		bool dup = false;
+		o->line += (uint32_t)(a->end_line - 1);
+		for (size_t k = 0; k < ncross && !dup; k++)   /* usually none at all */
+			dup = (o->fp & FP_MASK) == cross[k];
+		if (dup)
+			continue;
+		if (a->o->keep && !a->o->keep(a->o->ctx, o))
+			continue;
+		if (s->n == s->cap) {
+			size_t ncap = s->cap ? s->cap * 2 : 256;
+			struct offer *nv = realloc(s->v, ncap * sizeof(*nv));
+			if (!nv) {
+				free(cross);
+				return -1;
+			}
+			s->v = nv;
+			s->cap = ncap;
+		}
+		s->v[s->n++] = *o;
+	}
+	free(cross);
+	return 0;
+}
+
+/* A zeroed table whose pages are already written: calloc's untouched pages
+ * would first map the shared zero page on our reads (the prefetches) and
+ * then copy on the first write, flushing TLBs on every CPU the process
+ * runs on - a heavy tax once a second thread exists. */
+static uint64_t *table_alloc(size_t cap)
+{
+	uint64_t *t = calloc(cap, sizeof(*t));
+
+	/* one write per page (volatile: the compiler must not drop it) */
+	for (size_t i = 0; t && i < cap; i += 512)
+		((volatile uint64_t *)t)[i] = 0;
+	return t;
+}
+
+static size_t table_cap_for(size_t bytes)
+{
+	size_t cap = 4096;
+
+	while (cap < bytes / 96 * 2)   /* SkyPilot rows run 60-200 bytes: load <= ~0.5 */
+		cap *= 2;
+	return cap;
+}
+
+/* Both halves at once; falls back to one thread when a thread cannot start. */
+static int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, size_t line,
+			   const int *col)
+{
+	size_t split = find_split(buf, pos, len);
+	struct loader *b;
+	struct offer_set tmp;
+	struct catalog_report rb;
+	struct half hb;
+	pthread_t th;
+	int rc = -1;
+
+	if (!split)
+		return load_skypilot(a, buf, len, pos, line, col);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return load_skypilot(a, buf, len, pos, line, col);
+	offer_set_init(&tmp);
+	memset(&rb, 0, sizeof(rb));
+	b->set = &tmp;
+	b->o = a->o;
+	b->rep = &rb;
+	b->fname = a->fname;
+	b->families = a->families;   /* read-only */
+	b->file_index = a->file_index;
+	b->second = true;
+	b->seen_cap = table_cap_for(len - split);
+	b->seen = table_alloc(b->seen_cap);
+	if (!b->seen)
+		b->seen_cap = 0;
+	/* room for every row of the half up front: growing it with realloc
+	 * while another thread runs costs TLB shootdowns; untouched pages of
+	 * the reservation never become resident */
+	tmp.cap = (len - split) / 32 + 256;
+	tmp.v = malloc(tmp.cap * sizeof(*tmp.v));
+	if (!tmp.v)
+		tmp.cap = 0;
+	hb.ld = b;
+	hb.buf = buf;
+	hb.len = len;
+	hb.pos = split;
+	hb.line = 1;   /* counted from the split; shifted once the first half knows where it ends */
+	hb.col = col;
+	if (pthread_create(&th, NULL, run_half, &hb)) {
+		free(b->seen);
+		free(b);
+		offer_set_free(&tmp);
+		return load_skypilot(a, buf, len, pos, line, col);
+	}
+	rc = load_skypilot(a, buf, split, pos, line, col);
+	pthread_join(th, NULL);
+	if (!rc && !hb.rc)
+		rc = merge_second_half(a, b);
+	else
+		rc = -1;
+	free(b->seen);
+	free(b);
+	offer_set_free(&tmp);
+	return rc;
 }
 
 int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_copy,
@@ -934,16 +1261,20 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	}
 	for (size_t i = 0; i < opts->gpus->n; i++)
 		names_family(opts->gpus->v[i].name, ld->families[i], sizeof(ld->families[i]));
+	ld->file_index = (uint32_t)(s->nreports - 1);
 	/* size the duplicate table for the rows a catalog this long holds
-	 * (records are rarely under 48 bytes), so it never grows mid-load */
+	 * (records are rarely under 64 bytes), so it never grows mid-load */
 	{
-		size_t cap = 4096;
-		while (cap < len / 64 * 2)
-			cap *= 2;
-		ld->seen = calloc(cap, sizeof(*ld->seen));
+		bool two = !own && opts->match && opts->threads >= 2 && len - pos > (4u << 20);
+		size_t cap = table_cap_for(two ? len / 2 : len);
+		ld->seen = table_alloc(cap);
 		ld->seen_cap = ld->seen ? cap : 0;
+		rc = own ? load_own(ld, buf, len, pos, line, col) :
+		     two ? load_skypilot_2(ld, buf, len, pos, line, col) :
+		     load_skypilot(ld, buf, len, pos, line, col);
 	}
-	if ((own ? load_own : load_skypilot)(ld, buf, len, pos, line, col)) {
+	if (rc) {
+		rc = -1;
 		snprintf(err, errlen, "%s: out of memory", fname);
 		goto out_free;
 	}

@@ -40,6 +40,7 @@ struct offer {
 	bool persistent_storage, is_slice;
 	uint32_t file;               /* index into offer_set.reports */
 	uint32_t line;
+	uint64_t fp;                 /* the row's fingerprint (duplicate detection) */
 };
 
 /* What loading one catalog found; every skipped row is counted in a reason. */
@@ -87,7 +88,13 @@ struct catalog_opts {
 	catalog_bad_row_fn bad_row;
 	void *bad_ctx;                       /* for bad_row */
 	catalog_keep_fn keep;
-	void *ctx;                           /* for keep */
+	void *ctx;                           /* for keep and match */
+	/* Optional: a pure, thread-safe form of keep's test. With it, a large
+	 * SkyPilot catalog is read by `threads` threads (at most 2 here): the
+	 * second half's matching offers are handed to keep afterwards, in
+	 * order, so keep itself never runs concurrently. */
+	catalog_keep_fn match;
+	int threads;
 	const char *provider;   /* SkyPilot provider name (the catalog's folder) */
 };
 

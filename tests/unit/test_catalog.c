@@ -27,7 +27,7 @@ static const struct catalog_report *load(const char *rel, const char *provider)
 {
 	size_t len;
 	char err[512];
-	struct catalog_opts o = {&tu_gdb, rates, 2, on_bad, NULL, NULL, NULL, provider};
+	struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = provider};
 	char *buf = tu_read(rel, &len);
 
 	assert_non_null(buf);
@@ -206,7 +206,7 @@ static void test_real_catalogs(void **s)
 		size_t len;
 		char *buf;
 		char err[512];
-		struct catalog_opts o = {&tu_gdb, rates, 2, on_bad, NULL, NULL, NULL, prov[i]};
+		struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = prov[i]};
 
 		snprintf(path, sizeof(path), "%s/data/catalogs/%s/vms.csv",
 			 shared ? shared : "../shared", prov[i]);
@@ -243,6 +243,66 @@ static void test_real_catalogs(void **s)
 				    set.v[i].price < 1000);
 }
 
+/* Two threads read a large catalog exactly as one does: same offers in the
+ * same order, same report, duplicates across the halves found, bad rows
+ * in the second half reported with their true line numbers, in order. */
+static bool match_a100(void *ctx, const struct offer *o)
+{
+	(void)ctx;
+	return o->gpu && strstr(o->gpu->name, "A100");
+}
+
+static void test_two_threads_equal_one(void **s)
+{
+	size_t cap = 8 << 20, len = 0;
+	char *buf = malloc(cap);
+	struct offer_set one, two;
+	struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = "synthetic"};
+	char err[256], first_bad[2][256];
+	int nbad_one;
+
+	(void)s;
+	len += (size_t)snprintf(buf, cap, "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n");
+	for (int i = 0; len < cap - 4096; i++) {
+		/* rows repeat with period 5000: the second half duplicates the first */
+		int k = i % 5000;
+		if (i == 60001)
+			len += (size_t)snprintf(buf + len, cap - len, "bad-%d,A100,1,8,32,-1,r,,\n", i);
+		len += (size_t)snprintf(buf + len, cap - len,
+					"inst-%d,%s,%d,8,32,%d.%02d,\"Region, %d\",\"{'Gpus': [{'Name': 'x', 'MemoryInfo': {'SizeInMiB': %d}}]}\",%s\n",
+					k, k % 3 ? "A100" : "H100", 1 + k % 2, 1 + k % 7, k % 100, k % 11,
+					k % 3 ? (k % 2 ? 81920 : 40960) : 81559, k % 4 ? "" : "0.50");
+	}
+	offer_set_init(&one);
+	offer_set_init(&two);
+	o.keep = match_a100;
+	o.match = match_a100;
+	o.threads = 1;
+	nbad = 0;
+	assert_int_equal(catalog_load(&one, buf, len, false, "big.csv", &o, err, sizeof(err)), 0);
+	nbad_one = nbad;
+	memcpy(first_bad[0], bad_lines[0], sizeof(first_bad[0]));
+	o.threads = 2;
+	nbad = 0;
+	assert_int_equal(catalog_load(&two, buf, len, false, "big.csv", &o, err, sizeof(err)), 0);
+	memcpy(first_bad[1], bad_lines[0], sizeof(first_bad[1]));
+	assert_int_equal(nbad, nbad_one);
+	assert_int_equal(nbad, 1);
+	assert_string_equal(first_bad[0], first_bad[1]);
+	assert_non_null(strstr(first_bad[1], "big.csv:60003: Price:"));
+	assert_true(one.reports[0].duplicates > 50000);
+	assert_memory_equal(&one.reports[0], &two.reports[0], sizeof(one.reports[0]));
+	assert_int_equal(one.n, two.n);
+	assert_int_equal(one.n, 3333);   /* distinct A100 rows of the 5000 */
+	for (size_t i = 0; i < one.n; i++) {
+		assert_int_equal(one.v[i].line, two.v[i].line);
+		assert_true(one.v[i].price == two.v[i].price && one.v[i].gpu == two.v[i].gpu);
+	}
+	offer_set_free(&one);
+	offer_set_free(&two);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_fields_sorted),
 		cmocka_unit_test(test_real_catalogs),
+		cmocka_unit_test(test_two_threads_equal_one),
 	};
 	return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
 }
