@@ -137,6 +137,16 @@ int common_load_data(struct gpu_db *gdb, struct model_db *mdb)
 	return 0;
 }
 
+static int billing_loader(void *db, const char *b, size_t l, const char *f, char *e, size_t el)
+{
+	return billing_db_load(db, b, l, f, e, el);
+}
+
+int common_load_billing(struct billing_db *db)
+{
+	return load_one("billing.csv", billing_loader, db);
+}
+
 int common_finish(int rc)
 {
 	if (fflush(stdout) || ferror(stdout)) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../core/billing.h"
 #include "../core/gpu.h"
 #include "../core/model.h"
 
@@ -43,6 +44,13 @@ int common_data_file(const char *name, const char **buf, size_t *len, char **own
  * (2 for a bad data file), 0 on success. Caller frees with the _free()s.
  */
 int common_load_data(struct gpu_db *gdb, struct model_db *mdb);
+
+/*
+ * Load data/billing.csv (the billing profiles). Prints one line to stderr
+ * on failure and returns the exit code to use, 0 on success. Caller frees
+ * with billing_db_free().
+ */
+int common_load_billing(struct billing_db *db);
 
 /* Read a whole file; caller frees *buf. 0, or -1 with a message in err. */
 int common_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);

@@ -60,7 +60,7 @@ struct billing_profile {
 	double egress_per_gb;
 	double image_gb_month;      /* a saved image, per GB per 30 days */
 	double student_discount;    /* off the on-demand and package compute price; 0 = none */
-	char source[640];
+	char source[1024];
 };
 
 struct billing_db {
