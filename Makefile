@@ -87,7 +87,7 @@ deps:
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/gpurent estimate examples/lora-7b.yaml
+	$(BUILD)/gpurent plan examples/lora-7b.yaml
 
 PREFIX ?= /usr/local
 install: $(BUILD)/gpurent

@@ -7,10 +7,11 @@
 #define GPURENT_PLAN_PRICER_H
 
 #include "../core/plan.h"
+#include "../core/billing.h"
 #include "offers_load.h"
 
 struct plan_pricer_ctx {
-	void *billing;                 /* struct billing_db *, owned */
+	struct billing_db *billing;    /* owned */
 	const struct offers_ctx *offers;
 };
 

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "names.h"
+#include "spot.h"
 #include "units.h"
 
 const char *plan_mode_name(enum plan_mode m)
@@ -48,28 +49,6 @@ void plan_opts_default(struct plan_opts *o)
 	o->upload_bw = 12.5e6;      /* 100 Mbit/s */
 	o->ckpt_write_bw = 1e9;     /* local NVMe-class disk */
 	o->restart_s = 5 * 60;
-}
-
-/* ---- checkpoint / interruption model (formulas.md "Spot") ---- */
-
-double plan_daly_interval(double c, double m)
-{
-	double x;
-
-	if (c <= 0 || m <= 0)
-		return 0;
-	if (c >= 2 * m)
-		return m;
-	x = sqrt(c / (2 * m));
-	return sqrt(2 * c * m) * (1 + x / 3 + x * x / 9) - c;
-}
-
-double plan_daly_wall(double work, double tau, double c, double r, double m)
-{
-	if (m <= 0 || tau <= 0)
-		return work;
-	/* Daly 2006 eq. (20): T_w = M e^{R/M} (e^{(tau+C)/M} - 1) T / tau */
-	return m * exp(r / m) * (exp((tau + c) / m) - 1) * work / tau;
 }
 
 /* ---- matching constraints ---- */
@@ -344,7 +323,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		const struct estimate *e;
 		struct plan_choice c;
 		struct plan_usage u;
-		double G, usable, ckpt_bytes, mtbf, chunks = 1;
+		double G, usable, ckpt_bytes, chunks = 1;
 		bool spot_ok;
 
 		r->considered++;
@@ -399,7 +378,8 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 				continue;
 			}
 			chunks = ceil(c.compute_s / per);
-			c.ckpt_interval_s = plan_daly_interval(ckpt_bytes / opts->ckpt_write_bw, per);
+			/* a job limit is a certain interruption every `per` seconds */
+			c.ckpt_interval_s = spot_daly_interval(ckpt_bytes / opts->ckpt_write_bw, per);
 		}
 		c.chunks = chunks;
 		c.ckpt_write_s = ckpt_bytes / opts->ckpt_write_bw;
@@ -409,11 +389,16 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		u.sessions = chunks;
 		u.data_bytes = w->data_size;
 		u.egress_bytes = w->egress;
+		u.ckpt_write_s = w->resumable ? c.ckpt_write_s : 0;
+		u.restart_s = opts->restart_s;
 		c.mode = PLAN_ON_DEMAND;
+		c.cost.total = INFINITY;
+		c.on_demand_total = INFINITY;
 		if (w->sky.use_spot != 1) {
-			if (opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &c.cost))
+			if (!opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &c.cost))
+				c.on_demand_total = c.cost.total;
+			else
 				c.cost.total = INFINITY;
-			c.on_demand_total = c.cost.total;
 			for (int m = PLAN_DAILY; m <= PLAN_MONTHLY; m++) {
 				struct plan_cost pc;
 				if (!opts->pricer.price(opts->pricer.ctx, o, (enum plan_mode)m, &u, &pc) &&
@@ -422,31 +407,21 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 					c.mode = (enum plan_mode)m;
 				}
 			}
-		} else {
-			c.cost.total = INFINITY;
-			c.on_demand_total = INFINITY;
 		}
 		c.wall_s = o->queue_wait * chunks + u.idle_s + c.compute_s;
 
-		/* spot: expected time and cost with interruptions (Daly 2006) */
+		/* spot: the pricer's expected time and cost with interruptions
+		 * (Daly 2006); without checkpoints an interruption restarts the job */
 		spot_ok = o->spot_price > 0 && w->sky.use_spot != 0 && w->task != TASK_INFER;
-		mtbf = spot_ok ? opts->pricer.spot_mtbf(opts->pricer.ctx, o) : 0;
-		if (spot_ok && mtbf > 0) {
-			double cw = ckpt_bytes / opts->ckpt_write_bw;
-			double tau = w->resumable ? plan_daly_interval(cw, mtbf) : c.compute_s;
-			double expected = plan_daly_wall(c.compute_s, tau, cw, opts->restart_s, mtbf);
-			struct plan_usage su = u;
+		if (spot_ok) {
 			struct plan_cost sc;
-			su.busy_s = expected;
-			su.sessions = chunks + expected / mtbf;
-			su.idle_s = opts->setup_s * su.sessions + w->data_size / opts->upload_bw;
 			c.naive_spot = o->spot_price * c.compute_s / 3600;
-			if (isfinite(expected) && !opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &su, &sc) &&
+			if (!opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &u, &sc) && isfinite(sc.total) &&
 			    (opts->by == PLAN_BY_COST ? sc.total < c.cost.total : !isfinite(c.cost.total))) {
 				c.cost = sc;
 				c.mode = PLAN_SPOT;
-				c.wall_s = su.idle_s + expected;
-				c.ckpt_interval_s = w->resumable ? tau : 0;
+				c.wall_s = o->queue_wait * chunks + u.idle_s + sc.busy_wall_s;
+				c.ckpt_interval_s = sc.interval_s;
 			}
 		}
 		if (!isfinite(c.cost.total)) {

@@ -23,28 +23,32 @@ const char *plan_mode_name(enum plan_mode m);
 
 /* What the job uses of an instance, for the pricer. */
 struct plan_usage {
-	double busy_s;        /* instance time computing (spot: expected, with interruptions) */
-	double idle_s;        /* instance up but not computing: setup, data upload */
-	double sessions;      /* instance starts (spot restarts count) */
+	double busy_s;        /* the job's computation */
+	double idle_s;        /* instance up but not computing: set-up, data upload */
+	double sessions;      /* instance starts (jobs chained across a time limit) */
 	double data_bytes;    /* stored for the job's lifetime */
 	double egress_bytes;
+	/* spot: interruptions (docs/billing.md "Spot") */
+	double ckpt_write_s;  /* 0: no checkpoints, an interruption restarts the job */
+	double restart_s;     /* from an interruption to computing again */
 };
 
 struct plan_cost {
 	double compute, idle, storage, egress, total;   /* USD */
-	char note[96];        /* e.g. "hourly rounding: 3 h billed" */
+	double busy_wall_s;   /* computing time: spot's expected time with interruptions */
+	double interval_s;    /* spot: the checkpoint interval used */
+	double interruptions; /* spot: expected count */
+	char note[96];        /* e.g. "hourly: 3 h billed" */
 };
 
 /*
  * The pricer: returns 0 and fills *out with the USD cost of usage `u` of
- * offer `o` under `mode`, or -1 when the offer has no such mode (no spot
- * price, no package). spot_mtbf returns the assumed mean time between
- * interruptions of the offer's spot instances, in seconds.
+ * offer `o` under `mode` (spot: its expected cost and time with
+ * interruptions), or -1 when the offer has no such mode.
  */
 struct plan_pricer {
 	int (*price)(void *ctx, const struct offer *o, enum plan_mode mode,
 		     const struct plan_usage *u, struct plan_cost *out);
-	double (*spot_mtbf)(void *ctx, const struct offer *o);
 	void *ctx;
 };
 
@@ -115,12 +119,5 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	     const struct offer_set *set, const struct plan_opts *opts,
 	     struct plan_result *r, char *err, size_t errlen);
 void plan_result_free(struct plan_result *r);
-
-/* Young/Daly: optimal checkpoint interval for write time C and MTBF M
- * (Daly 2006, higher order; Young 1974 when C << M). Seconds. */
-double plan_daly_interval(double c, double m);
-/* Daly 2006: expected wall time to finish `work` seconds with interval
- * tau, write C, restart R, exponential failures with MTBF M. */
-double plan_daly_wall(double work, double tau, double c, double r, double m);
 
 #endif

@@ -6,8 +6,12 @@
 #include <math.h>
 
 #include "../../src/core/plan.h"
+#include "../../src/core/spot.h"
 
-/* per-second compute at the offer's price, spot at its spot price; no storage */
+#define MTBF (6 * 3600.0)
+
+/* per-second compute at the offer's price; spot at its spot price for
+ * Daly's expected time with a 6 h MTBF; no storage */
 static int price(void *ctx, const struct offer *o, enum plan_mode mode, const struct plan_usage *u,
 		 struct plan_cost *out)
 {
@@ -20,17 +24,15 @@ static int price(void *ctx, const struct offer *o, enum plan_mode mode, const st
 			return 0;   /* free campus card */
 		return -1;
 	}
-	out->compute = rate * u->busy_s / 3600;
+	out->busy_wall_s = u->busy_s;
+	if (mode == PLAN_SPOT) {
+		out->busy_wall_s = spot_expected_wall(u->busy_s, u->ckpt_write_s, u->restart_s, MTBF, 0);
+		out->interval_s = u->ckpt_write_s > 0 ? spot_daly_interval(u->ckpt_write_s, MTBF) : 0;
+	}
+	out->compute = rate * out->busy_wall_s / 3600;
 	out->idle = rate * u->idle_s / 3600;
 	out->total = out->compute + out->idle;
 	return 0;
-}
-
-static double mtbf(void *ctx, const struct offer *o)
-{
-	(void)ctx;
-	(void)o;
-	return 6 * 3600.0;
 }
 
 static struct offer_set set;
@@ -83,7 +85,6 @@ static void opts(struct plan_opts *po)
 {
 	plan_opts_default(po);
 	po->pricer.price = price;
-	po->pricer.spot_mtbf = mtbf;
 	po->top = 10;
 }
 
@@ -174,8 +175,7 @@ static void test_spot_and_resume(void **s)
 	assert_true(r.ranked[0].cost.total < r.ranked[0].on_demand_total);
 	assert_true(r.ranked[0].wall_s > r.ranked[0].compute_s);
 	assert_true(r.ranked[0].ckpt_interval_s > 0);
-	assert_near(r.ranked[0].ckpt_interval_s,
-		    plan_daly_interval(r.ranked[0].ckpt_write_s, 6 * 3600.0), 1e-9);
+	assert_near(r.ranked[0].ckpt_interval_s, spot_daly_interval(r.ranked[0].ckpt_write_s, MTBF), 1e-9);
 	plan_result_free(&r);
 }
 
@@ -266,17 +266,6 @@ static void test_constraints_and_advice(void **s)
 	plan_result_free(&r);
 }
 
-static void test_daly(void **s)
-{
-	(void)s;
-	/* Young's sqrt(2CM) when C << M: 90 s write, 6 h MTBF */
-	assert_near(plan_daly_interval(90, 6 * 3600.0), sqrt(2 * 90 * 6 * 3600.0), 0.05);
-	/* no checkpoints and no failures: wall = work */
-	assert_near(plan_daly_wall(3600, 3600, 0, 0, 1e12), 3600, 1e-6);
-	/* failures cost time */
-	assert_true(plan_daly_wall(10 * 3600.0, 1800, 60, 300, 6 * 3600.0) > 10 * 3600.0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,7 +273,6 @@ int main(void)
 		cmocka_unit_test(test_spot_and_resume),
 		cmocka_unit_test(test_campus_chain),
 		cmocka_unit_test(test_constraints_and_advice),
-		cmocka_unit_test(test_daly),
 	};
 	return cmocka_run_group_tests_name("plan", tests, setup, teardown);
 }
