@@ -89,9 +89,11 @@ static bool sky_ok(const struct sky_resources *k, const struct offer *o)
 	}
 	if (k->use_spot == 1 && o->spot_price <= 0)
 		return false;
-	if (k->cpus > 0 && (k->cpus_exact ? o->vcpus != k->cpus : o->vcpus < k->cpus))
+	/* a catalog that does not state the host (0) is not held against it */
+	if (k->cpus > 0 && o->vcpus > 0 && (k->cpus_exact ? o->vcpus != k->cpus : o->vcpus < k->cpus))
 		return false;
-	if (k->memory_gib > 0 && (k->memory_exact ? o->ram_gib != k->memory_gib : o->ram_gib < k->memory_gib))
+	if (k->memory_gib > 0 && o->ram_gib > 0 &&
+	    (k->memory_exact ? o->ram_gib != k->memory_gib : o->ram_gib < k->memory_gib))
 		return false;
 	if (k->disk_gb > 0 && o->disk_gb > 0 && o->disk_gb < k->disk_gb)
 		return false;
