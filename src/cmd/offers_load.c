@@ -286,7 +286,8 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 		names[n++] = full;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);   /* stable order: sorted */
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);   /* stable order: sorted */
 	for (size_t i = 0; i < n; i++) {
 		if (!rc)
 			rc = load_any(c, names[i], depth + 1, keep, match, ctx);
