@@ -10,14 +10,24 @@ command -v make >/dev/null 2>&1 || pkgs="$pkgs make"
 command -v pkg-config >/dev/null 2>&1 || pkgs="$pkgs pkg-config"
 have_pc yaml-0.1 || pkgs="$pkgs libyaml-dev"
 have_pc cmocka || pkgs="$pkgs libcmocka-dev"
-[ -z "$pkgs" ] && exit 0
+have_pc libxxhash || pkgs="$pkgs libxxhash-dev"
+have_pc libcrypto || pkgs="$pkgs libssl-dev"
+# Tools the manifest tests check interoperability with (tests SKIP without them).
+tools=""
+command -v sha256sum >/dev/null 2>&1 || tools="$tools coreutils"
+command -v hashdeep >/dev/null 2>&1 || tools="$tools hashdeep"
+command -v xxhsum >/dev/null 2>&1 || tools="$tools xxhash"
+[ -z "$pkgs$tools" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "deps: installing$pkgs"
+	echo "deps: installing$pkgs$tools"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $pkgs >/dev/null || {
 		echo "deps: apt-get install$pkgs failed" >&2; exit 1; }
+	[ -z "$tools" ] || apt-get install -y -qq --no-install-recommends $tools >/dev/null ||
+		echo "deps: could not install$tools; their interoperability tests will be skipped" >&2
 	exit 0
 fi
+[ -z "$pkgs" ] && { echo "deps: optional, for interoperability tests: apt-get install$tools" >&2; exit 0; }
 echo "deps: missing packages; run:" >&2
 echo "  sudo apt-get install -y$pkgs" >&2
 exit 1

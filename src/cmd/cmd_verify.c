@@ -44,9 +44,11 @@ static const char usage[] =
 static void print_issue(const struct mf_issue *is)
 {
 	const struct mf_entry *w = is->want, *h = is->have;
-	const char *name = manifest_problem_name(is->what);
+	char label[32];
 
-	printf("%s:%*s", name, (int)(16 - strlen(name)), "");
+	/* "content-changed:" is the longest label: names line up after it. */
+	snprintf(label, sizeof(label), "%s:", manifest_problem_name(is->what));
+	printf("%-17s", label);
 	walk_put_path(stdout, w ? w->path : h->path);
 	switch (is->what) {
 	case MF_SIZE_CHANGED:
@@ -61,8 +63,6 @@ static void print_issue(const struct mf_issue *is)
 	case MF_UNREADABLE_FILE:
 		if (h->kind == MF_OTHER)
 			printf(" (not a regular file)");
-		else if (h->kind == MF_DIR_UNREADABLE && w)
-			printf(" (directory cannot be listed: %s)", strerror(h->err));
 		else if (h->kind == MF_DIR_UNREADABLE)
 			printf(" (directory cannot be listed: %s)", strerror(h->err));
 		else if (h->err)

@@ -30,9 +30,10 @@ struct pool *pool_new(unsigned nthreads, unsigned window, pool_work_fn fn,
 		      void **workers, char *err, size_t errlen);
 
 /*
- * Queue job (not NULL; borrowed until pool_next() returns it); blocks while window
- * jobs are in flight. Returns the job's sequence number (0, 1, 2, ...).
- * Call from one thread only, the one that calls pool_next().
+ * Queue job (not NULL; borrowed until pool_next() returns it); blocks
+ * while window jobs are in flight. Returns the job's sequence number
+ * (0, 1, 2, ...). Call from one thread only, the one that calls
+ * pool_next().
  */
 unsigned long pool_submit(struct pool *p, void *job);
 

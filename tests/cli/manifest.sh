@@ -1,0 +1,299 @@
+#!/bin/sh
+# tests/cli/manifest.sh - `gpurent manifest` and `gpurent verify` on real
+# trees in a fresh temp dir: round trips in the three formats, every kind of
+# damage counted, odd names, sha256sum/hashdeep/xxhsum interoperability both
+# ways, one-line errors. Prints "manifest: N passed, M failed".
+#
+# Unreadable files: the tests run as root, who can read a chmod 000 file, so
+# they make unreadable entries three ways: a FIFO where a file was (never
+# opened), a symlink followed with --follow-symlinks whose target is gone,
+# and, where setpriv can drop to nobody, chmod 000 files and directories.
+set -u
+: "${GPURENT:?set GPURENT to the binary}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d)
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0 fail=0
+G=$GPURENT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+skip() { echo "SKIP: $*"; }
+
+# run CMD...: captures out, err, rc
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+
+# expect_rc NAME CODE PATTERN CMD...: exit CODE and stdout matches (grep -E)
+expect_rc() {
+	name=$1 code=$2 pat=$3; shift 3
+	run "$@"
+	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err") $(head -3 "$T/out")"; return; fi
+	if ! grep -Eq -- "$pat" "$T/out"; then bad "$name: stdout lacks /$pat/:"; cat "$T/out"; return; fi
+	ok
+}
+expect_ok() { n=$1; shift; expect_rc "$n" 0 "$@"; }
+
+# expect_err NAME CODE TEXT CMD...: exit CODE, exactly one stderr line
+# containing TEXT (grep -F), nothing on stdout.
+expect_err() {
+	name=$1 code=$2 pat=$3; shift 3
+	run "$@"
+	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err")"; return; fi
+	if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "$name: stderr is not one line:"; cat "$T/err"; return; fi
+	if ! grep -Fq -- "$pat" "$T/err"; then bad "$name: stderr '$(cat "$T/err")' lacks '$pat'"; return; fi
+	if [ -s "$T/out" ]; then bad "$name: printed to stdout on error"; return; fi
+	ok
+}
+
+# check NAME COMMAND-STRING: the shell command succeeds
+check() { if sh -c "$2" >/dev/null 2>&1; then ok; else bad "$1"; fi; }
+
+NL=$(printf 'new\nline')
+NLC='
+'
+
+BADUTF=$(printf 'bad\377utf8')
+
+# A tree with small files, files at the read-buffer and mapping thresholds,
+# a 10 MiB file (hashed through mmap), an empty file, odd names, a symlink
+# and a FIFO. $1: the directory; $2: "hashdeep" to leave out the newline
+# name (the format cannot hold it), the FIFO (hashdeep -r blocks on it) and
+# the symlink (hashdeep -r follows it, and calls the target "moved").
+mktree() {
+	mkdir -p "$1/sub/deeper" "$1/sp ace"
+	head -c 102400 /dev/urandom >"$1/a.bin"
+	head -c 1000 /dev/zero >"$1/zeros.bin"
+	printf 'hello\n' >"$1/sub/b.txt"
+	printf 'deep\n' >"$1/sub/deeper/c.txt"
+	: >"$1/empty"
+	head -c 1048576 /dev/urandom >"$1/one-mib.bin"
+	head -c 1048577 /dev/urandom >"$1/one-mib-plus.bin"
+	head -c 8388608 /dev/urandom >"$1/eight-mib.bin"
+	head -c 10485760 /dev/urandom >"$1/big.bin"
+	printf 'x' >"$1/sp ace/file name.jpg"
+	printf 'y' >"$1/back\\slash"
+	printf 'z' >"$1/$BADUTF"
+	printf 'w' >"$1/com,ma"
+	printf 'c' >"$1/caf$(printf '\303\251').png"
+	[ "${2:-}" = hashdeep ] && return
+	ln -s a.bin "$1/link"
+	printf 'n' >"$1/$NL"
+	mkfifo "$1/fifo"
+}
+mktree data
+NFILES=$(find data -type f -printf x | wc -c)
+NBYTES=$(find data -type f -exec cat {} + | wc -c)
+
+# --- help, usage and the one-line errors
+run "$G" help manifest; cp out h1
+run "$G" manifest --help; cp out h2
+if cmp -s h1 h2 && [ -s h1 ]; then ok; else bad "help manifest != manifest --help"; fi
+run "$G" help verify; cp out h1
+run "$G" verify --help; cp out h2
+if cmp -s h1 h2 && [ -s h1 ]; then ok; else bad "help verify != verify --help"; fi
+expect_ok help-lists 'manifest .*models .*verify ' sh -c "\"$G\" help | tr '\n' ' '"
+expect_err no-dir 2 "gpurent manifest: expected a directory" "$G" manifest
+expect_err two-dirs 2 "expected one directory, got 'data' and 'sub'" "$G" manifest data sub
+expect_err bad-option 2 "gpurent manifest: --fast: unknown option" "$G" manifest data --fast
+expect_err bad-hash 2 "gpurent manifest: --hash: expected xxh3 or sha256, got 'md5'" "$G" manifest data --hash md5
+expect_err bad-format 2 "--format: expected gpurent, sha256sum or hashdeep, got 'xml'" "$G" manifest data --format=xml
+expect_err hashdeep-xxh3 2 "--hash: the hashdeep format holds sha256, not xxh3-128" "$G" manifest data --format hashdeep --hash xxh3
+expect_err no-such-dir 2 "gpurent manifest: nowhere: cannot open directory" "$G" manifest nowhere
+expect_err not-a-dir 2 "data/a.bin: cannot open directory: Not a directory" "$G" manifest data/a.bin
+expect_err bad-jobs 2 "gpurent manifest: --jobs:" "$G" manifest data -j 0
+expect_err no-value 2 "gpurent manifest: -o: expected a value" "$G" manifest data -o
+expect_err verify-nothing 2 "gpurent verify: expected a manifest file" "$G" verify
+expect_err verify-no-file 2 "nope.manifest: cannot open" "$G" verify nope.manifest data
+expect_err verify-bad-option 2 "gpurent verify: --deep: unknown option" "$G" verify m data --deep
+expect_err verify-three 2 "expected a manifest and a directory, got also 'x'" "$G" verify m data x
+
+# --- gpurent format: header, sorted lines, symlinks recorded, FIFO left out
+expect_ok write "^m\\.gp: $NFILES files, .*1 symlinks \\(xxh3-128, gpurent format\\)" "$G" manifest data -o m.gp
+if [ -s err ]; then bad "manifest printed to stderr when it is not a terminal: $(cat err)"; else ok; fi
+check header-count "grep -qx '# files: $NFILES' m.gp && grep -qx '# bytes: $NBYTES' m.gp && grep -qx '# symlinks: 1' m.gp"
+check header-first "head -1 m.gp | grep -qx '# gpurent manifest 1' && sed -n 2p m.gp | grep -qx '# hash: xxh3-128'"
+check symlink-line "grep -q '^l 5 [0-9a-f]\{32\} link\$' m.gp"
+check fifo-left-out "! grep -q ' fifo\$' m.gp"
+check escaped-names "grep -qxF '\\f 1 $(printf y | xxhsum -H2 2>/dev/null | cut -c1-32) back\\\\slash' m.gp || ! command -v xxhsum"
+sed -n 's/^\\\{0,1\}[fl] [0-9]* [0-9a-f]* //p' m.gp >paths
+if LC_ALL=C sort -c paths 2>/dev/null; then ok; else bad "manifest lines are not in byte order"; fi
+expect_ok verify-gp "^verify: OK: $((NFILES + 1)) entries, .* match m\\.gp \\(xxh3-128\\)" "$G" verify m.gp data
+if [ -s err ]; then bad "verify printed to stderr: $(cat err)"; else ok; fi
+(cd data && "$G" verify ../m.gp) >out 2>&1 && grep -q '^verify: OK' out && ok || bad "verify defaults to the current directory"
+# Same bytes on every run and thread count (sorted, not in completion order).
+"$G" manifest data -o m.j1 -j 1 >/dev/null && "$G" manifest data -o m.j7 -j 7 >/dev/null
+if cmp -s m.gp m.j1 && cmp -s m.gp m.j7; then ok; else bad "manifest differs between runs or thread counts"; fi
+# stdout output, also into the tree itself (which is then left out)
+"$G" manifest data >m.stdout 2>err && cmp -s m.gp m.stdout && ok || bad "manifest to stdout differs from -o"
+"$G" manifest data >data/inside.manifest 2>err && ! grep -q 'inside.manifest' data/inside.manifest && ok \
+	|| bad "a manifest written into the tree recorded itself"
+expect_ok verify-inside '^verify: OK' "$G" verify data/inside.manifest data
+"$G" manifest data -o data/inside.manifest >/dev/null && ! grep -q 'inside.manifest' data/inside.manifest && ok \
+	|| bad "re-running manifest -o into the tree recorded the old manifest"
+rm -f data/inside.manifest
+ls m.gp.* data/inside.manifest.* 2>/dev/null | grep -q . && bad "a temp file was left behind" || ok
+
+# --- the hashes are the real ones: SHA-256 = sha256sum, XXH3-128 = xxhsum -H2
+"$G" manifest data --hash sha256 -o m.sha >/dev/null
+for f in a.bin one-mib.bin one-mib-plus.bin eight-mib.bin big.bin empty; do
+	want=$(sha256sum "data/$f" | cut -c1-64)
+	grep -q "^f [0-9]* $want $f\$" m.sha && ok || bad "sha256 of $f differs from sha256sum"
+done
+if command -v xxhsum >/dev/null 2>&1; then
+	for f in a.bin one-mib.bin one-mib-plus.bin eight-mib.bin big.bin empty; do
+		want=$(xxhsum -H2 "data/$f" 2>/dev/null | cut -c1-32)
+		grep -q "^f [0-9]* $want $f\$" m.gp && ok || bad "xxh3-128 of $f differs from xxhsum -H2"
+	done
+else
+	skip "xxhsum not installed: XXH3-128 values not cross-checked"
+fi
+
+# --- sha256sum format: sha256sum -c accepts ours, we accept sha256sum's
+expect_ok write-sum 'sha256, sha256sum format' "$G" manifest data --format sha256sum -o m.sum
+grep -q 'note: 1 symlink left out' err && ok || bad "sha256sum format: no note about the left-out symlink"
+check sum-escaped "grep -qxF '\\$(printf n | sha256sum | cut -c1-64)  new\\nline' m.sum"
+if (cd data && sha256sum --quiet -c ../m.sum) >out 2>&1; then ok; else bad "sha256sum -c rejects gpurent's file: $(cat out)"; fi
+expect_ok verify-sum "^verify: OK: $NFILES entries match m\\.sum \\(sha256\\)" "$G" verify m.sum data
+(cd data && find . -type f -print0 | xargs -0 sha256sum) >their.sum
+expect_ok verify-their-sum "^verify: OK: $NFILES entries match their\\.sum" "$G" verify their.sum data
+grep -q '^\\' their.sum && ok || bad "sha256sum escaped no name (test tree lacks odd names?)"
+
+# --- hashdeep format (no newline names), both ways
+mktree hd hashdeep
+HDFILES=$(find hd -type f -printf x | wc -c)
+if command -v xxhsum >/dev/null 2>&1; then
+	# xxhsum -H2 writes the same 'HASH  NAME' lines with XXH3-128 (names unescaped)
+	(cd hd && find . -type f -print0 | xargs -0 xxhsum -H2 2>/dev/null) >their.xxh
+	expect_ok verify-xxhsum "^verify: OK: $HDFILES entries match their\\.xxh \\(xxh3-128\\)" "$G" verify their.xxh hd
+	"$G" manifest hd --format sha256sum --hash xxh3 -o m.xxh >/dev/null
+	(cd hd && xxhsum -H2 -c ../m.xxh) >out 2>&1 && ok || bad "xxhsum -c rejects gpurent's xxh3 sum file: $(tail -3 out)"
+fi
+expect_err hashdeep-newline 1 "a name with a newline cannot be written in the hashdeep format" "$G" manifest data --format hashdeep -o m.hd
+[ ! -e m.hd ] && ok || bad "hashdeep: a manifest was written despite the error"
+expect_ok write-hd 'sha256, hashdeep format' "$G" manifest hd --format hashdeep -o m.hd
+check hd-header "head -2 m.hd | tr '\n' '|' | grep -qx '%%%% HASHDEEP-1.0|%%%% size,sha256,filename|'"
+check hd-line "grep -q '^102400,[0-9a-f]\{64\},\./a\.bin\$' m.hd"
+expect_ok verify-hd "^verify: OK: $HDFILES entries, .* match m\\.hd \\(sha256\\)" "$G" verify m.hd hd
+if command -v hashdeep >/dev/null 2>&1; then
+	(cd hd && hashdeep -a -k ../m.hd -r -l .) >out 2>&1
+	if grep -q 'Audit passed' out; then ok; else bad "hashdeep -a -k rejects gpurent's file: $(cat out)"; fi
+	(cd hd && hashdeep -c md5,sha256 -r -l .) >their.hd 2>/dev/null
+	expect_ok verify-their-hd '^verify: OK: .* match their\.hd \(sha256\)' "$G" verify their.hd hd
+	(cd hd && hashdeep -c sha256 -r "$T/hd") >abs.hd 2>/dev/null
+	expect_err their-hd-absolute 2 "abs.hd:6: expected a relative path" "$G" verify abs.hd hd
+	# and hashdeep's audit notices damage in gpurent's file's tree
+	cp -r hd hd2 && printf 'more' >>hd2/a.bin
+	(cd hd2 && hashdeep -a -k ../m.hd -r -l .) >out 2>&1
+	grep -q 'Audit failed' out && ok || bad "hashdeep audit passed a damaged tree"
+	rm -rf hd2
+else
+	skip "hashdeep not installed (tools/deps.sh installs it as root): hashdeep interoperability"
+fi
+
+# --- every kind of damage, alone, then all at once; counts in the summary
+damage() { rm -rf d && cp -a data d; }   # a fresh copy (cp -a keeps the link and FIFO)
+"$G" manifest data -o m.gp >/dev/null
+damage; rm d/sub/b.txt
+expect_rc delete 1 '^missing: +sub/b\.txt$' "$G" verify m.gp d
+grep -q '^verify: FAILED: 1 missing, 0 extra, 0 size-changed, 0 content-changed, 0 unreadable' out && ok || bad "delete: summary $(tail -1 out)"
+damage; printf 'new' >d/sub/added.txt
+expect_rc add 1 '^extra: +sub/added\.txt$' "$G" verify m.gp d
+grep -q 'FAILED: 0 missing, 1 extra,' out && ok || bad "add: summary $(tail -1 out)"
+damage; truncate -s 10 d/a.bin
+expect_rc truncate 1 '^size-changed: +a\.bin \(102400 -> 10 bytes\)$' "$G" verify m.gp d
+damage; printf '!' >>d/sub/deeper/c.txt
+expect_rc grow 1 '^size-changed: +sub/deeper/c\.txt \(5 -> 6 bytes\)$' "$G" verify m.gp d
+damage; printf '\001' | dd of=d/zeros.bin bs=1 seek=500 conv=notrunc 2>/dev/null
+expect_rc flip-byte 1 '^content-changed: +zeros\.bin$' "$G" verify m.gp d
+grep -qF ', 1 content-changed, 0 unreadable (' out && ok || bad "flip: summary $(tail -1 out)"
+expect_rc flip-quick 0 '^verify: OK: .*quick: names and sizes' "$G" verify m.gp d --quick
+damage; printf '\377' | dd of=d/big.bin bs=1 seek=9000000 conv=notrunc 2>/dev/null
+expect_rc flip-big 1 '^content-changed: +big\.bin$' "$G" verify m.gp d
+damage; rm d/link && ln -s zeros.bin d/link
+expect_rc relink 1 '^content-changed: +link$' "$G" verify m.gp d
+damage; rm d/link && cp data/a.bin d/link
+expect_rc link-to-file 1 '^content-changed: +link \(was a symlink, now a file\)$' "$G" verify m.gp d
+damage; rm d/zeros.bin && mkfifo d/zeros.bin
+expect_rc fifo 1 '^unreadable: +zeros\.bin \(not a regular file\)$' "$G" verify m.gp d
+grep -qF ', 1 unreadable (' out && ok || bad "fifo: summary $(tail -1 out)"
+damage; rm d/sub/b.txt; printf 'x' >d/extra; truncate -s 5 d/a.bin
+printf '\001' | dd of=d/zeros.bin bs=1 seek=1 conv=notrunc 2>/dev/null
+rm d/empty && mkfifo d/empty
+expect_rc all-at-once 1 '^verify: FAILED: 1 missing, 1 extra, 1 size-changed, 1 content-changed, 1 unreadable \('"$((NFILES + 1)) recorded, $((NFILES - 3)) match"'\)$' "$G" verify m.gp d
+check all-in-order "grep -v '^verify' out | sed 's/^[a-z-]*: *//; s/ (.*//' | LC_ALL=C sort -c"
+expect_rc all-quick 1 '^verify: FAILED: 1 missing, 1 extra, 1 size-changed, 0 content-changed, 1 unreadable' "$G" verify m.gp d --quick
+damage; rm "d/$NL" "d/back\\slash"
+expect_rc odd-missing 1 '^missing: +back\\\\slash$' "$G" verify m.gp d
+grep -qx 'missing:         new\\nline' out && ok || bad "a missing name with a newline is not shown escaped"
+
+# in the other formats too (sha256sum: no sizes, so a resized file has another hash)
+damage; truncate -s 10 d/a.bin; rm d/sub/b.txt; printf 'x' >d/extra
+expect_rc sum-damage 1 '^verify: FAILED: 1 missing, 1 extra, 0 size-changed, 1 content-changed, 0 unreadable' "$G" verify m.sum d
+expect_rc sum-quick 1 '^verify: FAILED: 1 missing, 1 extra, 0 size-changed, 0 content-changed' "$G" verify m.sum d --quick
+rm -rf dh && cp -a hd dh && truncate -s 10 dh/a.bin && mkfifo dh/empty.tmp
+printf '\001' | dd of=dh/zeros.bin bs=1 seek=3 conv=notrunc 2>/dev/null
+expect_rc hd-damage 1 '^verify: FAILED: 0 missing, 0 extra, 1 size-changed, 1 content-changed, 0 unreadable' "$G" verify m.hd dh
+
+# unreadable: a followed symlink whose target is gone
+mkdir -p f && printf 'target' >outside.bin && printf 'in' >f/in.txt && ln -s ../outside.bin f/ln
+expect_ok follow-write '2 files' "$G" manifest f --follow-symlinks -o m.follow
+check follow-header "grep -qx '# follow-symlinks: yes' m.follow && grep -q '^f 6 .* ln\$' m.follow"
+expect_ok follow-ok '^verify: OK' "$G" verify m.follow f
+rm outside.bin
+expect_rc dangling 1 '^unreadable: +ln \(No such file or directory\)$' "$G" verify m.follow f
+expect_err follow-manifest-dangling 1 "1 entry could not be read; no manifest written" sh -c "\"$G\" manifest f --follow-symlinks -o m2 2>&1 >/dev/null | tail -1 >&2; exit 1"
+expect_err follow-contradicts 2 "--follow-symlinks: m.gp records symlinks as links" "$G" verify m.gp data --follow-symlinks
+
+# unreadable as an unprivileged user (root reads everything)
+if command -v setpriv >/dev/null 2>&1 && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	chmod 755 "$T"
+	damage; chmod -R a+rX d; chmod 644 m.gp
+	$NOBODY "$G" verify m.gp d >out 2>err; rc=$?
+	[ "$rc" -eq 0 ] && ok || bad "nobody cannot verify a readable tree: $(cat err)"
+	chmod 000 d/a.bin
+	expect_rc eacces 1 '^unreadable: +a\.bin \(Permission denied\)$' $NOBODY "$G" verify m.gp d
+	grep -q 'FAILED: 0 missing, 0 extra, 0 size-changed, 0 content-changed, 1 unreadable' out && ok || bad "eacces: summary $(tail -1 out)"
+	chmod 000 d/sub
+	expect_rc eacces-dir 1 '^unreadable: +sub/b\.txt \(directory cannot be listed: Permission denied\)$' $NOBODY "$G" verify m.gp d
+	grep -qF ', 3 unreadable (' out && ok || bad "eacces-dir: expected a.bin, sub/b.txt, sub/deeper/c.txt unreadable: $(tail -1 out)"
+	chmod 755 d/sub
+	chmod 777 .
+	$NOBODY "$G" manifest d -o nobody.m >out 2>err; rc=$?
+	[ "$rc" -eq 1 ] && grep -q '^gpurent manifest: a\.bin: cannot read: Permission denied$' err && [ ! -e nobody.m ] \
+		&& ok || bad "manifest of an unreadable file: exit $rc, $(cat err)"
+	chmod 755 .
+	chmod 644 d/a.bin
+else
+	skip "setpriv cannot drop to nobody here: chmod 000 cases (the FIFO and dangling-link cases ran)"
+fi
+
+# --- malformed manifests: one line FILE:LINE: what was expected, exit 2
+sed '9s/^f [0-9]* /f 12x /' m.gp >bad1.m
+expect_err bad-size-line 2 "bad1.m:9: expected a size in bytes, got '12x'" "$G" verify bad1.m data
+sed '$d' m.gp >bad2.m
+expect_err truncated-manifest 2 "bad2.m:4: files: the header says $NFILES, the manifest lists $((NFILES - 1)) (truncated or edited?)" "$G" verify bad2.m data
+sed '3s/.*/# follow-symlinks: perhaps/' m.gp >bad3.m
+expect_err bad-header 2 "bad3.m:3: follow-symlinks: expected yes or no, got 'perhaps'" "$G" verify bad3.m data
+printf 'not a manifest\n' >bad4.m
+expect_err not-manifest 2 "bad4.m:1: expected 'HASH  NAME' (sha256sum format), got 'not a manifest'" "$G" verify bad4.m data
+: >empty.m
+expect_err empty-manifest 2 "empty.m:1: expected a manifest" "$G" verify empty.m data
+printf '%s  ../etc/passwd\n' "$(printf x | sha256sum | cut -c1-64)" >escape.m
+expect_err escape-dir 2 "escape.m:1: expected a relative path without empty, '.' or '..' parts, got '../etc/passwd'" "$G" verify escape.m data
+expect_err verify-no-dir 2 "gpurent verify: nowhere: cannot open directory" "$G" verify m.gp nowhere
+
+# --- the documentation names both commands and every option
+for c in manifest verify; do
+	grep -q "gpurent $c" "$ROOT/README.md" && grep -q "^\\\\fB$c\\\\fR" "$ROOT/docs/gpurent.1" && ok \
+		|| bad "$c missing from README.md or the COMMANDS of docs/gpurent.1"
+	"$G" $c --help | grep -o -- '--[a-z][a-z-]*' | sort -u >opts
+	while read -r o; do
+		grep -Fq -- "$o" "$ROOT/docs/gpurent.1" && grep -Fq -- "$o" "$ROOT/docs/manifest.md" \
+			&& ok || bad "$c $o: not in docs/gpurent.1 or docs/manifest.md"
+	done <opts
+done
+
+echo "manifest: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
