@@ -20,6 +20,8 @@ struct command {
 
 /* MUST stay sorted by name (the help listing follows this order). */
 static const struct command commands[] = {
+	{"ckpt", cmd_ckpt, "checkpoint arithmetic: the optimal interval for spot (Young 1974, Daly 2006)"},
+	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
 	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
 	{"gpus", cmd_gpus, "list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)"},
 	{"manifest", cmd_manifest, "record every file of a dataset directory with its size and hash"},

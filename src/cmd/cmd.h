@@ -5,6 +5,8 @@
 #ifndef GPURENT_CMD_H
 #define GPURENT_CMD_H
 
+int cmd_ckpt(int argc, char **argv);
+int cmd_cost(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);

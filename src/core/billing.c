@@ -319,11 +319,27 @@ static double rounded(const struct billing_profile *p, double up)
 	return b > p->min_charge_s ? b : p->min_charge_s;
 }
 
+double billing_span_days(const struct usage *u)
+{
+	double up_h = 0, span_h;
+	double keep = u->idle_fraction >= 0 && u->idle_fraction < 1 ? 1 - u->idle_fraction : 1;
+
+	if (u->span_days > 0)
+		return u->span_days;
+	span_h = u->weeks > 0 && u->hours_per_week > 0 ? u->weeks * 7 * DAY_H : 0;
+	for (size_t i = 0; i < u->nsessions && i < BILLING_MAX_SESSIONS; i++)
+		up_h += u->sessions[i].count * u->sessions[i].seconds / keep / HOUR;
+	/* docs/billing.md "Span": the sessions back to back, in whole days */
+	if (up_h > 0 && ceil(up_h / DAY_H - EPS) * DAY_H > span_h)
+		span_h = ceil(up_h / DAY_H - EPS) * DAY_H;
+	return span_h / DAY_H;
+}
+
 int billing_price(const struct billing_profile *p, enum billing_mode mode, double price_per_hour,
 		  const struct usage *u, struct bill *out, char *err, size_t errlen)
 {
 	struct usage_session s[BILLING_MAX_SESSIONS + 1];
-	double work_h = 0, up_h = 0, explicit_up_h = 0, span_h, life_d, rate, charge, period, d;
+	double work_h = 0, up_h = 0, span_h, life_d, rate, charge, period, d;
 	double student, keep = 1 - u->idle_fraction;
 	size_t n;
 
@@ -345,15 +361,7 @@ int billing_price(const struct billing_profile *p, enum billing_mode mode, doubl
 		work_h += s[i].count * s[i].seconds / HOUR;
 		up_h += s[i].count * s[i].seconds / keep / HOUR;
 	}
-	for (size_t i = 0; i < u->nsessions; i++)
-		explicit_up_h += u->sessions[i].count * u->sessions[i].seconds / keep / HOUR;
-	/* docs/billing.md "Span": given, else the weeks, else the sessions back to back in whole days */
-	span_h = u->span_days * DAY_H;
-	if (!(span_h > 0)) {
-		span_h = u->weeks > 0 && u->hours_per_week > 0 ? u->weeks * 7 * DAY_H : 0;
-		if (explicit_up_h > 0 && ceil(explicit_up_h / DAY_H - EPS) * DAY_H > span_h)
-			span_h = ceil(explicit_up_h / DAY_H - EPS) * DAY_H;
-	}
+	span_h = billing_span_days(u) * DAY_H;
 	life_d = u->storage_days > 0 ? u->storage_days : span_h / DAY_H;
 	student = u->student ? p->student_discount : 0;
 	d = mode_discount(p, mode, &period);

@@ -124,6 +124,13 @@ void billing_usage_init(struct usage *u);
 /* The planner's case: one job of `hours` of work (replaces the sessions). */
 void billing_usage_job(struct usage *u, double hours);
 
+/*
+ * The calendar days u covers: span_days when set, else the weeks of
+ * hours_per_week, else the sessions back to back rounded up to whole days
+ * (the larger of the last two). docs/billing.md "Span".
+ */
+double billing_span_days(const struct usage *u);
+
 /* A bill, in the currency of price_per_hour. */
 struct bill {
 	enum billing_mode mode;

@@ -1,0 +1,632 @@
+/*
+ * cmd_cost.c - `gpurent cost`: price a usage pattern under every billing
+ * mode of one profile side by side (billing.h), name the cheapest and the
+ * break-even points. The formulas are in docs/billing.md.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../core/billing.h"
+#include "../core/csv.h"
+#include "../core/names.h"
+#include "../core/units.h"
+#include "cmd.h"
+#include "common.h"
+
+static const char usage[] =
+	"usage: gpurent cost --price PRICE [--billing PROFILE] [USAGE...] [--currency CODE]\n"
+	"                    [--rate CODE=UNITS_PER_USD | --usd-rate N] [--json]\n"
+	"\n"
+	"Price a usage pattern under every billing mode of one billing profile\n"
+	"(data/billing.csv) side by side: per-second (the reference), on-demand at the\n"
+	"profile's granularity, daily/weekly/monthly packages, reserved 1y/3y and spot\n"
+	"(expected cost with interruptions). Prints the cheapest mode and the break-even\n"
+	"points. Total = compute + idle + storage + egress + image + stopped + your time.\n"
+	"Formulas: docs/billing.md.\n"
+	"\n"
+	"  --price PRICE          on-demand price per instance-hour: 1.2, $1.2, 1.32CNY, ¥1.32\n"
+	"  --billing PROFILE      billing profile (default ai-cloud); e.g. per-second,\n"
+	"                         per-minute, hourly, aws, gcp, azure, runpod, vast, autodl\n"
+	"Usage (at least --sessions or --hours-per-week):\n"
+	"  --sessions NxDUR[,..]   sessions of work, e.g. 10x20m or 8x2h,2x30m\n"
+	"  --hours-per-week H     with --weeks W: one block of H hours a week\n"
+	"  --weeks W\n"
+	"  --span DUR             calendar time the pattern covers (default: the weeks,\n"
+	"                         else the sessions back to back, in whole days)\n"
+	"  --idle FRACTION        share of up time the GPU idles, billed (10%)\n"
+	"  --data SIZE            persistent storage (50GB) ...\n"
+	"  --storage-days DAYS    ... kept this long (default: the span)\n"
+	"  --egress SIZE          data downloaded from the instance (20GB)\n"
+	"  --image SIZE           a saved image kept as long as the storage (30GB)\n"
+	"  --stopped DUR          time stopped but not released (12h)\n"
+	"  --my-time DUR          your own time setting up and watching (2h) ...\n"
+	"  --my-rate PRICE        ... valued at this much an hour, in --currency\n"
+	"  --student              apply the profile's student discount\n"
+	"Spot (when the profile offers it):\n"
+	"  --mtbf DUR             mean time between interruptions (default: the profile's)\n"
+	"  --interruptions N      the same as a rate per hour (0.25 = --mtbf 4h)\n"
+	"  --ckpt-write DUR       checkpoint write time; without it an interruption\n"
+	"                         restarts the session from its start\n"
+	"  --ckpt-interval DUR    checkpoint interval (default: Daly's optimum)\n"
+	"  --restart DUR          from interruption to computing again (default 0)\n"
+	"Money:\n"
+	"  --currency CODE        currency of the bill and of --my-rate (default: the\n"
+	"                         one written on --price, else the profile's)\n"
+	"  --rate CODE=N          N units of CODE per USD (data/currencies.csv has defaults)\n"
+	"  --usd-rate N           N units of --currency per USD\n"
+	"  --json                 machine-readable output (schema gpurent.cost/1)\n"
+	"\n"
+	"Examples (the seed articles'):\n"
+	"  gpurent cost --price 1.2 --billing hourly --sessions 10x20m    # 3x per-second\n"
+	"  gpurent cost --price 1.88CNY --billing autodl --sessions 2x8h --span 30d\n"
+	"  gpurent cost --price 1.32CNY --billing autodl --sessions 8x2h --span 7d\n";
+
+#define CMD "cost"
+
+struct rate {
+	char code[8];
+	double usd;   /* USD per unit */
+};
+
+struct opts {
+	const char *billing;
+	double price;
+	char price_code[8];
+	bool price_has_code;
+	char currency[8];
+	struct rate rates[16];
+	size_t nrates;
+	double usd_rate;      /* --usd-rate, 0 = none */
+	bool json;
+	struct usage u;
+};
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gpurent " CMD ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+/* ---- currencies (data/currencies.csv: code, usd = USD per unit) ---- */
+
+static int rate_row(const struct csv *t, const struct csv_row *r, const char *fname, void *rec,
+		    char *err, size_t errlen)
+{
+	struct rate *cr = rec;
+
+	return csv_field_str(t, r, "code", true, fname, cr->code, sizeof(cr->code), err, errlen) ||
+	       csv_field_double(t, r, "usd", true, 0, 1e-9, fname, &cr->usd, err, errlen) ? -1 : 0;
+}
+
+static int load_rates(struct opts *o)
+{
+	const char *buf, *path;
+	char *owned, err[512];
+	size_t len, n;
+	void *v;
+	int rc;
+
+	if ((rc = common_data_file("currencies.csv", &buf, &len, &owned, &path)))
+		return rc;
+	rc = csv_load_table(buf, len, path, sizeof(struct rate), rate_row, &v, &n, err, sizeof(err));
+	free(owned);
+	if (rc) {
+		common_error("%s", err);
+		return EXIT_USAGE;
+	}
+	o->nrates = n < 16 ? n : 16;
+	memcpy(o->rates, v, o->nrates * sizeof(o->rates[0]));
+	free(v);
+	return 0;
+}
+
+static struct rate *find_rate(struct opts *o, const char *code)
+{
+	for (size_t i = 0; i < o->nrates; i++)
+		if (!strcasecmp(o->rates[i].code, code))
+			return &o->rates[i];
+	return NULL;
+}
+
+/* "CODE=UNITS_PER_USD"; applied after the table is loaded. */
+static int set_rate(struct opts *o, const char *code, double per_usd)
+{
+	struct rate *r = find_rate(o, code);
+
+	if (!r) {
+		if (o->nrates == 16)
+			return usage_error("--rate: too many currencies");
+		r = &o->rates[o->nrates++];
+		snprintf(r->code, sizeof(r->code), "%s", code);
+	}
+	r->usd = 1 / per_usd;
+	return 0;
+}
+
+static void upper(char *s)
+{
+	for (; *s; s++)
+		*s = (char)toupper((unsigned char)*s);
+}
+
+/* ---- arguments ---- */
+
+/* A number of hours/days ("16") or a duration ("16h"), in seconds. */
+static int number_or_duration(const char *s, double unit_s, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end != s && !*end && isfinite(v) && v >= 0) {
+		*out = v * unit_s;
+		return 0;
+	}
+	return units_parse_duration(s, out, err, errlen);
+}
+
+static int parse_sessions(const char *arg, struct usage *u)
+{
+	char buf[256], *tok, *save = NULL, err[160];
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *x = strpbrk(tok, "x*\xC3");   /* 'x', '*' or the first byte of '×' */
+		double count = 1, sec;
+		const char *dur = tok;
+
+		if (u->nsessions == BILLING_MAX_SESSIONS)
+			return usage_error("--sessions: at most %d kinds of session", BILLING_MAX_SESSIONS);
+		if (x) {
+			*x = '\0';
+			dur = x + ((unsigned char)x[0] == 0xC3 ? 2 : 1);
+			if (units_parse_count(tok, &count, err, sizeof(err)) || count != floor(count) || count < 1)
+				return usage_error("--sessions: expected COUNTxDURATION such as 10x20m, got '%s'", arg);
+		}
+		if (units_parse_duration(dur, &sec, err, sizeof(err)) || !(sec > 0))
+			return usage_error("--sessions: expected COUNTxDURATION such as 10x20m, got '%s'", arg);
+		u->sessions[u->nsessions].count = count;
+		u->sessions[u->nsessions++].seconds = sec;
+	}
+	if (!u->nsessions)
+		return usage_error("--sessions: expected COUNTxDURATION such as 10x20m, got '%s'", arg);
+	return 0;
+}
+
+/* Options that take a value; MUST stay sorted (bsearch-free, but the help follows it). */
+static const char *const valued[] = {
+	"--billing", "--ckpt-interval", "--ckpt-write", "--currency", "--data", "--egress",
+	"--hours-per-week", "--idle", "--image", "--interruptions", "--mtbf", "--my-rate",
+	"--my-time", "--price", "--rate", "--restart", "--sessions", "--span", "--stopped",
+	"--storage-days", "--usd-rate", "--weeks",
+};
+static const char *const flags[] = {"--json", "--student"};
+
+static int unknown_option(const char *arg)
+{
+	struct names_suggest sg;
+	int len = (int)strcspn(arg, "=");
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s", len, arg);
+	names_suggest_init(&sg, key);
+	for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
+		names_suggest_add(&sg, valued[i]);
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		names_suggest_add(&sg, flags[i]);
+	if (sg.best[0])
+		return usage_error("%s: unknown option (did you mean '%s'?)", key, sg.best);
+	return usage_error("%s: unknown option (see 'gpurent help cost')", key);
+}
+
+static int set_value(struct opts *o, const char *name, const char *v)
+{
+	struct usage *u = &o->u;
+	char err[160];
+	double x;
+
+#define TRY(call) do { if (call) return usage_error("%s: %s", name, err); } while (0)
+	if (!strcmp(name, "--billing")) {
+		o->billing = v;
+	} else if (!strcmp(name, "--price")) {
+		TRY(units_parse_money(v, &o->price, o->price_code, err, sizeof(err)));
+		o->price_has_code = strpbrk(v, "$\xC2") || strpbrk(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+	} else if (!strcmp(name, "--currency")) {
+		if (strlen(v) < 3 || strlen(v) > 7 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != strlen(v))
+			return usage_error("--currency: expected a currency code such as USD or CNY, got '%s'", v);
+		snprintf(o->currency, sizeof(o->currency), "%s", v);
+		upper(o->currency);
+	} else if (!strcmp(name, "--rate")) {
+		const char *eq = strchr(v, '=');
+		char code[8], *end;
+		double per;
+		if (!eq || eq == v || eq - v >= (long)sizeof(code))
+			return usage_error("--rate: expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'", v);
+		per = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || !(per > 0) || !isfinite(per))
+			return usage_error("--rate: expected a positive number of %.*s per USD, got '%s'",
+					   (int)(eq - v), v, eq + 1);
+		snprintf(code, sizeof(code), "%.*s", (int)(eq - v), v);
+		upper(code);
+		return set_rate(o, code, per);
+	} else if (!strcmp(name, "--usd-rate")) {
+		char *end;
+		o->usd_rate = strtod(v, &end);
+		if (end == v || *end || !(o->usd_rate > 0) || !isfinite(o->usd_rate))
+			return usage_error("--usd-rate: expected a positive number of --currency units per USD, got '%s'", v);
+	} else if (!strcmp(name, "--sessions")) {
+		return parse_sessions(v, u);
+	} else if (!strcmp(name, "--hours-per-week")) {
+		TRY(number_or_duration(v, 3600, &x, err, sizeof(err)));
+		u->hours_per_week = x / 3600;
+		if (!(u->hours_per_week > 0) || u->hours_per_week > 168)
+			return usage_error("--hours-per-week: expected hours from 0 to 168, got '%s'", v);
+	} else if (!strcmp(name, "--weeks")) {
+		TRY(units_parse_count(v, &u->weeks, err, sizeof(err)));
+		if (!(u->weeks > 0))
+			return usage_error("--weeks: expected a number of weeks > 0, got '%s'", v);
+	} else if (!strcmp(name, "--span")) {
+		TRY(number_or_duration(v, 86400, &x, err, sizeof(err)));
+		u->span_days = x / 86400;
+	} else if (!strcmp(name, "--idle")) {
+		TRY(units_parse_fraction(v, &u->idle_fraction, err, sizeof(err)));
+		if (u->idle_fraction >= 1)
+			return usage_error("--idle: expected a fraction below 100%%, got '%s'", v);
+	} else if (!strcmp(name, "--data")) {
+		TRY(units_parse_bytes(v, &x, err, sizeof(err)));
+		u->data_gb = x / 1e9;
+	} else if (!strcmp(name, "--storage-days")) {
+		TRY(number_or_duration(v, 86400, &x, err, sizeof(err)));
+		u->storage_days = x / 86400;
+	} else if (!strcmp(name, "--egress")) {
+		TRY(units_parse_bytes(v, &x, err, sizeof(err)));
+		u->egress_gb = x / 1e9;
+	} else if (!strcmp(name, "--image")) {
+		TRY(units_parse_bytes(v, &x, err, sizeof(err)));
+		u->image_gb = x / 1e9;
+	} else if (!strcmp(name, "--stopped")) {
+		TRY(units_parse_duration(v, &x, err, sizeof(err)));
+		u->stopped_hours = x / 3600;
+	} else if (!strcmp(name, "--my-time")) {
+		TRY(units_parse_duration(v, &x, err, sizeof(err)));
+		u->operator_hours = x / 3600;
+	} else if (!strcmp(name, "--my-rate")) {
+		char code[8];
+		TRY(units_parse_money(v, &u->operator_rate, code, err, sizeof(err)));
+	} else if (!strcmp(name, "--mtbf")) {
+		TRY(units_parse_duration(v, &u->mtbf_s, err, sizeof(err)));
+		if (!(u->mtbf_s > 0))
+			return usage_error("--mtbf: expected a positive duration such as 6h, got '%s'", v);
+	} else if (!strcmp(name, "--interruptions")) {
+		TRY(units_parse_count(v, &x, err, sizeof(err)));
+		if (!(x > 0))
+			return usage_error("--interruptions: expected a rate per hour > 0 such as 0.25, got '%s'", v);
+		u->mtbf_s = 3600 / x;
+	} else if (!strcmp(name, "--ckpt-write")) {
+		TRY(units_parse_duration(v, &u->ckpt_write_s, err, sizeof(err)));
+	} else if (!strcmp(name, "--ckpt-interval")) {
+		TRY(units_parse_duration(v, &u->ckpt_interval_s, err, sizeof(err)));
+	} else if (!strcmp(name, "--restart")) {
+		TRY(units_parse_duration(v, &u->restart_s, err, sizeof(err)));
+	}
+#undef TRY
+	return 0;
+}
+
+/* Returns -1 to go on, else the exit code (help printed or error reported). */
+static int parse_args(int argc, char **argv, struct opts *o, bool *have_price)
+{
+	*have_price = false;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
+		size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+		bool found = false;
+		int rc;
+
+		if (common_is_help(arg)) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		}
+		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+			if (!strcmp(arg, flags[k])) {
+				found = true;
+				if (!strcmp(arg, "--json"))
+					o->json = true;
+				else
+					o->u.student = true;
+			}
+		if (found)
+			continue;
+		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !found; k++) {
+			if (strlen(valued[k]) != len || strncmp(arg, valued[k], len))
+				continue;
+			found = true;
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				return usage_error("%s: expected a value", valued[k]);
+			if ((rc = set_value(o, valued[k], val)))
+				return rc;
+			if (!strcmp(valued[k], "--price"))
+				*have_price = true;
+		}
+		if (!found)
+			return arg[0] == '-' ? unknown_option(arg) :
+			       usage_error("'%s': unexpected argument (see 'gpurent help cost')", arg);
+	}
+	return -1;
+}
+
+/* ---- output ---- */
+
+static const char *money(double v, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.2f", v);
+	return buf;
+}
+
+struct result {
+	struct bill b[BILLING_NMODES];
+	int rc[BILLING_NMODES];
+	int cheapest;              /* among the offered modes except the per-second reference */
+	double per_month_h;        /* on-demand billed hours per 30 days */
+	double spot_breakeven;     /* interruptions per hour; NaN when no spot */
+	double span_days;
+};
+
+static void print_text(const struct billing_profile *p, const struct opts *o, const struct result *r)
+{
+	const struct usage *u = &o->u;
+	const struct bill *od = &r->b[BILLING_ON_DEMAND], *ps = &r->b[BILLING_PER_SECOND];
+	char g[32], mc[32], a[32], b2[32];
+	double work_h = 0;
+
+	for (size_t i = 0; i < u->nsessions; i++)
+		work_h += u->sessions[i].count * u->sessions[i].seconds / 3600;
+	work_h += u->hours_per_week * u->weeks;
+	units_fmt_duration(p->granularity_s, g, sizeof(g));
+	units_fmt_duration(p->min_charge_s, mc, sizeof(mc));
+	printf("Profile %s (%s): billed in increments of %s%s%s; price %s %s/h%s.\n", p->name, p->supply, g,
+	       p->min_charge_s > 0 ? ", minimum " : "", p->min_charge_s > 0 ? mc : "",
+	       money(o->price, a, sizeof(a)), o->currency, u->student && p->student_discount > 0 ?
+	       " (student discount applied)" : "");
+	printf("Usage: %.2f h of work, %.2f h up (idle %.0f%%), over %.3g day%s.\n\n", work_h,
+	       od->hours_used, u->idle_fraction * 100, r->span_days, r->span_days == 1 ? "" : "s");
+	printf("%-12s %8s %9s %9s %8s %8s %8s %8s %8s %8s %10s  %s\n", "mode", "rate/h", "billed h",
+	       "compute", "idle", "storage", "egress", "image", "stopped", "my time", "total", "vs per-second");
+	for (int m = 0; m < BILLING_NMODES; m++) {
+		const struct bill *b = &r->b[m];
+		char c[8][32];
+		if (r->rc[m] == BILLING_ENOMODE) {
+			printf("%-12s %8s\n", billing_mode_name((enum billing_mode)m), "-");
+			continue;
+		}
+		printf("%-12s %8s %9.2f %9s %8s %8s %8s %8s %8s %8s %10s  ", billing_mode_name((enum billing_mode)m),
+		       money(b->rate_per_hour, c[0], 32), b->hours_billed, money(b->compute, c[1], 32),
+		       money(b->idle, c[2], 32), money(b->storage, c[3], 32), money(b->egress, c[4], 32),
+		       money(b->image, c[5], 32), money(b->stopped, c[6], 32), money(b->operator_time, c[7], 32),
+		       money(b->total, a, sizeof(a)));
+		if (m == BILLING_PER_SECOND)
+			printf("(reference)");
+		else if (ps->total > 0)
+			printf("%.2fx", b->total / ps->total);
+		if (m == r->cheapest)
+			printf("  <- cheapest");
+		putchar('\n');
+	}
+	printf("\nAll money in %s. ", o->currency);
+	if (r->cheapest >= 0)
+		printf("Cheapest: %s at %s.\n", billing_mode_name((enum billing_mode)r->cheapest),
+		       money(r->b[r->cheapest].total, a, sizeof(a)));
+	else
+		printf("\n");
+	if (od->rounding > 0.005)
+		printf("Rounding: on-demand bills %.2f h for %.2f h up: %s paid for time not used "
+		       "(%.2fx the per-second compute).\n", od->hours_billed, od->hours_used,
+		       money(od->rounding, a, sizeof(a)),
+		       ps->compute + ps->idle > 0 ? (od->compute + od->idle) / (ps->compute + ps->idle) : 1);
+	for (int m = BILLING_DAILY; m <= BILLING_SPOT; m++)
+		if (billing_mode_offered(p, (enum billing_mode)m)) {
+			printf("Break-even against on-demand (this pattern bills %.1f h on-demand over %.3g day%s, "
+			       "%.1f h per 30 days if it repeats):\n", od->hours_billed, r->span_days,
+			       r->span_days == 1 ? "" : "s", r->per_month_h);
+			break;
+		}
+	for (int m = BILLING_DAILY; m <= BILLING_RESERVED_3Y; m++) {
+		double period, h = billing_breakeven_hours(p, (enum billing_mode)m, &period);
+		static const char *const per[] = {"", "", "a day", "a week", "a month", "a year", "in 3 years"};
+		if (isnan(h))
+			continue;
+		if (m <= BILLING_MONTHLY)
+			printf("  the %s package pays off above %.0f h of use %s (%.0f%% of its %.0f h)\n",
+			       billing_mode_name((enum billing_mode)m), h, per[m], 100 * h / period, period);
+		else
+			printf("  %s pays off above %.0f%% utilisation (%.0f h %s)\n",
+			       billing_mode_name((enum billing_mode)m), 100 * h / period, h, per[m]);
+	}
+	if (!isnan(r->spot_breakeven)) {
+		const struct bill *s = &r->b[BILLING_SPOT];
+		double assumed = s->spot_wall_hours > 0 ? s->spot_interruptions / s->spot_wall_hours : 0;
+		if (isinf(r->spot_breakeven))
+			printf("  spot stays cheaper at any interruption rate up to one a minute\n");
+		else if (r->spot_breakeven == 0)
+			printf("  spot is never cheaper for this pattern\n");
+		else
+			printf("  spot pays off while interruptions stay below %.3g an hour (MTBF above %s); "
+			       "assumed %.3g an hour (MTBF %s), %.2f expected\n", r->spot_breakeven,
+			       units_fmt_duration(3600 / r->spot_breakeven, a, sizeof(a)), assumed,
+			       units_fmt_duration(assumed > 0 ? 3600 / assumed : INFINITY, b2, sizeof(b2)),
+			       s->spot_interruptions);
+		if (u->ckpt_write_s <= 0)
+			printf("  (spot without checkpoints: an interruption restarts the session; see --ckpt-write)\n");
+	}
+	printf("Total = compute + idle + storage/egress/image + stopped instance + your time "
+	       "(docs/billing.md; profile source in data/billing.csv).\n");
+}
+
+static void print_json(const struct billing_profile *p, const struct opts *o, const struct result *r)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "gpurent.cost/1");
+	json_str(&j, "profile", p->name);
+	json_str(&j, "supply", p->supply);
+	json_str(&j, "currency", o->currency);
+	json_num(&j, "price_per_hour", o->price);
+	json_num(&j, "span_days", r->span_days);
+	json_str(&j, "source", p->source);
+	json_arr_begin(&j, "modes");
+	for (int m = 0; m < BILLING_NMODES; m++) {
+		const struct bill *b = &r->b[m];
+		json_obj_begin(&j, NULL);
+		json_str(&j, "mode", billing_mode_name((enum billing_mode)m));
+		json_bool(&j, "offered", r->rc[m] != BILLING_ENOMODE);
+		if (r->rc[m] != BILLING_ENOMODE) {
+			json_num(&j, "rate_per_hour", b->rate_per_hour);
+			json_num(&j, "hours_used", b->hours_used);
+			json_num(&j, "hours_billed", b->hours_billed);
+			json_num(&j, "packages", b->packages);
+			json_num(&j, "compute", b->compute);
+			json_num(&j, "idle", b->idle);
+			json_num(&j, "rounding", b->rounding);
+			json_num(&j, "storage", b->storage);
+			json_num(&j, "egress", b->egress);
+			json_num(&j, "image", b->image);
+			json_num(&j, "stopped", b->stopped);
+			json_num(&j, "operator_time", b->operator_time);
+			json_num(&j, "total", b->total);
+			json_num(&j, "ratio_to_per_second", r->b[BILLING_PER_SECOND].total > 0 ?
+				 b->total / r->b[BILLING_PER_SECOND].total : NAN);
+			if (m == BILLING_SPOT) {
+				json_num(&j, "spot_wall_hours", b->spot_wall_hours);
+				json_num(&j, "spot_interruptions", b->spot_interruptions);
+				json_num(&j, "spot_interval_seconds", b->spot_interval_s);
+			}
+		}
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	if (r->cheapest >= 0)
+		json_str(&j, "cheapest", billing_mode_name((enum billing_mode)r->cheapest));
+	else
+		json_null(&j, "cheapest");
+	json_obj_begin(&j, "breakeven");
+	json_num(&j, "on_demand_hours_per_month", r->per_month_h);
+	for (int m = BILLING_DAILY; m <= BILLING_RESERVED_3Y; m++) {
+		char key[64];
+		double period, h = billing_breakeven_hours(p, (enum billing_mode)m, &period);
+		snprintf(key, sizeof(key), "%s_hours_per_period", billing_mode_name((enum billing_mode)m));
+		for (char *c = key; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		json_num(&j, key, h);
+	}
+	json_num(&j, "spot_interruptions_per_hour", r->spot_breakeven);
+	json_obj_end(&j);
+	json_obj_end(&j);
+}
+
+int cmd_cost(int argc, char **argv)
+{
+	struct opts o;
+	struct billing_db db;
+	const struct billing_profile *p;
+	struct result r;
+	struct rate *bill_rate, *price_rate, *prof_rate;
+	char err[512];
+	bool have_price;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	billing_usage_init(&o.u);
+	o.billing = "ai-cloud";
+	if ((rc = load_rates(&o)))
+		return rc;
+	if ((rc = parse_args(argc, argv, &o, &have_price)) >= 0)
+		return rc;
+	if (!have_price)
+		return usage_error("--price: required: the on-demand price of the instance per hour (e.g. --price 1.2)");
+	if (!o.u.nsessions && !(o.u.hours_per_week > 0))
+		return usage_error("expected a usage pattern: --sessions 10x20m or --hours-per-week 16 --weeks 4");
+	if (o.u.hours_per_week > 0 && !(o.u.weeks > 0))
+		return usage_error("--weeks: expected a number of weeks with --hours-per-week");
+	if ((rc = common_load_billing(&db)))
+		return rc;
+	if (!(p = billing_find(&db, o.billing))) {
+		struct names_suggest sg;
+		names_suggest_init(&sg, o.billing);
+		for (size_t i = 0; i < db.n; i++)
+			names_suggest_add(&sg, db.v[i].name);
+		if (sg.best[0])
+			rc = usage_error("--billing: unknown profile '%s' (did you mean '%s'?)", o.billing, sg.best);
+		else
+			rc = usage_error("--billing: unknown profile '%s' (profiles are in data/billing.csv)", o.billing);
+		goto out_free_db;
+	}
+	/* the bill's currency: --currency, else the one written on --price, else the profile's */
+	if (!o.currency[0])
+		snprintf(o.currency, sizeof(o.currency), "%s", o.price_has_code ? o.price_code : p->currency);
+	if (o.usd_rate > 0 && (rc = set_rate(&o, o.currency, o.usd_rate)))
+		goto out_free_db;
+	bill_rate = find_rate(&o, o.currency);
+	price_rate = find_rate(&o, o.price_has_code ? o.price_code : o.currency);
+	prof_rate = find_rate(&o, p->currency);
+	if (!bill_rate || !price_rate) {
+		rc = usage_error("--currency: unknown currency '%s' (add its rate with --rate %s=UNITS_PER_USD)",
+				 bill_rate ? o.price_code : o.currency, bill_rate ? o.price_code : o.currency);
+		goto out_free_db;
+	}
+	if (!prof_rate) {
+		common_error("%s: currency: profile '%s' is in %s, which data/currencies.csv lacks "
+			     "(add it with --rate %s=UNITS_PER_USD)", "billing.csv", p->name, p->currency, p->currency);
+		rc = EXIT_USAGE;
+		goto out_free_db;
+	}
+	o.price *= price_rate->usd / bill_rate->usd;
+	o.u.fx = prof_rate->usd / bill_rate->usd;
+
+	memset(&r, 0, sizeof(r));
+	r.cheapest = -1;
+	r.spot_breakeven = NAN;
+	r.span_days = billing_span_days(&o.u);
+	for (int m = 0; m < BILLING_NMODES; m++) {
+		r.rc[m] = billing_price(p, (enum billing_mode)m, o.price, &o.u, &r.b[m], err, sizeof(err));
+		if (r.rc[m] == BILLING_ENOMODE)
+			continue;
+		if (r.rc[m]) {
+			rc = usage_error("%s", err);
+			goto out_free_db;
+		}
+		if (m != BILLING_PER_SECOND && (r.cheapest < 0 || r.b[m].total < r.b[r.cheapest].total))
+			r.cheapest = m;
+	}
+	r.per_month_h = r.span_days > 0 ? r.b[BILLING_ON_DEMAND].hours_billed * 30 / r.span_days : 0;
+	if (billing_mode_offered(p, BILLING_SPOT) &&
+	    (rc = billing_spot_breakeven(p, o.price, &o.u, &r.spot_breakeven, err, sizeof(err)))) {
+		rc = usage_error("%s", err);
+		goto out_free_db;
+	}
+	if (o.json)
+		print_json(p, &o, &r);
+	else
+		print_text(p, &o, &r);
+	rc = common_finish(EXIT_OK);
+out_free_db:
+	billing_db_free(&db);
+	return rc;
+}

@@ -1,0 +1,171 @@
+#!/bin/sh
+# tests/cli/cost.sh - `gpurent cost` and `gpurent ckpt interval` on the real
+# binary ($GPURENT) in a fresh temp dir: the seed articles' cost examples,
+# the break-even points, the checkpoint interval, currencies, JSON, the
+# one-line errors and the docs. Prints "cost: N passed, M failed".
+set -u
+: "${GPURENT:?set GPURENT to the binary}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run CMD...: captures out, err, rc
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+
+# expect_ok NAME PATTERN CMD...: exit 0 and stdout matches (grep -E)
+expect_ok() {
+	name=$1 pat=$2; shift 2
+	run "$@"
+	if [ "$rc" -ne 0 ]; then bad "$name: exit $rc: $(head -3 "$T/err")"; return; fi
+	if ! grep -Eq -- "$pat" "$T/out"; then bad "$name: stdout lacks /$pat/"; sed 's/^/    /' "$T/out"; return; fi
+	ok
+}
+
+# expect_err NAME CODE PATTERN CMD...: exit CODE, exactly one stderr line
+# matching PATTERN (grep -F), nothing on stdout.
+expect_err() {
+	name=$1 code=$2 pat=$3; shift 3
+	run "$@"
+	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err")"; return; fi
+	if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "$name: stderr is not one line:"; cat "$T/err"; return; fi
+	if ! grep -Fq -- "$pat" "$T/err"; then bad "$name: stderr '$(cat "$T/err")' lacks '$pat'"; return; fi
+	if [ -s "$T/out" ]; then bad "$name: printed to stdout on error"; return; fi
+	ok
+}
+
+G=$GPURENT
+
+# --- help: the listing, and `help X` == `X --help`
+expect_ok help-lists 'ckpt .*cost ' sh -c "\"$G\" help | tr '\n' ' '"
+for c in cost ckpt; do
+	run "$G" help $c; cp "$T/out" "$T/h1"
+	run "$G" $c --help; cp "$T/out" "$T/h2"
+	if cmp -s "$T/h1" "$T/h2" && [ -s "$T/h1" ]; then ok; else bad "help $c != $c --help"; fi
+done
+run "$G" ckpt interval --help
+cmp -s "$T/out" "$T/h2" && ok || bad "ckpt interval --help differs from ckpt --help"
+
+# --- the seeds' examples
+# seed 000 §5.2: ten 20-minute sessions billed by the hour cost 3x the per-second bill
+H="$G cost --price 1.2 --billing hourly --sessions 10x20m"
+expect_ok seed-hourly-3x '^on-demand +1\.20 +10\.00 +12\.00 .* 12\.00  3\.00x' $H
+expect_ok seed-hourly-ps '^per-second +1\.20 +3\.33 +4\.00 .* 4\.00  \(reference\)' $H
+expect_ok seed-hourly-rounding 'on-demand bills 10\.00 h for 3\.33 h up: 8\.00 paid' $H
+# seed 000 §1.3: a monthly package used twice a month loses to on-demand
+M="$G cost --price 1.88CNY --billing autodl --sessions 2x8h --span 30d"
+expect_ok seed-monthly-loses 'Cheapest: on-demand at 30\.08' $M
+expect_ok seed-monthly-total '^monthly +1\.26 +720\.00 .* 906\.91 ' $M
+expect_ok seed-monthly-breakeven 'monthly package pays off above 482 h of use a month' $M
+# seed 004 §4.5: 8 experiments x 2 h a week on a mid-range card (RTX 3090, 1.32 CNY/h) cost tens of yuan
+W="$G cost --price 1.32CNY --billing autodl --sessions 8x2h --span 7d --data 5GB"
+expect_ok seed-week 'All money in CNY\. Cheapest: on-demand at 21\.12' $W
+expect_ok seed-week-daily '^daily .* 168\.00 ' $W
+
+# --- the other parts of the seed's total: idle, storage, egress, stopped, your time
+expect_ok parts '^on-demand +2\.00 +10\.00 +18\.00 +2\.00 +4\.00 +1\.80 +1\.50 +0\.06 +100\.00 +127\.36' \
+	"$G" cost --price 2 --billing aws --sessions 9h --idle 10% --data 50GB --storage-days 30 \
+	--egress 20GB --image 30GB --stopped 12h --my-time 2h --my-rate 50
+expect_ok weekly-pattern 'Usage: 64\.00 h of work, 64\.00 h up \(idle 0%\), over 28 days' \
+	"$G" cost --price 1 --hours-per-week 16 --weeks 4
+expect_ok student 'student discount applied' "$G" cost --price 1 --sessions 1h --student
+
+# --- spot: expected cost with interruptions, and the break-even rate
+S="$G cost --price 2.1 --billing aws --sessions 24h --ckpt-write 90s --restart 5m --mtbf 6h"
+expect_ok spot-line '^spot +0\.63 ' $S
+expect_ok spot-breakeven 'spot pays off while interruptions stay below .* an hour' $S
+expect_ok reserved-breakeven 'reserved-1y pays off above 60% utilisation' $S
+expect_ok spot-no-ckpt 'restarts the session' "$G" cost --price 2.1 --billing aws --sessions 24h
+
+# --- currencies: --price written in USD, bill in CNY at 7 per USD
+expect_ok usd-rate '^on-demand +8\.40 +10\.00 +84\.00' \
+	"$G" cost --price '$1.2' --billing hourly --sessions 10x20m --currency CNY --usd-rate 7
+expect_ok rate '^on-demand +8\.40 +10\.00 +84\.00' \
+	"$G" cost --price 1.2USD --billing hourly --sessions 10x20m --currency CNY --rate CNY=7
+expect_ok eq-form '^on-demand +1\.20 +10\.00 +12\.00' "$G" cost --price=1.2 --billing=hourly --sessions=10x20m
+
+# --- ckpt interval: Young and Daly, overhead, wall time, cost, the rule of thumb
+C="$G ckpt interval --write 90s --mtbf 6h --restart 5m --work 24h --price 2.1"
+expect_ok ckpt-daly 'Checkpoint every 31\.9 min \(Daly 2006; Young 1974: 32\.9 min\)' $C
+expect_ok ckpt-overhead 'Expected overhead: 11\.2% of the work' $C
+expect_ok ckpt-wall 'expected wall time 26\.70 h' $C
+expect_ok ckpt-cost 'Expected cost at 2\.10/h: 56\.07 \(50\.40 if never interrupted' $C
+expect_ok ckpt-thumb 'Rule of thumb .*15-30 min.*the optimum is above it' $C
+expect_ok ckpt-thumb-within 'the optimum is within it' "$G" ckpt interval --write 60s --mtbf 3h
+expect_ok ckpt-interruptions 'Checkpoint every 31\.9 min' "$G" ckpt interval --write 90s --interruptions 0.1666666667
+
+# --- JSON
+if command -v python3 >/dev/null 2>&1; then
+	run $H --json
+	python3 - "$T/out" <<'PY' && ok || bad "cost --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gpurent.cost/1"
+m = {x["mode"]: x for x in d["modes"]}
+assert len(m) == 8 and not m["spot"]["offered"]
+assert abs(m["on-demand"]["ratio_to_per_second"] - 3) < 1e-9
+assert abs(m["on-demand"]["total"] - 12) < 1e-9
+assert d["cheapest"] == "on-demand"
+PY
+	run $C --json
+	python3 - "$T/out" <<'PY' && ok || bad "ckpt interval --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gpurent.ckpt-interval/1"
+assert abs(d["daly_interval_seconds"] - 1912.2576) < 0.01
+assert abs(d["young_interval_seconds"] - 1971.8012) < 0.01
+assert d["wall_seconds"] > d["work_seconds"]
+assert abs(d["cost"] - 2.1 * d["wall_seconds"] / 3600) < 1e-9
+PY
+else
+	echo "SKIP json checks: python3 not installed"
+fi
+
+# --- bad input: one line naming the flag or file:line: column, exit 2
+expect_err no-price 2 "gpurent cost: --price: required" "$G" cost --sessions 10x20m
+expect_err no-usage 2 "expected a usage pattern" "$G" cost --price 1
+expect_err bad-sessions 2 "--sessions: expected COUNTxDURATION such as 10x20m, got '10y20m'" "$G" cost --price 1 --sessions 10y20m
+expect_err neg-price 2 "--price: expected an amount" "$G" cost --price -1 --sessions 1h
+expect_err bad-idle 2 "--idle: expected a fraction below 100%" "$G" cost --price 1 --sessions 1h --idle 100%
+expect_err weeks-missing 2 "--weeks: expected a number of weeks" "$G" cost --price 1 --hours-per-week 16
+expect_err unknown-profile 2 "--billing: unknown profile 'awz' (did you mean 'aws'?)" "$G" cost --price 1 --sessions 1h --billing awz
+expect_err unknown-currency 2 "--currency: unknown currency 'XYZ'" "$G" cost --price 1 --sessions 1h --currency XYZ
+expect_err bad-rate 2 "--rate: expected a positive number of CNY per USD, got 'abc'" "$G" cost --price 1 --sessions 1h --rate CNY=abc
+expect_err unknown-option 2 "--sesions: unknown option (did you mean '--sessions'?)" "$G" cost --price 1 --sesions 1h
+expect_err flag-no-value 2 "--span: expected a value" "$G" cost --price 1 --sessions 1h --span
+expect_err ckpt-none 2 "gpurent ckpt: expected a subcommand" "$G" ckpt
+expect_err ckpt-typo 2 "'intervl': unknown subcommand (did you mean 'interval'?)" "$G" ckpt intervl
+expect_err ckpt-no-write 2 "--write: required" "$G" ckpt interval --mtbf 6h
+expect_err ckpt-zero-write 2 "--write: expected a positive duration such as 90s, got '0s'" "$G" ckpt interval --write 0s --mtbf 6h
+expect_err ckpt-bad-mtbf 2 "--mtbf: expected a duration" "$G" ckpt interval --write 90s --mtbf soon
+
+# a bad row in an edited billing.csv is named by file, line and column
+mkdir -p data-bad
+cp "$ROOT"/data/*.csv data-bad/
+awk -F, '/^aws,/{$4="1 fortnight"}1' OFS=, "$ROOT"/data/billing.csv >data-bad/billing.csv
+line=$(grep -n '^aws,' data-bad/billing.csv | cut -d: -f1)
+expect_err bad-billing-csv 2 "data-bad/billing.csv:$line: granularity: expected a duration" \
+	"$G" --data-dir data-bad cost --price 1 --sessions 1h
+
+# --- documentation stays true to the code
+for c in cost ckpt; do
+	grep -q "gpurent $c" "$ROOT/README.md" && grep -Fq "$c" "$ROOT/docs/gpurent.1" \
+		&& ok || bad "command $c missing from README.md or docs/gpurent.1"
+done
+"$G" cost --help | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' >flags
+"$G" ckpt --help | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' >>flags
+[ "$(wc -l <flags)" -gt 20 ] && ok || bad "too few flags in the help texts"
+while read -r fl; do
+	grep -Fq -- "$fl" "$ROOT/docs/gpurent.1" \
+		&& ok || bad "docs/gpurent.1 does not document $fl"
+done <flags
+for p in $(sed -n 's/^\([a-z][a-z0-9-]*\),.*/\1/p' "$ROOT/data/billing.csv" | grep -v '^name$'); do
+	grep -Fq "\`$p\`" "$ROOT/docs/billing.md" && ok || bad "docs/billing.md does not describe profile $p"
+done
+
+echo "cost: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
