@@ -78,6 +78,7 @@ struct opts {
 	double price;
 	char price_code[8];
 	bool price_has_code;
+	char my_rate_code[8];   /* "" = in the bill's currency */
 	char currency[8];
 	struct rate rates[16];
 	size_t nrates;
@@ -204,7 +205,7 @@ static int parse_sessions(const char *arg, struct usage *u)
 	return 0;
 }
 
-/* Options that take a value; MUST stay sorted (bsearch-free, but the help follows it). */
+/* Options that take a value, sorted for the reader. */
 static const char *const valued[] = {
 	"--billing", "--ckpt-interval", "--ckpt-write", "--currency", "--data", "--egress",
 	"--hours-per-week", "--idle", "--image", "--interruptions", "--mtbf", "--my-rate",
@@ -230,6 +231,19 @@ static int unknown_option(const char *arg)
 	return usage_error("%s: unknown option (see 'gpurent help cost')", key);
 }
 
+/* true when a money argument names its currency ("$1.2", "1.32CNY", "¥2"), not "1e3". */
+static bool written_code(const char *v)
+{
+	char *end;
+
+	v += strspn(v, " \t");
+	if (*v == '$' || !strncmp(v, "\xC2\xA5", 2))
+		return true;
+	strtod(v, &end);
+	end += strspn(end, " \t");
+	return *end != '\0';
+}
+
 static int set_value(struct opts *o, const char *name, const char *v)
 {
 	struct usage *u = &o->u;
@@ -241,7 +255,7 @@ static int set_value(struct opts *o, const char *name, const char *v)
 		o->billing = v;
 	} else if (!strcmp(name, "--price")) {
 		TRY(units_parse_money(v, &o->price, o->price_code, err, sizeof(err)));
-		o->price_has_code = strpbrk(v, "$\xC2") || strpbrk(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+		o->price_has_code = written_code(v);
 	} else if (!strcmp(name, "--currency")) {
 		if (strlen(v) < 3 || strlen(v) > 7 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != strlen(v))
 			return usage_error("--currency: expected a currency code such as USD or CNY, got '%s'", v);
@@ -302,8 +316,9 @@ static int set_value(struct opts *o, const char *name, const char *v)
 		TRY(units_parse_duration(v, &x, err, sizeof(err)));
 		u->operator_hours = x / 3600;
 	} else if (!strcmp(name, "--my-rate")) {
-		char code[8];
-		TRY(units_parse_money(v, &u->operator_rate, code, err, sizeof(err)));
+		TRY(units_parse_money(v, &u->operator_rate, o->my_rate_code, err, sizeof(err)));
+		if (!written_code(v))
+			o->my_rate_code[0] = '\0';   /* in the bill's currency */
 	} else if (!strcmp(name, "--mtbf")) {
 		TRY(units_parse_duration(v, &u->mtbf_s, err, sizeof(err)));
 		if (!(u->mtbf_s > 0))
@@ -581,6 +596,10 @@ int cmd_cost(int argc, char **argv)
 	/* the bill's currency: --currency, else the one written on --price, else the profile's */
 	if (!o.currency[0])
 		snprintf(o.currency, sizeof(o.currency), "%s", o.price_has_code ? o.price_code : p->currency);
+	if (o.usd_rate > 0 && !strcmp(o.currency, "USD")) {
+		rc = usage_error("--usd-rate: the bill is in USD; name the other currency with --currency");
+		goto out_free_db;
+	}
 	if (o.usd_rate > 0 && (rc = set_rate(&o, o.currency, o.usd_rate)))
 		goto out_free_db;
 	bill_rate = find_rate(&o, o.currency);
@@ -598,6 +617,15 @@ int cmd_cost(int argc, char **argv)
 		goto out_free_db;
 	}
 	o.price *= price_rate->usd / bill_rate->usd;
+	if (o.my_rate_code[0]) {
+		struct rate *mr = find_rate(&o, o.my_rate_code);
+		if (!mr) {
+			rc = usage_error("--my-rate: unknown currency '%s' (add its rate with --rate %s=UNITS_PER_USD)",
+					 o.my_rate_code, o.my_rate_code);
+			goto out_free_db;
+		}
+		o.u.operator_rate *= mr->usd / bill_rate->usd;
+	}
 	o.u.fx = prof_rate->usd / bill_rate->usd;
 
 	memset(&r, 0, sizeof(r));

@@ -135,6 +135,8 @@ expect_err weeks-missing 2 "--weeks: expected a number of weeks" "$G" cost --pri
 expect_err unknown-profile 2 "--billing: unknown profile 'awz' (did you mean 'aws'?)" "$G" cost --price 1 --sessions 1h --billing awz
 expect_err unknown-currency 2 "--currency: unknown currency 'XYZ'" "$G" cost --price 1 --sessions 1h --currency XYZ
 expect_err bad-rate 2 "--rate: expected a positive number of CNY per USD, got 'abc'" "$G" cost --price 1 --sessions 1h --rate CNY=abc
+expect_err usd-rate-usd 2 "--usd-rate: the bill is in USD" "$G" cost --price 1 --sessions 1h --usd-rate 7
+expect_ok my-rate-cny '^on-demand +1\.00 +1\.00 +1\.00 .* 1\.00 +2\.00  ' "$G" cost --price 1 --sessions 1h --my-time 1h --my-rate 7CNY --rate CNY=7
 expect_err unknown-option 2 "--sesions: unknown option (did you mean '--sessions'?)" "$G" cost --price 1 --sesions 1h
 expect_err flag-no-value 2 "--span: expected a value" "$G" cost --price 1 --sessions 1h --span
 expect_err ckpt-none 2 "gpurent ckpt: expected a subcommand" "$G" ckpt
