@@ -3,42 +3,8 @@
 # binary ($GPURENT) in a fresh temp dir: the seed articles' cost examples,
 # the break-even points, the checkpoint interval, currencies, JSON, the
 # one-line errors and the docs. Prints "cost: N passed, M failed".
-set -u
-: "${GPURENT:?set GPURENT to the binary}"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# run CMD...: captures out, err, rc
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-
-# expect_ok NAME PATTERN CMD...: exit 0 and stdout matches (grep -E)
-expect_ok() {
-	name=$1 pat=$2; shift 2
-	run "$@"
-	if [ "$rc" -ne 0 ]; then bad "$name: exit $rc: $(head -3 "$T/err")"; return; fi
-	if ! grep -Eq -- "$pat" "$T/out"; then bad "$name: stdout lacks /$pat/"; sed 's/^/    /' "$T/out"; return; fi
-	ok
-}
-
-# expect_err NAME CODE PATTERN CMD...: exit CODE, exactly one stderr line
-# matching PATTERN (grep -F), nothing on stdout.
-expect_err() {
-	name=$1 code=$2 pat=$3; shift 3
-	run "$@"
-	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err")"; return; fi
-	if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "$name: stderr is not one line:"; cat "$T/err"; return; fi
-	if ! grep -Fq -- "$pat" "$T/err"; then bad "$name: stderr '$(cat "$T/err")' lacks '$pat'"; return; fi
-	if [ -s "$T/out" ]; then bad "$name: printed to stdout on error"; return; fi
-	ok
-}
-
-G=$GPURENT
+NAME=cost
+. "$(dirname "$0")/lib/common.sh"
 
 # --- help: the listing, and `help X` == `X --help`
 expect_ok help-lists 'ckpt .*cost ' sh -c "\"$G\" help | tr '\n' ' '"
@@ -169,5 +135,4 @@ for p in $(sed -n 's/^\([a-z][a-z0-9-]*\),.*/\1/p' "$ROOT/data/billing.csv" | gr
 	grep -Fq "\`$p\`" "$ROOT/docs/billing.md" && ok || bad "docs/billing.md does not describe profile $p"
 done
 
-echo "cost: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,17 +1,9 @@
 #!/bin/sh
 # tests/cli/offers.sh - `gpurent offers` on fixtures (and the real catalogs
 # in ../shared when present). Prints "offers: N passed, M failed".
-set -u
-: "${GPURENT:?set GPURENT to the binary}"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-G=$GPURENT
+NAME=offers
+. "$(dirname "$0")/lib/common.sh"
+
 F=$ROOT/tests/data
 
 # fixtures: SkyPilot folders, one provider per folder
@@ -87,5 +79,4 @@ else
 	echo "SKIP real catalogs: $REAL not found (../shared is absent)"
 fi
 
-echo "offers: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,20 +1,10 @@
 #!/bin/sh
 # tests/cli/plan.sh - `gpurent plan` on the bundled catalog, fixtures and
 # (when present) the real catalogs in ../shared. Prints "plan: N passed, M failed".
-set -u
-: "${GPURENT:?set GPURENT to the binary}"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-G=$GPURENT
+NAME=plan
+. "$(dirname "$0")/lib/common.sh"
+
 EX=$ROOT/examples/lora-7b.yaml
-HAVE_PY=0
-command -v python3 >/dev/null 2>&1 && HAVE_PY=1
 
 run "$G" plan "$EX"
 [ "$rc" -eq 0 ] && ok || bad "plan example: rc $rc $(head -3 "$T/err")"
@@ -125,5 +115,4 @@ else
 	echo "SKIP real catalogs: $REAL not found (../shared is absent) or no python3"
 fi
 
-echo "plan: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

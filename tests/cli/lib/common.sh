@@ -1,0 +1,45 @@
+# tests/cli/lib/common.sh - sourced by the tests/cli/*.sh scripts: a fresh
+# temp dir, counters, and the checks they share. The script sets NAME and
+# ends with `finish`, which prints "NAME: N passed, M failed".
+set -u
+: "${GPURENT:?set GPURENT to the binary}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d)
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0 fail=0
+G=$GPURENT
+HAVE_PY=0
+command -v python3 >/dev/null 2>&1 && HAVE_PY=1
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run CMD...: captures stdout in $T/out, stderr in $T/err, the status in rc
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+
+# expect_ok NAME PATTERN CMD...: exit 0 and stdout matches (grep -E)
+expect_ok() {
+	name=$1 pat=$2; shift 2
+	run "$@"
+	if [ "$rc" -ne 0 ]; then bad "$name: exit $rc: $(head -3 "$T/err")"; return; fi
+	if ! grep -Eq -- "$pat" "$T/out"; then bad "$name: stdout lacks /$pat/"; sed 's/^/    /' "$T/out" | head -20; return; fi
+	ok
+}
+
+# expect_err NAME CODE PATTERN CMD...: exit CODE, exactly one stderr line
+# matching PATTERN (grep -F), nothing on stdout.
+expect_err() {
+	name=$1 code=$2 pat=$3; shift 3
+	run "$@"
+	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err")"; return; fi
+	if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "$name: stderr is not one line:"; cat "$T/err"; return; fi
+	if ! grep -Fq -- "$pat" "$T/err"; then bad "$name: stderr '$(cat "$T/err")' lacks '$pat'"; return; fi
+	if [ -s "$T/out" ]; then bad "$name: printed to stdout on error"; return; fi
+	ok
+}
+
+finish() {
+	echo "$NAME: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
