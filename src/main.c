@@ -49,7 +49,8 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-10s %s\n", "help", "show this list, or a command's help");
 	fprintf(f, "\nOptions:\n"
-		"  --data-dir DIR  read gpus.csv and models.csv from DIR instead of the\n"
+		"  --data-dir DIR  read the data files (gpus.csv, models.csv, offers.csv,\n"
+		"                  billing.csv, currencies.csv) from DIR instead of the\n"
 		"                  copies built into the binary (also GPURENT_DATA_DIR)\n"
 		"  --version       print the version\n\n"
 		"Exit status: 0 ok, 1 runtime failure, 2 bad input or usage.\n"
