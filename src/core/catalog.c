@@ -9,6 +9,9 @@
 #include <ctype.h>
 #include <math.h>
 #include <pthread.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,15 +92,6 @@ int catalog_parse_number(const char *s, size_t len, double *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-static uint64_t hash_bytes(const char *p, size_t n, uint64_t h)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
 }
 
 static char *arena_alloc(struct offer_set *s, size_t n)
@@ -182,16 +176,34 @@ static int scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
 			}
 			cur.p = buf + i;
 			cur.len = (uint32_t)(j - i);
-			for (size_t k = i; k < j; k++)
-				if (buf[k] == '\n')
-					(*line)++;
+			for (const char *nl = memchr(buf + i, '\n', j - i); nl;
+			     nl = memchr(nl + 1, '\n', (size_t)(buf + j - nl - 1)))
+				(*line)++;   /* newlines inside a quoted field */
 			i = j + 1;
 			while (i < len && buf[i] != ',' && buf[i] != '\n' && buf[i] != '\r')
 				i++;   /* junk after a closing quote is ignored */
 		} else {
 			size_t j = i;
+#ifdef __SSE2__
+			/* 16 bytes at a time: the first ',', '\n' or '\r' */
+			const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+			while (j + 16 <= len) {
+				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + j));
+				int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma),
+										   _mm_cmpeq_epi8(v, nl)),
+								      _mm_cmpeq_epi8(v, cr)));
+				if (m) {
+					j += (size_t)__builtin_ctz((unsigned)m);
+					goto found;
+				}
+				j += 16;
+			}
+#endif
 			while (j < len && buf[j] != ',' && buf[j] != '\n' && buf[j] != '\r')
 				j++;
+#ifdef __SSE2__
+found:
+#endif
 			cur.len = (uint32_t)(j - i);
 			i = j;
 		}
@@ -291,13 +303,12 @@ static const struct gpu_spec *resolve_gpu(struct loader *ld, const char *name, s
 {
 	char nm[96], fam[32];
 	const struct gpu_spec *direct, *g = NULL;
-	uint64_t key = hash_bytes(name, nlen, 0xcbf29ce484222325ULL);
+	uint64_t key = XXH3_64bits_withSeed(name, nlen, (uint64_t)hint);
 	struct gpu_cache_entry *ce;
 	double gib = size_mib / 1024.0;
 
-	key = hash_bytes((const char *)&size_mib, sizeof(size_mib), key);
-	key = hash_bytes((const char *)&count, sizeof(count), key);
-	key ^= (uint64_t)hint * 0x9E3779B97F4A7C15ULL;
+	key ^= XXH3_64bits_withSeed(&size_mib, sizeof(size_mib), 0x9E3779B97F4A7C15ULL) ^
+	       XXH3_64bits_withSeed(&count, sizeof(count), 0xC2B2AE3D27D4EB4FULL) * 3;
 	for (size_t i = key % GPU_CACHE, k = 0; k < GPU_CACHE; i = (i + 1) % GPU_CACHE, k++) {
 		ce = &ld->cache[i];
 		if (!ce->used)
@@ -543,21 +554,24 @@ static void note_unknown(struct loader *ld, const struct field *name)
 enum sky_col { SK_INSTANCE, SK_ACCEL, SK_COUNT, SK_VCPU, SK_MEM, SK_PRICE, SK_SPOT, SK_REGION,
 	       SK_GPUINFO, SK_ZONE, SK_N };
 
+/* The form factor an instance name states: 1 PCIe ("pcie", "pci_", "-pci"),
+ * 2 SXM, 3 NVL (in that priority: "H200-sxm5x8-NVLINK" is SXM), 0 none.
+ * One pass over the bytes, ignoring case. */
 static int instance_hint(const struct field *f)
 {
-	char tmp[128];
-	size_t n = f->len < sizeof(tmp) - 1 ? f->len : sizeof(tmp) - 1;
+	bool pci = false, sxm = false, nvl = false;
 
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = (char)tolower((unsigned char)f->p[i]);
-	tmp[n] = '\0';
-	if (strstr(tmp, "pcie") || strstr(tmp, "pci_") || strstr(tmp, "-pci"))
-		return 1;
-	if (strstr(tmp, "sxm"))
-		return 2;
-	if (strstr(tmp, "nvl"))
-		return 3;
-	return 0;
+	for (uint32_t i = 0; i + 2 < f->len; i++) {
+		int a = tolower((unsigned char)f->p[i]), b = tolower((unsigned char)f->p[i + 1]);
+		int c = tolower((unsigned char)f->p[i + 2]);
+		if (a == 'p' && b == 'c' && c == 'i') {
+			int d = i + 3 < f->len ? tolower((unsigned char)f->p[i + 3]) : 0;
+			pci |= d == 'e' || d == '_' || (i > 0 && f->p[i - 1] == '-');
+		}
+		sxm |= a == 's' && b == 'x' && c == 'm';
+		nvl |= a == 'n' && b == 'v' && c == 'l';
+	}
+	return pci ? 1 : sxm ? 2 : nvl ? 3 : 0;
 }
 
 /* A scanned record waiting for its duplicate-table slot to arrive in cache. */
