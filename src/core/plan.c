@@ -232,7 +232,7 @@ static void advise(const struct workload *w, const struct plan_opts *opts, struc
 
 #define FIT(t, yes, ...) (r->supply_fits[t] = (yes), \
 	snprintf(r->supply_advice[t], sizeof(r->supply_advice[0]), __VA_ARGS__))
-	FIT(SUPPLY_AI_CLOUD, r->user_class != 'C' || true,
+	FIT(SUPPLY_AI_CLOUD, true,
 	    "%s", r->user_class == 'A' ? "fits: per-second or hourly container billing, ready images, stop and go" :
 	    r->user_class == 'B' ? "fits with persistent storage and checkpoints; compare a weekly/monthly package" :
 	    "fits for a small service on a monthly package");
