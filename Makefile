@@ -8,7 +8,7 @@
 BUILD   ?= build
 SAN     ?=
 CC      ?= cc
-PKGS    := yaml-0.1 libxxhash libcrypto
+PKGS    := yaml-0.1 libxxhash libcrypto sqlite3
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -29,6 +29,10 @@ CMD_SRC  := $(sort $(wildcard src/cmd/*.c))
 DATA     := $(sort $(wildcard data/*.csv))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/src/main.o $(BUILD)/obj/embedded.o
+# src/store: SQLite-backed storage (the ledger), in the binary and the unit tests.
+STORE_SRC := $(sort $(wildcard src/store/*.c))
+STORE_OBJ := $(STORE_SRC:%.c=$(BUILD)/obj/%.o)
+CMD_OBJ  += $(STORE_OBJ)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -44,6 +48,8 @@ $(BUILD)/obj/%.o: %.c $(wildcard src/core/*.h src/cmd/*.h)
 	@echo '  CC      $<'
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
+$(CMD_OBJ): $(wildcard src/store/*.h)
+
 # The data files travel inside the binary (used when --data-dir is absent).
 $(BUILD)/embed: tools/embed.c
 	@mkdir -p $(dir $@)
@@ -54,11 +60,11 @@ $(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
 	@mkdir -p $(dir $@)
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-# Unit tests link the core alone (no I/O layer).
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ)
+# Unit tests link the core alone (no I/O layer), plus src/store for the ledger's.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ)
 	@mkdir -p $(dir $@)
 	@echo '  TEST    $@'
-	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) \
+	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) \
 	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/embedded.c

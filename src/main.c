@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
 	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
 	{"gpus", cmd_gpus, "list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)"},
+	{"ledger", cmd_ledger, "the record of every rented run: cost, hours, GPU, problems; list, summary, export"},
 	{"manifest", cmd_manifest, "record every file of a dataset directory with its size and hash"},
 	{"models", cmd_models, "list model presets with parameter counts computed from the architecture"},
 	{"offers", cmd_offers, "search GPU offers in price catalogs with a query; prices per GPU-hour"},

@@ -9,6 +9,7 @@ int cmd_ckpt(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
+int cmd_ledger(int argc, char **argv);
 int cmd_manifest(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_offers(int argc, char **argv);

@@ -157,9 +157,11 @@ void ledger_entries_free(struct ledger_entries *e);
 
 /* ---- summaries (pure computation on entries read above) ---- */
 
-enum ledger_by { LEDGER_BY_DAY, LEDGER_BY_WEEK, LEDGER_BY_MONTH, LEDGER_BY_TAG, LEDGER_BY_GPU };
+/* LEDGER_BY_ALL: one group per currency, key "all" (the grand totals). */
+enum ledger_by { LEDGER_BY_DAY, LEDGER_BY_WEEK, LEDGER_BY_MONTH, LEDGER_BY_TAG, LEDGER_BY_GPU,
+		 LEDGER_BY_ALL };
 
-/* "day", "week", "month", "tag", "gpu" -> *by; 0 or -1. */
+/* "day", "week", "month", "tag", "gpu", "all" -> *by; 0 or -1. */
 int ledger_by_parse(const char *s, enum ledger_by *by);
 const char *ledger_by_name(enum ledger_by by);
 

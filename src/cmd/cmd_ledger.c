@@ -1,0 +1,1072 @@
+/*
+ * cmd_ledger.c - `gpurent ledger add|list|show|summary|export|path`: what
+ * every run cost, for how long, on what, and what went wrong; read from and
+ * written to the SQLite ledger (src/store/ledger.h, docs/ledger.md).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/gpu.h"
+#include "../core/units.h"
+#include "../store/ledger.h"
+#include "cmd.h"
+#include "common.h"
+
+static const char usage[] =
+	"usage: gpurent ledger [--ledger PATH] <subcommand> [options]\n"
+	"\n"
+	"The ledger of rented GPU runs: every `gpurent run` records itself; add the\n"
+	"others by hand. Prices are stored as paid, never re-priced later.\n"
+	"\n"
+	"  ledger add --cost MONEY|--price MONEY [--currency CODE] [--duration DUR]\n"
+	"             [--start TIME] [--end TIME] [--gpu NAME] [--gpus N]\n"
+	"             [--billing MODE] [--host NAME] [--command CMD] [--tag TAG]...\n"
+	"             [--notes TEXT] [--problems TEXT]\n"
+	"      record a run by hand. MONEY may carry its currency (12.5CNY, $3,\n"
+	"      \xC2\xA5" "12); one is required. --price is per hour for the whole\n"
+	"      rental; without --cost, cost = price x duration. TIME is unix seconds\n"
+	"      or ISO 8601 (2024-03-05, 2024-03-05T14:00, ...Z, ...+08:00; local time\n"
+	"      without a zone). Without --start a run with --duration is taken to\n"
+	"      have just ended. --gpu with no --gpus means one GPU.\n"
+	"  ledger list [--limit N] [--json]\n"
+	"      the N most recent runs, newest first (default 20; 0 = all)\n"
+	"  ledger show ID [--json]\n"
+	"      every recorded field of one run\n"
+	"  ledger summary [--by day|week|month|tag|gpu] [--json]\n"
+	"      runs, hours, GPU-hours and cost per group (default: month), each\n"
+	"      currency on its own line, never added together; then the totals\n"
+	"  ledger export --csv|--json\n"
+	"      every run, oldest first, to standard output\n"
+	"  ledger path\n"
+	"      print where the ledger is\n"
+	"\n"
+	"--ledger PATH (on any subcommand) or GPURENT_LEDGER picks the database;\n"
+	"default $XDG_DATA_HOME/gpurent/ledger.db (~/.local/share/gpurent/ledger.db).\n"
+	"Exit status: 0 ok, 1 runtime failure (unreadable, corrupted or foreign\n"
+	"database; no such run), 2 bad input. Schema: docs/ledger.md.\n";
+
+/* "gpurent ledger SUB: msg" on stderr; returns EXIT_USAGE. */
+static int usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *sub, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpurent ledger%s%s: ", sub ? " " : "", sub ? sub : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+/*
+ * If argv[*i] is flag (as "--flag VALUE" or "--flag=VALUE"): *val gets the
+ * value, *i moves past it, returns 1. 0 when it is another argument; -1
+ * (reported) when the value is missing.
+ */
+static int take(int argc, char **argv, int *i, const char *sub, const char *flag,
+		const char **val)
+{
+	size_t n = strlen(flag);
+
+	if (strncmp(argv[*i], flag, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n])
+		return 0;
+	if (*i + 1 >= argc) {
+		usage_error(sub, "%s: expected a value", flag);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+static int open_ledger(const char *path, struct ledger **l)
+{
+	char err[1024];
+
+	if (ledger_open(path, l, err, sizeof(err))) {
+		common_error("%s", err);
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+/* ---- formatting ---- */
+
+static char *fmt_money(double v, char *buf, size_t n)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else if (v != 0 && fabs(v) < 0.01)
+		snprintf(buf, n, "%.4f", v);
+	else
+		snprintf(buf, n, "%.2f", v);
+	return buf;
+}
+
+/* Local time "2024-03-05 14:00" (with seconds when sec). */
+static char *fmt_local(double t, bool sec, char *buf, size_t n)
+{
+	time_t tt = (time_t)floor(t);
+	struct tm tm;
+
+	if (!isfinite(t) || !localtime_r(&tt, &tm) ||
+	    !strftime(buf, n, sec ? "%Y-%m-%d %H:%M:%S %z" : "%Y-%m-%d %H:%M", &tm))
+		snprintf(buf, n, "-");
+	return buf;
+}
+
+/* ISO 8601 in UTC, "2024-03-05T06:00:00Z"; "" when unknown. */
+static char *fmt_utc(double t, char *buf, size_t n)
+{
+	time_t tt = (time_t)floor(t);
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (isfinite(t) && gmtime_r(&tt, &tm))
+		strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+/* The shortest decimal that reads back as exactly v ("" when unknown). */
+static char *fmt_exact(double v, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (!isfinite(v))
+		return buf;
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+static double hours_of(const struct ledger_run *r)
+{
+	return isfinite(r->end) && isfinite(r->start) ? (r->end - r->start) / 3600.0 : NAN;
+}
+
+/* ---- parsing ---- */
+
+/* true when a money argument names its currency ("$1.2", "1.32CNY", "¥2"). */
+static bool written_code(const char *v)
+{
+	char *end;
+
+	v += strspn(v, " \t");
+	if (*v == '$' || !strncmp(v, "\xC2\xA5", 2))
+		return true;
+	strtod(v, &end);
+	end += strspn(end, " \t");
+	return *end != '\0';
+}
+
+static int two_digits(const char *p, int *out)
+{
+	if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
+		return -1;
+	*out = (p[0] - '0') * 10 + (p[1] - '0');
+	return 0;
+}
+
+/*
+ * Unix seconds ("1709618400", "1709618400.5") or ISO 8601: a date, then
+ * optionally 'T' or ' ' and HH:MM[:SS[.frac]], then optionally Z or
+ * +HH[:MM]/-HH[:MM]; local time without a zone. 0 or -1.
+ */
+static int parse_time(const char *s, double *out)
+{
+	struct tm tm = {0};
+	int y, mo, d, h = 0, mi = 0, zh = 0, zm = 0, n = 0;
+	double sec = 0, frac = 0;
+	bool utc = false;
+	const char *p;
+	char *end;
+	time_t t;
+
+	if (strspn(s, "0123456789.") == strlen(s) && *s) {
+		double v = strtod(s, &end);
+		if (*end || !isfinite(v))
+			return -1;
+		*out = v;
+		return 0;
+	}
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+		return -1;
+	p = s + 10;
+	if (*p == 'T' || *p == ' ') {
+		if (two_digits(p + 1, &h) || p[3] != ':' || two_digits(p + 4, &mi))
+			return -1;
+		p += 6;
+		if (*p == ':') {
+			int si;
+			if (two_digits(p + 1, &si))
+				return -1;
+			sec = si;
+			p += 3;
+			if (*p == '.' || *p == ',') {
+				const char *q = p + 1;
+				double scale = 0.1;
+				if (!isdigit((unsigned char)*q))
+					return -1;
+				for (; isdigit((unsigned char)*q); q++, scale /= 10)
+					frac += (*q - '0') * scale;
+				p = q;
+			}
+		}
+	}
+	if (*p == 'Z' && !p[1]) {
+		utc = true;
+	} else if ((*p == '+' || *p == '-') && !two_digits(p + 1, &zh)) {
+		const char *q = p + 3;
+		if (*q == ':')
+			q++;
+		if (*q && (two_digits(q, &zm) || q[2]))
+			return -1;
+		if (zh > 23 || zm > 59)
+			return -1;
+		if (*p == '-')
+			zh = -zh, zm = -zm;
+		utc = true;
+	} else if (*p) {
+		return -1;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = (int)sec;
+	tm.tm_isdst = -1;
+	t = utc ? timegm(&tm) : mktime(&tm);
+	if (t == (time_t)-1 || tm.tm_mday != d || tm.tm_mon != mo - 1)  /* Feb 30 */
+		return -1;
+	*out = (double)t + frac - (zh * 3600.0 + zm * 60.0);
+	return 0;
+}
+
+/* Look a GPU name up in data/gpus.csv: its short name (first alias), or
+ * NULL when unknown. Borrowed from db. */
+static const char *gpu_short(const struct gpu_db *db, const char *name)
+{
+	const struct gpu_spec *g;
+
+	if (!db || !name || !(g = gpu_db_find(db, name)))
+		return NULL;
+	if (g->aliases[0]) {
+		static char alias[64];
+		snprintf(alias, sizeof(alias), "%.*s", (int)strcspn(g->aliases, "|"), g->aliases);
+		return alias;
+	}
+	return g->name;
+}
+
+/* ---- ledger add ---- */
+
+struct add_opts {
+	const char *cost, *price, *currency, *duration, *start, *end, *gpu, *gpus;
+	const char *billing, *host, *command, *notes, *problems;
+	char tags[1024];
+};
+
+static int add_parse(int argc, char **argv, const char **ledger_path, struct add_opts *o)
+{
+	static const struct {
+		const char *flag;
+		size_t off;
+	} flags[] = {
+#define F(name, field) {name, offsetof(struct add_opts, field)}
+		F("--billing", billing), F("--command", command), F("--cost", cost),
+		F("--currency", currency), F("--duration", duration), F("--end", end),
+		F("--gpu", gpu), F("--gpus", gpus), F("--host", host), F("--notes", notes),
+		F("--price", price), F("--problems", problems), F("--start", start),
+#undef F
+	};
+	const char *v;
+	int r;
+
+	for (int i = 1; i < argc; i++) {
+		bool matched = false;
+		if ((r = take(argc, argv, &i, "add", "--ledger", ledger_path)) < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if ((r = take(argc, argv, &i, "add", "--tag", &v)) == 1) {
+			size_t used = strlen(o->tags);
+			if (!*v || used + strlen(v) + 2 > sizeof(o->tags))
+				return usage_error("add", "--tag: expected a short non-empty tag");
+			snprintf(o->tags + used, sizeof(o->tags) - used, "%s%s", used ? "," : "", v);
+			continue;
+		}
+		if (r < 0)
+			return EXIT_USAGE;
+		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]) && !matched; k++) {
+			if ((r = take(argc, argv, &i, "add", flags[k].flag, &v)) < 0)
+				return EXIT_USAGE;
+			if (r) {
+				*(const char **)((char *)o + flags[k].off) = v;
+				matched = true;
+			}
+		}
+		if (matched)
+			continue;
+		if (common_is_help(argv[i])) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		}
+		return usage_error("add", "%s: unknown option (see 'gpurent help ledger')", argv[i]);
+	}
+	return -1;
+}
+
+/* Resolve one money flag; code[0] stays "" when none is written. */
+static int add_money(const char *flag, const char *v, double *amount, char code[8])
+{
+	char err[160];
+
+	code[0] = '\0';
+	if (!v)
+		return 0;
+	if (units_parse_money(v, amount, code, err, sizeof(err)))
+		return usage_error("add", "%s: %s", flag, err);
+	if (!written_code(v))
+		code[0] = '\0';
+	return 0;
+}
+
+static int ledger_add_cmd(int argc, char **argv)
+{
+	struct add_opts o;
+	const char *path = NULL;
+	struct ledger_run r;
+	struct ledger *l = NULL;
+	struct gpu_db gdb;
+	bool have_gdb = false;
+	char err[1024], cost_code[8], price_code[8], currency[8] = "", a[32], b[32];
+	double cost = NAN, price = NAN, dur = NAN, start = NAN, end = NAN, now;
+	long gpus = -1;
+	int64_t id;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	if ((rc = add_parse(argc, argv, &path, &o)) >= 0)
+		return rc;
+	if (!o.cost && !o.price)
+		return usage_error("add", "--cost: expected what the run cost (or --price per hour "
+				   "with --duration)");
+	if ((rc = add_money("--cost", o.cost, &cost, cost_code)) ||
+	    (rc = add_money("--price", o.price, &price, price_code)))
+		return rc;
+	if (o.currency) {
+		size_t n = strlen(o.currency);
+		if (n < 3 || n > 7 || strspn(o.currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					     "abcdefghijklmnopqrstuvwxyz") != n)
+			return usage_error("add", "--currency: expected a currency code such as USD "
+					   "or CNY, got '%s'", o.currency);
+		for (size_t i = 0; i < n; i++)
+			currency[i] = (char)toupper((unsigned char)o.currency[i]);
+		currency[n] = '\0';
+	}
+	if (cost_code[0] && currency[0] && strcmp(cost_code, currency))
+		return usage_error("add", "--cost: in %s but --currency is %s; a run has one currency",
+				   cost_code, currency);
+	if (price_code[0] && (currency[0] || cost_code[0]) &&
+	    strcmp(price_code, currency[0] ? currency : cost_code))
+		return usage_error("add", "--price: in %s but the cost is in %s; a run has one "
+				   "currency", price_code, currency[0] ? currency : cost_code);
+	if (!currency[0])
+		snprintf(currency, sizeof(currency), "%s", cost_code[0] ? cost_code : price_code);
+	if (!currency[0])
+		return usage_error("add", "%s: expected an amount with its currency (12.5CNY, "
+				   "$3) or --currency CODE, got '%s'", o.cost ? "--cost" : "--price",
+				   o.cost ? o.cost : o.price);
+	if (o.duration && units_parse_duration(o.duration, &dur, err, sizeof(err)))
+		return usage_error("add", "--duration: %s", err);
+	if (o.start && parse_time(o.start, &start))
+		return usage_error("add", "--start: expected unix seconds or ISO 8601 "
+				   "(2024-03-05T14:00, optionally Z or +08:00), got '%s'", o.start);
+	if (o.end && parse_time(o.end, &end))
+		return usage_error("add", "--end: expected unix seconds or ISO 8601 "
+				   "(2024-03-05T18:00, optionally Z or +08:00), got '%s'", o.end);
+	if (o.gpus && units_parse_int(o.gpus, 0, 1000000, &gpus, err, sizeof(err)))
+		return usage_error("add", "--gpus: %s", err);
+	if (o.end && o.duration)
+		return usage_error("add", "--end: give --end or --duration, not both");
+	if (o.end && !o.start)
+		return usage_error("add", "--end: needs --start");
+	now = (double)time(NULL);
+	if (isnan(start))
+		start = isfinite(dur) ? now - dur : now;
+	if (isfinite(dur))
+		end = start + dur;
+	if (isfinite(end) && end < start)
+		return usage_error("add", "--end: expected a time after --start");
+	if (isnan(cost) && isfinite(price) && isfinite(end))
+		cost = price * (end - start) / 3600.0;
+	else if (isnan(cost))
+		return usage_error("add", "--cost: expected what the run cost (--price alone needs "
+				   "--duration or --end to compute it)");
+
+	ledger_run_init(&r);
+	r.kind = "manual";
+	r.start = start;
+	r.end = end;
+	r.cost = cost;
+	r.price_per_hour = price;
+	r.currency = currency;
+	r.billing_mode = o.billing;
+	r.host = o.host;
+	r.command = o.command;
+	r.notes = o.notes;
+	r.problems = o.problems;
+	r.tags = o.tags[0] ? o.tags : NULL;
+	r.gpu_count = (int)gpus;
+	if (o.gpu) {
+		/* The short name from data/gpus.csv ("4090" -> RTX4090) so summaries
+		 * group one card under one name; unknown cards are kept as written. */
+		const char *s;
+		if (!common_load_data(&gdb, NULL))
+			have_gdb = true;
+		r.gpu_type = (s = gpu_short(have_gdb ? &gdb : NULL, o.gpu)) ? s : o.gpu;
+		if (r.gpu_count < 0)
+			r.gpu_count = 1;
+	}
+	if ((rc = open_ledger(path, &l)))
+		goto out_free_gdb;
+	rc = ledger_add(l, &r, &id, err, sizeof(err));
+	if (rc == LEDGER_INVALID) {
+		rc = usage_error("add", "%s", err);
+		goto out_close;
+	} else if (rc) {
+		common_error("%s", err);
+		rc = EXIT_RUNTIME;
+		goto out_close;
+	}
+	printf("run %lld recorded: %s %s", (long long)id, fmt_money(cost, a, sizeof(a)), currency);
+	if (isfinite(end))
+		printf(", %.2f h", (end - start) / 3600.0);
+	if (!o.cost)
+		printf(" (%s %s/h x duration)", fmt_money(price, b, sizeof(b)), currency);
+	printf(", in %s\n", ledger_path(l));
+	rc = common_finish(EXIT_OK);
+out_close:
+	ledger_close(l);
+out_free_gdb:
+	if (have_gdb)
+		gpu_db_free(&gdb);
+	return rc;
+}
+
+/* ---- output of runs ---- */
+
+static void json_opt_num(struct json *j, const char *key, double v)
+{
+	if (isfinite(v))
+		json_num(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void json_opt_count(struct json *j, const char *key, int v)
+{
+	if (v >= 0)
+		json_int(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void json_opt_str(struct json *j, const char *key, const char *v)
+{
+	if (v)
+		json_str(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void run_json(struct json *j, const struct ledger_entry *e)
+{
+	const struct ledger_run *r = &e->run;
+	char buf[64];
+	const char *t;
+
+	json_obj_begin(j, NULL);
+	json_num(j, "id", (double)e->id);
+	json_str(j, "kind", r->kind ? r->kind : "");
+	json_str(j, "status", e->status ? e->status : "");
+	json_str(j, "start", fmt_utc(r->start, buf, sizeof(buf)));
+	json_opt_num(j, "start_unix_seconds", r->start);
+	if (isfinite(r->end))
+		json_str(j, "end", fmt_utc(r->end, buf, sizeof(buf)));
+	else
+		json_null(j, "end");
+	json_opt_num(j, "end_unix_seconds", r->end);
+	json_opt_num(j, "duration_seconds", isfinite(r->end) ? r->end - r->start : NAN);
+	json_opt_str(j, "command", r->command);
+	json_opt_str(j, "host", r->host);
+	json_opt_str(j, "gpu_type", r->gpu_type);
+	json_opt_count(j, "gpu_count", r->gpu_count);
+	json_opt_num(j, "price_per_hour", r->price_per_hour);
+	json_opt_str(j, "currency", r->currency);
+	json_opt_str(j, "billing_mode", r->billing_mode);
+	json_opt_num(j, "cost", r->cost);
+	json_opt_count(j, "exit_status", r->exit_status);
+	json_opt_count(j, "restarts", r->restarts);
+	json_opt_num(j, "idle_seconds", r->idle_seconds);
+	json_opt_str(j, "stop_reason", r->stop_reason);
+	json_opt_str(j, "log_path", r->log_path);
+	json_arr_begin(j, "tags");
+	for (t = r->tags; t && *t;) {
+		size_t n = strcspn(t, ",");
+		char tag[64];
+		snprintf(tag, sizeof(tag), "%.*s", (int)n, t);
+		json_str(j, NULL, tag);
+		t += n + (t[n] == ',');
+	}
+	json_arr_end(j);
+	json_opt_str(j, "notes", r->notes);
+	json_opt_str(j, "problems", r->problems);
+	json_num(j, "recorded_at_unix_seconds", e->recorded_at);
+	json_obj_end(j);
+}
+
+static void runs_json(const struct ledger *l, const struct ledger_entries *es)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "gpurent.ledger/1");
+	json_str(&j, "ledger", ledger_path(l));
+	json_arr_begin(&j, "runs");
+	for (size_t i = 0; i < es->n; i++)
+		run_json(&j, &es->v[i]);
+	json_arr_end(&j);
+	json_obj_end(&j);
+}
+
+/* What happened, in one word or two: "running", "exit 0", "idle (exit 143)". */
+static char *fmt_state(const struct ledger_entry *e, char *buf, size_t n)
+{
+	const struct ledger_run *r = &e->run;
+
+	if (e->status && !strcmp(e->status, "running"))
+		snprintf(buf, n, "running");
+	else if (r->stop_reason && r->exit_status >= 0 && strcmp(r->stop_reason, "exit"))
+		snprintf(buf, n, "%s (exit %d)", r->stop_reason, r->exit_status);
+	else if (r->exit_status >= 0)
+		snprintf(buf, n, "exit %d", r->exit_status);
+	else if (r->stop_reason)
+		snprintf(buf, n, "%s", r->stop_reason);
+	else
+		snprintf(buf, n, "%s", r->kind ? r->kind : "-");
+	return buf;
+}
+
+/* At most w bytes of s, on one line, "..." when cut (never mid-UTF-8). */
+static char *clip(const char *s, size_t w, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (!s)
+		s = "";
+	for (; s[len] && len < n - 1; len++)
+		buf[len] = (s[len] == '\n' || s[len] == '\t' || s[len] == '\r') ? ' ' : s[len];
+	buf[len] = '\0';
+	if (len > w && w > 3 && w < n) {
+		size_t cut = w - 3;
+		while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+			cut--;
+		memcpy(buf + cut, "...", 4);
+	}
+	return buf;
+}
+
+/* ---- ledger list / show / export ---- */
+
+static int list_args(int argc, char **argv, const char *sub, const char **path, bool *json,
+		     const char **limit, const char **id, bool *csv)
+{
+	int r;
+
+	for (int i = 1; i < argc; i++) {
+		if ((r = take(argc, argv, &i, sub, "--ledger", path)) < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (limit && (r = take(argc, argv, &i, sub, "--limit", limit)) < 0)
+			return EXIT_USAGE;
+		if (limit && r)
+			continue;
+		if (common_is_help(argv[i])) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		} else if (json && !strcmp(argv[i], "--json")) {
+			*json = true;
+		} else if (csv && !strcmp(argv[i], "--csv")) {
+			*csv = true;
+		} else if (id && argv[i][0] != '-' && !*id) {
+			*id = argv[i];
+		} else if (argv[i][0] == '-') {
+			return usage_error(sub, "%s: unknown option (see 'gpurent help ledger')", argv[i]);
+		} else {
+			return usage_error(sub, "%s: unexpected argument", argv[i]);
+		}
+	}
+	return -1;
+}
+
+static int ledger_list_cmd(int argc, char **argv)
+{
+	const char *path = NULL, *limit_s = NULL;
+	struct ledger_entries es;
+	struct ledger *l;
+	bool json = false;
+	char err[1024];
+	long limit = 20;
+	int rc;
+
+	if ((rc = list_args(argc, argv, "list", &path, &json, &limit_s, NULL, NULL)) >= 0)
+		return rc;
+	if (limit_s && units_parse_int(limit_s, 0, 100000000, &limit, err, sizeof(err)))
+		return usage_error("list", "--limit: %s", err);
+	if ((rc = open_ledger(path, &l)))
+		return rc;
+	if (ledger_list(l, LEDGER_NEWEST_FIRST, (size_t)limit, &es, err, sizeof(err))) {
+		common_error("%s", err);
+		ledger_close(l);
+		return EXIT_RUNTIME;
+	}
+	if (json) {
+		runs_json(l, &es);
+	} else if (!es.n) {
+		printf("no runs recorded in %s\n", ledger_path(l));
+	} else {
+		printf("%5s  %-16s %7s  %-14s %14s  %-14s %-14s %s\n", "ID", "START", "HOURS", "GPU",
+		       "COST", "STATE", "TAGS", "COMMAND / PROBLEMS");
+		for (size_t i = 0; i < es.n; i++) {
+			const struct ledger_entry *e = &es.v[i];
+			const struct ledger_run *r = &e->run;
+			char when[32], hours[16], gpu[80], cost[48], m[32], state[64], tags[64], what[256];
+			double h = hours_of(r);
+			if (isfinite(h))
+				snprintf(hours, sizeof(hours), "%.2f", h);
+			else
+				snprintf(hours, sizeof(hours), "-");
+			if (r->gpu_type && r->gpu_count >= 0)
+				snprintf(gpu, sizeof(gpu), "%dx %s", r->gpu_count, r->gpu_type);
+			else
+				snprintf(gpu, sizeof(gpu), "%s", r->gpu_type ? r->gpu_type : "-");
+			snprintf(cost, sizeof(cost), "%s %s", fmt_money(r->cost, m, sizeof(m)),
+				 r->currency ? r->currency : "");
+			snprintf(what, sizeof(what), "%s%s%s", r->command ? r->command : "",
+				 r->command && r->problems ? " / " : "", r->problems ? r->problems : "");
+			printf("%5lld  %-16s %7s  %-14s %14s  %-14s %-14s %s\n", (long long)e->id,
+			       fmt_local(r->start, false, when, sizeof(when)), hours,
+			       clip(gpu, 14, (char[80]){0}, 80), cost, fmt_state(e, state, sizeof(state)),
+			       clip(r->tags ? r->tags : "-", 14, tags, sizeof(tags)),
+			       clip(what, 60, (char[256]){0}, 256));
+		}
+	}
+	ledger_entries_free(&es);
+	ledger_close(l);
+	return common_finish(EXIT_OK);
+}
+
+static int ledger_show_cmd(int argc, char **argv)
+{
+	const char *path = NULL, *id_s = NULL;
+	struct ledger_entry e;
+	struct ledger *l;
+	bool json = false;
+	char err[1024], buf[64], m[32];
+	long id;
+	int rc;
+
+	if ((rc = list_args(argc, argv, "show", &path, &json, NULL, &id_s, NULL)) >= 0)
+		return rc;
+	if (!id_s)
+		return usage_error("show", "expected a run ID (see 'gpurent ledger list')");
+	if (units_parse_int(id_s, 1, LONG_MAX, &id, err, sizeof(err)))
+		return usage_error("show", "%s: expected a run ID, a whole number >= 1", id_s);
+	if ((rc = open_ledger(path, &l)))
+		return rc;
+	if ((rc = ledger_get(l, id, &e, err, sizeof(err)))) {
+		common_error("%s", err);
+		ledger_close(l);
+		return EXIT_RUNTIME;
+	}
+	if (json) {
+		struct ledger_entries one = {&e, 1};
+		runs_json(l, &one);
+	} else {
+		const struct ledger_run *r = &e.run;
+		double h = hours_of(r);
+#define LINE(label, ...) do { printf("%-13s ", label); printf(__VA_ARGS__); putchar('\n'); } while (0)
+		printf("run %lld (%s, %s)\n", (long long)e.id, r->kind ? r->kind : "?",
+		       e.status ? e.status : "?");
+		LINE("start", "%s (%.0f)", fmt_local(r->start, true, buf, sizeof(buf)), r->start);
+		if (isfinite(r->end))
+			LINE("end", "%s (%.0f)", fmt_local(r->end, true, buf, sizeof(buf)), r->end);
+		if (isfinite(h))
+			LINE("duration", "%.2f h", h);
+		if (r->command)
+			LINE("command", "%s", r->command);
+		if (r->host)
+			LINE("host", "%s", r->host);
+		if (r->gpu_type || r->gpu_count >= 0)
+			LINE("gpu", "%s x %d", r->gpu_type ? r->gpu_type : "?", r->gpu_count);
+		if (isfinite(r->price_per_hour))
+			LINE("price", "%s %s/h%s%s%s", fmt_money(r->price_per_hour, m, sizeof(m)),
+			     r->currency ? r->currency : "", r->billing_mode ? " (" : "",
+			     r->billing_mode ? r->billing_mode : "", r->billing_mode ? ")" : "");
+		else if (r->billing_mode)
+			LINE("billing", "%s", r->billing_mode);
+		LINE("cost", "%s %s", fmt_money(r->cost, m, sizeof(m)), r->currency ? r->currency : "");
+		if (r->exit_status >= 0)
+			LINE("exit status", "%d", r->exit_status);
+		if (r->stop_reason)
+			LINE("stop reason", "%s", r->stop_reason);
+		if (r->restarts >= 0)
+			LINE("restarts", "%d", r->restarts);
+		if (isfinite(r->idle_seconds))
+			LINE("idle", "%.0f s", r->idle_seconds);
+		if (r->log_path)
+			LINE("log", "%s", r->log_path);
+		if (r->tags)
+			LINE("tags", "%s", r->tags);
+		if (r->notes)
+			LINE("notes", "%s", r->notes);
+		if (r->problems)
+			LINE("problems", "%s", r->problems);
+		LINE("recorded", "%s", fmt_local(e.recorded_at, true, buf, sizeof(buf)));
+#undef LINE
+	}
+	ledger_entry_free(&e);
+	ledger_close(l);
+	return common_finish(EXIT_OK);
+}
+
+/* One CSV field, RFC 4180: quoted when it holds a comma, quote or line break. */
+static void csv_field(const char *s, bool last)
+{
+	if (!s)
+		s = "";
+	if (strpbrk(s, ",\"\r\n")) {
+		putchar('"');
+		for (; *s; s++) {
+			if (*s == '"')
+				putchar('"');
+			putchar(*s);
+		}
+		putchar('"');
+	} else {
+		fputs(s, stdout);
+	}
+	fputs(last ? "\r\n" : ",", stdout);
+}
+
+static void csv_num(double v)
+{
+	char buf[40];
+
+	csv_field(fmt_exact(v, buf, sizeof(buf)), false);
+}
+
+static void csv_count(int v)
+{
+	char buf[16] = "";
+
+	if (v >= 0)
+		snprintf(buf, sizeof(buf), "%d", v);
+	csv_field(buf, false);
+}
+
+static int ledger_export_cmd(int argc, char **argv)
+{
+	const char *path = NULL;
+	struct ledger_entries es;
+	struct ledger *l;
+	bool json = false, csv = false;
+	char err[1024], buf[64];
+	int rc;
+
+	if ((rc = list_args(argc, argv, "export", &path, &json, NULL, NULL, &csv)) >= 0)
+		return rc;
+	if (json == csv)
+		return usage_error("export", "expected one of --csv or --json");
+	if ((rc = open_ledger(path, &l)))
+		return rc;
+	if (ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err))) {
+		common_error("%s", err);
+		ledger_close(l);
+		return EXIT_RUNTIME;
+	}
+	if (json) {
+		runs_json(l, &es);
+	} else {
+		fputs("id,kind,status,start,end,start_unix,end_unix,hours,command,host,gpu_type,"
+		      "gpu_count,price_per_hour,currency,billing_mode,cost,exit_status,restarts,"
+		      "idle_seconds,stop_reason,log_path,tags,notes,problems,recorded_at_unix\r\n", stdout);
+		for (size_t i = 0; i < es.n; i++) {
+			const struct ledger_entry *e = &es.v[i];
+			const struct ledger_run *r = &e->run;
+			snprintf(buf, sizeof(buf), "%lld", (long long)e->id);
+			csv_field(buf, false);
+			csv_field(r->kind, false);
+			csv_field(e->status, false);
+			csv_field(fmt_utc(r->start, buf, sizeof(buf)), false);
+			csv_field(fmt_utc(r->end, buf, sizeof(buf)), false);
+			csv_num(r->start);
+			csv_num(r->end);
+			csv_num(hours_of(r));
+			csv_field(r->command, false);
+			csv_field(r->host, false);
+			csv_field(r->gpu_type, false);
+			csv_count(r->gpu_count);
+			csv_num(r->price_per_hour);
+			csv_field(r->currency, false);
+			csv_field(r->billing_mode, false);
+			csv_num(r->cost);
+			csv_count(r->exit_status);
+			csv_count(r->restarts);
+			csv_num(r->idle_seconds);
+			csv_field(r->stop_reason, false);
+			csv_field(r->log_path, false);
+			csv_field(r->tags, false);
+			csv_field(r->notes, false);
+			csv_field(r->problems, false);
+			csv_field(fmt_exact(e->recorded_at, buf, sizeof(buf)), true);
+		}
+	}
+	ledger_entries_free(&es);
+	ledger_close(l);
+	return common_finish(EXIT_OK);
+}
+
+/* ---- ledger summary ---- */
+
+static void total_json(struct json *j, const struct ledger_total *t, bool key)
+{
+	json_obj_begin(j, NULL);
+	if (key)
+		json_str(j, "key", t->key);
+	json_str(j, "currency", t->currency);
+	json_int(j, "runs", (long)t->runs);
+	json_int(j, "running", (long)t->running);
+	json_int(j, "runs_without_cost", (long)t->runs_without_cost);
+	json_num(j, "cost", t->cost);
+	json_num(j, "hours", t->hours);
+	json_num(j, "gpu_hours", t->gpu_hours);
+	json_obj_end(j);
+}
+
+static void total_line(const char *key, const struct ledger_total *t)
+{
+	char m[32];
+
+	printf("%-16s %-8s %6zu %9.2f %10.2f %14s\n", key, t->currency[0] ? t->currency : "-",
+	       t->runs, t->hours, t->gpu_hours, fmt_money(t->cost, m, sizeof(m)));
+}
+
+static int ledger_summary_cmd(int argc, char **argv)
+{
+	const char *path = NULL, *by_s = "month";
+	struct ledger_summary sum = {0}, all = {0};
+	struct ledger_entries es = {0};
+	struct ledger *l = NULL;
+	struct gpu_db gdb;
+	bool json = false, have_gdb = false;
+	enum ledger_by by;
+	char err[1024];
+	int rc = EXIT_RUNTIME, r;
+
+	for (int i = 1; i < argc; i++) {
+		if ((r = take(argc, argv, &i, "summary", "--ledger", &path)) < 0 ||
+		    (!r && (r = take(argc, argv, &i, "summary", "--by", &by_s)) < 0))
+			return EXIT_USAGE;
+		if (r)
+			continue;
+		if (common_is_help(argv[i])) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else {
+			return usage_error("summary", "%s: unknown %s (see 'gpurent help ledger')", argv[i],
+					   argv[i][0] == '-' ? "option" : "argument");
+		}
+	}
+	if (ledger_by_parse(by_s, &by) || by == LEDGER_BY_ALL)
+		return usage_error("summary", "--by: expected day, week, month, tag or gpu, got '%s'", by_s);
+	if ((rc = open_ledger(path, &l)))
+		return rc;
+	rc = EXIT_RUNTIME;
+	if (ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err)))
+		goto out_error;
+	if (by == LEDGER_BY_GPU && !common_load_data(&gdb, NULL)) {
+		/* One card, one group: "NVIDIA GeForce RTX 4090" (NVML) and "4090"
+		 * (typed) both count as RTX4090. The names are borrowed from gdb. */
+		static char names[4096];
+		size_t used = 0;
+		have_gdb = true;
+		for (size_t i = 0; i < es.n; i++) {
+			const char *s = gpu_short(&gdb, es.v[i].run.gpu_type);
+			size_t n = s ? strlen(s) + 1 : 0;
+			if (s && used + n <= sizeof(names)) {
+				memcpy(names + used, s, n);
+				es.v[i].run.gpu_type = names + used;
+				used += n;
+			}
+		}
+	}
+	if (ledger_summarize(&es, by, &sum, err, sizeof(err)) ||
+	    ledger_summarize(&es, LEDGER_BY_ALL, &all, err, sizeof(err)))
+		goto out_error;
+	if (json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_obj_begin(&j, NULL);
+		json_str(&j, "schema", "gpurent.ledger-summary/1");
+		json_str(&j, "ledger", ledger_path(l));
+		json_str(&j, "by", ledger_by_name(by));
+		json_arr_begin(&j, "groups");
+		for (size_t i = 0; i < sum.n; i++)
+			total_json(&j, &sum.v[i], true);
+		json_arr_end(&j);
+		json_arr_begin(&j, "totals");
+		for (size_t i = 0; i < all.n; i++)
+			total_json(&j, &all.v[i], false);
+		json_arr_end(&j);
+		json_obj_end(&j);
+	} else if (!es.n) {
+		printf("no runs recorded in %s\n", ledger_path(l));
+	} else {
+		size_t running = 0, nocost = 0;
+		char head[16];
+		snprintf(head, sizeof(head), "%s", ledger_by_name(by));
+		for (char *p = head; *p; p++)
+			*p = (char)toupper((unsigned char)*p);
+		printf("%-16s %-8s %6s %9s %10s %14s\n", head, "CURRENCY", "RUNS", "HOURS",
+		       "GPU-HOURS", "COST");
+		for (size_t i = 0; i < sum.n; i++)
+			total_line(sum.v[i].key, &sum.v[i]);
+		printf("\n");
+		for (size_t i = 0; i < all.n; i++) {
+			total_line("total", &all.v[i]);
+			running += all.v[i].running;
+			nocost += all.v[i].runs_without_cost;
+		}
+		if (all.n > 1)
+			printf("Each currency is totalled apart; none is converted.\n");
+		if (by == LEDGER_BY_TAG)
+			printf("A run with several tags counts under each; the totals count it once.\n");
+		if (running)
+			printf("%zu run%s still running: no hours counted for %s yet.\n", running,
+			       running == 1 ? "" : "s", running == 1 ? "it" : "them");
+		if (nocost)
+			printf("%zu run%s recorded no cost.\n", nocost, nocost == 1 ? "" : "s");
+	}
+	rc = common_finish(EXIT_OK);
+	goto out_free;
+out_error:
+	common_error("%s", err);
+out_free:
+	ledger_summary_free(&sum);
+	ledger_summary_free(&all);
+	ledger_entries_free(&es);
+	if (have_gdb)
+		gpu_db_free(&gdb);
+	ledger_close(l);
+	return rc;
+}
+
+static int ledger_path_cmd(int argc, char **argv)
+{
+	const char *path = NULL;
+	char buf[4096], err[256];
+	int rc;
+
+	if ((rc = list_args(argc, argv, "path", &path, NULL, NULL, NULL, NULL)) >= 0)
+		return rc;
+	if (!path) {
+		if (ledger_default_path(buf, sizeof(buf), err, sizeof(err))) {
+			common_error("ledger: %s", err);
+			return EXIT_RUNTIME;
+		}
+		path = buf;
+	}
+	printf("%s\n", path);
+	return common_finish(EXIT_OK);
+}
+
+/* MUST stay sorted by name. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} subs[] = {
+	{"add", ledger_add_cmd},
+	{"export", ledger_export_cmd},
+	{"list", ledger_list_cmd},
+	{"path", ledger_path_cmd},
+	{"show", ledger_show_cmd},
+	{"summary", ledger_summary_cmd},
+};
+
+int cmd_ledger(int argc, char **argv)
+{
+	const char *path = NULL;
+	char **args;
+	int i = 1, r, rc;
+
+	/* `gpurent ledger --ledger PATH SUB ...`: the path moves after SUB. */
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (common_is_help(argv[i])) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		}
+		if ((r = take(argc, argv, &i, NULL, "--ledger", &path)) < 0)
+			return EXIT_USAGE;
+		if (!r)
+			return usage_error(NULL, "%s: unknown option (see 'gpurent help ledger')", argv[i]);
+	}
+	if (i >= argc) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	for (size_t k = 0; k < sizeof(subs) / sizeof(subs[0]); k++) {
+		if (strcmp(argv[i], subs[k].name))
+			continue;
+		if (!path)
+			return subs[k].fn(argc - i, argv + i);
+		if (!(args = calloc((size_t)(argc - i) + 3, sizeof(*args)))) {
+			common_error("ledger: out of memory");
+			return EXIT_RUNTIME;
+		}
+		args[0] = argv[i];
+		args[1] = (char *)"--ledger";
+		args[2] = (char *)path;
+		memcpy(args + 3, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*args));
+		rc = subs[k].fn(argc - i + 2, args);
+		free(args);
+		return rc;
+	}
+	return usage_error(NULL, "'%s' is not a ledger subcommand (add, list, show, summary, "
+			   "export, path)", argv[i]);
+}
