@@ -97,6 +97,19 @@ static const struct migration {
 	 "  SELECT run_id, pos, tag FROM temp.split_tags ORDER BY run_id, pos;\n"
 	 "DROP TABLE temp.split_tags;\n"
 	 "CREATE INDEX runs_started_at ON runs(started_at);\n"},
+	/* gpurent bench: what each box measured, so boxes can be compared */
+	{"bench_results: one row per measured figure (host, GPU, test, value, unit, nominal)",
+	 "CREATE TABLE bench_results (\n"
+	 "  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	 "  measured_at REAL NOT NULL,\n"
+	 "  host TEXT NOT NULL,\n"
+	 "  gpu TEXT,\n"
+	 "  test TEXT NOT NULL,\n"
+	 "  value REAL NOT NULL,\n"
+	 "  unit TEXT NOT NULL,\n"
+	 "  nominal REAL,\n"
+	 "  recorded_at REAL NOT NULL);\n"
+	 "CREATE INDEX bench_results_measured_at ON bench_results(measured_at);\n"},
 };
 
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == LEDGER_SCHEMA_VERSION,
@@ -159,8 +172,10 @@ static int db_error(const struct ledger *l, int rc, const char *what, char *err,
 		set_err(err, errlen, "%s: %s: the ledger stayed locked by another process for %d s",
 			l->path, what, LEDGER_BUSY_MS / 1000);
 		break;
-	case SQLITE_READONLY:
 	case SQLITE_CANTOPEN:
+		set_err(err, errlen, "%s: %s: cannot open the file (%s)", l->path, what, msg);
+		break;
+	case SQLITE_READONLY:
 	case SQLITE_PERM:
 		set_err(err, errlen, "%s: %s: cannot write the ledger (%s)", l->path, what, msg);
 		break;
@@ -289,8 +304,14 @@ out_free_dir:
  * and -shm files the same mode. An existing file is left as it is. */
 static int create_private(const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	int fd;
 
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "%s: is a directory; the ledger is a file (e.g. %s/ledger.db)",
+			path, path);
+		return -1;
+	}
 	if (make_parents(path, err, errlen))
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -475,7 +496,7 @@ int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 		goto out_free;
 	rc = sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	if (rc != SQLITE_OK) {
-		db_error(l, rc, "cannot open", err, errlen);
+		db_error(l, rc, "opening", err, errlen);
 		goto out_close;
 	}
 	sqlite3_extended_result_codes(l->db, 1);
@@ -1184,4 +1205,141 @@ void ledger_summary_free(struct ledger_summary *s)
 	free(s->v);
 	s->v = NULL;
 	s->n = 0;
+}
+
+/* ---- benchmark results ---- */
+
+int ledger_bench_add(struct ledger *l, const struct ledger_bench *b, size_t n,
+		     char *err, size_t errlen)
+{
+	static const char sql[] =
+		"INSERT INTO bench_results (measured_at, host, gpu, test, value, unit, nominal, "
+		"recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+	sqlite3_stmt *st = NULL;
+	double now = now_seconds();
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (!known(b[i].at) || !known(b[i].value) || !b[i].host || !*b[i].host ||
+		    !b[i].test || !*b[i].test || !b[i].unit || !*b[i].unit) {
+			set_err(err, errlen, "benchmark result %zu: time, host, test, value and unit "
+				"are required", i + 1);
+			return LEDGER_INVALID;
+		}
+	if (exec_retry(l, "BEGIN IMMEDIATE", "recording benchmark results", err, errlen))
+		return -1;
+	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_double(st, 1, b[i].at);
+		bind_str(st, 2, b[i].host);
+		bind_str(st, 3, b[i].gpu && *b[i].gpu ? b[i].gpu : NULL);
+		bind_str(st, 4, b[i].test);
+		sqlite3_bind_double(st, 5, b[i].value);
+		bind_str(st, 6, b[i].unit);
+		bind_real(st, 7, b[i].nominal);
+		sqlite3_bind_double(st, 8, now);
+		if ((rc = sqlite3_step(st)) != SQLITE_DONE)
+			goto out_db_error;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	return 0;
+out_db_error:
+	db_error(l, rc, "recording benchmark results", err, errlen);
+	sqlite3_finalize(st);
+	rollback(l);
+	return -1;
+}
+
+/* Copy the current row's text columns 1..4 (host, gpu, test, unit) into one
+ * allocation and point r's strings at it. */
+static char *bench_row(sqlite3_stmt *st, struct ledger_bench *r)
+{
+	const char **dest[4] = {&r->host, &r->gpu, &r->test, &r->unit};
+	size_t total = 0, used = 0;
+	char *mem;
+
+	for (int c = 1; c <= 4; c++)
+		total += (size_t)sqlite3_column_bytes(st, c) + 1;
+	if (!(mem = malloc(total)))
+		return NULL;
+	for (int c = 1; c <= 4; c++) {
+		const unsigned char *s = sqlite3_column_text(st, c);
+		size_t len = (size_t)sqlite3_column_bytes(st, c);
+		if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+			*dest[c - 1] = NULL;
+			continue;
+		}
+		memcpy(mem + used, s ? (const char *)s : "", len);
+		mem[used + len] = '\0';
+		*dest[c - 1] = mem + used;
+		used += len + 1;
+	}
+	r->at = sqlite3_column_double(st, 0);
+	r->value = sqlite3_column_double(st, 5);
+	r->nominal = col_real(st, 6);
+	return mem;
+}
+
+int ledger_bench_list(struct ledger *l, size_t limit, struct ledger_bench_rows *out,
+		      char *err, size_t errlen)
+{
+	/* the `limit` newest, returned oldest first */
+	static const char sql[] =
+		"SELECT measured_at, host, gpu, test, unit, value, nominal FROM "
+		"(SELECT * FROM bench_results ORDER BY measured_at DESC, id DESC LIMIT ?) "
+		"ORDER BY measured_at, id";
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (out->n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct ledger_bench *nv = realloc(out->v, ncap * sizeof(*nv));
+			char **ns;
+			if (!nv)
+				goto out_nomem;
+			out->v = nv;
+			if (!(ns = realloc(out->storage_, ncap * sizeof(*ns))))
+				goto out_nomem;
+			out->storage_ = ns;
+			cap = ncap;
+		}
+		if (!(out->storage_[out->n] = bench_row(st, &out->v[out->n])))
+			goto out_nomem;
+		out->n++;
+	}
+	if (rc != SQLITE_DONE)
+		goto out_db_error;
+	sqlite3_finalize(st);
+	return 0;
+out_nomem:
+	set_err(err, errlen, "%s: out of memory", l->path);
+	goto out_free;
+out_db_error:
+	db_error(l, rc, "reading benchmark results", err, errlen);
+out_free:
+	sqlite3_finalize(st);
+	ledger_bench_rows_free(out);
+	return -1;
+}
+
+void ledger_bench_rows_free(struct ledger_bench_rows *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++)
+		free(r->storage_[i]);
+	free(r->storage_);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
 }

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define LEDGER_SCHEMA_VERSION 2
+#define LEDGER_SCHEMA_VERSION 3
 
 /* Return values besides 0 and -1. */
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */
@@ -195,5 +195,44 @@ int ledger_summarize(const struct ledger_entries *e, enum ledger_by by,
 		     struct ledger_summary *out, char *err, size_t errlen);
 
 void ledger_summary_free(struct ledger_summary *s);
+
+/* ---- benchmark results (gpurent bench; schema v3) ---- */
+
+/*
+ * One measured figure of one box. Strings are borrowed for the call that
+ * receives them; in rows read back they point into the rows' storage.
+ */
+struct ledger_bench {
+	double at;            /* unix seconds of the measurement; required */
+	const char *host;     /* the box (host name); required */
+	const char *gpu;      /* the GPU measured ("NVIDIA H100 80GB HBM3"); NULL for host tests */
+	const char *test;     /* "gemm_bf16", "d2d_copy", "disk_write" ...; required */
+	double value;         /* in unit; required */
+	const char *unit;     /* "TFLOP/s", "GB/s" ...; required */
+	double nominal;       /* the datasheet figure in the same unit; NaN when none */
+};
+
+/*
+ * Record n results in one transaction (all or none). 0, LEDGER_INVALID
+ * (a required field missing or not finite), or -1 with a message in err.
+ */
+int ledger_bench_add(struct ledger *l, const struct ledger_bench *b, size_t n,
+		     char *err, size_t errlen);
+
+struct ledger_bench_rows {
+	struct ledger_bench *v;   /* oldest first */
+	size_t n;
+	char **storage_;          /* private: storage_[i] owns the strings of v[i] */
+};
+
+/*
+ * Read stored results oldest first (by measurement time, then id); limit
+ * 0 means all, else the `limit` most recent ones. *out is the caller's
+ * (ledger_bench_rows_free()). 0 or -1.
+ */
+int ledger_bench_list(struct ledger *l, size_t limit, struct ledger_bench_rows *out,
+		      char *err, size_t errlen);
+
+void ledger_bench_rows_free(struct ledger_bench_rows *r);
 
 #endif

@@ -583,7 +583,7 @@ static void test_migrate_v1(void **state)
 	(void)state;
 	sql(path, v1_schema);
 	l = open_ok(path);
-	assert_int_equal(ledger_schema_version(l), 2);
+	assert_int_equal(ledger_schema_version(l), LEDGER_SCHEMA_VERSION);
 
 	assert_int_equal(ledger_get(l, 5, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.status, "finished");
@@ -629,14 +629,14 @@ static void test_migrate_v1(void **state)
 
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM runs"), 4);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM run_tags"), 2);
-	assert_int_equal(sql_int(path, "SELECT count(*) FROM gpurent_schema"), 2);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM gpurent_schema"), LEDGER_SCHEMA_VERSION);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM pragma_table_info('runs') "
 				 "WHERE name = 'tags'"), 0);
-	assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
+	assert_int_equal(sql_int(path, "PRAGMA user_version"), LEDGER_SCHEMA_VERSION);
 	assert_int_equal(sql_int(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	/* opening again migrates nothing */
 	ledger_close(open_ok(path));
-	assert_int_equal(sql_int(path, "SELECT count(*) FROM gpurent_schema"), 2);
+	assert_int_equal(sql_int(path, "SELECT count(*) FROM gpurent_schema"), LEDGER_SCHEMA_VERSION);
 }
 
 static void test_failed_migration_changes_nothing(void **state)
