@@ -1,0 +1,244 @@
+#!/bin/sh
+# tests/cli/ledger.sh - `gpurent ledger` on the real binary ($GPURENT) in a
+# fresh temp dir: manual entries, list/show/summary/export, currencies kept
+# apart, CSV/JSON round trips, one-line errors, corrupted and foreign files,
+# an older schema, writers at once, the docs. Prints "ledger: N passed, M failed".
+NAME=ledger
+. "$(dirname "$0")/lib/common.sh"
+
+# Never touch the real ledger; dates in UTC so that day/week/month are fixed.
+export HOME="$T/home" TZ=UTC
+unset XDG_DATA_HOME GPURENT_LEDGER
+mkdir -p "$HOME"
+L=$T/l.db
+HAVE_SQLITE=0
+command -v sqlite3 >/dev/null 2>&1 && HAVE_SQLITE=1
+
+# --- help, docs
+run "$G" help ledger; cp "$T/out" "$T/h1"
+run "$G" ledger --help; cp "$T/out" "$T/h2"
+cmp -s "$T/h1" "$T/h2" && [ -s "$T/h1" ] && ok || bad "help ledger != ledger --help"
+expect_ok help-lists '^  ledger ' "$G" help
+grep -q "gpurent ledger" "$ROOT/README.md" && grep -q '^\\fBledger\\fR' "$ROOT/docs/gpurent.1" \
+	&& ok || bad "ledger missing from README.md or the COMMANDS of docs/gpurent.1"
+for sub in add list show summary export; do
+	grep -q "ledger $sub" "$ROOT/docs/ledger.md" && ok || bad "docs/ledger.md lacks 'ledger $sub'"
+done
+
+# --- where the ledger is: --ledger > GPURENT_LEDGER > XDG_DATA_HOME > HOME
+expect_ok path-home "^$HOME/.local/share/gpurent/ledger.db\$" "$G" ledger path
+expect_ok path-xdg "^$T/xdg/gpurent/ledger.db\$" env XDG_DATA_HOME="$T/xdg" "$G" ledger path
+expect_ok path-env "^$T/env.db\$" env XDG_DATA_HOME="$T/xdg" GPURENT_LEDGER="$T/env.db" "$G" ledger path
+expect_ok path-flag "^$T/flag.db\$" env GPURENT_LEDGER="$T/env.db" "$G" ledger --ledger "$T/flag.db" path
+expect_ok default-add 'run 1 recorded' env XDG_DATA_HOME="$T/xdg" "$G" ledger add --cost 1USD
+[ "$(stat -c %a "$T/xdg/gpurent/ledger.db" 2>/dev/null)" = 600 ] && ok \
+	|| bad "a new ledger is created private (0600): $(ls -l "$T/xdg/gpurent" 2>&1)"
+expect_ok env-add 'in '"$T"'/env.db' env GPURENT_LEDGER="$T/env.db" "$G" ledger add --cost 2USD
+[ ! -e "$HOME/.local/share/gpurent/ledger.db" ] && ok || bad "the env and XDG runs wrote under HOME"
+
+# --- manual entries: the seed's example, a computed cost, another currency
+expect_ok add-seed '^run 1 recorded: 12\.50 CNY, 2\.00 h, in ' \
+	"$G" ledger add --ledger "$L" --cost 12.5 --currency CNY --duration 2h --gpu RTX4090 \
+	--price 1.88 --tag lora --problems 'OOM at bs 8' --start 2024-03-05T14:00
+expect_ok add-computed '^run 2 recorded: 2\.82 CNY, 1\.50 h \(1\.88 CNY/h x duration\)' \
+	"$G" ledger add --ledger="$L" --price 1.88CNY --duration 90m --gpu 'NVIDIA GeForce RTX 4090' \
+	--start '2024-03-06 09:00:00+08:00' --tag lora --tag 7b --billing per-second
+PROBLEMS='NCCL timeout, then "CUDA error: out of memory"
+retried at bs 4; 显存不足'
+expect_ok add-usd '^run 3 recorded: 40\.00 USD' \
+	"$G" ledger --ledger "$L" add --cost '$40' --start 2024-04-01T00:00Z --end 2024-04-01T10:00Z \
+	--gpu 4090 --gpus 2 --command 'python train.py --bs 8' --problems "$PROBLEMS" --host box-7 \
+	--notes 'spot, reclaimed once'
+expect_ok add-unix 'run 4 recorded: 0\.50 USD' \
+	"$G" ledger add --ledger "$L" --cost 0.5USD --start 1712275200 --duration 30m --gpu H100-SXM5
+
+# --- list and show
+expect_ok list-all '^ +4  2024-04-05 00:00 +0\.50  1x H100 ' "$G" ledger list --ledger "$L"
+[ "$(grep -c '^ *[0-9]' "$T/out")" -eq 4 ] && ok || bad "list shows 4 runs"
+sed -n 2p "$T/out" | grep -q '^ *4 ' && sed -n 5p "$T/out" | grep -q '^ *1 ' && ok || bad "list: newest first"
+grep -q '2x RTX4090 .*40\.00 USD' "$T/out" && ok || bad "list: '4090' is stored as RTX4090: $(cat "$T/out")"
+expect_ok list-limit '^ +4 ' "$G" ledger list --ledger "$L" --limit 1
+[ "$(grep -c '^ *[0-9]' "$T/out")" -eq 1 ] && ok || bad "--limit 1"
+expect_ok show-1 '^problems +OOM at bs 8$' "$G" ledger show 1 --ledger "$L"
+grep -q '^price  *1\.88 CNY/h$' "$T/out" && grep -q '^start  *2024-03-05 14:00:00 +0000 (1709647200)$' "$T/out" \
+	&& grep -q '^tags  *lora$' "$T/out" && grep -q '^gpu  *RTX4090 x 1$' "$T/out" && ok \
+	|| bad "show 1: $(cat "$T/out")"
+expect_ok show-2 '^start +2024-03-06 01:00:00 \+0000' "$G" ledger show 2 --ledger "$L"
+grep -q '^tags  *lora,7b$' "$T/out" && grep -q '(per-second)' "$T/out" && grep -q 'RTX4090' "$T/out" \
+	&& ok || bad "show 2: tags, billing, the NVML name normalised: $(cat "$T/out")"
+
+# --- summaries: sums, and each currency apart
+expect_ok summary-month '^2024-03 +CNY +2 +3\.50 +3\.50 +15\.32$' "$G" ledger summary --ledger "$L"
+grep -Eq '^2024-04 +USD +2 +10\.50 +20\.50 +40\.50$' "$T/out" && ok || bad "summary: April in USD: $(cat "$T/out")"
+grep -Eq '^total +CNY +2 +3\.50 +3\.50 +15\.32$' "$T/out" && grep -Eq '^total +USD +2 +10\.50 +20\.50 +40\.50$' "$T/out" \
+	&& ok || bad "summary totals per currency: $(cat "$T/out")"
+grep -q 'none is converted' "$T/out" && ok || bad "summary says currencies are not converted"
+grep -Eq '55\.8|[^0-9]55\.' "$T/out" && bad "CNY and USD were added together" || ok
+expect_ok summary-tag '^lora +CNY +2 +3\.50' "$G" ledger summary --ledger "$L" --by tag
+grep -Eq '^\(untagged\) +USD +2 ' "$T/out" && grep -Eq '^7b +CNY +1 ' "$T/out" && ok || bad "by tag: $(cat "$T/out")"
+expect_ok summary-gpu '^RTX4090 +CNY +2 ' "$G" ledger summary --ledger "$L" --by gpu
+grep -Eq '^RTX4090 +USD +1 +10\.00 +20\.00 +40\.00$' "$T/out" && grep -Eq '^H100 +USD +1 ' "$T/out" \
+	&& ok || bad "by gpu: $(cat "$T/out")"
+expect_ok summary-week '^2024-W10 +CNY +2 ' "$G" ledger summary --ledger "$L" --by week
+expect_ok summary-day '^2024-03-06 +CNY +1 ' "$G" ledger summary --ledger "$L" --by day
+if [ $HAVE_PY = 1 ]; then
+	run "$G" ledger summary --ledger "$L" --by month --json
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert d['schema'] == 'gpurent.ledger-summary/1' and d['by'] == 'month'
+g = {(x['key'], x['currency']): x for x in d['groups']}
+assert set(g) == {('2024-03', 'CNY'), ('2024-04', 'USD')}, g
+assert abs(g['2024-03', 'CNY']['cost'] - (12.5 + 1.88 * 1.5)) < 1e-9
+assert g['2024-04', 'USD']['runs'] == 2 and abs(g['2024-04', 'USD']['gpu_hours'] - 20.5) < 1e-9
+t = {x['currency']: x for x in d['totals']}
+assert abs(t['USD']['cost'] - 40.5) < 1e-9 and abs(t['CNY']['hours'] - 3.5) < 1e-9
+" && ok || bad "summary --json"
+fi
+
+# --- export: CSV and JSON carry the same runs, the text comes back byte for byte
+expect_ok export-csv '^id,kind,status,start,end,start_unix' "$G" ledger export --ledger "$L" --csv
+cp "$T/out" "$T/runs.csv"
+expect_ok export-json '"schema": "gpurent.ledger/1"' "$G" ledger export --ledger "$L" --json
+cp "$T/out" "$T/runs.json"
+if [ $HAVE_PY = 1 ]; then
+	PROBLEMS="$PROBLEMS" python3 -c "
+import csv, json, os
+rows = list(csv.DictReader(open('$T/runs.csv', newline='', encoding='utf-8')))
+runs = json.load(open('$T/runs.json', encoding='utf-8'))['runs']
+assert [r['id'] for r in rows] == ['1', '2', '3', '4'] and len(runs) == 4
+def num(s): return None if s == '' else float(s)
+for r, j in zip(rows, runs):
+    assert int(r['id']) == j['id']
+    for k in ('kind', 'status', 'command', 'host', 'gpu_type', 'currency', 'billing_mode', 'notes', 'problems'):
+        assert (r[k] or None) == j[k], (k, r[k], j[k])
+    for k, jk in (('start_unix', 'start_unix_seconds'), ('end_unix', 'end_unix_seconds'), ('cost', 'cost'),
+                  ('price_per_hour', 'price_per_hour')):
+        assert num(r[k]) == j[jk], (k, r[k], j[jk])
+    assert (r['tags'].split(',') if r['tags'] else []) == j['tags']
+    assert r['start'] == j['start'] and r['end'] == j['end']
+assert rows[2]['problems'] == os.environ['PROBLEMS'], rows[2]['problems']
+assert rows[0]['start'] == '2024-03-05T14:00:00Z' and rows[1]['start_unix'] == '1709686800'
+assert abs(float(rows[1]['cost']) - 1.88 * 1.5) < 1e-12 and rows[1]['tags'] == 'lora,7b'
+assert rows[3]['gpu_type'] == 'H100' and rows[2]['gpu_count'] == '2' and rows[0]['exit_status'] == ''
+" && ok || bad "export CSV/JSON round trip"
+fi
+V=0   # the schema version this gpurent writes
+if [ $HAVE_SQLITE = 1 ]; then
+	V=$(sqlite3 "$L" 'PRAGMA user_version')
+	[ "$V" -ge 2 ] 2>/dev/null && ok || bad "schema version '$V'"
+	[ "$(sqlite3 "$L" 'SELECT count(*) FROM runs')" = 4 ] && \
+	[ "$(sqlite3 "$L" 'SELECT max(version) FROM gpurent_schema')" = "$V" ] && \
+	[ "$(sqlite3 "$L" 'PRAGMA journal_mode')" = wal ] && ok || bad "the database as sqlite3 sees it"
+else
+	echo "SKIP sqlite3 shell checks: sqlite3 not installed"
+fi
+
+# --- bad input: one line naming the flag, exit 2, nothing written
+for c in \
+	'--cost abc|--cost: ' \
+	'--cost 3|--cost: expected an amount with its currency' \
+	'--cost 3USD --currency CNY|--cost: in USD but --currency is CNY' \
+	'--cost 3CNY --price 1USD|--price: in USD but the cost is in CNY' \
+	'--cost 3USD --currency X1|--currency: expected a currency code' \
+	'--cost 3USD --duration 2x|--duration: ' \
+	'--cost 3USD --start 2024-13-01|--start: expected unix seconds or ISO 8601' \
+	'--cost 3USD --start 2024-02-30T10:00|--start: expected' \
+	'--cost 3USD --start yesterday|--start: expected' \
+	'--cost 3USD --gpus -1|--gpus: ' \
+	'--cost 3USD --end 2024-01-01|--end: needs --start' \
+	'--cost 3USD --start 2024-01-02 --end 2024-01-01|--end: expected a time after --start' \
+	'--cost 3USD --start 2024-01-01 --end 2024-01-02 --duration 1h|--end: give --end or --duration' \
+	'--price 2USD|--cost: expected what the run cost (--price alone needs' \
+	'--duration 1h|--cost: expected what the run cost' \
+	'--cost 3USD --costs 4|--costs: unknown option' \
+	'--cost|--cost: expected a value'; do
+	args=${c%%|*} want=${c#*|}
+	# shellcheck disable=SC2086
+	expect_err "add $args" 2 "gpurent ledger add: $want" "$G" ledger add --ledger "$L" $args
+done
+expect_err show-noid 2 'gpurent ledger show: expected a run ID' "$G" ledger show --ledger "$L"
+expect_err show-x 2 'x: expected a run ID' "$G" ledger show x --ledger "$L"
+expect_err summary-by 2 "--by: expected day, week, month, tag or gpu, got 'year'" "$G" ledger summary --by year --ledger "$L"
+expect_err export-none 2 'expected one of --csv or --json' "$G" ledger export --ledger "$L"
+expect_err export-both 2 'expected one of --csv or --json' "$G" ledger export --csv --json --ledger "$L"
+expect_err list-limit 2 'gpurent ledger list: --limit: ' "$G" ledger list --limit -1 --ledger "$L"
+expect_err list-extra 2 'extra: unexpected argument' "$G" ledger list extra --ledger "$L"
+expect_err unknown-sub 2 "'frob' is not a ledger subcommand" "$G" ledger frob
+expect_err no-ledger-value 2 '--ledger: expected a value' "$G" ledger --ledger
+expect_ok still-4 '^ +4 ' "$G" ledger list --ledger "$L" --limit 0
+[ "$(grep -c '^ *[0-9]' "$T/out")" -eq 4 ] && ok || bad "bad input wrote nothing"
+
+# --- runtime failures: one line, exit 1, the file left as it was
+expect_err show-missing 1 "$L: no run 99 in the ledger" "$G" ledger show 99 --ledger "$L"
+head -c 16384 /dev/urandom >"$T/random.db"
+cp "$T/random.db" "$T/random.orig"
+for sub in list 'add --cost 1USD' 'summary' 'export --csv' 'show 1'; do
+	# shellcheck disable=SC2086
+	expect_err "random $sub" 1 "$T/random.db: not a gpurent ledger: the file is not a SQLite database" \
+		"$G" ledger $sub --ledger "$T/random.db"
+done
+cmp -s "$T/random.db" "$T/random.orig" && [ ! -e "$T/random.db-wal" ] && ok || bad "the random file was changed"
+printf 'cost 12.5 CNY\n' >"$T/notes.txt"
+expect_err text-file 1 'not a gpurent ledger' "$G" ledger list --ledger "$T/notes.txt"
+mkdir "$T/adir"
+expect_err directory 1 "$T/adir" "$G" ledger list --ledger "$T/adir"
+if [ $HAVE_SQLITE = 1 ]; then
+	sqlite3 "$T/places.sqlite" "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT);
+		INSERT INTO moz_places (url) VALUES ('https://example.org');"
+	cp "$T/places.sqlite" "$T/places.orig"
+	expect_err foreign 1 "$T/places.sqlite: not a gpurent ledger: a SQLite database of another application (tables: moz_places)" \
+		"$G" ledger add --cost 1USD --ledger "$T/places.sqlite"
+	cmp -s "$T/places.sqlite" "$T/places.orig" && ok || bad "the foreign database was changed"
+	# a ledger written by a newer gpurent
+	cp "$L" "$T/newer.db"
+	sqlite3 "$T/newer.db" 'PRAGMA user_version = 99'
+	expect_err newer 1 "written by a newer gpurent (ledger schema v99; this one reads up to v$V)" \
+		"$G" ledger list --ledger "$T/newer.db"
+
+	# --- an older schema (v1, as the first gpurent wrote it) is migrated, data kept
+	sqlite3 "$T/v1.db" "PRAGMA application_id = 1196446284;
+		CREATE TABLE gpurent_schema (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL,
+		  description TEXT NOT NULL);
+		CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL,
+		  status TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL,
+		  command TEXT, host TEXT, gpu_type TEXT, gpu_count INTEGER,
+		  price_per_hour REAL, currency TEXT, billing_mode TEXT, cost REAL,
+		  exit_status INTEGER, restarts INTEGER, stop_reason TEXT, log_path TEXT,
+		  tags TEXT, notes TEXT);
+		INSERT INTO gpurent_schema VALUES (1, 1700000000, 'runs');
+		INSERT INTO runs VALUES (3, 'guard', 'finished', 1700000000, 1700007200, 'python a.py',
+		  'box', 'RTX4090', 1, 1.88, 'CNY', 'per-second', 3.76, 0, 0, 'exit', '/l/3.log',
+		  'lora,7b', 'old run');
+		PRAGMA user_version = 1;"
+	expect_ok v1-show '^tags +lora,7b$' "$G" ledger show 3 --ledger "$T/v1.db"
+	grep -q '^cost  *3\.76 CNY$' "$T/out" && grep -q '^stop reason  *exit$' "$T/out" \
+		&& grep -q '^exit status  *0$' "$T/out" && ok || bad "v1 run after migration: $(cat "$T/out")"
+	[ "$(sqlite3 "$T/v1.db" 'PRAGMA user_version')" = "$V" ] && \
+	[ "$(sqlite3 "$T/v1.db" 'SELECT group_concat(version) FROM gpurent_schema')" = "$(seq -s, 1 "$V")" ] \
+		&& ok || bad "v1 ledger migrated to v$V"
+	expect_ok v1-add '^run 4 recorded' "$G" ledger add --cost 1USD --ledger "$T/v1.db"
+else
+	echo "SKIP foreign, newer and v1 databases: sqlite3 not installed"
+fi
+
+# --- writers at once: 8 processes x 6 entries, none lost
+i=0
+while [ $i -lt 8 ]; do
+	( j=0; while [ $j -lt 6 ]; do
+		"$G" ledger add --ledger "$T/busy.db" --cost "0.0$i"USD --command "w$i e$j" --tag "w$i" >/dev/null 2>>"$T/busy.err"
+		j=$((j + 1)); done ) &
+	i=$((i + 1))
+done
+wait
+[ ! -s "$T/busy.err" ] && ok || bad "concurrent adds failed: $(head -3 "$T/busy.err")"
+run "$G" ledger list --ledger "$T/busy.db" --limit 0 --json
+if [ $HAVE_PY = 1 ]; then
+	python3 -c "
+import json; runs = json.load(open('$T/out'))['runs']
+assert sorted(r['command'] for r in runs) == sorted('w%d e%d' % (i, j) for i in range(8) for j in range(6))
+assert len({r['id'] for r in runs}) == 48" && ok || bad "8 writers x 6: every entry once"
+else
+	[ "$(grep -c '"command": "w' "$T/out")" -eq 48 ] && ok || bad "8 writers x 6 entries"
+fi
+
+finish
