@@ -98,6 +98,10 @@ static int open_ledger(const char *path, struct ledger **l)
 {
 	char err[1024];
 
+	if (path && !*path) {
+		usage_error(NULL, "--ledger: expected a file path, got ''");
+		return EXIT_USAGE;
+	}
 	if (ledger_open(path, l, err, sizeof(err))) {
 		common_error("%s", err);
 		return EXIT_RUNTIME;
@@ -892,6 +896,7 @@ static int ledger_summary_cmd(int argc, char **argv)
 	struct ledger_entries es = {0};
 	struct ledger *l = NULL;
 	struct gpu_db gdb;
+	char (*shorts)[64] = NULL;
 	bool json = false, have_gdb = false;
 	enum ledger_by by;
 	char err[1024];
@@ -922,18 +927,23 @@ static int ledger_summary_cmd(int argc, char **argv)
 		goto out_error;
 	if (by == LEDGER_BY_GPU && !common_load_data(&gdb, NULL)) {
 		/* One card, one group: "NVIDIA GeForce RTX 4090" (NVML) and "4090"
-		 * (typed) both count as RTX4090. The names are borrowed from gdb. */
-		static char names[4096];
-		size_t used = 0;
+		 * (typed) both count as RTX4090. shorts[k] is the short name of
+		 * gdb.v[k]; the entries borrow them until the end. */
 		have_gdb = true;
+		if (gdb.n && !(shorts = calloc(gdb.n, sizeof(*shorts)))) {
+			snprintf(err, sizeof(err), "out of memory");
+			goto out_error;
+		}
 		for (size_t i = 0; i < es.n; i++) {
-			const char *s = gpu_short(&gdb, es.v[i].run.gpu_type);
-			size_t n = s ? strlen(s) + 1 : 0;
-			if (s && used + n <= sizeof(names)) {
-				memcpy(names + used, s, n);
-				es.v[i].run.gpu_type = names + used;
-				used += n;
-			}
+			const struct gpu_spec *g = es.v[i].run.gpu_type ?
+				gpu_db_find(&gdb, es.v[i].run.gpu_type) : NULL;
+			size_t k;
+			if (!g)
+				continue;
+			k = (size_t)(g - gdb.v);
+			if (!shorts[k][0])
+				snprintf(shorts[k], sizeof(shorts[k]), "%s", gpu_short(&gdb, g->name));
+			es.v[i].run.gpu_type = shorts[k];
 		}
 	}
 	if (ledger_summarize(&es, by, &sum, err, sizeof(err)) ||
@@ -991,6 +1001,7 @@ out_free:
 	ledger_summary_free(&sum);
 	ledger_summary_free(&all);
 	ledger_entries_free(&es);
+	free(shorts);
 	if (have_gdb)
 		gpu_db_free(&gdb);
 	ledger_close(l);

@@ -312,6 +312,10 @@ static int create_private(const char *path, char *err, size_t errlen)
 			path, path);
 		return -1;
 	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		set_err(err, errlen, "%s: not a regular file; the ledger is a file", path);
+		return -1;
+	}
 	if (make_parents(path, err, errlen))
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -165,6 +165,7 @@ expect_err list-limit 2 'gpurent ledger list: --limit: ' "$G" ledger list --limi
 expect_err list-extra 2 'extra: unexpected argument' "$G" ledger list extra --ledger "$L"
 expect_err unknown-sub 2 "'frob' is not a ledger subcommand" "$G" ledger frob
 expect_err no-ledger-value 2 '--ledger: expected a value' "$G" ledger --ledger
+expect_err empty-ledger 2 "--ledger: expected a file path, got ''" "$G" ledger list --ledger=
 expect_ok still-4 '^ +4 ' "$G" ledger list --ledger "$L" --limit 0
 [ "$(grep -c '^ *[0-9]' "$T/out")" -eq 4 ] && ok || bad "bad input wrote nothing"
 
@@ -181,7 +182,8 @@ cmp -s "$T/random.db" "$T/random.orig" && [ ! -e "$T/random.db-wal" ] && ok || b
 printf 'cost 12.5 CNY\n' >"$T/notes.txt"
 expect_err text-file 1 'not a gpurent ledger' "$G" ledger list --ledger "$T/notes.txt"
 mkdir "$T/adir"
-expect_err directory 1 "$T/adir" "$G" ledger list --ledger "$T/adir"
+expect_err directory 1 "$T/adir: is a directory" "$G" ledger list --ledger "$T/adir"
+expect_err device 1 "/dev/null: not a regular file" "$G" ledger list --ledger /dev/null
 if [ $HAVE_SQLITE = 1 ]; then
 	sqlite3 "$T/places.sqlite" "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT);
 		INSERT INTO moz_places (url) VALUES ('https://example.org');"
@@ -217,6 +219,14 @@ if [ $HAVE_SQLITE = 1 ]; then
 	[ "$(sqlite3 "$T/v1.db" 'SELECT group_concat(version) FROM gpurent_schema')" = "$(seq -s, 1 "$V")" ] \
 		&& ok || bad "v1 ledger migrated to v$V"
 	expect_ok v1-add '^run 4 recorded' "$G" ledger add --cost 1USD --ledger "$T/v1.db"
+
+	# 1500 guarded runs under NVML's name for the card: one group in summary --by gpu
+	cp "$L" "$T/many.db"
+	sqlite3 "$T/many.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500)
+		INSERT INTO runs (kind, status, started_at, ended_at, gpu_type, gpu_count, cost, currency,
+		  recorded_at) SELECT 'guard', 'finished', 1717200000 + i * 60, 1717200000 + i * 60 + 36,
+		  'NVIDIA GeForce RTX 4090', 1, 0.01, 'USD', 1717200000 FROM n;"
+	expect_ok many-gpu '^RTX4090 +USD +1501 +25\.00 +35\.00 +55\.00$' "$G" ledger summary --by gpu --ledger "$T/many.db"
 else
 	echo "SKIP foreign, newer and v1 databases: sqlite3 not installed"
 fi
