@@ -9,6 +9,9 @@ BUILD   ?= build
 SAN     ?=
 CC      ?= cc
 PKGS    := yaml-0.1 libxxhash libcrypto sqlite3
+# Headers only: libcurl is loaded with dlopen when a stop URL fires, so that
+# the guard (`gpurent run`) stays small and the binary runs without it.
+DLOPEN_PKGS := libcurl
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -16,16 +19,16 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wvla -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) \
-           -DGPURENT_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -pthread
+           -DGPURENT_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) $(DLOPEN_PKGS) 2>/dev/null) -pthread
 LDFLAGS += -pthread
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -ldl
 ifeq ($(SAN),1)
 CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=address,undefined
 endif
 
 CORE_SRC := $(sort $(wildcard src/core/*.c))
-CMD_SRC  := $(sort $(wildcard src/cmd/*.c))
+CMD_SRC  := $(sort $(wildcard src/cmd/*.c src/hw/*.c))
 DATA     := $(sort $(wildcard data/*.csv))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/src/main.o $(BUILD)/obj/embedded.o
@@ -43,7 +46,7 @@ $(BUILD)/gpurent: $(CMD_OBJ) $(CORE_OBJ)
 	@echo '  LINK    $@'
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c $(wildcard src/core/*.h src/cmd/*.h)
+$(BUILD)/obj/%.o: %.c $(wildcard src/core/*.h src/cmd/*.h src/hw/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
 	@$(CC) $(CFLAGS) -c -o $@ $<
@@ -71,9 +74,25 @@ unit: $(UNIT_BIN) $(BUILD)/embedded.c
 	@fail=0; for t in $(UNIT_BIN); do \
 	    GPURENT_ROOT=$(CURDIR) $$t || fail=1; done; test $$fail = 0
 
+# Test doubles and helper programs for the CLI tests: a fake
+# libnvidia-ml.so.1 (selected with LD_LIBRARY_PATH) and small jobs for the
+# guard, built without sanitizers so they load into any binary.
+FAKE_LIB  := $(BUILD)/fake/libnvidia-ml.so.1
+PROG_SRC  := $(sort $(wildcard tests/progs/*.c))
+PROG_BIN  := $(PROG_SRC:tests/progs/%.c=$(BUILD)/progs/%)
+$(FAKE_LIB): tests/fake/fake_nvml.c
+	@mkdir -p $(dir $@)
+	@echo '  FAKE    $@'
+	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) -Wno-missing-prototypes \
+	    -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h
+	@mkdir -p $(dir $@)
+	@echo '  PROG    $@'
+	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $<
+
 # Every tests/cli/*.sh runs against the real binary and ends with
 # "<name>: N passed, M failed".
-cli: $(BUILD)/gpurent
+cli: $(BUILD)/gpurent $(FAKE_LIB) $(PROG_BIN)
 	@fail=0; for t in $(sort $(wildcard tests/cli/*.sh)); do \
 	    GPURENT=$(CURDIR)/$(BUILD)/gpurent sh $$t || fail=1; done; test $$fail = 0
 

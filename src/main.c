@@ -20,7 +20,7 @@ struct command {
 
 /* MUST stay sorted by name (the help listing follows this order). */
 static const struct command commands[] = {
-	{"ckpt", cmd_ckpt, "checkpoint arithmetic: the optimal interval for spot (Young 1974, Daly 2006)"},
+	{"ckpt", cmd_ckpt, "checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning"},
 	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
 	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
 	{"gpus", cmd_gpus, "list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)"},
@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{"models", cmd_models, "list model presets with parameter counts computed from the architecture"},
 	{"offers", cmd_offers, "search GPU offers in price catalogs with a query; prices per GPU-hour"},
 	{"plan", cmd_plan, "price a workload on every offer under each billing mode; rank, explain, advise"},
+	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };
 

@@ -13,6 +13,8 @@ have_pc cmocka || pkgs="$pkgs libcmocka-dev"
 have_pc libxxhash || pkgs="$pkgs libxxhash-dev"
 have_pc libcrypto || pkgs="$pkgs libssl-dev"
 have_pc sqlite3 || pkgs="$pkgs libsqlite3-dev"
+# libcurl for `gpurent run --stop-url`; either TLS flavour satisfies pkg-config.
+have_pc libcurl || pkgs="$pkgs libcurl4-openssl-dev"
 # Tools the manifest tests check interoperability with (tests SKIP without them).
 tools=""
 command -v sha256sum >/dev/null 2>&1 || tools="$tools coreutils"
@@ -20,6 +22,8 @@ command -v hashdeep >/dev/null 2>&1 || tools="$tools hashdeep"
 command -v xxhsum >/dev/null 2>&1 || tools="$tools xxhash"
 # The ledger tests read the database with the sqlite3 shell (SKIP without it).
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
+# ps/pgrep for the guard tests' orphan checks.
+command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
 [ -z "$pkgs$tools" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$pkgs$tools"

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/ckpt.h"
 #include "../core/names.h"
 #include "../core/spot.h"
 #include "../core/units.h"
+#include "ckpt_dir.h"
 #include "cmd.h"
 #include "common.h"
 
@@ -22,6 +24,8 @@ static const char usage[] =
 	"\n"
 	"Subcommands:\n"
 	"  interval   the optimal checkpoint interval, overhead, wall time and cost\n"
+	"  latest     the newest complete checkpoint in a directory\n"
+	"  prune      remove all but the newest N complete checkpoints\n"
 	"\n"
 	"gpurent ckpt interval --write DUR --mtbf DUR [--restart DUR] [--work DUR]\n"
 	"                      [--price PRICE] [--interval DUR] [--json]\n"
@@ -39,7 +43,24 @@ static const char usage[] =
 	"+ (1/9)(C/2M)] - C for C < 2M, else M; expected wall time\n"
 	"M e^(R/M) (e^((tau+C)/M) - 1) T/tau. Derivation in docs/billing.md.\n"
 	"\n"
-	"Example: gpurent ckpt interval --write 90s --mtbf 6h --restart 5m --work 24h --price 2.1\n";
+	"Example: gpurent ckpt interval --write 90s --mtbf 6h --restart 5m --work 24h --price 2.1\n"
+	"\n"
+	"gpurent ckpt latest DIR [--explain]\n"
+	"  Print DIR/NAME of the newest complete checkpoint: the highest step number\n"
+	"  in the name (step_1000 after step_999), temp files and torn ones ignored.\n"
+	"  Complete: carrying a marker (NAME.complete, NAME.done; COMPLETE, DONE,\n"
+	"  .complete, .metadata or trainer_state.json inside a directory) where the\n"
+	"  directory uses markers, else any non-empty entry (written with the atomic\n"
+	"  protocol: temp file, fsync, rename). Exit 1 when there is none.\n"
+	"  --explain        say on stderr what each entry is and why\n"
+	"\n"
+	"gpurent ckpt prune DIR --keep N [--dry-run]\n"
+	"  Remove complete checkpoints older than the newest N (with their markers),\n"
+	"  torn ones older than the newest complete one, and the atomic protocol's\n"
+	"  stale temp files. Entries newer than the newest complete one are kept.\n"
+	"  --dry-run        print what would be removed\n"
+	"\n"
+	"Rules and the protocol: docs/checkpoints.md.\n";
 
 static int ckpt_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int ckpt_error(const char *sub, const char *fmt, ...)
@@ -218,6 +239,148 @@ static int ckpt_interval(int argc, char **argv)
 	return common_finish(EXIT_OK);
 }
 
+/* `ckpt latest` and `ckpt prune`: DIR plus the flags in `flags`, --keep N. */
+static int ckpt_dir_args(int argc, char **argv, const char *sub, const char **dir,
+			 bool *explain, bool *dry_run, long *keep)
+{
+	char err[160];
+
+	*dir = NULL;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (common_is_help(a)) {
+			fputs(usage, stdout);
+			return common_finish(EXIT_OK);
+		}
+		if (explain && !strcmp(a, "--explain")) {
+			*explain = true;
+		} else if (dry_run && !strcmp(a, "--dry-run")) {
+			*dry_run = true;
+		} else if (keep && (!strcmp(a, "--keep") || !strncmp(a, "--keep=", 7))) {
+			const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v)
+				return ckpt_error(sub, "--keep: expected a number of checkpoints to keep");
+			if (units_parse_int(v, 1, 1000000, keep, err, sizeof(err)))
+				return ckpt_error(sub, "--keep: %s (at least 1: the newest is never removed)", err);
+		} else if (a[0] == '-' && a[1]) {
+			return ckpt_error(sub, "%s: unknown option (see 'gpurent help ckpt')", a);
+		} else if (!*dir) {
+			*dir = a;
+		} else {
+			return ckpt_error(sub, "'%s': unexpected argument (one directory)", a);
+		}
+	}
+	if (!*dir)
+		return ckpt_error(sub, "expected a checkpoint directory (see 'gpurent help ckpt')");
+	if (keep && *keep < 1)
+		return ckpt_error(sub, "--keep N: required: how many complete checkpoints to keep");
+	return -1;
+}
+
+static const char *kind_name(enum ckpt_kind k)
+{
+	switch (k) {
+	case CKPT_COMPLETE: return "complete";
+	case CKPT_TORN: return "torn";
+	case CKPT_TEMP: return "temporary";
+	case CKPT_MARKER: return "marker";
+	default: return "not a checkpoint";
+	}
+}
+
+static int ckpt_latest_cmd(int argc, char **argv)
+{
+	struct ckpt_dir d;
+	struct ckpt_class *cls;
+	const char *dir;
+	bool explain = false;
+	char err[512];
+	long best;
+	int rc;
+
+	if ((rc = ckpt_dir_args(argc, argv, "latest", &dir, &explain, NULL, NULL)) >= 0)
+		return rc;
+	if ((rc = ckpt_dir_read(dir, &d, err, sizeof(err))) < 0) {
+		common_error("ckpt latest: %s", err);
+		return EXIT_RUNTIME;
+	}
+	if (rc > 0) {
+		common_error("ckpt latest: %s: no such directory (no checkpoint yet)", dir);
+		return EXIT_RUNTIME;
+	}
+	if (!(cls = calloc(d.n ? d.n : 1, sizeof(*cls)))) {
+		ckpt_dir_free(&d);
+		common_error("ckpt latest: out of memory");
+		return EXIT_RUNTIME;
+	}
+	ckpt_classify(d.v, d.n, cls);
+	best = ckpt_latest(d.v, d.n);
+	if (explain)
+		for (size_t i = 0; i < d.n; i++) {
+			fprintf(stderr, "%s%s: %s", d.v[i].name, d.v[i].is_dir ? "/" : "", kind_name(cls[i].kind));
+			if (cls[i].kind == CKPT_COMPLETE || cls[i].kind == CKPT_TORN)
+				fprintf(stderr, ", step %llu", (unsigned long long)cls[i].step);
+			if (cls[i].why && cls[i].why[0])
+				fprintf(stderr, " (%s)", cls[i].why);
+			fputs((long)i == best ? " <- latest\n" : "\n", stderr);
+		}
+	if (best >= 0)
+		printf("%s%s%s\n", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", d.v[best].name);
+	else
+		common_error("ckpt latest: %s: no complete checkpoint", dir);
+	free(cls);
+	ckpt_dir_free(&d);
+	return best >= 0 ? common_finish(EXIT_OK) : EXIT_RUNTIME;
+}
+
+static int ckpt_prune_cmd(int argc, char **argv)
+{
+	struct ckpt_dir d;
+	const char *dir;
+	bool dry_run = false;
+	long keep = 0;
+	size_t *victims, nv;
+	char err[512];
+	int rc, failed = 0;
+
+	if ((rc = ckpt_dir_args(argc, argv, "prune", &dir, NULL, &dry_run, &keep)) >= 0)
+		return rc;
+	if ((rc = ckpt_dir_read(dir, &d, err, sizeof(err))) != 0) {
+		common_error("ckpt prune: %s", rc > 0 ? "no such directory" : err);
+		return EXIT_RUNTIME;
+	}
+	if (!(victims = calloc(2 * d.n + 1, sizeof(*victims)))) {
+		ckpt_dir_free(&d);
+		common_error("ckpt prune: out of memory");
+		return EXIT_RUNTIME;
+	}
+	nv = ckpt_prune(d.v, d.n, (size_t)keep, victims);
+	for (size_t k = 0; k < nv; k++) {
+		const struct ckpt_entry *e = &d.v[victims[k]];
+		size_t n = strlen(dir) + strlen(e->name) + 2;
+		char *path = malloc(n);
+
+		if (!path) {
+			failed = 1;
+			break;
+		}
+		snprintf(path, n, "%s/%s", dir, e->name);
+		if (dry_run) {
+			printf("would remove %s%s\n", path, e->is_dir ? "/" : "");
+		} else if (ckpt_dir_remove(dir, e->name, err, sizeof(err)) < 0) {
+			common_error("ckpt prune: %s", err);
+			failed = 1;
+		} else {
+			printf("removed %s%s\n", path, e->is_dir ? "/" : "");
+		}
+		free(path);
+	}
+	free(victims);
+	ckpt_dir_free(&d);
+	rc = common_finish(EXIT_OK);
+	return failed ? EXIT_RUNTIME : rc;
+}
+
 struct subcommand {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -226,6 +389,8 @@ struct subcommand {
 /* MUST stay sorted by name. */
 static const struct subcommand subcommands[] = {
 	{"interval", ckpt_interval},
+	{"latest", ckpt_latest_cmd},
+	{"prune", ckpt_prune_cmd},
 };
 
 int cmd_ckpt(int argc, char **argv)
@@ -233,7 +398,7 @@ int cmd_ckpt(int argc, char **argv)
 	struct names_suggest sg;
 
 	if (argc < 2)
-		return ckpt_error(NULL, "expected a subcommand: interval (see 'gpurent help ckpt')");
+		return ckpt_error(NULL, "expected a subcommand: interval, latest or prune (see 'gpurent help ckpt')");
 	if (common_is_help(argv[1])) {
 		fputs(usage, stdout);
 		return common_finish(EXIT_OK);

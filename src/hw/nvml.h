@@ -61,7 +61,8 @@ struct nvml_sample {
 
 /*
  * Load libnvidia-ml.so.1 (then libnvidia-ml.so) from the dynamic linker's
- * search path (LD_LIBRARY_PATH selects a fake one in tests), resolve its
+ * search path (LD_LIBRARY_PATH selects a fake one in tests), or the file
+ * named by $GPURENT_NVML_LIB ("none" or "": no NVML at all), resolve its
  * symbols and call nvmlInit. Returns 0 with *out set (caller releases with
  * nvml_close()), or -1 with *out = NULL and one sentence in err saying why
  * there is no NVML ("no NVIDIA driver library (libnvidia-ml.so.1) on this

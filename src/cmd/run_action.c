@@ -1,0 +1,465 @@
+/*
+ * run_action.c - the stop actions of `gpurent run` (run_action.h): a shell
+ * command in its own process group, and an HTTP POST through libcurl,
+ * which is loaded with dlopen only when a POST is due (like NVML: a table
+ * of function pointers) so that the guard stays small and the binary runs
+ * on boxes without libcurl.
+ */
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run_action.h"
+#include "run_child.h"
+
+extern char **environ;
+
+/* MUST stay sorted by name; docs/guard.md describes each. */
+const struct action_preset action_presets[] = {
+	{"autodl", "/usr/bin/shutdown", {NULL},
+	 "AutoDL: `shutdown` inside the instance powers it off and stops billing"},
+	{"runpod", "runpodctl stop pod \"$RUNPOD_POD_ID\"", {"RUNPOD_POD_ID", NULL},
+	 "RunPod: stop this pod (runpodctl and RUNPOD_API_KEY are present in RunPod pods); the volume is kept"},
+	{"shutdown", "shutdown -h now || sudo -n shutdown -h now", {NULL},
+	 "any VM: power off (root or passwordless sudo); EC2/GCE/Azure then stop billing for compute"},
+	{"slurm", "scancel \"$SLURM_JOB_ID\"", {"SLURM_JOB_ID", NULL},
+	 "Slurm (campus HPC): cancel this job's allocation"},
+	{"vastai", "vastai stop instance \"$CONTAINER_ID\"", {"CONTAINER_ID", NULL},
+	 "Vast.ai: stop this instance (the vastai CLI with an API key set by 'vastai set api-key')"},
+	{NULL, NULL, {NULL}, NULL},
+};
+
+const struct action_preset *action_preset_find(const char *name)
+{
+	for (const struct action_preset *p = action_presets; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+static void say_f(action_say_fn *say, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say_f(action_say_fn *say, void *ctx, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (say)
+		say(ctx, line);
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+char *action_url_redacted(const char *url, char *buf, size_t n)
+{
+	const char *scheme = strstr(url, "://"), *host = scheme ? scheme + 3 : url;
+	const char *end = host + strcspn(host, "/?#"), *at = NULL;
+	size_t path_len;
+
+	for (const char *p = host; p < end; p++)
+		if (*p == '@')
+			at = p;
+	if (at)
+		host = at + 1;
+	path_len = strcspn(end, "?#");
+	snprintf(buf, n, "%.*s%.*s%.*s%s", scheme ? (int)(scheme + 3 - url) : 0, url,
+		 (int)(end - host), host, (int)path_len, end, end[path_len] ? "?..." : "");
+	return buf;
+}
+
+/* ---- the shell command ---- */
+
+/* Append "NAME=value" to env (a prepared array with room). */
+static void env_put(char **env, size_t *n, char *storage, size_t cap, size_t *used,
+		    const char *name, const char *value)
+{
+	int w = snprintf(storage + *used, cap - *used, "%s=%s", name, value);
+
+	if (w < 0 || (size_t)w >= cap - *used)
+		return;
+	env[(*n)++] = storage + *used;
+	*used += (size_t)w + 1;
+}
+
+static int fire_shell(const struct action_cfg *a, const struct action_event *ev,
+		      action_say_fn *say, void *ctx, char *err, size_t errlen)
+{
+	const char *argv[] = {"/bin/sh", "-c", a->shell, NULL};
+	size_t nenv = 0, used = 0, count = 0;
+	char **env, storage[2048], num[64];
+	struct child_opts o = {0};
+	struct child c;
+	struct timespec t0, now;
+	int eno, st = 0, rc = -1;
+	pid_t r = 0;
+
+	for (char **e = environ; *e; e++)
+		count++;
+	if (!(env = calloc(count + 8, sizeof(*env)))) {
+		snprintf(err, errlen, "stop command: out of memory");
+		return -1;
+	}
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "GPURENT_STOP_", 13) && strncmp(*e, "GPURENT_EXIT_STATUS=", 20))
+			env[nenv++] = *e;
+	env_put(env, &nenv, storage, sizeof(storage), &used, "GPURENT_STOP_REASON", ev->reason);
+	snprintf(num, sizeof(num), "%d", ev->exit_status);
+	env_put(env, &nenv, storage, sizeof(storage), &used, "GPURENT_EXIT_STATUS", num);
+	snprintf(num, sizeof(num), "%.3f", ev->elapsed_s);
+	env_put(env, &nenv, storage, sizeof(storage), &used, "GPURENT_STOP_ELAPSED", num);
+	if (ev->cost >= 0) {
+		snprintf(num, sizeof(num), "%.4f", ev->cost);
+		env_put(env, &nenv, storage, sizeof(storage), &used, "GPURENT_STOP_COST", num);
+	}
+	if (ev->log_path)
+		env_put(env, &nenv, storage, sizeof(storage), &used, "GPURENT_STOP_LOG", ev->log_path);
+	env[nenv] = NULL;
+
+	o.argv = argv;
+	o.envp = env;
+	o.in_fd = -1;
+	if (child_spawn(&o, &c, &eno, err, errlen))
+		goto out_free_env;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		double el;
+		r = child_wait(c.pid, &st, WNOHANG);
+		if (r != 0)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		if (a->timeout_s > 0 && el > a->timeout_s) {
+			kill(-c.pid, SIGKILL);
+			child_wait(c.pid, &st, 0);
+			snprintf(err, errlen, "stop command did not finish within %.0f s: killed", a->timeout_s);
+			goto out_free_env;
+		}
+		sleep_s(0.005);
+	}
+	kill(-c.pid, SIGKILL);   /* whatever it left behind in its group */
+	if (r < 0) {
+		snprintf(err, errlen, "stop command: waitpid: %s", strerror(errno));
+	} else if (child_exit_code(st) != 0) {
+		snprintf(err, errlen, "stop command failed with status %d: %s", child_exit_code(st), a->shell);
+	} else {
+		say_f(say, ctx, "stop command done: %s", a->shell);
+		rc = 0;
+	}
+out_free_env:
+	free(env);
+	return rc;
+}
+
+/* ---- HTTP through libcurl, loaded on demand ---- */
+
+struct curl_fns {
+	CURLcode (*global_init)(long);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	void (*easy_cleanup)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+};
+
+/* Load libcurl once; NULL with err when it is not installed. */
+static const struct curl_fns *curl_load(char *err, size_t errlen)
+{
+	static struct curl_fns f;
+	static bool loaded;
+	static const char *const libs[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so"};
+	static const struct {
+		const char *name;
+		size_t off;
+	} syms[] = {
+		{"curl_global_init", offsetof(struct curl_fns, global_init)},
+		{"curl_easy_init", offsetof(struct curl_fns, easy_init)},
+		{"curl_easy_setopt", offsetof(struct curl_fns, easy_setopt)},
+		{"curl_easy_perform", offsetof(struct curl_fns, easy_perform)},
+		{"curl_easy_getinfo", offsetof(struct curl_fns, easy_getinfo)},
+		{"curl_easy_cleanup", offsetof(struct curl_fns, easy_cleanup)},
+		{"curl_easy_strerror", offsetof(struct curl_fns, easy_strerror)},
+		{"curl_slist_append", offsetof(struct curl_fns, slist_append)},
+		{"curl_slist_free_all", offsetof(struct curl_fns, slist_free_all)},
+	};
+	void *dl = NULL;
+
+	if (loaded)
+		return &f;
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]) && !dl; i++)
+		dl = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		snprintf(err, errlen, "libcurl is not installed (libcurl.so.4): cannot send the stop request "
+			 "(apt-get install libcurl4)");
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		void *p = dlsym(dl, syms[i].name);
+		if (!p) {
+			snprintf(err, errlen, "libcurl lacks %s: too old", syms[i].name);
+			dlclose(dl);
+			return NULL;
+		}
+		memcpy((char *)&f + syms[i].off, &p, sizeof(p));
+	}
+	if (f.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		snprintf(err, errlen, "libcurl did not initialise");
+		dlclose(dl);
+		return NULL;
+	}
+	loaded = true;   /* stays loaded until exit */
+	return &f;
+}
+
+static size_t discard(char *p, size_t size, size_t n, void *ctx)
+{
+	(void)p;
+	(void)ctx;
+	return size * n;
+}
+
+/* JSON string body content: escape quotes, backslashes and controls. */
+static void json_escape(char *out, size_t n, const char *s)
+{
+	size_t k = 0;
+
+	for (; s && *s && k + 7 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			k += (size_t)snprintf(out + k, n - k, "\\%c", ch);
+		else if (ch < 0x20)
+			k += (size_t)snprintf(out + k, n - k, "\\u%04x", ch);
+		else
+			out[k++] = (char)ch;
+	}
+	out[k] = '\0';
+}
+
+static int fire_http(const struct action_cfg *a, const struct action_event *ev,
+		     action_say_fn *say, void *ctx, char *err, size_t errlen)
+{
+	const struct curl_fns *f;
+	char body[1024], host[256], log[512], cost[32], shown[512], cerr[CURL_ERROR_SIZE];
+	char *auth = NULL;
+	struct curl_slist *hdr = NULL;
+	int attempts = 1 + (a->retries > 0 ? a->retries : 0), rc = -1;
+	double delay = 1;
+	CURL *h;
+
+	action_url_redacted(a->url, shown, sizeof(shown));
+	if (!(f = curl_load(err, errlen)))
+		return -1;
+	json_escape(host, sizeof(host), ev->host);
+	json_escape(log, sizeof(log), ev->log_path);
+	if (ev->cost >= 0)
+		snprintf(cost, sizeof(cost), "%.4f", ev->cost);
+	else
+		snprintf(cost, sizeof(cost), "null");
+	snprintf(body, sizeof(body),
+		 "{\"source\":\"gpurent\",\"event\":\"stop\",\"reason\":\"%s\",\"exit_status\":%d,"
+		 "\"elapsed_seconds\":%.3f,\"cost\":%s,\"currency\":\"%s\",\"host\":\"%s\",\"log\":\"%s\"}",
+		 ev->reason, ev->exit_status, ev->elapsed_s, cost, ev->currency ? ev->currency : "", host, log);
+	if (!(h = f->easy_init())) {
+		snprintf(err, errlen, "POST %s: libcurl could not start a request", shown);
+		return -1;
+	}
+	hdr = f->slist_append(NULL, "Content-Type: application/json");
+	if (a->token) {
+		size_t n = strlen(a->token) + 32;
+		if (!(auth = malloc(n)))
+			goto out_cleanup;
+		snprintf(auth, n, "Authorization: Bearer %s", a->token);
+		hdr = f->slist_append(hdr, auth);
+	}
+	f->easy_setopt(h, CURLOPT_URL, a->url);
+	f->easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	f->easy_setopt(h, CURLOPT_POST, 1L);
+	f->easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	f->easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	f->easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+	f->easy_setopt(h, CURLOPT_USERAGENT, "gpurent-guard");
+	f->easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
+	f->easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
+	f->easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	f->easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(a->timeout_s * 1000));
+	f->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)(a->timeout_s * 1000));
+	for (int k = 1; k <= attempts; k++) {
+		CURLcode cr;
+		long code = 0;
+		char why[CURL_ERROR_SIZE + 64];
+
+		cerr[0] = '\0';
+		cr = f->easy_perform(h);
+		if (cr == CURLE_OK) {
+			f->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+			if (code >= 200 && code < 300) {
+				say_f(say, ctx, "stop request delivered: POST %s: HTTP %ld (attempt %d of %d)",
+				      shown, code, k, attempts);
+				rc = 0;
+				break;
+			}
+			snprintf(why, sizeof(why), "HTTP %ld", code);
+		} else {
+			snprintf(why, sizeof(why), "%s", cerr[0] ? cerr : f->easy_strerror(cr));
+		}
+		/* a client error other than 408/429 will not change on retry */
+		if (cr == CURLE_OK && code >= 400 && code < 500 && code != 408 && code != 429) {
+			snprintf(err, errlen, "stop request failed: POST %s: %s (not retried)", shown, why);
+			break;
+		}
+		if (k == attempts) {
+			snprintf(err, errlen, "stop request failed after %d attempt%s: POST %s: %s",
+				 attempts, attempts > 1 ? "s" : "", shown, why);
+			break;
+		}
+		say_f(say, ctx, "POST %s: attempt %d of %d failed: %s; retrying in %.0f s",
+		      shown, k, attempts, why, delay);
+		sleep_s(delay);
+		delay = delay < 8 ? delay * 2 : 8;
+	}
+out_cleanup:
+	f->easy_cleanup(h);
+	f->slist_free_all(hdr);
+	if (auth) {
+		explicit_bzero(auth, strlen(auth));
+		free(auth);
+	}
+	if (rc && !err[0])
+		snprintf(err, errlen, "POST %s: out of memory", shown);
+	return rc;
+}
+
+int action_fire(const struct action_cfg *a, const struct action_event *ev,
+		action_say_fn *say, void *ctx, char *err, size_t errlen)
+{
+	char e1[1200] = "", e2[1200] = "", shown[512];
+	int rc = 0;
+
+	err[0] = '\0';
+	if (a->dry_run) {
+		if (a->shell)
+			say_f(say, ctx, "dry run: the stop action would run: %s", a->shell);
+		if (a->url)
+			say_f(say, ctx, "dry run: the stop action would POST to %s%s%s",
+			      action_url_redacted(a->url, shown, sizeof(shown)),
+			      a->token ? " with the bearer token from " : "", a->token ? a->token_from : "");
+		if (!a->shell && !a->url)
+			say_f(say, ctx, "dry run: no stop action is configured");
+		return 0;
+	}
+	if (a->shell && fire_shell(a, ev, say, ctx, e1, sizeof(e1)))
+		rc = -1;
+	if (a->url && fire_http(a, ev, say, ctx, e2, sizeof(e2)))
+		rc = -1;
+	snprintf(err, errlen, "%.500s%s%.500s", e1, e1[0] && e2[0] ? "; " : "", e2);
+	return rc;
+}
+
+/* A token must be one line of printable characters (it goes into a header). */
+static int token_check(const char *t, const char *from, char *err, size_t errlen)
+{
+	if (!*t) {
+		snprintf(err, errlen, "%s: the token is empty", from);
+		return -1;
+	}
+	for (const char *p = t; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(err, errlen, "%s: the token holds a control character or a line break", from);
+			return -1;
+		}
+	return 0;
+}
+
+int action_token_from_env(const char *var, char **token, char *err, size_t errlen)
+{
+	char *v = getenv(var), from[160];
+
+	*token = NULL;
+	snprintf(from, sizeof(from), "--token-env %s", var);
+	if (!v || !*v) {
+		snprintf(err, errlen, "%s: the variable is not set or empty", from);
+		return -1;
+	}
+	if (token_check(v, from, err, errlen))
+		return -1;
+	if (!(*token = strdup(v))) {
+		snprintf(err, errlen, "%s: out of memory", from);
+		return -1;
+	}
+	/* the original string stays in /proc/PID/environ: blank it there too */
+	memset(v, '*', strlen(v));
+	unsetenv(var);
+	return 0;
+}
+
+int action_token_from_file(const char *path, char **token, char *err, size_t errlen)
+{
+	char buf[4097], *s, *e;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	*token = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "--token-file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "--token-file %s: not a regular file", path);
+		goto out_close;
+	}
+	if (st.st_mode & 077) {
+		snprintf(err, errlen, "--token-file %s: group or others may read or write it (mode %04o); "
+			 "run: chmod 600 %s", path, (unsigned)(st.st_mode & 07777), path);
+		goto out_close;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		snprintf(err, errlen, "--token-file %s: %s", path, strerror(errno));
+		goto out_close;
+	}
+	buf[n] = '\0';
+	close(fd);
+	for (s = buf; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'; s++)
+		;
+	e = s + strcspn(s, "\r\n");
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	*e = '\0';
+	if (!token_check(s, path, err, errlen) && !(*token = strdup(s)))
+		snprintf(err, errlen, "--token-file %s: out of memory", path);
+	explicit_bzero(buf, sizeof(buf));
+	return *token ? 0 : -1;
+out_close:
+	close(fd);
+	return -1;
+}
+
+void action_token_free(char *token)
+{
+	if (!token)
+		return;
+	explicit_bzero(token, strlen(token));
+	free(token);
+}

@@ -1,0 +1,82 @@
+/*
+ * run_action.h - what `gpurent run` does when it stops: a shell command
+ * (--on-stop, or a platform preset) and/or an HTTP POST with a bearer
+ * token (--stop-url, through libcurl loaded with dlopen). The token is
+ * kept in memory only: never in argv, the environment of children, logs,
+ * messages or the ledger.
+ */
+#ifndef GPURENT_RUN_ACTION_H
+#define GPURENT_RUN_ACTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A platform preset: the command it runs and the variables it needs. */
+struct action_preset {
+	const char *name;
+	const char *shell;        /* run with /bin/sh -c */
+	const char *vars[3];      /* environment variables that must be set; NULL-terminated */
+	const char *what;         /* one line for --help and docs/guard.md */
+};
+
+/* The preset called name, or NULL. */
+const struct action_preset *action_preset_find(const char *name);
+
+/* Every preset, ending with a NULL name. */
+extern const struct action_preset action_presets[];
+
+struct action_cfg {
+	const char *shell;        /* --on-stop or a preset's command; NULL: none */
+	const char *url;          /* --stop-url; NULL: none */
+	char *token;              /* owned (action_token_free); NULL: no Authorization */
+	const char *token_from;   /* "$VAR" or the file name, for messages */
+	double timeout_s;         /* per HTTP attempt, and for the shell command */
+	int retries;              /* HTTP attempts after the first */
+	bool dry_run;             /* say what would be done, do nothing */
+};
+
+/* What happened, told to the action (environment and JSON body). */
+struct action_event {
+	const char *reason;       /* guard_reason_name() */
+	int exit_status;          /* CMD's, -1 when it never ran */
+	double elapsed_s;
+	double cost;              /* < 0 when no price */
+	const char *currency;
+	const char *host;
+	const char *log_path;
+	long long ledger_id;      /* -1 when not recorded */
+};
+
+/* Lines of progress ("POST ... attempt 2 of 3: ...") go to say(ctx, line). */
+typedef void action_say_fn(void *ctx, const char *line);
+
+/*
+ * Fire the actions of a, the shell command first. Returns 0 when every
+ * configured action succeeded (or there is none), -1 with a sentence in
+ * err (never containing the token) otherwise.
+ */
+int action_fire(const struct action_cfg *a, const struct action_event *ev,
+		action_say_fn *say, void *ctx, char *err, size_t errlen);
+
+/*
+ * The token from environment variable var: copied into *token (caller
+ * frees with action_token_free), and the variable's value overwritten and
+ * removed from the environment so that children and `ps e` do not see it.
+ * 0, or -1 with a sentence in err.
+ */
+int action_token_from_env(const char *var, char **token, char *err, size_t errlen);
+
+/*
+ * The token from file path (first line, surrounding blanks removed).
+ * Refuses a file that group or others may read or write. 0, or -1 with a
+ * sentence in err.
+ */
+int action_token_from_file(const char *path, char **token, char *err, size_t errlen);
+
+/* Zero and free a token. NULL is fine. */
+void action_token_free(char *token);
+
+/* url without user info, query and fragment, into buf (for messages). */
+char *action_url_redacted(const char *url, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * run_child.c - start, wait for and account for the processes `gpurent
+ * run` supervises (run_child.h). Modelled on git's run-command.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "run_child.h"
+
+/* Find name in PATH (the guard's own); *path is the caller's to free. */
+static int locate(const char *name, char **path, int *eno)
+{
+	const char *p = getenv("PATH");
+	int found_noexec = 0;
+
+	if (strchr(name, '/')) {
+		if (!(*path = strdup(name)))
+			return *eno = ENOMEM, -1;
+		return 0;
+	}
+	if (!p || !*p)
+		p = "/usr/local/bin:/usr/bin:/bin";
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
+		size_t n = dlen + strlen(name) + 3;
+		char *cand = malloc(n);
+		struct stat st;
+
+		if (!cand)
+			return *eno = ENOMEM, -1;
+		snprintf(cand, n, "%.*s%s%s", (int)dlen, dlen ? p : ".", "/", name);
+		if (!stat(cand, &st) && S_ISREG(st.st_mode)) {
+			if (!access(cand, X_OK)) {
+				*path = cand;
+				return 0;
+			}
+			found_noexec = 1;
+		}
+		free(cand);
+		p += dlen + (colon ? 1 : 0);
+		if (!colon)
+			break;
+	}
+	*eno = found_noexec ? EACCES : ENOENT;
+	return -1;
+}
+
+/* pipe() with both ends close-on-exec (the guard is single-threaded). */
+static int pipe_cloexec(int fd[2])
+{
+	if (pipe(fd))
+		return -1;
+	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+/* In the child, between fork and exec: async-signal-safe calls only. */
+static void child_exec(const struct child_opts *o, const char *path, pid_t parent,
+		       int in_fd, int out_w, int err_w, int notify_w)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	int eno;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL);
+	if (o->new_session)
+		setsid();
+	else
+		setpgid(0, 0);
+#ifdef __linux__
+	if (o->parent_death_term) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)   /* the guard died before prctl */
+			_exit(128 + SIGTERM);
+	}
+#else
+	(void)parent;
+#endif
+	if (in_fd >= 0 && in_fd != 0)
+		dup2(in_fd, 0);
+	if (out_w >= 0) {
+		dup2(out_w, 1);
+		dup2(err_w, 2);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execve(path, (char *const *)o->argv, o->envp);
+	eno = errno;
+	while (write(notify_w, &eno, sizeof(eno)) < 0 && errno == EINTR)
+		;
+	_exit(eno == ENOENT ? 127 : 126);
+}
+
+int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
+		char *err, size_t errlen)
+{
+	int notify[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
+	int in_fd = o->in_fd, null_fd = -1, eno = 0, rc = -1;
+	sigset_t all, old;
+	char *path = NULL;
+	pid_t pid, parent = getpid();
+	ssize_t got;
+
+	c->pid = -1;
+	c->out_fd = c->err_fd = -1;
+	*exec_errno = 0;
+	if (locate(o->argv[0], &path, &eno)) {
+		*exec_errno = eno;
+		snprintf(err, errlen, "%s: %s", o->argv[0],
+			 eno == ENOENT ? "command not found" : strerror(eno));
+		return -1;
+	}
+	if (in_fd < 0 && (in_fd = null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+		goto out_free_path;
+	}
+	if (pipe_cloexec(notify) || (o->capture && (pipe_cloexec(out) || pipe_cloexec(errp)))) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		goto out_close;
+	}
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0)
+		child_exec(o, path, parent, in_fd, out[1], errp[1], notify[1]);
+	if (pid > 0 && !o->new_session)
+		setpgid(pid, pid);   /* both sides set it: no race with a kill(-pgid) */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		goto out_close;
+	}
+	close(notify[1]);
+	notify[1] = -1;
+	do
+		got = read(notify[0], &eno, sizeof(eno));
+	while (got < 0 && errno == EINTR);
+	if (got == (ssize_t)sizeof(eno)) {
+		int st;
+		child_wait(pid, &st, 0);
+		*exec_errno = eno;
+		snprintf(err, errlen, "%s: cannot run it: %s", o->argv[0], strerror(eno));
+		goto out_close;
+	}
+	c->pid = pid;
+	if (o->capture) {
+		c->out_fd = out[0];
+		c->err_fd = errp[0];
+		out[0] = errp[0] = -1;
+		fcntl(c->out_fd, F_SETFL, fcntl(c->out_fd, F_GETFL) | O_NONBLOCK);
+		fcntl(c->err_fd, F_SETFL, fcntl(c->err_fd, F_GETFL) | O_NONBLOCK);
+	}
+	rc = 0;
+out_close:
+	for (int i = 0; i < 2; i++) {
+		if (notify[i] >= 0)
+			close(notify[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	if (null_fd >= 0)
+		close(null_fd);
+out_free_path:
+	free(path);
+	return rc;
+}
+
+pid_t child_wait(pid_t pid, int *status, int flags)
+{
+	pid_t r;
+
+	do
+		r = waitpid(pid, status, flags);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+int child_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+bool child_group_alive(pid_t pgid)
+{
+	return pgid > 0 && (kill(-pgid, 0) == 0 || errno == EPERM);
+}
+
+/* One /proc/PID/stat line: parent and CPU ticks. */
+struct proc_row {
+	pid_t pid, ppid;
+	unsigned long long ticks;
+};
+
+/* Read every process; *rows is the caller's to free. Returns the count or -1. */
+static long proc_scan(struct proc_row **rows)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0, cap = 256;
+	struct proc_row *v;
+
+	*rows = NULL;
+	if (!d)
+		return -1;
+	if (!(v = malloc(cap * sizeof(*v)))) {
+		closedir(d);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		char path[300], buf[512], *rp;
+		unsigned long long ut, st, cut, cst;
+		int fd, ppid;
+		ssize_t len;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* the command name may hold spaces and ')': parse after the last ')' */
+		if (!(rp = strrchr(buf, ')')) ||
+		    sscanf(rp + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			   &ppid, &ut, &st, &cut, &cst) != 5)
+			continue;
+		if (n == cap) {
+			struct proc_row *nv = realloc(v, 2 * cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+			cap *= 2;
+		}
+		v[n++] = (struct proc_row){(pid_t)atol(de->d_name), (pid_t)ppid, ut + st + cut + cst};
+	}
+	closedir(d);
+	*rows = v;
+	return (long)n;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc_row *)a)->pid, y = ((const struct proc_row *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Mark the descendants of root in mark[] (root itself excluded), skipping
+ * except's subtree. Sorts v by pid; one pass per generation.
+ */
+static void proc_mark(struct proc_row *v, size_t n, pid_t root, pid_t except, char *mark)
+{
+	bool changed = true;
+
+	qsort(v, n, sizeof(*v), row_cmp);
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < n; i++) {
+			struct proc_row key = {.pid = v[i].ppid};
+			const struct proc_row *parent;
+
+			if (mark[i] || v[i].pid == except || v[i].pid == root)
+				continue;
+			if (v[i].ppid == root) {
+				mark[i] = changed = true;
+				continue;
+			}
+			parent = bsearch(&key, v, n, sizeof(*v), row_cmp);
+			if (parent && mark[parent - v])
+				mark[i] = changed = true;
+		}
+	}
+}
+
+size_t proc_descendants(pid_t root, pid_t *out, size_t max)
+{
+	struct proc_row *v;
+	long n = proc_scan(&v);
+	size_t count = 0;
+	char *mark;
+
+	if (n <= 0 || !(mark = calloc((size_t)n, 1))) {
+		free(v);
+		return 0;
+	}
+	proc_mark(v, (size_t)n, root, -1, mark);
+	for (long i = 0; i < n; i++)
+		if (mark[i]) {
+			if (count < max)
+				out[count] = v[i].pid;
+			count++;
+		}
+	free(mark);
+	free(v);
+	return count;
+}
+
+double proc_tree_cpu(pid_t root, pid_t except)
+{
+	static long hz;
+	struct proc_row *v;
+	long n = proc_scan(&v);
+	unsigned long long ticks = 0;
+	char *mark;
+
+	if (!hz && (hz = sysconf(_SC_CLK_TCK)) <= 0)
+		hz = 100;
+	if (n < 0 || !(mark = calloc(n ? (size_t)n : 1, 1))) {
+		free(v);
+		return -1;
+	}
+	proc_mark(v, (size_t)n, root, except, mark);
+	for (long i = 0; i < n; i++)
+		if (mark[i])
+			ticks += v[i].ticks;
+	free(mark);
+	free(v);
+	return (double)ticks / (double)hz;
+}

@@ -1,0 +1,64 @@
+/*
+ * run_child.h - child processes for `gpurent run`, the git run-command
+ * way: everything prepared before fork, signals blocked around it, exec
+ * failure reported through a close-on-exec pipe, waitpid retried on
+ * EINTR, each child in its own process group so that the group can be
+ * signalled and killed as a whole. Plus the /proc readings the guard
+ * needs: the CPU time of a process tree and its members.
+ */
+#ifndef GPURENT_RUN_CHILD_H
+#define GPURENT_RUN_CHILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct child_opts {
+	const char *const *argv;   /* argv[0] is looked up in PATH unless it has a '/' */
+	char *const *envp;         /* the child's whole environment */
+	int in_fd;                 /* dup'ed to stdin; -1: /dev/null */
+	bool capture;              /* stdout and stderr into pipes (else inherited) */
+	bool new_session;          /* setsid() instead of setpgid(0, 0) */
+	bool parent_death_term;    /* Linux: SIGTERM when the guard dies */
+};
+
+struct child {
+	pid_t pid;                 /* also the process group id */
+	int out_fd, err_fd;        /* read ends (non-blocking, close-on-exec); -1 */
+};
+
+/*
+ * Start o->argv. Returns 0 with *c filled (the caller closes the fds and
+ * waits for the pid), or -1 with a sentence in err and *exec_errno set
+ * when the command could not be started (ENOENT: not found, EACCES: not
+ * executable; the caller exits 127 or 126 as a shell does).
+ */
+int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
+		char *err, size_t errlen);
+
+/*
+ * waitpid(pid, status, flags), retried on EINTR. Returns its result.
+ */
+pid_t child_wait(pid_t pid, int *status, int flags);
+
+/* The shell's exit status for a wait status: the code, or 128+signal. */
+int child_exit_code(int status);
+
+/* Does process group pgid still have a member (zombies included)? */
+bool child_group_alive(pid_t pgid);
+
+/*
+ * The processes under root (its descendants, not root itself): writes up
+ * to max pids into out and returns how many there are. Reads /proc; 0
+ * where /proc is absent.
+ */
+size_t proc_descendants(pid_t root, pid_t *out, size_t max);
+
+/*
+ * CPU seconds used by root's descendants, living ones with the children
+ * they have reaped (utime+stime+cutime+cstime), skipping pid `except` and
+ * its descendants (-1: none). Returns < 0 where /proc is absent.
+ */
+double proc_tree_cpu(pid_t root, pid_t except);
+
+#endif

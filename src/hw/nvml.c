@@ -1,0 +1,362 @@
+/*
+ * nvml.c - NVML loaded with dlopen: the handful of types and constants
+ * gpurent needs are declared here (no vendor header), the functions are a
+ * table of pointers resolved by name, versioned names first.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvml.h"
+
+/* NVML's ABI, as documented in NVIDIA's nvml.h (stable since driver 4xx). */
+typedef int nvmlReturn_t;
+typedef struct nvmlDevice_st *nvmlDevice_t;
+#define NVML_SUCCESS 0
+
+typedef struct {
+	unsigned long long total, free, used;
+} nvmlMemory_t;
+
+typedef struct {
+	unsigned int version;
+	unsigned long long total, reserved, free, used;
+} nvmlMemory_v2_t;
+/* NVML_STRUCT_VERSION(Memory, 2) */
+#define NVML_MEMORY_V2 ((unsigned int)(sizeof(nvmlMemory_v2_t) | (2u << 24)))
+
+typedef struct {
+	unsigned int gpu, memory;
+} nvmlUtilization_t;
+
+/* nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v2 and _v3 (the plain,
+ * v1 symbol has another layout and is not used). */
+typedef struct {
+	char busIdLegacy[16];
+	unsigned int domain, bus, device;
+	unsigned int pciDeviceId, pciSubSystemId;
+	char busId[32];
+} nvmlPciInfo_t;
+
+#define NVML_NVLINK_MAX_LINKS 18
+
+struct nvml_fns {
+	nvmlReturn_t (*init)(void);
+	nvmlReturn_t (*shutdown)(void);
+	const char *(*error_string)(nvmlReturn_t);
+	nvmlReturn_t (*device_count)(unsigned int *);
+	nvmlReturn_t (*handle_by_index)(unsigned int, nvmlDevice_t *);
+	nvmlReturn_t (*name)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t (*uuid)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t (*memory_v2)(nvmlDevice_t, nvmlMemory_v2_t *);
+	nvmlReturn_t (*memory)(nvmlDevice_t, nvmlMemory_t *);
+	nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t *);
+	nvmlReturn_t (*driver_version)(char *, unsigned int);
+	nvmlReturn_t (*cuda_driver_version)(int *);
+	nvmlReturn_t (*pci_info)(nvmlDevice_t, nvmlPciInfo_t *);
+	nvmlReturn_t (*mig_mode)(nvmlDevice_t, unsigned int *, unsigned int *);
+	nvmlReturn_t (*virt_mode)(nvmlDevice_t, int *);
+	nvmlReturn_t (*compute_capability)(nvmlDevice_t, int *, int *);
+	nvmlReturn_t (*pcie_gen)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*pcie_gen_max)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*pcie_width)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*pcie_width_max)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*nvlink_state)(nvmlDevice_t, unsigned int, int *);
+};
+
+struct nvml {
+	void *dl;
+	const char *lib;
+	struct nvml_fns f;
+};
+
+/*
+ * The symbol table: each slot with the names to try, most recent first.
+ * MUST list every member of struct nvml_fns once.
+ */
+struct nvml_sym {
+	size_t off;            /* offsetof(struct nvml_fns, member) */
+	bool required;
+	const char *names[3];  /* NULL-terminated when fewer */
+};
+
+#define SLOT(m) offsetof(struct nvml_fns, m)
+static const struct nvml_sym nvml_syms[] = {
+	{SLOT(init), true, {"nvmlInit_v2", "nvmlInit", NULL}},
+	{SLOT(shutdown), true, {"nvmlShutdown", NULL, NULL}},
+	{SLOT(error_string), false, {"nvmlErrorString", NULL, NULL}},
+	{SLOT(device_count), true, {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount", NULL}},
+	{SLOT(handle_by_index), true, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex", NULL}},
+	{SLOT(name), false, {"nvmlDeviceGetName", NULL, NULL}},
+	{SLOT(uuid), false, {"nvmlDeviceGetUUID", NULL, NULL}},
+	{SLOT(memory_v2), false, {"nvmlDeviceGetMemoryInfo_v2", NULL, NULL}},
+	{SLOT(memory), false, {"nvmlDeviceGetMemoryInfo", NULL, NULL}},
+	{SLOT(utilization), false, {"nvmlDeviceGetUtilizationRates", NULL, NULL}},
+	{SLOT(driver_version), false, {"nvmlSystemGetDriverVersion", NULL, NULL}},
+	{SLOT(cuda_driver_version), false, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion", NULL}},
+	{SLOT(pci_info), false, {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", NULL}},
+	{SLOT(mig_mode), false, {"nvmlDeviceGetMigMode", NULL, NULL}},
+	{SLOT(virt_mode), false, {"nvmlDeviceGetVirtualizationMode", NULL, NULL}},
+	{SLOT(compute_capability), false, {"nvmlDeviceGetCudaComputeCapability", NULL, NULL}},
+	{SLOT(pcie_gen), false, {"nvmlDeviceGetCurrPcieLinkGeneration", NULL, NULL}},
+	{SLOT(pcie_gen_max), false, {"nvmlDeviceGetMaxPcieLinkGeneration", NULL, NULL}},
+	{SLOT(pcie_width), false, {"nvmlDeviceGetCurrPcieLinkWidth", NULL, NULL}},
+	{SLOT(pcie_width_max), false, {"nvmlDeviceGetMaxPcieLinkWidth", NULL, NULL}},
+	{SLOT(nvlink_state), false, {"nvmlDeviceGetNvLinkState", NULL, NULL}},
+};
+#undef SLOT
+
+/* Library names, most specific first (the .so without a version is only in -dev packages). */
+static const char *const nvml_libs[] = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
+
+static const char *nvml_strerror(const struct nvml *n, nvmlReturn_t r, char *buf, size_t len)
+{
+	const char *s = n && n->f.error_string ? n->f.error_string(r) : NULL;
+
+	if (s)
+		return s;
+	snprintf(buf, len, "NVML error %d", r);
+	return buf;
+}
+
+int nvml_open(struct nvml **out, char *err, size_t errlen)
+{
+	struct nvml *n;
+	nvmlReturn_t r;
+	char ebuf[32];
+	const char *forced = getenv("GPURENT_NVML_LIB");
+
+	*out = NULL;
+	if (!(n = calloc(1, sizeof(*n)))) {
+		snprintf(err, errlen, "out of memory loading NVML");
+		return -1;
+	}
+	if (forced && (!*forced || !strcmp(forced, "none"))) {
+		snprintf(err, errlen, "NVML turned off (GPURENT_NVML_LIB=%s): 0 GPUs", forced);
+		goto out_free;
+	}
+	if (forced) {
+		n->dl = dlopen(forced, RTLD_NOW | RTLD_LOCAL);
+		n->lib = forced;
+		if (!n->dl) {
+			snprintf(err, errlen, "GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs", forced);
+			goto out_free;
+		}
+	}
+	for (size_t i = 0; i < sizeof(nvml_libs) / sizeof(nvml_libs[0]) && !n->dl; i++) {
+		n->dl = dlopen(nvml_libs[i], RTLD_NOW | RTLD_LOCAL);
+		n->lib = nvml_libs[i];
+	}
+	if (!n->dl) {
+		snprintf(err, errlen, "no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs");
+		goto out_free;
+	}
+	for (size_t i = 0; i < sizeof(nvml_syms) / sizeof(nvml_syms[0]); i++) {
+		const struct nvml_sym *s = &nvml_syms[i];
+		void *p = NULL;
+
+		for (size_t k = 0; k < 3 && s->names[k] && !p; k++)
+			p = dlsym(n->dl, s->names[k]);
+		if (!p && s->required) {
+			snprintf(err, errlen, "%s lacks %s (driver too old or not NVML): 0 GPUs",
+				 n->lib, s->names[0]);
+			goto out_dlclose;
+		}
+		/* POSIX guarantees data and function pointers convert (dlsym). */
+		memcpy((char *)&n->f + s->off, &p, sizeof(p));
+	}
+	if ((r = n->f.init()) != NVML_SUCCESS) {
+		snprintf(err, errlen, "NVML did not start (%s): no usable NVIDIA driver, 0 GPUs",
+			 nvml_strerror(n, r, ebuf, sizeof(ebuf)));
+		goto out_dlclose;
+	}
+	*out = n;
+	return 0;
+
+out_dlclose:
+	dlclose(n->dl);
+out_free:
+	free(n);
+	return -1;
+}
+
+void nvml_close(struct nvml *n)
+{
+	if (!n)
+		return;
+	n->f.shutdown();
+	dlclose(n->dl);
+	free(n);
+}
+
+const char *nvml_library(const struct nvml *n)
+{
+	return n ? n->lib : "";
+}
+
+unsigned nvml_device_count(const struct nvml *n)
+{
+	unsigned int c = 0;
+
+	if (!n || n->f.device_count(&c) != NVML_SUCCESS)
+		return 0;
+	return c;
+}
+
+int nvml_driver_version(const struct nvml *n, char *buf, size_t len)
+{
+	char v[96] = "";
+
+	if (len)
+		buf[0] = '\0';
+	if (!n || !n->f.driver_version || n->f.driver_version(v, sizeof(v)) != NVML_SUCCESS)
+		return -1;
+	v[sizeof(v) - 1] = '\0';
+	snprintf(buf, len, "%s", v);
+	return 0;
+}
+
+int nvml_cuda_driver_version(const struct nvml *n, int *major, int *minor)
+{
+	int v = 0;
+
+	*major = *minor = -1;
+	if (!n || !n->f.cuda_driver_version || n->f.cuda_driver_version(&v) != NVML_SUCCESS || v <= 0)
+		return -1;
+	/* NVML_CUDA_DRIVER_VERSION_MAJOR(v) = v / 1000, MINOR = (v % 1000) / 10 */
+	*major = v / 1000;
+	*minor = v % 1000 / 10;
+	return 0;
+}
+
+static int nvml_handle(const struct nvml *n, unsigned index, nvmlDevice_t *dev)
+{
+	return n && n->f.handle_by_index(index, dev) == NVML_SUCCESS ? 0 : -1;
+}
+
+/* Memory through _v2 (which separates reserved memory) or the plain call. */
+static void nvml_memory(const struct nvml *n, nvmlDevice_t dev, uint64_t *total,
+			uint64_t *used, uint64_t *freeb)
+{
+	*total = *used = *freeb = 0;
+	if (n->f.memory_v2) {
+		nvmlMemory_v2_t m = {.version = NVML_MEMORY_V2};
+		if (n->f.memory_v2(dev, &m) == NVML_SUCCESS) {
+			*total = m.total, *used = m.used, *freeb = m.free;
+			return;
+		}
+	}
+	if (n->f.memory) {
+		nvmlMemory_t m = {0};
+		if (n->f.memory(dev, &m) == NVML_SUCCESS)
+			*total = m.total, *used = m.used, *freeb = m.free;
+	}
+}
+
+static void nvml_util(const struct nvml *n, nvmlDevice_t dev, int *gpu, int *mem)
+{
+	nvmlUtilization_t u = {0};
+
+	*gpu = *mem = -1;
+	if (n->f.utilization && n->f.utilization(dev, &u) == NVML_SUCCESS) {
+		*gpu = u.gpu > 100 ? 100 : (int)u.gpu;
+		*mem = u.memory > 100 ? 100 : (int)u.memory;
+	}
+}
+
+/* An optional unsigned reading as int, -1 when absent or failing. */
+static int nvml_uint(nvmlReturn_t (*fn)(nvmlDevice_t, unsigned int *), nvmlDevice_t dev)
+{
+	unsigned int v = 0;
+
+	if (!fn || fn(dev, &v) != NVML_SUCCESS || v > 1u << 20)
+		return -1;
+	return (int)v;
+}
+
+int nvml_device_info(const struct nvml *n, unsigned index, struct nvml_device_info *out,
+		     char *err, size_t errlen)
+{
+	nvmlDevice_t dev;
+	nvmlPciInfo_t pci;
+	unsigned int cur, pend;
+	int mode, ma, mi;
+
+	memset(out, 0, sizeof(*out));
+	out->index = index;
+	out->util_gpu = out->util_mem = -1;
+	out->mig_current = out->mig_pending = -1;
+	out->virt_mode = NVML_VIRT_UNKNOWN;
+	out->cc_major = out->cc_minor = -1;
+	out->pcie_gen = out->pcie_gen_max = out->pcie_width = out->pcie_width_max = -1;
+	out->nvlink_active = -1;
+	if (!n) {
+		snprintf(err, errlen, "no NVML: no GPU %u", index);
+		return -1;
+	}
+	if (nvml_handle(n, index, &dev)) {
+		snprintf(err, errlen, "GPU %u: NVML cannot open it (index out of range or GPU lost)", index);
+		return -1;
+	}
+	if (n->f.name && n->f.name(dev, out->name, sizeof(out->name)) != NVML_SUCCESS)
+		out->name[0] = '\0';
+	out->name[sizeof(out->name) - 1] = '\0';
+	if (n->f.uuid && n->f.uuid(dev, out->uuid, sizeof(out->uuid)) != NVML_SUCCESS)
+		out->uuid[0] = '\0';
+	out->uuid[sizeof(out->uuid) - 1] = '\0';
+	memset(&pci, 0, sizeof(pci));
+	if (n->f.pci_info && n->f.pci_info(dev, &pci) == NVML_SUCCESS) {
+		pci.busId[sizeof(pci.busId) - 1] = '\0';
+		snprintf(out->pci_bus_id, sizeof(out->pci_bus_id), "%s", pci.busId);
+		out->pci_device_id = pci.pciDeviceId;
+		out->pci_subsystem_id = pci.pciSubSystemId;
+	}
+	nvml_memory(n, dev, &out->mem_total, &out->mem_used, &out->mem_free);
+	nvml_util(n, dev, &out->util_gpu, &out->util_mem);
+	if (n->f.mig_mode && n->f.mig_mode(dev, &cur, &pend) == NVML_SUCCESS) {
+		out->mig_current = cur ? 1 : 0;
+		out->mig_pending = pend ? 1 : 0;
+	}
+	if (n->f.virt_mode && n->f.virt_mode(dev, &mode) == NVML_SUCCESS && mode >= 0 && mode <= 4)
+		out->virt_mode = mode;
+	if (n->f.compute_capability && n->f.compute_capability(dev, &ma, &mi) == NVML_SUCCESS)
+		out->cc_major = ma, out->cc_minor = mi;
+	out->pcie_gen = nvml_uint(n->f.pcie_gen, dev);
+	out->pcie_gen_max = nvml_uint(n->f.pcie_gen_max, dev);
+	out->pcie_width = nvml_uint(n->f.pcie_width, dev);
+	out->pcie_width_max = nvml_uint(n->f.pcie_width_max, dev);
+	if (n->f.nvlink_state) {
+		int active, seen = 0;
+		out->nvlink_active = 0;
+		for (unsigned l = 0; l < NVML_NVLINK_MAX_LINKS; l++)
+			if (n->f.nvlink_state(dev, l, &active) == NVML_SUCCESS) {
+				seen = 1;
+				out->nvlink_active += active ? 1 : 0;
+			}
+		if (!seen)
+			out->nvlink_active = -1;
+	}
+	return 0;
+}
+
+int nvml_device_sample(const struct nvml *n, unsigned index, struct nvml_sample *out)
+{
+	nvmlDevice_t dev;
+	uint64_t freeb;
+
+	out->util_gpu = out->util_mem = -1;
+	out->mem_used = out->mem_total = 0;
+	if (nvml_handle(n, index, &dev))
+		return -1;
+	nvml_util(n, dev, &out->util_gpu, &out->util_mem);
+	nvml_memory(n, dev, &out->mem_total, &out->mem_used, &freeb);
+	return 0;
+}
+
+const char *nvml_virt_mode_name(int mode)
+{
+	static const char *const names[] = {"none", "passthrough", "vGPU", "host vGPU", "host vSGA"};
+
+	return mode >= 0 && mode <= 4 ? names[mode] : "unknown";
+}
