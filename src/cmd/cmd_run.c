@@ -146,6 +146,7 @@ struct guard {
 	int util_gpu;                /* busiest used GPU, -1 unknown */
 	double mem_used, mem_total;  /* bytes, summed over used GPUs */
 	double cpu_prev, cpu_prev_t, cpu_pct;
+	struct proc_tree ptree;      /* CMD's processes, for the CPU fallback */
 	struct timespec progress_mtime;
 	double next_ledger;
 	/* the hard-deadline watchdog */
@@ -810,39 +811,111 @@ static void ledger_fill(struct guard *g, struct ledger_run *r, double now)
 	r->tags = g->o->tags;
 }
 
-static void ledger_record(struct guard *g, int phase)
+/* What the ledger child reports back. */
+struct ledger_reply {
+	int rc;              /* 0, or the ledger's error (message in err) */
+	int opened;          /* the ledger could be opened */
+	int64_t id;
+	char err[512];
+};
+
+/* In the child: one ledger write, whose outcome goes into *out. */
+static void ledger_write(struct guard *g, int phase, struct ledger_reply *out)
 {
 	struct ledger *l;
 	struct ledger_run r;
-	char err[512];
-	int rc;
 
-	if (g->o->no_ledger || (phase && g->ledger_id < 0))
-		return;
-	if (ledger_open(g->o->ledger_path, &l, err, sizeof(err))) {
-		if (phase != 1)
-			say(g, "ledger: %s; this run is not recorded", err);
+	if (ledger_open(g->o->ledger_path, &l, out->err, sizeof(out->err))) {
+		out->rc = -1;
 		return;
 	}
+	out->opened = 1;
 	ledger_fill(g, &r, mono());
+	out->id = g->ledger_id;
 	if (phase == 0) {
-		rc = ledger_begin_run(l, &r, &g->ledger_id, err, sizeof(err));
+		out->rc = ledger_begin_run(l, &r, &out->id, out->err, sizeof(out->err));
 	} else if (phase == 1) {
-		rc = ledger_update_run(l, g->ledger_id, &r, err, sizeof(err));
+		out->rc = ledger_update_run(l, g->ledger_id, &r, out->err, sizeof(out->err));
 	} else {
 		r.end = wall();
 		r.exit_status = g->have_status ? child_exit_code(g->status) : -1;
 		r.stop_reason = guard_reason_name(g->reason);
 		r.problems = g->problems[0] ? g->problems : NULL;
 		r.notes = g->o->dry_run ? "dry run: the stop action was not carried out" : NULL;
-		rc = ledger_finish_run(l, g->ledger_id, &r, err, sizeof(err));
-	}
-	if (rc) {
-		say(g, "ledger: %s", err);
-		if (phase == 0)
-			g->ledger_id = -1;
+		out->rc = ledger_finish_run(l, g->ledger_id, &r, out->err, sizeof(out->err));
 	}
 	ledger_close(l);
+}
+
+/*
+ * Record the run: phase 0 at the start (gets the id), 1 while it runs, 2 at
+ * the end. SQLite does its work in a short-lived child process, so that
+ * the guard, which lives as long as the job, never carries SQLite's pages
+ * and caches (bench/guard.sh: peak RSS). A connection is never shared
+ * across fork: the child opens its own.
+ */
+static void ledger_record(struct guard *g, int phase)
+{
+	struct ledger_reply rep = {.rc = -1};
+	int p[2], st;
+	pid_t pid;
+	size_t got = 0;
+
+	if (g->o->no_ledger || (phase && g->ledger_id < 0))
+		return;
+	if (pipe(p) < 0)
+		goto out_inline;
+	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		goto out_inline;
+	}
+	if (pid == 0) {
+		/* a Ctrl-C for the guard's group must not reach the guard's pipe twice */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGCHLD, SIG_DFL);
+		close(sig_pipe[0]);
+		close(sig_pipe[1]);
+		close(p[0]);
+		ledger_write(g, phase, &rep);
+		write_all(p[1], (const char *)&rep, sizeof(rep));
+		_exit(0);
+	}
+	close(p[1]);
+	while (got < sizeof(rep)) {
+		ssize_t r = read(p[0], (char *)&rep + got, sizeof(rep) - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(p[0]);
+	child_wait(pid, &st, 0);
+	if (got != sizeof(rep)) {
+		rep.rc = -1;
+		rep.opened = 1;
+		snprintf(rep.err, sizeof(rep.err), "the ledger writer died (status %d)", child_exit_code(st));
+	}
+	goto out_report;
+out_inline:
+	ledger_write(g, phase, &rep);
+out_report:
+	rep.err[sizeof(rep.err) - 1] = '\0';
+	if (rep.rc && !rep.opened) {
+		if (phase != 1)
+			say(g, "ledger: %s; this run is not recorded", rep.err);
+		if (phase == 0)
+			g->ledger_id = -1;
+	} else if (rep.rc) {
+		say(g, "ledger: %s", rep.err);
+		if (phase == 0)
+			g->ledger_id = -1;
+	} else if (phase == 0) {
+		g->ledger_id = rep.id;
+	}
 }
 
 /* ---- the hard-deadline watchdog ---- */
@@ -1081,7 +1154,8 @@ static void handle_signals(struct guard *g, double now)
 static void sample_cpu(struct guard *g, double now)
 {
 	struct rusage ru;
-	double cpu = proc_tree_cpu(getpid(), g->watchdog > 0 ? g->watchdog : -1);
+	/* a full /proc scan at most every 10 s: cheap polls on a busy box */
+	double cpu = proc_tree_cpu(&g->ptree, getpid(), g->watchdog > 0 ? g->watchdog : -1, now, 10);
 
 	if (cpu < 0) {
 		g->cpu_pct = -1;
@@ -1231,6 +1305,7 @@ static int start_attempt(struct guard *g)
 	g->err = (struct stream){.fd = g->child.err_fd, .term_fd = 2, .tag = "err"};
 	guard_start(&g->gs, mono());
 	g->cpu_prev_t = 0;
+	g->ptree.next_scan = 0;   /* a new CMD: look for its processes now */
 	watchdog_tell(g, (int32_t)g->child.pid);
 	return 0;
 }
@@ -1406,7 +1481,7 @@ int cmd_run(int argc, char **argv)
 	g.cpu_pct = -1;
 	g.child.pid = -1;
 	g.out.fd = g.err.fd = -1;
-	g.tty = isatty(2) && getenv("TERM") && strcmp(getenv("TERM"), "dumb");
+	g.tty = isatty(2) && !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
 	g.t0 = mono();
 	g.wall0 = wall();
 	g.gs.idle_total_s = 0;
@@ -1484,6 +1559,7 @@ int cmd_run(int argc, char **argv)
 	ledger_record(&g, 2);
 	code = g.have_status ? child_exit_code(g.status) : EXIT_RUNTIME;
 	nvml_close(g.nvml);
+	proc_tree_free(&g.ptree);
 	close(sig_pipe[0]);
 	close(sig_pipe[1]);
 out_close_log:

@@ -322,25 +322,84 @@ size_t proc_descendants(pid_t root, pid_t *out, size_t max)
 	return count;
 }
 
-double proc_tree_cpu(pid_t root, pid_t except)
+/* CPU ticks of one process (and the children it reaped); -1 when it is gone. */
+static long long proc_ticks(pid_t pid)
+{
+	char path[64], buf[512], *rp;
+	unsigned long long ut, st, cut, cst;
+	int fd, ppid;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	if (!(rp = strrchr(buf, ')')) ||
+	    sscanf(rp + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+		   &ppid, &ut, &st, &cut, &cst) != 5)
+		return -1;
+	return (long long)(ut + st + cut + cst);
+}
+
+double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, double rescan_s)
 {
 	static long hz;
-	struct proc_row *v;
-	long n = proc_scan(&v);
 	unsigned long long ticks = 0;
-	char *mark;
+	bool gone = false;
 
 	if (!hz && (hz = sysconf(_SC_CLK_TCK)) <= 0)
 		hz = 100;
-	if (n < 0 || !(mark = calloc(n ? (size_t)n : 1, 1))) {
-		free(v);
-		return -1;
+	if (now < t->next_scan) {
+		for (size_t i = 0; i < t->n; i++) {
+			long long k = proc_ticks(t->pids[i]);
+			if (k < 0) {
+				gone = true;   /* its CPU went to a parent's cutime: rescan */
+				break;
+			}
+			ticks += (unsigned long long)k;
+		}
+		if (!gone)
+			return (double)ticks / (double)hz;
+		ticks = 0;
 	}
-	proc_mark(v, (size_t)n, root, except, mark);
-	for (long i = 0; i < n; i++)
-		if (mark[i])
+	{
+		struct proc_row *v;
+		long n = proc_scan(&v);
+		char *mark;
+
+		if (n < 0 || !(mark = calloc(n ? (size_t)n : 1, 1))) {
+			free(v);
+			return -1;
+		}
+		proc_mark(v, (size_t)n, root, except, mark);
+		t->n = 0;
+		for (long i = 0; i < n; i++) {
+			if (!mark[i])
+				continue;
 			ticks += v[i].ticks;
-	free(mark);
-	free(v);
+			if (t->n == t->cap) {
+				size_t ncap = t->cap ? 2 * t->cap : 16;
+				pid_t *np = realloc(t->pids, ncap * sizeof(*np));
+				if (!np)
+					continue;
+				t->pids = np;
+				t->cap = ncap;
+			}
+			t->pids[t->n++] = v[i].pid;
+		}
+		free(mark);
+		free(v);
+		t->next_scan = now + rescan_s;
+	}
 	return (double)ticks / (double)hz;
+}
+
+void proc_tree_free(struct proc_tree *t)
+{
+	free(t->pids);
+	*t = (struct proc_tree){0};
 }

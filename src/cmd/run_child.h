@@ -55,10 +55,27 @@ bool child_group_alive(pid_t pgid);
 size_t proc_descendants(pid_t root, pid_t *out, size_t max);
 
 /*
+ * The CPU time of root's descendants, read once per poll. A full scan of
+ * /proc (every process's parent) is costly on a busy box, so the tracker
+ * remembers the descendants it found and reads only theirs, rescanning
+ * every `rescan_s` seconds or when one of them is gone. A process born
+ * between scans is counted from the next scan (or through its parent's
+ * cutime once reaped). Initialise with {0}; free with proc_tree_free().
+ */
+struct proc_tree {
+	pid_t *pids;
+	size_t n, cap;
+	double next_scan;        /* monotonic seconds */
+};
+
+/*
  * CPU seconds used by root's descendants, living ones with the children
  * they have reaped (utime+stime+cutime+cstime), skipping pid `except` and
- * its descendants (-1: none). Returns < 0 where /proc is absent.
+ * its descendants (-1: none), at monotonic time now. Returns < 0 where
+ * /proc is absent.
  */
-double proc_tree_cpu(pid_t root, pid_t except);
+double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, double rescan_s);
+
+void proc_tree_free(struct proc_tree *t);
 
 #endif

@@ -71,6 +71,11 @@ int main(int argc, char **argv)
 		code = 3 + n < argc ? atoi(argv[3 + n]) : argc > 3 ? atoi(argv[argc - 1]) : 200;
 		n++;
 		if ((log = fopen(argv[2], "a"))) {
+			char *w = req;
+			for (char *r = req; *r; r++)   /* log lines without their \r */
+				if (*r != '\r')
+					*w++ = *r;
+			*w = '\0';
 			fprintf(log, "REQUEST %d answered %d\n%s\nEND\n", n, code, req);
 			fclose(log);
 		}

@@ -1,0 +1,364 @@
+#!/bin/sh
+# tests/cli/run.sh - `gpurent run`, the guard (issue 4). Every stop path
+# fires the action exactly once and leaves no process behind (acceptance
+# 1); the preemption drill: 20 SIGKILLs, some in the middle of a checkpoint
+# write (acceptance 2); the HTTP stop action against a server on 127.0.0.1
+# and where the token must not appear (acceptance 3); restarts, the
+# hard-deadline watchdog, the log, options and docs. Sub-second limits
+# throughout. Prints "run: N passed, M failed".
+set -u
+export LC_ALL=C
+: "${GPURENT:?set GPURENT to the binary}"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+B=$(cd "$(dirname "$GPURENT")" && pwd)
+FAKE=$B/fake
+PROGS=$B/progs
+T=$(mktemp -d)
+HTTPD=
+cleanup() {
+	[ -n "$HTTPD" ] && kill "$HTTPD" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+cd "$T" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+G=$GPURENT
+# No real NVML in these tests, even on a GPU machine; the fake is chosen per case.
+export GPURENT_NVML_LIB=none
+unset CUDA_VISIBLE_DEVICES
+ulimit -c 0
+HAVE_PS=1
+ps -eo stat=,pgid=,args= >/dev/null 2>&1 || { HAVE_PS=0; echo "SKIP orphan checks: no ps (procps)"; }
+SETSID=
+command -v setsid >/dev/null 2>&1 && SETSID=setsid
+
+# wait_for FILE [hundredths]: until FILE exists (5 s by default)
+wait_for() {
+	i=0
+	while [ ! -e "$1" ] && [ "$i" -lt "${2:-500}" ]; do sleep 0.01; i=$((i + 1)); done
+	[ -e "$1" ]
+}
+lines() { if [ -e "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi; }
+# no live process whose whole command line is $1, and none in process group
+# $2 (zombies do not count: they are dead, waiting for whoever reaps them)
+no_orphans() {
+	[ "$HAVE_PS" = 1 ] || return 0
+	sleep 0.05
+	ps -eo stat=,pgid=,args= | awk -v cmd="$1" -v pg="${2:--1}" '
+		$1 !~ /^Z/ { a = $0; sub(/^ *[^ ]+ +[^ ]+ +/, "", a)
+			     if (a == cmd || $2 == pg) { print; found = 1 } }
+		END { exit found }' >&2
+}
+
+# ---- acceptance 1: every stop path fires the action once, no orphans ----
+# case NAME RC REASON SIGNAL BODY [guard options]: CMD is a shell that leaves a
+# sleep in its group and (with setsid) one in a session of its own, then BODY.
+n=0
+stop_case() {
+	name=$1 want_rc=$2 want=$3 sig=$4 body=$5
+	shift 5
+	n=$((n + 1))
+	tag=$((7100 + n))
+	rm -f marker pg ready out err
+	${PRE:-} "$G" run --no-ledger --poll 50ms --grace 500ms --on-stop 'echo fired >>marker' "$@" -- \
+		sh -c "echo \$\$ >pg; sleep $tag & $SETSID sleep $((tag + 500)) & echo >ready; $body" >out 2>err &
+	gp=$!
+	if [ "$sig" != - ]; then
+		wait_for ready
+		sleep 0.2
+		kill -"$sig" "$gp"
+	fi
+	wait "$gp"
+	rc=$?
+	[ "$rc" -eq "$want_rc" ] && ok || bad "$name: exit status $rc, want $want_rc: $(cat err)"
+	grep -q "firing the stop action ($want)" err && ok || bad "$name: reason '$want' not given: $(cat err)"
+	[ "$(lines marker)" -eq 1 ] && ok || bad "$name: the action fired $(lines marker) times"
+	no_orphans "sleep $tag" "$(cat pg 2>/dev/null)" && no_orphans "sleep $((tag + 500))" && ok \
+		|| bad "$name: processes left behind"
+}
+
+stop_case exit-0 0 exit - 'exit 0'
+stop_case exit-1 1 exit - 'exit 1'
+stop_case sigsegv 139 exit - 'kill -SEGV $$'
+stop_case sigkill 137 exit - 'kill -KILL $$'
+stop_case guard-sigterm 0 signal TERM 'trap "echo saving; exit 0" TERM; wait'
+grep -q 'saving' out && ok || bad "SIGTERM reaches CMD, which gets to save: $(cat out)"
+grep -q 'got SIGTERM: passed to CMD' err && ok || bad "SIGTERM announced"
+stop_case guard-sigint 130 signal INT 'wait'
+stop_case guard-sighup 129 signal HUP 'wait'
+stop_case grace-then-kill 137 max-runtime - 'trap "" TERM; while :; do sleep 0.05; done' --max-runtime 300ms
+grep -q 'grace period over: SIGKILL' err && ok || bad "a CMD ignoring SIGTERM is killed after --grace"
+
+cat >nv <<'EOF'
+driver 550.54.15
+cuda 12040
+gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-aaaa mem=80GiB used=20GiB util=95@0.4,0 cc=9.0
+gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-bbbb mem=80GiB used=1GiB util=0 cc=9.0
+EOF
+PRE="env -u GPURENT_NVML_LIB LD_LIBRARY_PATH=$FAKE FAKE_NVML_SCRIPT=$T/nv"
+stop_case idle-gpu 143 idle - 'wait' --idle 500ms
+grep -q 'every GPU below 5% for' err && ok || bad "idle from NVML: $(cat err)"
+# both cards busy: never idle; one card only (CUDA_VISIBLE_DEVICES): the idle one decides
+sed 's/util=0 /util=80 /' nv >nv-busy
+PRE="env -u GPURENT_NVML_LIB LD_LIBRARY_PATH=$FAKE FAKE_NVML_SCRIPT=$T/nv-busy"
+stop_case busy-gpu 0 exit - 'sleep 1.2' --idle 300ms
+PRE="env -u GPURENT_NVML_LIB LD_LIBRARY_PATH=$FAKE FAKE_NVML_SCRIPT=$T/nv CUDA_VISIBLE_DEVICES=GPU-bbbb"
+stop_case idle-visible-gpu 143 idle - 'wait' --idle 300ms --max-runtime 3s
+PRE=
+stop_case idle-cpu 143 idle - 'wait' --idle 500ms
+grep -q "idle is judged from the CPU use of CMD's processes" err && ok || bad "CPU fallback announced: $(cat err)"
+stop_case busy-cpu 0 exit - 'i=0; while [ $i -lt 1000000 ]; do i=$((i + 1)); done' --idle 400ms
+stop_case stall 143 stall - 'echo started; wait' --stall 500ms
+stop_case progress-no-stall 0 exit - 'for i in 1 2 3 4 5 6 7 8 9 10; do touch prog; sleep 0.1; done' \
+	--stall 400ms --progress-file prog
+stop_case max-runtime 143 max-runtime - 'wait' --max-runtime 500ms
+stop_case budget 143 budget - 'wait' --price 3600 --budget 0.5
+grep -q 'budget reached: 0.5' err && ok || bad "budget message: $(cat err)"
+grep -q 'cost 0.5' err && ok || bad "the cost is reported: $(cat err)"
+
+# CMD cannot be started: the action still fires (the box would idle), 127
+rm -f marker
+"$G" run --no-ledger --on-stop 'echo fired >>marker' -- ./no-such-program >out 2>err
+rc=$?
+[ "$rc" -eq 127 ] && [ "$(lines marker)" -eq 1 ] && grep -q 'no-such-program' err && ok \
+	|| bad "a missing CMD: rc $rc, fired $(lines marker): $(cat err)"
+# --keep-on-exit: CMD's end does not fire it, a limit still does
+rm -f marker
+"$G" run --no-ledger --keep-on-exit --on-stop 'echo fired >>marker' -- true 2>err
+[ "$(lines marker)" -eq 0 ] && grep -q 'keep-on-exit' err && ok || bad "--keep-on-exit fired the action"
+"$G" run --no-ledger --keep-on-exit --poll 50ms --max-runtime 200ms --on-stop 'echo fired >>marker' -- sleep 5 2>err
+[ "$(lines marker)" -eq 1 ] && ok || bad "--keep-on-exit with max-runtime: fired $(lines marker)"
+
+# ---- restarts: GPURENT_ATTEMPT, back-off, the action once at the end ----
+rm -f marker
+"$G" run --no-ledger --restarts 2 --backoff 20ms --on-stop 'echo fired >>marker' -- \
+	sh -c 'echo "attempt=$GPURENT_ATTEMPT"; exit 3' >out 2>err
+rc=$?
+[ "$rc" -eq 3 ] && [ "$(grep -c '^[0-9:]* attempt=' out)" -eq 3 ] && grep -q 'attempt=3' out && ok \
+	|| bad "--restarts 2: rc $rc, $(cat out)"
+grep -q 'restart 2 of 2 in 0.0' err && [ "$(lines marker)" -eq 1 ] && ok || bad "restart messages, one action: $(cat err)"
+# a clean exit is not restarted; resume from the newest complete checkpoint
+mkdir ck
+echo w >ck/step_999.pt
+echo w >ck/step_1000.pt
+: >ck/step_2000.pt
+echo w >ck/.step_3000.pt.tmp.AbCd12
+GPURENT_RESUME=stale "$G" run --no-ledger --restarts 3 --ckpt-dir ck -- sh -c 'echo "resume=$GPURENT_RESUME dir=$GPURENT_CKPT_DIR"' >out 2>err
+grep -q 'resume=ck/step_1000.pt dir=ck$' out && [ "$(grep -c resume= out)" -eq 1 ] && ok \
+	|| bad "GPURENT_RESUME from --ckpt-dir: $(cat out err)"
+"$G" run --no-ledger --ckpt-dir empty-dir -- sh -c 'echo "resume=${GPURENT_RESUME-unset}"' >out 2>err
+grep -q 'resume=unset' out && grep -q 'no complete checkpoint in empty-dir yet' err && ok || bad "no checkpoint yet: $(cat out err)"
+
+# ---- acceptance 2: the preemption drill ----
+# counter counts to 5000, checkpointing every 50 steps with gpurent_ckpt.h (a
+# slow write); it is killed with SIGKILL 20 times, every third kill inside a
+# checkpoint write, the others at random moments.
+rm -f marker
+mkdir drill
+"$G" run --no-ledger --poll 50ms --restarts 40 --backoff 10ms --ckpt-dir drill \
+	--on-stop 'echo fired >>marker' -- "$PROGS/counter" 5000 50 300 drill st >drill.out 2>drill.err &
+gp=$!
+kills=0 mid=0
+: >kills
+starts() { if [ -e st.events ]; then grep -c '^start' st.events; else echo 0; fi; }
+while [ "$kills" -lt 20 ]; do
+	i=0
+	while [ "$(starts)" -le "$kills" ] && [ "$i" -lt 1000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	grep -q '^done' st.events 2>/dev/null && break
+	pid=$(cat st.pid)
+	if [ $((kills % 3)) -eq 0 ]; then
+		i=0
+		ph=
+		while [ "$i" -lt 400 ]; do
+			read -r s ph 2>/dev/null <st
+			[ "$ph" = W ] && break
+			sleep 0.002
+			i=$((i + 1))
+		done
+	else
+		r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+		sleep "0.$(printf '%03d' $((20 + r % 230)))"
+	fi
+	kill -9 "$pid" 2>/dev/null || break
+	kills=$((kills + 1))
+	sleep 0.02
+	read -r s ph <st
+	echo "$s $ph" >>kills
+	[ "$ph" = W ] && mid=$((mid + 1))
+done
+wait "$gp"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^done 5000$' st.events && ok || bad "drill: rc $rc, $(tail -3 st.events) $(tail -5 drill.err)"
+[ "$kills" -eq 20 ] && ok || bad "drill: only $kills kills before the end"
+[ "$mid" -ge 3 ] && ok || bad "drill: only $mid kills landed inside a checkpoint write"
+grep -q TORN st.events && bad "drill: resumed from a torn checkpoint: $(grep TORN st.events)" || ok
+# each kill loses at most one interval (50 steps): the next attempt resumes at
+# a checkpoint step r with kill_step - 50 <= r <= kill_step
+grep '^start' st.events | sed 1d | awk '{print $3}' >resumes
+paste -d' ' kills resumes | awk '
+	NF == 3 { s = $1 + 0; r = $3 + 0; n++
+		  if (r > s || s - r > 50 || r % 50) { print "kill at " s " (" $2 ") resumed at " r; bad++ } }
+	END { if (n != 20) print "only " n " kill/resume pairs"; exit (bad > 0 || n != 20) }' >loss \
+	&& ok || bad "drill: progress lost beyond one interval: $(cat loss)"
+[ "$(grep -c 'resumes from drill/step_' drill.err)" -ge 19 ] && ok || bad "drill: GPURENT_RESUME not given on restarts"
+[ "$(lines marker)" -eq 1 ] && ok || bad "drill: the action fired $(lines marker) times"
+no_orphans "$PROGS/counter 5000 50 300 drill st" && ok || bad "drill: a counter outlived the guard"
+echo "drill: 20 SIGKILLs, $mid inside a checkpoint write, largest loss $(paste -d' ' kills resumes | awk '{d = $1 - $3; if (d > m) m = d} END {print m + 0}') steps of 50"
+
+# ---- the hard-deadline watchdog ----
+rm -f marker
+"$G" run --no-ledger --hard-deadline 30s --on-stop 'echo fired >>marker' -- true 2>err
+wd=$(sed -n 's/.*watchdog \([0-9]*\) armed.*/\1/p' err)
+[ -n "$wd" ] && ! kill -0 "$wd" 2>/dev/null && [ "$(lines marker)" -eq 1 ] && ok \
+	|| bad "a clean end cancels the watchdog (pid '$wd'): $(cat err)"
+# the guard killed with SIGKILL: the watchdog stops the job and fires the action
+rm -f marker pg ready
+"$G" run --no-ledger --log-dir wdlog --grace 200ms --hard-deadline 600ms --on-stop 'echo fired >>marker' -- \
+	sh -c 'echo $$ >pg; sleep 7901 & echo >ready; wait' 2>err &
+gp=$!
+wait_for ready
+kill -9 "$gp"
+wait "$gp" 2>/dev/null
+wait_for marker 500
+sleep 0.3
+[ "$(lines marker)" -eq 1 ] && grep -q 'hard deadline: the guard was killed' wdlog/*.log && ok \
+	|| bad "the watchdog fires once after the guard is killed: $(lines marker); $(cat wdlog/*.log)"
+no_orphans "sleep 7901" "$(cat pg)" && ok || bad "the watchdog kills the job's group"
+
+# ---- the log, the terminal, the status line ----
+"$G" run --no-ledger --log-dir logs -- sh -c 'echo out-line; echo err-line >&2; printf "a\rb\rfinal\n"' >out 2>err
+log=$(ls logs/run-*.log)
+grep -q '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9] out-line$' out && grep -q '^[0-9:]* err-line$' err && ok \
+	|| bad "timestamped lines on the terminal: $(cat out err)"
+grep -q '^20[0-9-]*T[0-9:.]*Z out | out-line$' "$log" && grep -q 'Z err | err-line$' "$log" \
+	&& grep -q 'Z out | final$' "$log" && grep -q 'Z gpurent | guarding: sh -c' "$log" && ok \
+	|| bad "the log: $(cat "$log")"
+grep -q "$(printf '\033')" err && bad "a status line when stderr is not a terminal" || ok
+if command -v script >/dev/null 2>&1; then
+	script -qec "$G run --no-ledger --poll 100ms --price 2 -- sleep 0.5" /dev/null >tty.out 2>&1
+	grep -q 'gpurent 0:00:00 | 0.00 USD | running' tty.out && ok || bad "status line on a terminal: $(cat -v tty.out)"
+else
+	echo "SKIP status line: no script(1)"
+fi
+
+# ---- the ledger ----
+"$G" run --ledger "$T/l.db" --price 2.5 --billing per-second --tag drill,x -- sh -c 'exit 4' 2>err
+"$G" ledger show 1 --ledger "$T/l.db" >out 2>&1
+grep -q 'exit status *4' out && grep -q 'stop reason *exit' out && grep -q 'price *2.50 USD/h' out \
+	&& grep -q "command *sh -c 'exit 4'" out && ok || bad "the run in the ledger: $(cat out)"
+
+# ---- acceptance 3: the HTTP stop action ----
+start_httpd() {
+	[ -n "$HTTPD" ] && kill "$HTTPD" 2>/dev/null
+	rm -f port hlog
+	"$PROGS/httpd" port hlog "$@" &
+	HTTPD=$!
+	wait_for port && PORT=$(cat port)
+}
+TOKEN=tk-$$-Zq81xVb3Lm
+start_httpd 200
+URL=http://127.0.0.1:$PORT/stop
+STOPTOK=$TOKEN "$G" run --log-dir hl --ledger "$T/h.db" --stop-url "$URL" --token-env STOPTOK \
+	-- sh -c 'env >childenv; echo >ready; sleep 1' >out 2>err &
+gp=$!
+wait_for ready
+if ps -eww -o args= >ps-args 2>/dev/null && ps eww -p "$gp" >ps-env 2>/dev/null; then
+	grep -qF "$TOKEN" ps-args ps-env && bad "the token shows in ps" || ok
+else
+	echo "SKIP ps check: no procps ps"
+fi
+tr '\0' '\n' <"/proc/$gp/environ" >guard-env 2>/dev/null
+wait "$gp"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c '^REQUEST' hlog)" -eq 1 ] && ok || bad "POST delivered once: rc $rc, $(cat hlog err)"
+grep -q "^Authorization: Bearer $TOKEN" hlog && grep -q '"reason":"exit"' hlog && grep -q '^POST /stop ' hlog \
+	&& ok || bad "the request: $(cat hlog)"
+grep -q 'stop request delivered: POST http://127.0.0.1:[0-9]*/stop: HTTP 200 (attempt 1 of 4)' err && ok \
+	|| bad "delivery reported: $(cat err)"
+grep -rqaF "$TOKEN" out err childenv guard-env hl "$T"/h.db* && bad "the token leaked: $(grep -rlaF "$TOKEN" out err childenv guard-env hl "$T"/h.db*)" || ok
+grep -q '^STOPTOK=' childenv && bad "CMD inherits the token variable" || ok
+# from a file: refused when others may read it, used at 0600
+printf '%s\n' "$TOKEN" >tokfile
+chmod 644 tokfile
+"$G" run --no-ledger --stop-url "$URL" --token-file tokfile -- true >out 2>err
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'chmod 600 tokfile' err && ! grep -qF "$TOKEN" err && ok || bad "a 0644 token file: rc $rc $(cat err)"
+chmod 600 tokfile
+"$G" run --no-ledger --stop-url "$URL" --token-file tokfile -- true >out 2>err
+[ "$(grep -c '^REQUEST' hlog)" -eq 2 ] && [ "$(grep -c "^Authorization: Bearer $TOKEN\$" hlog)" -eq 2 ] && ok \
+	|| bad "token from a 0600 file: $(cat err)"
+# a 503 is retried, then delivered
+start_httpd 503 200
+"$G" run --no-ledger --stop-url "http://127.0.0.1:$PORT/stop" --stop-retries 2 -- true >out 2>err
+[ "$(grep -c '^REQUEST' hlog)" -eq 2 ] && grep -q 'attempt 1 of 3 failed: HTTP 503; retrying in 1 s' err \
+	&& grep -q 'HTTP 200 (attempt 2 of 3)' err && ok || bad "503 then 200: $(cat err)"
+# a 401 is not retried
+start_httpd 401
+STOPTOK=$TOKEN "$G" run --no-ledger --stop-url "http://127.0.0.1:$PORT/stop" --token-env STOPTOK -- true >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c '^REQUEST' hlog)" -eq 1 ] && grep -q 'HTTP 401 (not retried)' err && ok \
+	|| bad "401: rc $rc $(cat err)"
+# the server down: retried, then a clear error naming the URL; CMD's status stays
+kill "$HTTPD"
+wait "$HTTPD" 2>/dev/null
+HTTPD=
+STOPTOK=$TOKEN "$G" run --ledger "$T/d.db" --stop-url "http://127.0.0.1:$PORT/stop?key=abc" --token-env STOPTOK \
+	--stop-retries 2 --stop-timeout 2s -- true >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'attempt 1 of 3 failed' err && grep -q 'attempt 2 of 3 failed' err \
+	&& grep -q "stop request failed after 3 attempts: POST http://127.0.0.1:$PORT/stop?...: .*[Cc]onnect" err && ok \
+	|| bad "server down: rc $rc $(cat err)"
+grep -qF "$TOKEN" err && bad "the token in the error" || ok
+grep -q 'key=abc' err && bad "the URL's query in the error" || ok
+"$G" ledger show 1 --ledger "$T/d.db" >out 2>&1
+grep -q 'stop action failed: stop request failed after 3 attempts' out && ok || bad "the failure in the ledger: $(cat out)"
+grep -rqaF "$TOKEN" "$T"/d.db* && bad "the token in the ledger" || ok
+
+# ---- presets, dry run, bad options ----
+env -u RUNPOD_POD_ID "$G" run --no-ledger --dry-run --preset runpod -- true >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'warning: --preset runpod needs RUNPOD_POD_ID' err \
+	&& grep -q 'dry run: the stop action would run: runpodctl stop pod "$RUNPOD_POD_ID"' err && ok \
+	|| bad "--dry-run --preset runpod: rc $rc $(cat err)"
+RUNPOD_POD_ID=p1 "$G" run --no-ledger --dry-run --preset runpod --stop-url http://127.0.0.1:9/x -- true >out 2>err
+grep -q 'dry run: the stop action would POST to http://127.0.0.1:9/x' err && ok || bad "--dry-run with a URL: $(cat err)"
+usage_case() {
+	want=$1
+	shift
+	"$G" run "$@" >out 2>err
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(lines err)" -eq 1 ] && grep -Fq -- "$want" err && ok || bad "run $*: rc $rc $(cat err)"
+}
+usage_case 'needs the environment variable RUNPOD_POD_ID' --preset runpod -- true
+usage_case "did you mean 'runpod'" --preset runpd -- true
+usage_case "did you mean '--idle'" --idel 5m -- true
+usage_case 'needs --price' --budget 5 -- true
+usage_case 'expected a command to run' --idle 5m
+usage_case 'expected 10ms to 1h' --poll 1ms -- true
+usage_case 'expected a duration' --stall 5x -- true
+usage_case 'give --stop-url too' --token-env X -- true
+usage_case '--token-env STOPTOK: the variable is not set' --stop-url http://127.0.0.1:9/ --token-env STOPTOK -- true
+usage_case 'expected an http:// or https:// URL' --stop-url file:///etc/passwd -- true
+usage_case '--budget is in CNY but --price in USD' --price 2 --budget 5CNY -- true
+
+# ---- the docs say what the code does ----
+"$G" run --help >help
+grep -q 'gpurent run' "$ROOT/README.md" && grep -q 'fBrun\\fR' "$ROOT/docs/gpurent.1" && ok \
+	|| bad "run missing from README.md or docs/gpurent.1"
+sed -n 's/^  \(--[a-z-]*\).*/\1/p' help | sort -u >flags
+[ "$(lines flags)" -ge 25 ] && ok || bad "too few flags in run --help"
+while read -r fl; do
+	grep -Fq -- "$fl" "$ROOT/docs/gpurent.1" && grep -Fq -- "$fl" "$ROOT/docs/guard.md" \
+		&& ok || bad "$fl missing from docs/gpurent.1 or docs/guard.md"
+done <flags
+for p in autodl runpod shutdown slurm vastai; do
+	grep -q "^| \`$p\`" "$ROOT/docs/guard.md" && ok || bad "docs/guard.md does not describe preset $p"
+done
+
+echo "run: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
