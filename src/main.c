@@ -20,8 +20,10 @@ struct command {
 
 /* MUST stay sorted by name (the help listing follows this order). */
 static const struct command commands[] = {
+	{"bench", cmd_bench, "measure this box: memory, CPU, disk, GPU GEMM TFLOPS and bandwidth vs nominal"},
 	{"ckpt", cmd_ckpt, "checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning"},
 	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
+	{"env", cmd_env, "check the rented box: driver, CUDA and framework versions, sliced GPU, shm, disk"},
 	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
 	{"gpus", cmd_gpus, "list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)"},
 	{"ledger", cmd_ledger, "the record of every rented run: cost, hours, GPU, problems; list, summary, export"},

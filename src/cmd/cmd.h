@@ -5,8 +5,10 @@
 #ifndef GPURENT_CMD_H
 #define GPURENT_CMD_H
 
+int cmd_bench(int argc, char **argv);
 int cmd_ckpt(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
+int cmd_env(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_ledger(int argc, char **argv);

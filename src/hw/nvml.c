@@ -63,6 +63,8 @@ struct nvml_fns {
 	nvmlReturn_t (*pcie_width)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*pcie_width_max)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*nvlink_state)(nvmlDevice_t, unsigned int, int *);
+	nvmlReturn_t (*mig_max_count)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*mig_handle)(nvmlDevice_t, unsigned int, nvmlDevice_t *);
 };
 
 struct nvml {
@@ -104,6 +106,8 @@ static const struct nvml_sym nvml_syms[] = {
 	{SLOT(pcie_width), false, {"nvmlDeviceGetCurrPcieLinkWidth", NULL, NULL}},
 	{SLOT(pcie_width_max), false, {"nvmlDeviceGetMaxPcieLinkWidth", NULL, NULL}},
 	{SLOT(nvlink_state), false, {"nvmlDeviceGetNvLinkState", NULL, NULL}},
+	{SLOT(mig_max_count), false, {"nvmlDeviceGetMaxMigDeviceCount", NULL, NULL}},
+	{SLOT(mig_handle), false, {"nvmlDeviceGetMigDeviceHandleByIndex", NULL, NULL}},
 };
 #undef SLOT
 
@@ -317,6 +321,21 @@ int nvml_device_info(const struct nvml *n, unsigned index, struct nvml_device_in
 	if (n->f.mig_mode && n->f.mig_mode(dev, &cur, &pend) == NVML_SUCCESS) {
 		out->mig_current = cur ? 1 : 0;
 		out->mig_pending = pend ? 1 : 0;
+	}
+	/* With MIG on, the card's memory is the whole card's: the instances this
+	 * process can open (in a container, usually the one it was given) are
+	 * what it really gets. */
+	if (out->mig_current == 1 && n->f.mig_max_count && n->f.mig_handle &&
+	    n->f.mig_max_count(dev, &cur) == NVML_SUCCESS) {
+		for (unsigned k = 0; k < cur && k < 64; k++) {
+			nvmlDevice_t mdev;
+			uint64_t t, u, fr;
+			if (n->f.mig_handle(dev, k, &mdev) != NVML_SUCCESS)
+				continue;
+			nvml_memory(n, mdev, &t, &u, &fr);
+			out->mig_instances++;
+			out->mig_mem_total += t;
+		}
 	}
 	if (n->f.virt_mode && n->f.virt_mode(dev, &mode) == NVML_SUCCESS && mode >= 0 && mode <= 4)
 		out->virt_mode = mode;

@@ -49,6 +49,8 @@ struct nvml_device_info {
 	int pcie_gen, pcie_gen_max;     /* current and maximum PCIe generation, -1 unknown */
 	int pcie_width, pcie_width_max; /* current and maximum link width (lanes), -1 unknown */
 	int nvlink_active;       /* NVLink links active, -1 unknown (0 = none active) */
+	int mig_instances;       /* MIG instances this process can open (MIG on), else 0 */
+	uint64_t mig_mem_total;  /* their memory together, bytes; 0 none or unknown */
 };
 
 /* What the guard reads every poll: cheap, two or three NVML calls. */

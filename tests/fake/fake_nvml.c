@@ -9,6 +9,7 @@
  *   gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-0 mem=80GiB used=1GiB
  *       util=90@2,0 memutil=30 mig=0 mig_pending=0 virt=0 cc=9.0
  *       pcie=4/5 width=16/16 nvlink=18 busid=00000000:3B:00.0 devid=0x233010de
+ *       migmem=9984MiB
  *
  * (one `gpu` line per device, all on one line). util is a time series:
  * VALUE@SECONDS holds VALUE for that long from nvmlInit on, the last value
@@ -39,9 +40,11 @@ struct fake_dev {
 	int nutil;
 	int memutil;                            /* -1: not supported */
 	int mig, mig_pending, virt, ccmaj, ccmin, gen, genmax, width, widthmax, nvlink;
+	unsigned long long migmem;              /* memory of the one MIG instance it shows; 0 none */
 };
 
 static struct fake_dev devs[MAXDEV];
+static struct fake_dev migdevs[MAXDEV];    /* the MIG instance of devs[i] (migmem=) */
 static int ndev, init_rc, inited, cuda = -1;
 static char driver[80];
 static struct timespec t0;
@@ -151,6 +154,8 @@ static void parse_gpu(char *p)
 			sscanf(v, "%d/%d", &d->width, &d->widthmax);
 		else if (!strcmp(k, "nvlink"))
 			d->nvlink = atoi(v);
+		else if (!strcmp(k, "migmem"))
+			d->migmem = parse_bytes(v);
 	}
 	if (d->mig >= 0 && d->mig_pending < 0)
 		d->mig_pending = d->mig;
@@ -383,5 +388,34 @@ int nvmlDeviceGetNvLinkState(nvmlDevice_t d, unsigned int link, int *active)
 	if (link >= 18)
 		return E_ARG;
 	*active = (int)link < d->nvlink;
+	return OK;
+}
+
+/* MIG: with mig=1 the card has up to 7 instance slots; slot 0 is the one
+ * instance this process may open when migmem= is given (a container given
+ * one slice), the others answer NOT_FOUND (6). */
+int nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned int *count)
+{
+	if (d->mig < 0)
+		return E_NOTSUP;
+	*count = d->mig == 1 ? 7 : 0;
+	return OK;
+}
+
+int nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned int i, nvmlDevice_t *mig)
+{
+	struct fake_dev *m;
+
+	if (d->mig != 1)
+		return E_ARG;
+	if (i != 0 || !d->migmem)
+		return 6;   /* NVML_ERROR_NOT_FOUND */
+	m = &migdevs[d - devs];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%.80s MIG", d->name);
+	m->mem = d->migmem;
+	m->has_mem = 1;
+	m->mig = m->virt = m->ccmaj = m->gen = m->genmax = m->width = m->widthmax = m->nvlink = -1;
+	*mig = m;
 	return OK;
 }
