@@ -85,10 +85,10 @@ $(FAKE_LIB): tests/fake/fake_nvml.c
 	@echo '  FAKE    $@'
 	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) -Wno-missing-prototypes \
 	    -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
-$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h
+$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nvml.h
 	@mkdir -p $(dir $@)
 	@echo '  PROG    $@'
-	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $<
+	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $< -ldl
 
 # Every tests/cli/*.sh runs against the real binary and ends with
 # "<name>: N passed, M failed".

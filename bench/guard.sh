@@ -50,6 +50,12 @@ overhead() {
 	c1=$(cpu_ns "$gp")
 	a1=$(now_ns)
 	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$gp/status")
+	# where the resident pages are: the guard's own (anonymous) memory and
+	# the shared libraries the binary is linked with
+	where=$(awk '/^[0-9a-f]+-/ { name = $6 ~ /^\// ? $6 : "anonymous (heap, stack, data)"; sub(/.*\//, "", name) }
+		/^Rss:/ { r[name] += $2 }
+		END { for (k in r) printf "%d\t%s\n", r[k], k }' "/proc/$gp/smaps" |
+		sort -rn | awk -F '\t' '{ printf "%s%s %.2f", (NR > 1 ? ", " : ""), $2, $1 / 1024 }')
 	total=$(cpu_ns "$gp")
 	wait "$gp" || true
 	awk -v l="$label" -v hwm="$hwm" -v c="$((c1 - c0))" -v a="$((a1 - a0))" -v tot="$total" \
@@ -58,6 +64,7 @@ overhead() {
 		printf "  %-13s peak RSS %.2f MB (limit 4 MB), CPU %.4f%% of one core while supervising, %.4f%% with start-up (limit 0.2%%)  %s\n",
 		       l, hwm / 1024, cpu, all, (hwm <= 4096 && all <= 0.2) ? "ok" : "OVER"
 		exit !(hwm <= 4096 && all <= 0.2) }' || fails=$((fails + 1))
+	echo "                resident now, MB: $where"
 }
 
 echo "gpurent run overhead, supervising a ${DUR} s child, sampling every 1 s ($(nproc) CPUs, $(uname -r)):"

@@ -52,6 +52,31 @@ no_orphans() {
 		END { exit found }' >&2
 }
 
+# ---- the NVML loader (src/hw/nvml.c) against the fake driver ----
+P=$PROGS/nvml_probe
+"$P" >out
+grep -q '^no nvml: NVML turned off (GPURENT_NVML_LIB=none): 0 GPUs$' out && grep -q '^gpus 0$' out && ok \
+	|| bad "GPURENT_NVML_LIB=none: $(cat out)"
+GPURENT_NVML_LIB=$T/none/libnvidia-ml.so.1 "$P" >out
+grep -q 'cannot be loaded: 0 GPUs$' out && ok || bad "a missing library: $(cat out)"
+echo 'init 9' >nv-init
+env -u GPURENT_NVML_LIB LD_LIBRARY_PATH="$FAKE" FAKE_NVML_SCRIPT="$T/nv-init" "$P" >out
+grep -q '^no nvml: NVML did not start (Driver Not Loaded): no usable NVIDIA driver, 0 GPUs$' out && ok \
+	|| bad "nvmlInit failing: $(cat out)"
+cat >nv-full <<'EOF'
+driver 550.54.15
+cuda 12040
+gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-8f1c mem=80GiB used=1GiB util=37 memutil=12 mig=1 mig_pending=0 virt=2 cc=9.0 pcie=4/5 width=8/16 nvlink=18 busid=00000000:3B:00.0 devid=0x233010de
+gpu name="Bare"
+EOF
+env -u GPURENT_NVML_LIB LD_LIBRARY_PATH="$FAKE" FAKE_NVML_SCRIPT="$T/nv-full" "$P" >out
+grep -q '^library libnvidia-ml.so.1$' out && grep -q '^driver 550.54.15$' out && grep -q '^cuda 12.4$' out \
+	&& grep -q '^gpus 2$' out && ok || bad "driver, CUDA, count: $(cat out)"
+grep -q '^gpu 0 name="NVIDIA H100 80GB HBM3" uuid=GPU-8f1c bus=00000000:3B:00.0 devid=0x233010de mem=85899345920 used=1073741824 free=84825604096 util=37 memutil=12 mig=1/0 virt=vGPU cc=9.0 pcie=4/5 width=8/16 nvlink=18$' out \
+	&& grep -q '^sample 0 util=37 memutil=12 used=1073741824 total=85899345920$' out && ok || bad "every field of a full card: $(cat out)"
+grep -q '^gpu 1 name="Bare" uuid=GPU-fake-1 bus= devid=0x00000000 mem=0 used=0 free=0 util=-1 memutil=-1 mig=-1/-1 virt=unknown cc=-1.-1 pcie=-1/-1 width=-1/-1 nvlink=-1$' out \
+	&& grep -q '^gpu 2: GPU 2: NVML cannot open it' out && ok || bad "optional readings absent, a bad index: $(cat out)"
+
 # ---- acceptance 1: every stop path fires the action once, no orphans ----
 # case NAME RC REASON SIGNAL BODY [guard options]: CMD is a shell that leaves a
 # sleep in its group and (with setsid) one in a session of its own, then BODY.
