@@ -294,7 +294,7 @@ static void gather_python(struct env_facts *f, const char *python)
 			snprintf(f->python_error, sizeof(f->python_error), "%s", err);
 		else
 			snprintf(f->python_error, sizeof(f->python_error),
-				 "%s ran but printed nothing (exit status %d)", python, rc);
+				 "%s ran but did not answer the probe (exit status %d)", python, rc);
 		f->nfw = 0;
 	} else if (rc != 0) {
 		snprintf(f->python_error, sizeof(f->python_error), "%s",

@@ -184,7 +184,7 @@ LIBS=$T/empty envrun --no-python
 check no-python-flag info python "no python3 to ask: --no-python"
 py "garbage\n"
 LIBS=$T/empty envrun
-check python-garbage info python "ran but printed nothing"
+check python-garbage info python "ran but did not answer the probe (exit status 0)"
 
 # 8. a small /dev/shm (acceptance 2): a 64 MiB tmpfs, as docker gives by default
 mkdir -p "$T/shm"
