@@ -1434,6 +1434,18 @@ static void describe_end(struct guard *g, char *buf, size_t n)
 		snprintf(buf, n, "CMD exited with status %d", child_exit_code(st));
 }
 
+/* Make sure 0, 1 and 2 are open (git's sanitize_stdfds): else a pipe the
+ * guard creates could land there and be mistaken for CMD's stdin or stdout. */
+static void sanitize_stdfds(void)
+{
+	int fd = open("/dev/null", O_RDWR);
+
+	while (fd >= 0 && fd <= 2)
+		fd = dup(fd);
+	if (fd > 2)
+		close(fd);
+}
+
 static int install_signals(void)
 {
 	struct sigaction sa = {0};
@@ -1465,6 +1477,7 @@ int cmd_run(int argc, char **argv)
 
 	if ((rc = parse_args(argc, argv, &o)) >= 0)
 		return rc;
+	sanitize_stdfds();
 	if (o.token_env && action_token_from_env(o.token_env, &o.action.token, err, sizeof(err)))
 		return run_usage_error("%s", err);
 	if (o.token_file && action_token_from_file(o.token_file, &o.action.token, err, sizeof(err)))
