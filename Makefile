@@ -8,10 +8,11 @@
 BUILD   ?= build
 SAN     ?=
 CC      ?= cc
-PKGS    := yaml-0.1 libxxhash libcrypto sqlite3
-# Headers only: libcurl is loaded with dlopen when a stop URL fires, so that
-# the guard (`gpurent run`) stays small and the binary runs without it.
-DLOPEN_PKGS := libcurl
+PKGS    := yaml-0.1 libxxhash sqlite3
+# Headers only: libcurl is loaded with dlopen when a stop URL fires, and
+# libcrypto when SHA-256 is asked for, so that the guard (`gpurent run`)
+# stays small and the binary runs without them.
+DLOPEN_PKGS := libcurl libcrypto
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
