@@ -280,6 +280,25 @@ fi
 grep -q 'exit status *4' out && grep -q 'stop reason *exit' out && grep -q 'price *2.50 USD/h' out \
 	&& grep -q "command *sh -c 'exit 4'" out && ok || bad "the run in the ledger: $(cat out)"
 
+# issue 4 acceptance 4: 8 guards finishing at once on one ledger lose no record
+rm -f "$T/l8.db"
+for i in 1 2 3 4 5 6 7 8; do
+	"$G" run --ledger "$T/l8.db" --price 1 --tag eight -- sh -c "sleep 0.3; exit $i" >/dev/null 2>&1 &
+done
+wait
+"$G" ledger list --ledger "$T/l8.db" --limit 100 --json >out 2>err
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c "
+import json, sys
+d = json.load(open('out'))
+runs = d['runs']
+assert len(runs) == 8, len(runs)
+assert sorted(r['exit_status'] for r in runs) == list(range(1, 9)), runs
+assert all(r['status'] == 'finished' and r['stop_reason'] == 'exit' for r in runs)" 2>err2 && ok || bad "8 concurrent guards: $(cat err err2 | head -5)"
+else
+	[ "$(grep -c '"exit_status"' out)" -eq 8 ] && ok || bad "8 concurrent guards: $(head -5 out err)"
+fi
+
 # ---- acceptance 3: the HTTP stop action ----
 start_httpd() {
 	[ -n "$HTTPD" ] && kill "$HTTPD" 2>/dev/null
