@@ -837,7 +837,9 @@ static void ledger_write(struct guard *g, int phase, struct ledger_reply *out)
 	} else if (phase == 1) {
 		out->rc = ledger_update_run(l, g->ledger_id, &r, out->err, sizeof(out->err));
 	} else {
-		r.end = wall();
+		/* the start's wall clock plus monotonic time since: a clock step
+		 * (NTP on a fresh box) cannot put the end before the start */
+		r.end = g->wall0 + (mono() - g->t0);
 		r.exit_status = g->have_status ? child_exit_code(g->status) : -1;
 		r.stop_reason = guard_reason_name(g->reason);
 		r.problems = g->problems[0] ? g->problems : NULL;
