@@ -1156,8 +1156,8 @@ static void handle_signals(struct guard *g, double now)
 static void sample_cpu(struct guard *g, double now)
 {
 	struct rusage ru;
-	/* a full /proc scan at most every 10 s: cheap polls on a busy box */
-	double cpu = proc_tree_cpu(&g->ptree, getpid(), g->watchdog > 0 ? g->watchdog : -1, now, 10);
+	/* a full /proc scan at most every 30 s: cheap polls on a busy box */
+	double cpu = proc_tree_cpu(&g->ptree, getpid(), g->watchdog > 0 ? g->watchdog : -1, now, 30);
 
 	if (cpu < 0) {
 		g->cpu_pct = -1;
@@ -1307,7 +1307,7 @@ static int start_attempt(struct guard *g)
 	g->err = (struct stream){.fd = g->child.err_fd, .term_fd = 2, .tag = "err"};
 	guard_start(&g->gs, mono());
 	g->cpu_prev_t = 0;
-	g->ptree.next_scan = 0;   /* a new CMD: look for its processes now */
+	proc_tree_reset(&g->ptree);   /* a new CMD: look for its processes now */
 	watchdog_tell(g, (int32_t)g->child.pid);
 	return 0;
 }

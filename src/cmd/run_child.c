@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +209,19 @@ bool child_group_alive(pid_t pgid)
 	return pgid > 0 && (kill(-pgid, 0) == 0 || errno == EPERM);
 }
 
+/* Parse a /proc/PID/stat line: parent and CPU ticks (with reaped children). */
+static int stat_parse(char *buf, int *ppid, unsigned long long *ticks)
+{
+	unsigned long long ut, st, cut, cst;
+	char *rp = strrchr(buf, ')');   /* the command name may hold spaces and ')' */
+
+	if (!rp || sscanf(rp + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			  ppid, &ut, &st, &cut, &cst) != 5)
+		return -1;
+	*ticks = ut + st + cut + cst;
+	return 0;
+}
+
 /* One /proc/PID/stat line: parent and CPU ticks. */
 struct proc_row {
 	pid_t pid, ppid;
@@ -230,8 +244,8 @@ static long proc_scan(struct proc_row **rows)
 		return -1;
 	}
 	while ((de = readdir(d))) {
-		char path[300], buf[512], *rp;
-		unsigned long long ut, st, cut, cst;
+		char path[300], buf[512];
+		unsigned long long ticks;
 		int fd, ppid;
 		ssize_t len;
 
@@ -245,10 +259,7 @@ static long proc_scan(struct proc_row **rows)
 		if (len <= 0)
 			continue;
 		buf[len] = '\0';
-		/* the command name may hold spaces and ')': parse after the last ')' */
-		if (!(rp = strrchr(buf, ')')) ||
-		    sscanf(rp + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-			   &ppid, &ut, &st, &cut, &cst) != 5)
+		if (stat_parse(buf, &ppid, &ticks))
 			continue;
 		if (n == cap) {
 			struct proc_row *nv = realloc(v, 2 * cap * sizeof(*v));
@@ -257,7 +268,7 @@ static long proc_scan(struct proc_row **rows)
 			v = nv;
 			cap *= 2;
 		}
-		v[n++] = (struct proc_row){(pid_t)atol(de->d_name), (pid_t)ppid, ut + st + cut + cst};
+		v[n++] = (struct proc_row){(pid_t)atol(de->d_name), (pid_t)ppid, ticks};
 	}
 	closedir(d);
 	*rows = v;
@@ -322,49 +333,57 @@ size_t proc_descendants(pid_t root, pid_t *out, size_t max)
 	return count;
 }
 
-/* CPU ticks of one process (and the children it reaped); -1 when it is gone. */
-static long long proc_ticks(pid_t pid)
+/* CPU ticks through an open /proc/PID/stat; -1 when the process is gone. */
+static long long fd_ticks(int fd)
 {
-	char path[64], buf[512], *rp;
-	unsigned long long ut, st, cut, cst;
-	int fd, ppid;
-	ssize_t len;
+	char buf[512];
+	unsigned long long ticks;
+	int ppid;
+	ssize_t len = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (len <= 0)
 		return -1;
 	buf[len] = '\0';
-	if (!(rp = strrchr(buf, ')')) ||
-	    sscanf(rp + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-		   &ppid, &ut, &st, &cut, &cst) != 5)
-		return -1;
-	return (long long)(ut + st + cut + cst);
+	return stat_parse(buf, &ppid, &ticks) ? -1 : (long long)ticks;
+}
+
+static void tree_close(struct proc_tree *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->fds[i] >= 0)
+			close(t->fds[i]);
+	t->n = 0;
+}
+
+void proc_tree_reset(struct proc_tree *t)
+{
+	tree_close(t);
+	t->next_scan = 0;
+	t->gap = 2;
 }
 
 double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, double rescan_s)
 {
 	static long hz;
 	unsigned long long ticks = 0;
-	bool gone = false;
 
 	if (!hz && (hz = sysconf(_SC_CLK_TCK)) <= 0)
 		hz = 100;
 	if (now < t->next_scan) {
-		for (size_t i = 0; i < t->n; i++) {
-			long long k = proc_ticks(t->pids[i]);
+		for (size_t i = 0; i < t->n;) {
+			long long k = fd_ticks(t->fds[i]);
 			if (k < 0) {
-				gone = true;   /* its CPU went to a parent's cutime: rescan */
-				break;
+				/* gone: its CPU is in its parent's cutime, read below */
+				if (t->fds[i] >= 0)
+					close(t->fds[i]);
+				t->fds[i] = t->fds[--t->n];
+				t->pids[i] = t->pids[t->n];
+				continue;
 			}
 			ticks += (unsigned long long)k;
+			i++;
 		}
-		if (!gone)
-			return (double)ticks / (double)hz;
-		ticks = 0;
+		return (double)ticks / (double)hz;
 	}
 	{
 		struct proc_row *v;
@@ -376,30 +395,43 @@ double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, 
 			return -1;
 		}
 		proc_mark(v, (size_t)n, root, except, mark);
-		t->n = 0;
+		tree_close(t);
 		for (long i = 0; i < n; i++) {
+			char path[64];
+
 			if (!mark[i])
 				continue;
 			ticks += v[i].ticks;
 			if (t->n == t->cap) {
 				size_t ncap = t->cap ? 2 * t->cap : 16;
 				pid_t *np = realloc(t->pids, ncap * sizeof(*np));
+				int *nf;
 				if (!np)
 					continue;
 				t->pids = np;
+				if (!(nf = realloc(t->fds, ncap * sizeof(*nf))))
+					continue;
+				t->fds = nf;
 				t->cap = ncap;
 			}
-			t->pids[t->n++] = v[i].pid;
+			snprintf(path, sizeof(path), "/proc/%ld/stat", (long)v[i].pid);
+			t->pids[t->n] = v[i].pid;
+			t->fds[t->n++] = open(path, O_RDONLY | O_CLOEXEC);
 		}
 		free(mark);
 		free(v);
-		t->next_scan = now + rescan_s;
+		if (!(t->gap > 0))
+			t->gap = 2;
+		t->next_scan = now + fmin(t->gap, rescan_s);
+		t->gap = rescan_s;
 	}
 	return (double)ticks / (double)hz;
 }
 
 void proc_tree_free(struct proc_tree *t)
 {
+	tree_close(t);
 	free(t->pids);
+	free(t->fds);
 	*t = (struct proc_tree){0};
 }

@@ -57,16 +57,24 @@ size_t proc_descendants(pid_t root, pid_t *out, size_t max);
 /*
  * The CPU time of root's descendants, read once per poll. A full scan of
  * /proc (every process's parent) is costly on a busy box, so the tracker
- * remembers the descendants it found and reads only theirs, rescanning
- * every `rescan_s` seconds or when one of them is gone. A process born
- * between scans is counted from the next scan (or through its parent's
- * cutime once reaped). Initialise with {0}; free with proc_tree_free().
+ * keeps /proc/PID/stat open for the descendants it found and rereads only
+ * those (one pread each), scanning again 2 s after a reset (to catch the
+ * workers a launcher starts) and then every `rescan_s` seconds. One that
+ * is gone is dropped: its CPU time is in its parent's cutime. A process
+ * born between scans is counted from the next scan (or through its
+ * parent's cutime once reaped). Initialise with {0}; reset (a new CMD)
+ * with proc_tree_reset(); free with proc_tree_free().
  */
 struct proc_tree {
 	pid_t *pids;
+	int *fds;                /* open /proc/PID/stat of each, -1 when it could not be opened */
 	size_t n, cap;
 	double next_scan;        /* monotonic seconds */
+	double gap;              /* seconds to the next scan after this one */
 };
+
+/* Forget the processes: the next call scans /proc. */
+void proc_tree_reset(struct proc_tree *t);
 
 /*
  * CPU seconds used by root's descendants, living ones with the children
