@@ -424,5 +424,9 @@ out_event:
 	yaml_event_delete(&e);
 out:
 	yaml_parser_delete(&p);
+	/* one line, whatever bytes the file's keys and values held */
+	for (char *c = err; rc && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
 	return rc;
 }

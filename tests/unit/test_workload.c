@@ -68,6 +68,7 @@ static void test_bad_files(void **s)
 		{"model: x\nlink_bw: 20\n", "job.yaml:2: link_bw: expected a bandwidth"},
 		{"model: x\nmfu: 0\n", "job.yaml:2: mfu: expected a utilisation above 0"},
 		{"model: x\nzero: 4\n", "job.yaml:2: zero: expected a whole number from 0 to 3, got '4'"},
+		{"model: x\n\"micro\\nbatch\": 4\n", "job.yaml:2: micro batch: unknown field"},
 	};
 	struct workload w;
 	char err[512];
