@@ -231,19 +231,6 @@ static int unknown_option(const char *arg)
 	return usage_error("%s: unknown option (see 'gpurent help cost')", key);
 }
 
-/* true when a money argument names its currency ("$1.2", "1.32CNY", "¥2"), not "1e3". */
-static bool written_code(const char *v)
-{
-	char *end;
-
-	v += strspn(v, " \t");
-	if (*v == '$' || !strncmp(v, "\xC2\xA5", 2))
-		return true;
-	strtod(v, &end);
-	end += strspn(end, " \t");
-	return *end != '\0';
-}
-
 static int set_value(struct opts *o, const char *name, const char *v)
 {
 	struct usage *u = &o->u;
@@ -255,7 +242,7 @@ static int set_value(struct opts *o, const char *name, const char *v)
 		o->billing = v;
 	} else if (!strcmp(name, "--price")) {
 		TRY(units_parse_money(v, &o->price, o->price_code, err, sizeof(err)));
-		o->price_has_code = written_code(v);
+		o->price_has_code = common_money_has_code(v);
 	} else if (!strcmp(name, "--currency")) {
 		if (strlen(v) < 3 || strlen(v) > 7 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != strlen(v))
 			return usage_error("--currency: expected a currency code such as USD or CNY, got '%s'", v);
@@ -317,7 +304,7 @@ static int set_value(struct opts *o, const char *name, const char *v)
 		u->operator_hours = x / 3600;
 	} else if (!strcmp(name, "--my-rate")) {
 		TRY(units_parse_money(v, &u->operator_rate, o->my_rate_code, err, sizeof(err)));
-		if (!written_code(v))
+		if (!common_money_has_code(v))
 			o->my_rate_code[0] = '\0';   /* in the bill's currency */
 	} else if (!strcmp(name, "--mtbf")) {
 		TRY(units_parse_duration(v, &u->mtbf_s, err, sizeof(err)));

@@ -167,19 +167,6 @@ static double hours_of(const struct ledger_run *r)
 
 /* ---- parsing ---- */
 
-/* true when a money argument names its currency ("$1.2", "1.32CNY", "¥2"). */
-static bool written_code(const char *v)
-{
-	char *end;
-
-	v += strspn(v, " \t");
-	if (*v == '$' || !strncmp(v, "\xC2\xA5", 2))
-		return true;
-	strtod(v, &end);
-	end += strspn(end, " \t");
-	return *end != '\0';
-}
-
 static int two_digits(const char *p, int *out)
 {
 	if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
@@ -350,7 +337,7 @@ static int add_money(const char *flag, const char *v, double *amount, char code[
 		return 0;
 	if (units_parse_money(v, amount, code, err, sizeof(err)))
 		return usage_error("add", "%s: %s", flag, err);
-	if (!written_code(v))
+	if (!common_money_has_code(v))
 		code[0] = '\0';
 	return 0;
 }

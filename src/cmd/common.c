@@ -163,6 +163,18 @@ bool common_is_help(const char *arg)
 	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
+bool common_money_has_code(const char *v)
+{
+	char *end;
+
+	v += strspn(v, " \t");
+	if (*v == '$' || !strncmp(v, "\xC2\xA5", 2))
+		return true;
+	strtod(v, &end);
+	end += strspn(end, " \t");
+	return *end != '\0';
+}
+
 int common_list_args(int argc, char **argv, const char *cmd, const char *usage,
 		     const char **filter, bool *json)
 {

@@ -64,6 +64,9 @@ int common_finish(int rc);
 /* true when argv[i] is --help or -h */
 bool common_is_help(const char *arg);
 
+/* true when a money argument names its currency ("$1.2", "1.32CNY", "¥2"), not "1e3" */
+bool common_money_has_code(const char *v);
+
 /*
  * Arguments of a listing command: [FILTER] [--json] [--help]. Returns -1
  * when the caller should go on, else the exit code to return (help was
