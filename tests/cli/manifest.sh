@@ -8,21 +8,8 @@
 # they make unreadable entries three ways: a FIFO where a file was (never
 # opened), a symlink followed with --follow-symlinks whose target is gone,
 # and, where setpriv can drop to nobody, chmod 000 files and directories.
-set -u
-: "${GPURENT:?set GPURENT to the binary}"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0 fail=0
-G=$GPURENT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib/common.sh"
 skip() { echo "SKIP: $*"; }
-
-# run CMD...: captures out, err, rc
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 
 # expect_rc NAME CODE PATTERN CMD...: exit CODE and stdout matches (grep -E)
 expect_rc() {
@@ -30,19 +17,6 @@ expect_rc() {
 	run "$@"
 	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err") $(head -3 "$T/out")"; return; fi
 	if ! grep -Eq -- "$pat" "$T/out"; then bad "$name: stdout lacks /$pat/:"; cat "$T/out"; return; fi
-	ok
-}
-expect_ok() { n=$1; shift; expect_rc "$n" 0 "$@"; }
-
-# expect_err NAME CODE TEXT CMD...: exit CODE, exactly one stderr line
-# containing TEXT (grep -F), nothing on stdout.
-expect_err() {
-	name=$1 code=$2 pat=$3; shift 3
-	run "$@"
-	if [ "$rc" -ne "$code" ]; then bad "$name: exit $rc, expected $code: $(head -3 "$T/err")"; return; fi
-	if [ "$(wc -l <"$T/err")" -ne 1 ]; then bad "$name: stderr is not one line:"; cat "$T/err"; return; fi
-	if ! grep -Fq -- "$pat" "$T/err"; then bad "$name: stderr '$(cat "$T/err")' lacks '$pat'"; return; fi
-	if [ -s "$T/out" ]; then bad "$name: printed to stdout on error"; return; fi
 	ok
 }
 
