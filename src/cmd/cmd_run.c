@@ -27,6 +27,7 @@
 #endif
 
 #include "../core/guard.h"
+#include "../core/hot.h"
 #include "../core/names.h"
 #include "../core/units.h"
 #include "../hw/nvml.h"
@@ -110,54 +111,61 @@ struct run_opts {
 };
 
 /* One captured output stream of CMD. */
+#define STREAM_LINE 8192
 struct stream {
 	int fd;                      /* read end; -1 once closed */
 	int term_fd;                 /* 1 or 2 */
 	const char *tag;             /* "out" or "err" in the log */
 	bool cr;                     /* a '\r' came: the line restarts unless '\n' follows */
 	size_t len;
-	char line[8192];
+	char *line;                  /* STREAM_LINE bytes, in struct guard's cold part */
 };
 
+/*
+ * The guard's state, on the heap. The fields a poll tick reads come first
+ * and fit in one page; the big buffers only output and records use come
+ * last, so that a tick touches as few pages as it can (src/core/hot.h).
+ */
 struct guard {
+	/* read or written on every tick */
 	struct run_opts *o;
 	struct child child;
 	struct stream out, err;
 	bool running;                /* the current attempt's leader has not been reaped */
-	bool have_status;
-	int status;                  /* CMD's last wait status */
-	int exec_errno;
+	bool tty, status_shown, log_failed;
+	bool gpu_mode;               /* idle judged from NVML (else CPU) */
 	enum guard_reason reason;    /* why the guard stops; NONE while it goes on */
-	int stop_signal;             /* the signal that stopped it (GUARD_SIGNAL) */
 	double kill_at;              /* when to SIGKILL the group; 0: not pending */
 	double t0;                   /* monotonic start */
-	double wall0;                /* unix start */
+	double next_ledger;
 	struct guard_state gs;
-	int attempt, restarts;
-	/* output */
-	int log_fd;
-	char log_path[PATH_MAX];
-	bool tty, status_shown, log_failed;
-	/* sampling */
+	pid_t self;                  /* getpid(), read once */
+	pid_t watchdog;              /* the hard-deadline watchdog */
 	struct nvml *nvml;
-	unsigned gpus[64];
 	size_t ngpu;
-	bool gpu_mode;               /* idle judged from NVML (else CPU) */
 	int util_gpu;                /* busiest used GPU, -1 unknown */
 	double mem_used, mem_total;  /* bytes, summed over used GPUs */
 	double cpu_prev, cpu_prev_t, cpu_pct;
+	double reaped_cpu;           /* CPU seconds of CMD's processes the guard reaped */
 	struct proc_tree ptree;      /* CMD's processes, for the CPU fallback */
 	struct timespec progress_mtime;
-	double next_ledger;
-	/* the hard-deadline watchdog */
-	pid_t watchdog;
+	unsigned gpus[64];
+	/* the rest: at start, on output, on events, at the end */
+	bool have_status;
+	int status;                  /* CMD's last wait status */
+	int exec_errno;
+	int stop_signal;             /* the signal that stopped it (GUARD_SIGNAL) */
+	double wall0;                /* unix start */
+	int attempt, restarts;
+	int log_fd;
 	int wd_fd;
-	/* ledger */
 	int64_t ledger_id;
+	char *command_line;
+	char log_path[PATH_MAX];
 	char gpu_type[96];
 	char host[256];
-	char *command_line;
 	char problems[600];
+	char line_buf[2][STREAM_LINE];
 };
 
 static int sig_pipe[2] = {-1, -1};
@@ -173,7 +181,7 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static double mono(void)
+GPURENT_HOT static double mono(void)
 {
 	struct timespec ts;
 
@@ -293,7 +301,7 @@ static void stream_emit(struct guard *g, struct stream *s)
 	write_all(s->term_fd, "\n", 1);
 	hn = snprintf(head, sizeof(head), "%s %s | ", ls, s->tag);
 	if (g->log_fd >= 0 && !g->log_failed) {
-		char buf[sizeof(s->line) + 80];
+		char buf[STREAM_LINE + 80];
 		memcpy(buf, head, (size_t)hn);
 		memcpy(buf + hn, s->line, s->len);
 		buf[(size_t)hn + s->len] = '\n';
@@ -316,7 +324,7 @@ static void stream_feed(struct guard *g, struct stream *s, const char *p, size_t
 		} else if (ch == '\r') {
 			s->cr = true;
 		} else {
-			if (s->len == sizeof(s->line))
+			if (s->len == STREAM_LINE)
 				stream_emit(g, s);
 			s->line[s->len++] = ch;
 		}
@@ -357,7 +365,7 @@ static void fmt_clock(double s, char *buf, size_t n)
 	snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
-static void status_draw(struct guard *g, double now, const char *state)
+GPURENT_HOT static void status_draw(struct guard *g, double now, const char *state)
 {
 	char line[256], el[32], cost[48] = "", use[64] = "";
 	double elapsed = now - g->t0;
@@ -711,7 +719,7 @@ static void choose_gpus(struct guard *g)
 }
 
 /* Sample the GPUs the job uses. */
-static void sample_gpus(struct guard *g)
+GPURENT_HOT static void sample_gpus(struct guard *g)
 {
 	g->util_gpu = -1;
 	g->mem_used = g->mem_total = 0;
@@ -1054,10 +1062,16 @@ static void watchdog_cancel(struct guard *g)
 /* Reap every child that ended: CMD's leader, orphans handed to the guard. */
 static void reap(struct guard *g)
 {
+	struct rusage ru;
 	int st;
 	pid_t pid;
 
-	while ((pid = child_wait(-1, &st, WNOHANG)) > 0) {
+	while ((pid = wait4(-1, &st, WNOHANG, &ru)) > 0 || (pid < 0 && errno == EINTR)) {
+		if (pid < 0)
+			continue;
+		if (pid != g->watchdog)   /* CMD's leader or an orphan of its tree */
+			g->reaped_cpu += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+					 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 		if (pid == g->child.pid && g->running) {
 			g->running = false;
 			g->have_status = true;
@@ -1153,28 +1167,28 @@ static void handle_signals(struct guard *g, double now)
 }
 
 /* The CPU use of CMD's processes, percent of one core since the last call. */
-static void sample_cpu(struct guard *g, double now)
+GPURENT_HOT static void sample_cpu(struct guard *g, double now)
 {
-	struct rusage ru;
 	/* a full /proc scan at most every 30 s: cheap polls on a busy box */
-	double cpu = proc_tree_cpu(&g->ptree, getpid(), g->watchdog > 0 ? g->watchdog : -1, now, 30);
+	double cpu = proc_tree_cpu(&g->ptree, g->self, g->watchdog > 0 ? g->watchdog : -1, now, 30);
 
 	if (cpu < 0) {
 		g->cpu_pct = -1;
 		return;
 	}
-	if (!getrusage(RUSAGE_CHILDREN, &ru))   /* children already reaped */
-		cpu += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-		       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	if (g->cpu_prev_t > 0 && now > g->cpu_prev_t)
-		g->cpu_pct = fmax(0, (cpu - g->cpu_prev) / (now - g->cpu_prev_t) * 100);
-	else
+	cpu += g->reaped_cpu;   /* those the guard reaped itself (reap()) */
+	if (g->cpu_prev_t > 0 && now > g->cpu_prev_t) {
+		g->cpu_pct = (cpu - g->cpu_prev) / (now - g->cpu_prev_t) * 100;
+		if (!(g->cpu_pct > 0))
+			g->cpu_pct = 0;
+	} else {
 		g->cpu_pct = -1;
+	}
 	g->cpu_prev = cpu;
 	g->cpu_prev_t = now;
 }
 
-static void check_progress_file(struct guard *g, double now)
+GPURENT_HOT static void check_progress_file(struct guard *g, double now)
 {
 	struct stat st;
 
@@ -1188,7 +1202,7 @@ static void check_progress_file(struct guard *g, double now)
 }
 
 /* One poll tick: readings, the rules, the status line, the ledger. */
-static void tick(struct guard *g, double now, const char *state)
+GPURENT_HOT static void tick(struct guard *g, double now, const char *state)
 {
 	double util = -1;
 	enum guard_reason r;
@@ -1303,8 +1317,8 @@ static int start_attempt(struct guard *g)
 	}
 	g->running = true;
 	g->kill_at = 0;
-	g->out = (struct stream){.fd = g->child.out_fd, .term_fd = 1, .tag = "out"};
-	g->err = (struct stream){.fd = g->child.err_fd, .term_fd = 2, .tag = "err"};
+	g->out = (struct stream){.fd = g->child.out_fd, .term_fd = 1, .tag = "out", .line = g->line_buf[0]};
+	g->err = (struct stream){.fd = g->child.err_fd, .term_fd = 2, .tag = "err", .line = g->line_buf[1]};
 	guard_start(&g->gs, mono());
 	g->cpu_prev_t = 0;
 	proc_tree_reset(&g->ptree);   /* a new CMD: look for its processes now */
@@ -1321,15 +1335,28 @@ static void sweep(struct guard *g)
 	if (g->child.pid > 0 && child_group_alive(g->child.pid))
 		kill(-g->child.pid, SIGKILL);
 	/* descendants that left the group (setsid) are still the guard's (subreaper) */
-	n = proc_descendants(getpid(), pids, sizeof(pids) / sizeof(pids[0]));
+	n = proc_descendants(g->self, pids, sizeof(pids) / sizeof(pids[0]));
 	for (size_t i = 0; i < n && i < sizeof(pids) / sizeof(pids[0]); i++)
 		if (pids[i] != g->watchdog)
 			kill(pids[i], SIGKILL);
 	reap(g);
 }
 
+/* poll()'s timeout for s seconds: whole milliseconds, rounded up (not libm's ceil: one page less per tick). */
+GPURENT_HOT static int poll_ms(double s)
+{
+	int ms;
+
+	if (!(s > 0))
+		return 0;
+	if (s > 86400)
+		return 86400 * 1000;
+	ms = (int)(s * 1000);
+	return ms < s * 1000 ? ms + 1 : ms;
+}
+
 /* Run one attempt to its end: the event loop. */
-static void supervise(struct guard *g)
+GPURENT_HOT __attribute__((noinline)) static void supervise(struct guard *g)
 {
 	double next_tick = mono();
 	bool leftovers_told = false;
@@ -1364,11 +1391,11 @@ static void supervise(struct guard *g)
 				next_tick = now + g->o->poll_s;
 		}
 		wait_s = next_tick - now;
-		if (!g->running)
-			wait_s = fmin(wait_s, 0.01);   /* leftovers: look again soon */
-		if (g->kill_at)
-			wait_s = fmin(wait_s, g->kill_at - now);
-		if (poll(p, 3, wait_s > 0 ? (int)ceil(wait_s * 1000) : 0) < 0 && errno != EINTR)
+		if (!g->running && wait_s > 0.01)
+			wait_s = 0.01;   /* leftovers: look again soon */
+		if (g->kill_at && wait_s > g->kill_at - now)
+			wait_s = g->kill_at - now;
+		if (poll(p, 3, poll_ms(wait_s)) < 0 && errno != EINTR)
 			break;
 		now = mono();
 		if (p[0].revents)
@@ -1473,7 +1500,7 @@ static int install_signals(void)
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {0};
-	struct guard g = {0};
+	struct guard *g;
 	char msg[256], err[1200];
 	int rc, code;
 
@@ -1488,27 +1515,33 @@ int cmd_run(int argc, char **argv)
 	if (o.hard_deadline_s > 0)
 		o.lim.deadline_s = o.hard_deadline_s;
 
-	g.o = &o;
-	g.log_fd = g.wd_fd = -1;
-	g.watchdog = -1;
-	g.ledger_id = -1;
-	g.util_gpu = -1;
-	g.cpu_pct = -1;
-	g.child.pid = -1;
-	g.out.fd = g.err.fd = -1;
-	g.tty = isatty(2) && !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
-	g.t0 = mono();
-	g.wall0 = wall();
-	g.gs.idle_total_s = 0;
-	if (gethostname(g.host, sizeof(g.host)) < 0)
-		snprintf(g.host, sizeof(g.host), "unknown");
-	g.host[sizeof(g.host) - 1] = '\0';
+	if (!(g = calloc(1, sizeof(*g)))) {
+		common_error("run: out of memory");
+		action_token_free(o.action.token);
+		return EXIT_RUNTIME;
+	}
+	g->o = &o;
+	g->self = getpid();
+	g->log_fd = g->wd_fd = -1;
+	g->watchdog = -1;
+	g->ledger_id = -1;
+	g->util_gpu = -1;
+	g->cpu_pct = -1;
+	g->child.pid = -1;
+	g->out.fd = g->err.fd = -1;
+	g->tty = isatty(2) && !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
+	g->t0 = mono();
+	g->wall0 = wall();
+	g->gs.idle_total_s = 0;
+	if (gethostname(g->host, sizeof(g->host)) < 0)
+		snprintf(g->host, sizeof(g->host), "unknown");
+	g->host[sizeof(g->host) - 1] = '\0';
 	code = EXIT_RUNTIME;
-	if (!(g.command_line = join_command(o.cmd))) {
+	if (!(g->command_line = join_command(o.cmd))) {
 		common_error("run: out of memory");
 		goto out_free_token;
 	}
-	if (open_log(&g))
+	if (open_log(g))
 		goto out_free_command;
 	if (install_signals()) {
 		common_error("run: pipe: %s", strerror(errno));
@@ -1517,73 +1550,74 @@ int cmd_run(int argc, char **argv)
 #ifdef __linux__
 	prctl(PR_SET_CHILD_SUBREAPER, 1);   /* orphans of CMD come back to the guard */
 #endif
-	say(&g, "guarding: %s (log %s)", g.command_line, g.log_path);
-	setup_nvml(&g);
-	ledger_record(&g, 0);
-	g.next_ledger = mono() + 60;
+	say(g, "guarding: %s (log %s)", g->command_line, g->log_path);
+	setup_nvml(g);
+	ledger_record(g, 0);
+	g->next_ledger = mono() + 60;
 	if (o.hard_deadline_s > 0) {
 		if (o.dry_run)
-			say(&g, "dry run: --hard-deadline would arm a watchdog for %.0f s", o.hard_deadline_s);
+			say(g, "dry run: --hard-deadline would arm a watchdog for %.0f s", o.hard_deadline_s);
 		else
-			watchdog_arm(&g);
+			watchdog_arm(g);
 	}
 
 	for (;;) {
-		if (start_attempt(&g) == 0)
-			supervise(&g);
-		describe_end(&g, msg, sizeof(msg));
-		if (!g.reason && g.have_status && abnormal(g.status) && g.restarts < o.restarts &&
-		    !g.exec_errno) {
-			double d = guard_backoff(o.backoff_s, ++g.restarts);
-			say(&g, "%s; restart %d of %ld in %.1f s", msg, g.restarts, o.restarts, d);
-			back_off(&g, d);
-			if (!g.reason)
+		if (start_attempt(g) == 0)
+			supervise(g);
+		describe_end(g, msg, sizeof(msg));
+		if (!g->reason && g->have_status && abnormal(g->status) && g->restarts < o.restarts &&
+		    !g->exec_errno) {
+			double d = guard_backoff(o.backoff_s, ++g->restarts);
+			say(g, "%s; restart %d of %ld in %.1f s", msg, g->restarts, o.restarts, d);
+			back_off(g, d);
+			if (!g->reason)
 				continue;
 		}
 		break;
 	}
-	if (!g.reason)
-		g.reason = GUARD_EXIT;
-	watchdog_cancel(&g);
-	if (g.reason == GUARD_EXIT)
-		say(&g, "%s after %.1f s", msg, mono() - g.t0);
+	if (!g->reason)
+		g->reason = GUARD_EXIT;
+	watchdog_cancel(g);
+	if (g->reason == GUARD_EXIT)
+		say(g, "%s after %.1f s", msg, mono() - g->t0);
 	else
-		say(&g, "stopped (%s); %s after %.1f s", guard_reason_name(g.reason), msg, mono() - g.t0);
-	if (g.reason == GUARD_EXIT && o.keep_on_exit) {
-		say(&g, "--keep-on-exit: the stop action is not fired");
+		say(g, "stopped (%s); %s after %.1f s", guard_reason_name(g->reason), msg, mono() - g->t0);
+	if (g->reason == GUARD_EXIT && o.keep_on_exit) {
+		say(g, "--keep-on-exit: the stop action is not fired");
 	} else if (o.action.shell || o.action.url || o.dry_run) {
 		struct action_event ev = {
-			.reason = guard_reason_name(g.reason),
-			.exit_status = g.have_status ? child_exit_code(g.status) : -1,
-			.elapsed_s = mono() - g.t0,
-			.cost = o.lim.price_per_hour > 0 ? guard_cost(&o.lim, mono() - g.t0) : -1,
+			.reason = guard_reason_name(g->reason),
+			.exit_status = g->have_status ? child_exit_code(g->status) : -1,
+			.elapsed_s = mono() - g->t0,
+			.cost = o.lim.price_per_hour > 0 ? guard_cost(&o.lim, mono() - g->t0) : -1,
 			.currency = o.currency,
-			.host = g.host,
-			.log_path = g.log_path,
-			.ledger_id = g.ledger_id,
+			.host = g->host,
+			.log_path = g->log_path,
+			.ledger_id = g->ledger_id,
 		};
-		say(&g, "firing the stop action (%s)", ev.reason);
-		if (action_fire(&o.action, &ev, say_cb, &g, err, sizeof(err))) {
-			say(&g, "%s", err);
-			snprintf(g.problems, sizeof(g.problems), "stop action failed: %.560s", err);
+		say(g, "firing the stop action (%s)", ev.reason);
+		if (action_fire(&o.action, &ev, say_cb, g, err, sizeof(err))) {
+			say(g, "%s", err);
+			snprintf(g->problems, sizeof(g->problems), "stop action failed: %.560s", err);
 		}
 	}
 	if (o.lim.price_per_hour > 0)
-		say(&g, "cost %.2f %s (%.2f %s/h x %.1f s)", guard_cost(&o.lim, mono() - g.t0), o.currency,
-		    o.lim.price_per_hour, o.currency, mono() - g.t0);
-	ledger_record(&g, 2);
-	code = g.have_status ? child_exit_code(g.status) : EXIT_RUNTIME;
-	nvml_close(g.nvml);
-	proc_tree_free(&g.ptree);
+		say(g, "cost %.2f %s (%.2f %s/h x %.1f s)", guard_cost(&o.lim, mono() - g->t0), o.currency,
+		    o.lim.price_per_hour, o.currency, mono() - g->t0);
+	ledger_record(g, 2);
+	code = g->have_status ? child_exit_code(g->status) : EXIT_RUNTIME;
+	nvml_close(g->nvml);
+	proc_tree_free(&g->ptree);
 	close(sig_pipe[0]);
 	close(sig_pipe[1]);
 out_close_log:
-	status_clear(&g);
-	if (g.log_fd >= 0)
-		close(g.log_fd);
+	status_clear(g);
+	if (g->log_fd >= 0)
+		close(g->log_fd);
 out_free_command:
-	free(g.command_line);
+	free(g->command_line);
 out_free_token:
+	free(g);
 	action_token_free(o.action.token);
 	fflush(stdout);
 	return code;

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "../core/hot.h"
 #include "run_child.h"
 
 /* Find name in PATH (the guard's own); *path is the caller's to free. */
@@ -209,16 +209,56 @@ bool child_group_alive(pid_t pgid)
 	return pgid > 0 && (kill(-pgid, 0) == 0 || errno == EPERM);
 }
 
-/* Parse a /proc/PID/stat line: parent and CPU ticks (with reaped children). */
-static int stat_parse(char *buf, int *ppid, unsigned long long *ticks)
+/* The unsigned number at *p, moving *p past it; -1 when there is none. */
+GPURENT_HOT static int take_num(const char **p, unsigned long long *out)
 {
-	unsigned long long ut, st, cut, cst;
-	char *rp = strrchr(buf, ')');   /* the command name may hold spaces and ')' */
+	const char *s = *p;
+	unsigned long long v = 0;
 
-	if (!rp || sscanf(rp + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-			  ppid, &ut, &st, &cut, &cst) != 5)
+	while (*s == ' ')
+		s++;
+	if (*s < '0' || *s > '9')
 		return -1;
-	*ticks = ut + st + cut + cst;
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (unsigned long long)(*s++ - '0');
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Parse a /proc/PID/stat line: parent and CPU ticks (with reaped
+ * children). By hand, not sscanf: this runs every second for days, and
+ * the scanf machinery alone touches more pages than the rest of a tick.
+ * After the command name: state, ppid (field 4), then fields 5-13, then
+ * utime, stime, cutime, cstime (14-17), proc(5).
+ */
+GPURENT_HOT static int stat_parse(const char *buf, int *ppid, unsigned long long *ticks)
+{
+	const char *p = strrchr(buf, ')');   /* the command name may hold spaces and ')' */
+	unsigned long long v, sum = 0;
+
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	p += 3;   /* past ") S" */
+	if (take_num(&p, &v) || v > 0x7fffffff)
+		return -1;
+	*ppid = (int)v;
+	/* pgrp session tty_nr tpgid: tpgid is -1 without a terminal */
+	for (int f = 5; f <= 13; f++) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return -1;
+		while (*p && *p != ' ')
+			p++;
+	}
+	for (int f = 14; f <= 17; f++) {
+		if (take_num(&p, &v))
+			return -1;
+		sum += v;
+	}
+	*ticks = sum;
 	return 0;
 }
 
@@ -310,14 +350,135 @@ static void proc_mark(struct proc_row *v, size_t n, pid_t root, pid_t except, ch
 	}
 }
 
+/*
+ * Can the tree be walked through /proc/PID/task/TID/children (Linux 3.5+
+ * with CONFIG_PROC_CHILDREN, as Debian, Ubuntu, RHEL and Fedora build
+ * it)? That reads the tree's own processes only; the whole-/proc scan
+ * reads every process on the box. GPURENT_PROC_WALK=scan forces the scan.
+ */
+static bool children_files(void)
+{
+	static int ok = -1;
+
+	if (ok < 0) {
+		const char *force = getenv("GPURENT_PROC_WALK");
+		ok = force && !strcmp(force, "scan") ? 0 : access("/proc/thread-self/children", R_OK) == 0;
+	}
+	return ok;
+}
+
+static int push_pid(pid_t pid, pid_t **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		pid_t *nv = realloc(*v, 2 * *cap * sizeof(**v));
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap *= 2;
+	}
+	(*v)[(*n)++] = pid;
+	return 0;
+}
+
+/* Append the children of every thread of pid but except; 0, or -1 without memory. */
+static int add_children(pid_t pid, pid_t except, pid_t **v, size_t *n, size_t *cap)
+{
+	char path[96];
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+	if (!(d = opendir(path)))
+		return 0;   /* gone: no children */
+	while (rc == 0 && (de = readdir(d))) {
+		char buf[4096];
+		unsigned long long cur = 0;
+		bool in = false;
+		ssize_t len;
+		int fd;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task/%.20s/children", (long)pid, de->d_name);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		/* "12 345 6789 ": pids split by spaces, maybe across reads */
+		while (rc == 0 && ((len = read(fd, buf, sizeof(buf))) > 0 || (len < 0 && errno == EINTR)))
+			for (ssize_t i = 0; i < len && rc == 0; i++) {
+				if (buf[i] >= '0' && buf[i] <= '9') {
+					cur = cur * 10 + (unsigned long long)(buf[i] - '0');
+					in = true;
+				} else if (in) {
+					if ((pid_t)cur != except)
+						rc = push_pid((pid_t)cur, v, n, cap);
+					cur = 0;
+					in = false;
+				}
+			}
+		if (in && rc == 0 && (pid_t)cur != except)
+			rc = push_pid((pid_t)cur, v, n, cap);
+		close(fd);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * root's descendants (not root), skipping except's subtree, breadth first
+ * through the children files; sorted, each once (a process reparented to
+ * root during the walk is seen twice). *out is the caller's to free.
+ * Returns the count, or -1.
+ */
+static long proc_walk(pid_t root, pid_t except, pid_t **out)
+{
+	size_t n = 0, cap = 16, u = 0;
+	pid_t *v = malloc(cap * sizeof(*v));
+
+	*out = NULL;
+	if (!v)
+		return -1;
+	if (add_children(root, except, &v, &n, &cap))
+		goto fail;
+	/* a bound, so that pid reuse racing the walk cannot make it endless */
+	for (size_t i = 0; i < n && n < (1u << 20); i++)
+		if (add_children(v[i], except, &v, &n, &cap))
+			goto fail;
+	qsort(v, n, sizeof(*v), pid_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[i] != v[u - 1])
+			v[u++] = v[i];
+	*out = v;
+	return (long)u;
+fail:
+	free(v);
+	return -1;
+}
+
 size_t proc_descendants(pid_t root, pid_t *out, size_t max)
 {
 	struct proc_row *v;
-	long n = proc_scan(&v);
+	long n;
 	size_t count = 0;
 	char *mark;
 
-	if (n <= 0 || !(mark = calloc((size_t)n, 1))) {
+	if (children_files()) {
+		pid_t *w;
+		if ((n = proc_walk(root, -1, &w)) < 0)
+			return 0;
+		for (long i = 0; i < n && (size_t)i < max; i++)
+			out[i] = w[i];
+		free(w);
+		return (size_t)n;
+	}
+	if ((n = proc_scan(&v)) <= 0 || !(mark = calloc((size_t)n, 1))) {
 		free(v);
 		return 0;
 	}
@@ -334,7 +495,7 @@ size_t proc_descendants(pid_t root, pid_t *out, size_t max)
 }
 
 /* CPU ticks through an open /proc/PID/stat; -1 when the process is gone. */
-static long long fd_ticks(int fd)
+GPURENT_HOT static long long fd_ticks(int fd)
 {
 	char buf[512];
 	unsigned long long ticks;
@@ -362,10 +523,38 @@ void proc_tree_reset(struct proc_tree *t)
 	t->gap = 2;
 }
 
-double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, double rescan_s)
+/* The tree's members, from the children files or a scan of /proc; -1 without /proc. */
+static long tree_members(pid_t root, pid_t except, pid_t **out)
+{
+	struct proc_row *v;
+	long n, m = 0;
+	char *mark;
+
+	if (children_files())
+		return proc_walk(root, except, out);
+	*out = NULL;
+	if ((n = proc_scan(&v)) < 0)
+		return -1;
+	if (!(mark = calloc(n ? (size_t)n : 1, 1)) || !(*out = malloc((n ? (size_t)n : 1) * sizeof(**out)))) {
+		free(mark);
+		free(v);
+		return -1;
+	}
+	proc_mark(v, (size_t)n, root, except, mark);
+	for (long i = 0; i < n; i++)
+		if (mark[i])
+			(*out)[m++] = v[i].pid;
+	free(mark);
+	free(v);
+	return m;
+}
+
+GPURENT_HOT double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, double rescan_s)
 {
 	static long hz;
 	unsigned long long ticks = 0;
+	pid_t *w;
+	long n;
 
 	if (!hz && (hz = sysconf(_SC_CLK_TCK)) <= 0)
 		hz = 100;
@@ -385,46 +574,42 @@ double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, 
 		}
 		return (double)ticks / (double)hz;
 	}
-	{
-		struct proc_row *v;
-		long n = proc_scan(&v);
-		char *mark;
+	if ((n = tree_members(root, except, &w)) < 0)
+		return -1;
+	tree_close(t);
+	for (long i = 0; i < n; i++) {
+		char path[64];
+		long long k;
+		int fd;
 
-		if (n < 0 || !(mark = calloc(n ? (size_t)n : 1, 1))) {
-			free(v);
-			return -1;
+		if (t->n == t->cap) {
+			size_t ncap = t->cap ? 2 * t->cap : 16;
+			pid_t *np = realloc(t->pids, ncap * sizeof(*np));
+			int *nf;
+			if (!np)
+				break;
+			t->pids = np;
+			if (!(nf = realloc(t->fds, ncap * sizeof(*nf))))
+				break;
+			t->fds = nf;
+			t->cap = ncap;
 		}
-		proc_mark(v, (size_t)n, root, except, mark);
-		tree_close(t);
-		for (long i = 0; i < n; i++) {
-			char path[64];
-
-			if (!mark[i])
-				continue;
-			ticks += v[i].ticks;
-			if (t->n == t->cap) {
-				size_t ncap = t->cap ? 2 * t->cap : 16;
-				pid_t *np = realloc(t->pids, ncap * sizeof(*np));
-				int *nf;
-				if (!np)
-					continue;
-				t->pids = np;
-				if (!(nf = realloc(t->fds, ncap * sizeof(*nf))))
-					continue;
-				t->fds = nf;
-				t->cap = ncap;
-			}
-			snprintf(path, sizeof(path), "/proc/%ld/stat", (long)v[i].pid);
-			t->pids[t->n] = v[i].pid;
-			t->fds[t->n++] = open(path, O_RDONLY | O_CLOEXEC);
+		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)w[i]);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;   /* gone since */
+		if ((k = fd_ticks(fd)) < 0) {
+			close(fd);
+			continue;
 		}
-		free(mark);
-		free(v);
-		if (!(t->gap > 0))
-			t->gap = 2;
-		t->next_scan = now + fmin(t->gap, rescan_s);
-		t->gap = rescan_s;
+		ticks += (unsigned long long)k;
+		t->pids[t->n] = w[i];
+		t->fds[t->n++] = fd;
 	}
+	free(w);
+	if (!(t->gap > 0))
+		t->gap = 2;
+	t->next_scan = now + (t->gap < rescan_s ? t->gap : rescan_s);
+	t->gap = rescan_s;
 	return (double)ticks / (double)hz;
 }
 

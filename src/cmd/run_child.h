@@ -49,17 +49,20 @@ bool child_group_alive(pid_t pgid);
 
 /*
  * The processes under root (its descendants, not root itself): writes up
- * to max pids into out and returns how many there are. Reads /proc; 0
- * where /proc is absent.
+ * to max pids into out and returns how many there are. Reads /proc (the
+ * children files, else a scan, as below); 0 where /proc is absent.
  */
 size_t proc_descendants(pid_t root, pid_t *out, size_t max);
 
 /*
- * The CPU time of root's descendants, read once per poll. A full scan of
- * /proc (every process's parent) is costly on a busy box, so the tracker
- * keeps /proc/PID/stat open for the descendants it found and rereads only
- * those (one pread each), scanning again 2 s after a reset (to catch the
- * workers a launcher starts) and then every `rescan_s` seconds. One that
+ * The CPU time of root's descendants, read once per poll. Finding them
+ * is the costly part, so the tracker keeps /proc/PID/stat open for the
+ * descendants it found and rereads only those (one pread each), looking
+ * again 2 s after a reset (to catch the workers a launcher starts) and
+ * then every `rescan_s` seconds. A look walks /proc/PID/task/TID/children
+ * down from root (only the tree's own processes are read); where the
+ * kernel lacks that file, or GPURENT_PROC_WALK=scan, it reads every
+ * process's parent from a scan of /proc. One that
  * is gone is dropped: its CPU time is in its parent's cutime. A process
  * born between scans is counted from the next scan (or through its
  * parent's cutime once reaped). Initialise with {0}; reset (a new CMD)

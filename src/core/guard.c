@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "guard.h"
+#include "hot.h"
 
 void guard_start(struct guard_state *s, double now)
 {
@@ -19,18 +20,18 @@ void guard_start(struct guard_state *s, double now)
 	s->util = -1;
 }
 
-void guard_activity(struct guard_state *s, double now)
+GPURENT_HOT void guard_activity(struct guard_state *s, double now)
 {
 	if (now > s->last_activity)
 		s->last_activity = now;
 }
 
-double guard_idle_for(const struct guard_state *s, double now)
+GPURENT_HOT double guard_idle_for(const struct guard_state *s, double now)
 {
 	return s->idle_since >= 0 && now > s->idle_since ? now - s->idle_since : 0;
 }
 
-enum guard_reason guard_poll(const struct guard_limits *l, struct guard_state *s,
+GPURENT_HOT enum guard_reason guard_poll(const struct guard_limits *l, struct guard_state *s,
 			     double now, double elapsed, double util, bool running)
 {
 	double dt = now - s->last_poll;
@@ -63,7 +64,7 @@ enum guard_reason guard_poll(const struct guard_limits *l, struct guard_state *s
 	return GUARD_NONE;
 }
 
-double guard_cost(const struct guard_limits *l, double elapsed)
+GPURENT_HOT double guard_cost(const struct guard_limits *l, double elapsed)
 {
 	return l->price_per_hour > 0 && elapsed > 0 ? l->price_per_hour * elapsed / 3600 : 0;
 }

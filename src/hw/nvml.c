@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hot.h"
 #include "nvml.h"
 
 /* NVML's ABI, as documented in NVIDIA's nvml.h (stable since driver 4xx). */
@@ -234,13 +235,13 @@ int nvml_cuda_driver_version(const struct nvml *n, int *major, int *minor)
 	return 0;
 }
 
-static int nvml_handle(const struct nvml *n, unsigned index, nvmlDevice_t *dev)
+GPURENT_HOT static int nvml_handle(const struct nvml *n, unsigned index, nvmlDevice_t *dev)
 {
 	return n && n->f.handle_by_index(index, dev) == NVML_SUCCESS ? 0 : -1;
 }
 
 /* Memory through _v2 (which separates reserved memory) or the plain call. */
-static void nvml_memory(const struct nvml *n, nvmlDevice_t dev, uint64_t *total,
+GPURENT_HOT static void nvml_memory(const struct nvml *n, nvmlDevice_t dev, uint64_t *total,
 			uint64_t *used, uint64_t *freeb)
 {
 	*total = *used = *freeb = 0;
@@ -258,7 +259,7 @@ static void nvml_memory(const struct nvml *n, nvmlDevice_t dev, uint64_t *total,
 	}
 }
 
-static void nvml_util(const struct nvml *n, nvmlDevice_t dev, int *gpu, int *mem)
+GPURENT_HOT static void nvml_util(const struct nvml *n, nvmlDevice_t dev, int *gpu, int *mem)
 {
 	nvmlUtilization_t u = {0};
 
@@ -359,7 +360,7 @@ int nvml_device_info(const struct nvml *n, unsigned index, struct nvml_device_in
 	return 0;
 }
 
-int nvml_device_sample(const struct nvml *n, unsigned index, struct nvml_sample *out)
+GPURENT_HOT int nvml_device_sample(const struct nvml *n, unsigned index, struct nvml_sample *out)
 {
 	nvmlDevice_t dev;
 	uint64_t freeb;

@@ -135,6 +135,15 @@ PRE=
 stop_case idle-cpu 143 idle - 'wait' --idle 500ms
 grep -q "idle is judged from the CPU use of CMD's processes" err && ok || bad "CPU fallback announced: $(cat err)"
 stop_case busy-cpu 0 exit - 'i=0; while [ $i -lt 1000000 ]; do i=$((i + 1)); done' --idle 400ms
+# the work in a grandchild that starts after the guard's first look: found
+# by the look again at 2 s, through /proc/PID/task/TID/children, and
+# through the whole-/proc scan where that file is missing (forced here)
+BUSY='(end=$(($(date +%s) + 4)); while [ "$(date +%s)" -lt $end ]; do i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done; done)'
+stop_case busy-grandchild 0 exit - "$BUSY" --idle 2500ms
+PRE="env GPURENT_PROC_WALK=scan"
+stop_case busy-grandchild-scan 0 exit - "$BUSY" --idle 2500ms
+stop_case idle-cpu-scan 143 idle - 'wait' --idle 500ms
+PRE=
 stop_case stall 143 stall - 'echo started; wait' --stall 500ms
 stop_case progress-no-stall 0 exit - 'for i in 1 2 3 4 5 6 7 8 9 10; do touch prog; sleep 0.1; done' \
 	--stall 400ms --progress-file prog
