@@ -1334,6 +1334,7 @@ static void sweep(struct guard *g)
 
 	if (g->child.pid > 0 && child_group_alive(g->child.pid))
 		kill(-g->child.pid, SIGKILL);
+	proc_tree_reset(&g->ptree);   /* the attempt is over: its descriptors are free for the look */
 	/* descendants that left the group (setsid) are still the guard's (subreaper) */
 	n = proc_descendants(g->self, pids, sizeof(pids) / sizeof(pids[0]));
 	for (size_t i = 0; i < n && i < sizeof(pids) / sizeof(pids[0]); i++)
@@ -1577,6 +1578,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!g->reason)
 		g->reason = GUARD_EXIT;
+	proc_tree_free(&g->ptree);   /* its descriptors: the stop action may need them */
 	watchdog_cancel(g);
 	if (g->reason == GUARD_EXIT)
 		say(g, "%s after %.1f s", msg, mono() - g->t0);
@@ -1607,7 +1609,6 @@ int cmd_run(int argc, char **argv)
 	ledger_record(g, 2);
 	code = g->have_status ? child_exit_code(g->status) : EXIT_RUNTIME;
 	nvml_close(g->nvml);
-	proc_tree_free(&g->ptree);
 	close(sig_pipe[0]);
 	close(sig_pipe[1]);
 out_close_log:

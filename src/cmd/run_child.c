@@ -262,6 +262,16 @@ GPURENT_HOT static int stat_parse(const char *buf, int *ppid, unsigned long long
 	return 0;
 }
 
+/*
+ * Did opening a /proc file fail because its process (or thread) is gone?
+ * Anything else (out of descriptors or memory) makes the reading unknown,
+ * never "no processes": that would read as idle and stop a busy job.
+ */
+static bool gone(int err)
+{
+	return err == ENOENT || err == ESRCH;
+}
+
 /* One /proc/PID/stat line: parent and CPU ticks. */
 struct proc_row {
 	pid_t pid, ppid;
@@ -292,8 +302,13 @@ static long proc_scan(struct proc_row **rows)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			if (gone(errno))
+				continue;
+			closedir(d);
+			free(v);
+			return -1;
+		}
 		len = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
 		if (len <= 0)
@@ -390,7 +405,7 @@ static int add_children(pid_t pid, pid_t except, pid_t **v, size_t *n, size_t *c
 
 	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
 	if (!(d = opendir(path)))
-		return 0;   /* gone: no children */
+		return gone(errno) ? 0 : -1;   /* gone: no children */
 	while (rc == 0 && (de = readdir(d))) {
 		char buf[4096];
 		unsigned long long cur = 0;
@@ -401,8 +416,11 @@ static int add_children(pid_t pid, pid_t except, pid_t **v, size_t *n, size_t *c
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/task/%.20s/children", (long)pid, de->d_name);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			if (!gone(errno))
+				rc = -1;   /* the thread is not gone: its children are unknown */
 			continue;
+		}
 		/* "12 345 6789 ": pids split by spaces, maybe across reads */
 		while (rc == 0 && ((len = read(fd, buf, sizeof(buf))) > 0 || (len < 0 && errno == EINTR)))
 			for (ssize_t i = 0; i < len && rc == 0; i++) {
@@ -471,12 +489,13 @@ size_t proc_descendants(pid_t root, pid_t *out, size_t max)
 
 	if (children_files()) {
 		pid_t *w;
-		if ((n = proc_walk(root, -1, &w)) < 0)
-			return 0;
-		for (long i = 0; i < n && (size_t)i < max; i++)
-			out[i] = w[i];
-		free(w);
-		return (size_t)n;
+		if ((n = proc_walk(root, -1, &w)) >= 0) {
+			for (long i = 0; i < n && (size_t)i < max; i++)
+				out[i] = w[i];
+			free(w);
+			return (size_t)n;
+		}
+		/* the walk failed part way: try the scan */
 	}
 	if ((n = proc_scan(&v)) <= 0 || !(mark = calloc((size_t)n, 1))) {
 		free(v);
@@ -574,34 +593,44 @@ GPURENT_HOT double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, 
 		}
 		return (double)ticks / (double)hz;
 	}
+	tree_close(t);   /* replaced below: their descriptors are free for the look */
 	if ((n = tree_members(root, except, &w)) < 0)
 		return -1;
-	tree_close(t);
 	for (long i = 0; i < n; i++) {
 		char path[64];
 		long long k;
 		int fd;
 
-		if (t->n == t->cap) {
-			size_t ncap = t->cap ? 2 * t->cap : 16;
-			pid_t *np = realloc(t->pids, ncap * sizeof(*np));
-			int *nf;
-			if (!np)
-				break;
-			t->pids = np;
-			if (!(nf = realloc(t->fds, ncap * sizeof(*nf))))
-				break;
-			t->fds = nf;
-			t->cap = ncap;
-		}
 		snprintf(path, sizeof(path), "/proc/%ld/stat", (long)w[i]);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;   /* gone since */
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+			if (gone(errno))
+				continue;
+			tree_close(t);
+			free(w);
+			return -1;
+		}
 		if ((k = fd_ticks(fd)) < 0) {
-			close(fd);
+			close(fd);   /* gone since */
 			continue;
 		}
 		ticks += (unsigned long long)k;
+		if (t->n == t->cap) {
+			size_t ncap = t->cap ? 2 * t->cap : 16;
+			pid_t *np = realloc(t->pids, ncap * sizeof(*np));
+			int *nf = np ? realloc(t->fds, ncap * sizeof(*nf)) : NULL;
+			if (np)
+				t->pids = np;
+			if (nf)
+				t->fds = nf;
+			if (!np || !nf) {
+				/* a member the polls would miss would read as idle: unknown instead */
+				close(fd);
+				tree_close(t);
+				free(w);
+				return -1;
+			}
+			t->cap = ncap;
+		}
 		t->pids[t->n] = w[i];
 		t->fds[t->n++] = fd;
 	}

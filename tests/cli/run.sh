@@ -143,6 +143,18 @@ stop_case busy-grandchild 0 exit - "$BUSY" --idle 2500ms
 PRE="env GPURENT_PROC_WALK=scan"
 stop_case busy-grandchild-scan 0 exit - "$BUSY" --idle 2500ms
 stop_case idle-cpu-scan 143 idle - 'wait' --idle 500ms
+# out of descriptors: a look that cannot open every process of the tree
+# leaves the reading unknown (never idle), not short of the busy one
+cat >lowfd <<'EOF'
+#!/bin/sh
+ulimit -n 20 && exec "$@"
+EOF
+chmod +x lowfd
+SLEEPS='for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do sleep 9 & done'
+PRE=./lowfd
+stop_case lowfd-busy 0 exit - "$SLEEPS; $BUSY" --idle 3s
+PRE="./lowfd env GPURENT_PROC_WALK=scan"
+stop_case lowfd-busy-scan 0 exit - "$SLEEPS; $BUSY" --idle 3s
 PRE=
 stop_case stall 143 stall - 'echo started; wait' --stall 500ms
 stop_case progress-no-stall 0 exit - 'for i in 1 2 3 4 5 6 7 8 9 10; do touch prog; sleep 0.1; done' \
