@@ -47,9 +47,11 @@ static const char usage[] =
 	"finished, idle, stalled or runaway job does not bill all night. CMD runs in\n"
 	"its own process group; its output goes, line by line with timestamps, to the\n"
 	"terminal and to a log file. The stop action fires exactly once, on the first of:\n"
-	"CMD ends; idle; stall; --max-runtime; --budget; SIGTERM, SIGINT or SIGHUP to\n"
-	"the guard (forwarded to CMD, which gets --grace to checkpoint before the group\n"
-	"is killed). Exit status: CMD's own (128+signal when a signal ended it).\n"
+	"CMD ends; idle; stall; --max-runtime; --budget; SIGTERM, SIGINT, SIGHUP or\n"
+	"SIGQUIT to the guard (forwarded to CMD, which gets --grace to checkpoint before\n"
+	"the group is killed; another signal kills it at once). SIGUSR1 and SIGUSR2 are\n"
+	"passed to CMD and do not stop it. Exit status: CMD's own (128+signal when a\n"
+	"signal ended it).\n"
 	"\n"
 	"When to stop:\n"
 	"  --idle DUR           stop when every GPU the job uses (CUDA_VISIBLE_DEVICES,\n"
@@ -136,6 +138,7 @@ struct guard {
 	bool gpu_mode;               /* idle judged from NVML (else CPU) */
 	enum guard_reason reason;    /* why the guard stops; NONE while it goes on */
 	double kill_at;              /* when to SIGKILL the group; 0: not pending */
+	double killed_at;            /* when the group got SIGKILL; 0: not yet */
 	double t0;                   /* monotonic start */
 	double next_ledger;
 	struct guard_state gs;
@@ -160,6 +163,8 @@ struct guard {
 	int log_fd;
 	int wd_fd;
 	int64_t ledger_id;
+	pid_t ledger_pid;            /* a heartbeat still writing, 0 when none */
+	int ledger_fd;               /* its reply pipe */
 	char *command_line;
 	char log_path[PATH_MAX];
 	char gpu_type[96];
@@ -179,6 +184,23 @@ static void on_signal(int sig)
 		/* the pipe is full: a signal is already pending */
 	}
 	errno = saved;
+}
+
+/*
+ * poll()'s timeout for s seconds: whole milliseconds, rounded up, at most
+ * a day (the caller loops; an int of milliseconds overflows at 24.8 days).
+ * Not libm's ceil: one page less per tick.
+ */
+GPURENT_HOT static int poll_ms(double s)
+{
+	int ms;
+
+	if (!(s > 0))
+		return 0;
+	if (s > 86400)
+		return 86400 * 1000;
+	ms = (int)(s * 1000);
+	return ms < s * 1000 ? ms + 1 : ms;
 }
 
 GPURENT_HOT static double mono(void)
@@ -659,7 +681,8 @@ static int open_log(struct guard *g)
 
 	localtime_r(&t, &tm);
 	if (mkdir_p(g->o->log_dir) < 0) {
-		common_error("run: --log-dir %s: %s", g->o->log_dir, strerror(errno));
+		snprintf(g->problems, sizeof(g->problems), "no log: --log-dir %.200s: %s", g->o->log_dir,
+			 strerror(errno));
 		return -1;
 	}
 	if (g->o->log_dir[0] != '/' && getcwd(cwd, sizeof(cwd)))
@@ -669,7 +692,7 @@ static int open_log(struct guard *g)
 		 tm.tm_sec, (long)getpid());
 	g->log_fd = open(g->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (g->log_fd < 0) {
-		common_error("run: %s: %s", g->log_path, strerror(errno));
+		snprintf(g->problems, sizeof(g->problems), "no log: %.300s: %s", g->log_path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -857,6 +880,39 @@ static void ledger_write(struct guard *g, int phase, struct ledger_reply *out)
 	ledger_close(l);
 }
 
+/* How long the guard waits for a heartbeat's write before it goes on. */
+#define LEDGER_WAIT_S 2.0
+
+/* What a ledger write came to. */
+static void ledger_report(struct guard *g, int phase, struct ledger_reply *rep)
+{
+	rep->err[sizeof(rep->err) - 1] = '\0';
+	if (rep->rc && !rep->opened) {
+		if (phase != 1)
+			say(g, "ledger: %s; this run is not recorded", rep->err);
+		if (phase == 0)
+			g->ledger_id = -1;
+	} else if (rep->rc) {
+		say(g, "ledger: %s", rep->err);
+		if (phase == 0)
+			g->ledger_id = -1;
+	} else if (phase == 0) {
+		g->ledger_id = rep->id;
+	}
+}
+
+/* A heartbeat that outlived LEDGER_WAIT_S has ended (reaped): its reply, if any. */
+static void ledger_heartbeat_done(struct guard *g)
+{
+	struct ledger_reply rep = {.rc = -1};
+
+	if (read(g->ledger_fd, &rep, sizeof(rep)) == (ssize_t)sizeof(rep))
+		ledger_report(g, 1, &rep);
+	close(g->ledger_fd);
+	g->ledger_fd = -1;
+	g->ledger_pid = 0;
+}
+
 /*
  * Record the run: phase 0 at the start (gets the id), 1 while it runs, 2 at
  * the end. SQLite does its work in a short-lived child process, so that
@@ -873,6 +929,16 @@ static void ledger_record(struct guard *g, int phase)
 
 	if (g->o->no_ledger || (phase && g->ledger_id < 0))
 		return;
+	if (g->ledger_pid > 0) {
+		if (phase == 1)
+			return;   /* the last heartbeat is still waiting for the lock */
+		/* the end's record supersedes it; SQLite rolls the killed write back */
+		kill(g->ledger_pid, SIGKILL);
+		child_wait(g->ledger_pid, &st, 0);
+		close(g->ledger_fd);
+		g->ledger_fd = -1;
+		g->ledger_pid = 0;
+	}
 	if (pipe(p) < 0)
 		goto out_inline;
 	if ((pid = fork()) < 0) {
@@ -885,6 +951,9 @@ static void ledger_record(struct guard *g, int phase)
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
 		signal(SIGHUP, SIG_IGN);
+		signal(SIGQUIT, SIG_IGN);
+		signal(SIGUSR1, SIG_IGN);
+		signal(SIGUSR2, SIG_IGN);
 		signal(SIGCHLD, SIG_DFL);
 		close(sig_pipe[0]);
 		close(sig_pipe[1]);
@@ -894,6 +963,27 @@ static void ledger_record(struct guard *g, int phase)
 		_exit(0);
 	}
 	close(p[1]);
+	if (phase == 1) {
+		/*
+		 * A heartbeat must not stall the guard (signals, output, the
+		 * watchdog's deadline) while another process holds the ledger
+		 * locked: wait LEDGER_WAIT_S at most, then let it finish on its
+		 * own; reap() collects it. (Till then the CPU fallback may count it with
+		 * CMD's processes: a writer waiting on a lock uses next to nothing, and
+		 * more CPU can only make CMD look busier, never idle.)
+		 */
+		struct pollfd pf = {p[0], POLLIN, 0};
+		double until = mono() + LEDGER_WAIT_S;
+		int pr;
+
+		while ((pr = poll(&pf, 1, poll_ms(until - mono()))) < 0 && errno == EINTR)
+			;
+		if (pr == 0) {
+			g->ledger_pid = pid;
+			g->ledger_fd = p[0];
+			return;
+		}
+	}
 	while (got < sizeof(rep)) {
 		ssize_t r = read(p[0], (char *)&rep + got, sizeof(rep) - got);
 		if (r < 0 && errno == EINTR)
@@ -913,19 +1003,7 @@ static void ledger_record(struct guard *g, int phase)
 out_inline:
 	ledger_write(g, phase, &rep);
 out_report:
-	rep.err[sizeof(rep.err) - 1] = '\0';
-	if (rep.rc && !rep.opened) {
-		if (phase != 1)
-			say(g, "ledger: %s; this run is not recorded", rep.err);
-		if (phase == 0)
-			g->ledger_id = -1;
-	} else if (rep.rc) {
-		say(g, "ledger: %s", rep.err);
-		if (phase == 0)
-			g->ledger_id = -1;
-	} else if (phase == 0) {
-		g->ledger_id = rep.id;
-	}
+	ledger_report(g, phase, &rep);
 }
 
 /* ---- the hard-deadline watchdog ---- */
@@ -958,7 +1036,7 @@ static void watchdog_main(struct guard *g, int fd, pid_t guard_pid)
 
 		if (left <= 0)
 			break;
-		if (poll(&p, 1, (int)ceil(left * 1000)) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
+		if (poll(&p, 1, poll_ms(left)) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
 			continue;
 		r = read(fd, &msg, sizeof(msg));
 		if (r == (ssize_t)sizeof(msg) && msg > 0)
@@ -1069,6 +1147,10 @@ static void reap(struct guard *g)
 	while ((pid = wait4(-1, &st, WNOHANG, &ru)) > 0 || (pid < 0 && errno == EINTR)) {
 		if (pid < 0)
 			continue;
+		if (pid == g->ledger_pid && g->ledger_pid > 0) {
+			ledger_heartbeat_done(g);
+			continue;
+		}
 		if (pid != g->watchdog)   /* CMD's leader or an orphan of its tree */
 			g->reaped_cpu += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 					 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
@@ -1130,15 +1212,39 @@ static void begin_stop(struct guard *g, enum guard_reason r, double now)
 	}
 }
 
+static const char *sig_name(int sig)
+{
+	switch (sig) {
+	case SIGTERM: return "SIGTERM";
+	case SIGINT: return "SIGINT";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGUSR2: return "SIGUSR2";
+	default: return "a signal";
+	}
+}
+
 static void on_guard_signal(struct guard *g, int sig, double now)
 {
-	const char *name = sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP";
+	const char *name = sig_name(sig);
 
+	if (sig == SIGUSR1 || sig == SIGUSR2) {
+		/* Slurm's --signal, submitit: "checkpoint now", for CMD, not a stop */
+		if (g->child.pid > 0 && child_group_alive(g->child.pid)) {
+			say(g, "got %s: passed to CMD", name);
+			kill(-g->child.pid, sig);
+		}
+		return;
+	}
 	if (g->reason) {
-		/* told twice: do not wait out the grace period */
-		if (g->reason == GUARD_SIGNAL && g->running) {
-			say(g, "%s again: killing CMD now", name);
+		/* told again while stopping: do not wait out the grace period */
+		if (g->child.pid > 0 && child_group_alive(g->child.pid)) {
+			say(g, "%s while stopping: killing CMD now", name);
 			kill(-g->child.pid, SIGKILL);
+			g->kill_at = 0;
+			if (!g->killed_at)
+				g->killed_at = now;
 		}
 		return;
 	}
@@ -1247,8 +1353,10 @@ static char **attempt_env(struct guard *g, const char *resume)
 	}
 	snprintf(buf, sizeof(buf), "GPURENT_ATTEMPT=%d", g->attempt);
 	env[n++] = strdup(buf);
-	snprintf(buf, sizeof(buf), "GPURENT_LOG=%s", g->log_path);
-	env[n++] = strdup(buf);
+	if (g->log_fd >= 0) {
+		snprintf(buf, sizeof(buf), "GPURENT_LOG=%s", g->log_path);
+		env[n++] = strdup(buf);
+	}
 	if (resume) {
 		snprintf(buf, sizeof(buf), "GPURENT_RESUME=%s", resume);
 		env[n++] = strdup(buf);
@@ -1316,7 +1424,7 @@ static int start_attempt(struct guard *g)
 		return -1;
 	}
 	g->running = true;
-	g->kill_at = 0;
+	g->kill_at = g->killed_at = 0;
 	g->out = (struct stream){.fd = g->child.out_fd, .term_fd = 1, .tag = "out", .line = g->line_buf[0]};
 	g->err = (struct stream){.fd = g->child.err_fd, .term_fd = 2, .tag = "err", .line = g->line_buf[1]};
 	guard_start(&g->gs, mono());
@@ -1330,36 +1438,40 @@ static int start_attempt(struct guard *g)
 static void sweep(struct guard *g)
 {
 	pid_t pids[256];
-	size_t n;
 
 	if (g->child.pid > 0 && child_group_alive(g->child.pid))
 		kill(-g->child.pid, SIGKILL);
 	proc_tree_reset(&g->ptree);   /* the attempt is over: its descriptors are free for the look */
-	/* descendants that left the group (setsid) are still the guard's (subreaper) */
-	n = proc_descendants(g->self, pids, sizeof(pids) / sizeof(pids[0]));
-	for (size_t i = 0; i < n && i < sizeof(pids) / sizeof(pids[0]); i++)
-		if (pids[i] != g->watchdog)
-			kill(pids[i], SIGKILL);
+	/*
+	 * Descendants that left the group (setsid) are still the guard's
+	 * (subreaper). Kill and reap in rounds until none is left: a round
+	 * sees at most 256, and the killed are listed until reaped. Bounded,
+	 * for a process stuck in the kernel that SIGKILL cannot end.
+	 */
+	for (int round = 0; round < 100; round++) {
+		size_t n = proc_descendants(g->self, pids, sizeof(pids) / sizeof(pids[0])), left = 0;
+
+		for (size_t i = 0; i < n && i < sizeof(pids) / sizeof(pids[0]); i++)
+			if (pids[i] != g->watchdog) {
+				kill(pids[i], SIGKILL);
+				left++;
+			}
+		if (!left && n <= sizeof(pids) / sizeof(pids[0]))
+			break;
+		reap(g);
+		if (round)
+			poll(NULL, 0, 10);   /* let the kernel finish them */
+	}
 	reap(g);
 }
 
-/* poll()'s timeout for s seconds: whole milliseconds, rounded up (not libm's ceil: one page less per tick). */
-GPURENT_HOT static int poll_ms(double s)
-{
-	int ms;
-
-	if (!(s > 0))
-		return 0;
-	if (s > 86400)
-		return 86400 * 1000;
-	ms = (int)(s * 1000);
-	return ms < s * 1000 ? ms + 1 : ms;
-}
+/* How long after SIGKILL the guard waits for CMD's processes before it goes on. */
+#define STUCK_S 10.0
 
 /* Run one attempt to its end: the event loop. */
 GPURENT_HOT __attribute__((noinline)) static void supervise(struct guard *g)
 {
-	double next_tick = mono();
+	double next_tick = mono(), due = 0;
 	bool leftovers_told = false;
 
 	for (;;) {
@@ -1383,19 +1495,34 @@ GPURENT_HOT __attribute__((noinline)) static void supervise(struct guard *g)
 			say(g, "grace period over: SIGKILL to CMD's process group");
 			kill(-g->child.pid, SIGKILL);
 			g->kill_at = 0;
+			g->killed_at = now;
 		}
-		if (now >= next_tick) {
+		if (g->killed_at && now >= g->killed_at + STUCK_S) {
+			/* in uninterruptible sleep (a driver call), or a zombie nobody reaps */
+			say(g, "CMD's processes are still there %.0f s after SIGKILL (stuck in the kernel?): "
+			    "going on without them", STUCK_S);
+			break;
+		}
+		if (now >= next_tick || (due > 0 && now >= due)) {
 			state = g->reason ? "stopping" : g->running ? "running" : "ending";
 			tick(g, now, state);
-			next_tick += g->o->poll_s;
-			if (next_tick < now)
-				next_tick = now + g->o->poll_s;
+			if (now >= next_tick) {
+				next_tick += g->o->poll_s;
+				if (next_tick < now)
+					next_tick = now + g->o->poll_s;
+			}
 		}
-		wait_s = next_tick - now;
+		/* a limit falls due before the next tick: look then (not when stopping already) */
+		due = g->reason ? 0 : guard_next_due(&g->o->lim, &g->gs, g->t0, g->running);
+		if (due > 0 && due <= now)
+			due = now + 0.001;   /* due, but rounding kept the rule from firing: look again soon */
+		wait_s = (due > 0 && due < next_tick ? due : next_tick) - now;
 		if (!g->running && wait_s > 0.01)
 			wait_s = 0.01;   /* leftovers: look again soon */
 		if (g->kill_at && wait_s > g->kill_at - now)
 			wait_s = g->kill_at - now;
+		if (g->killed_at && wait_s > g->killed_at + STUCK_S - now)
+			wait_s = g->killed_at + STUCK_S - now;
 		if (poll(p, 3, poll_ms(wait_s)) < 0 && errno != EINTR)
 			break;
 		now = mono();
@@ -1426,7 +1553,7 @@ GPURENT_HOT __attribute__((noinline)) static void supervise(struct guard *g)
 /* Wait before restart n, still obeying signals, max-runtime and budget. */
 static void back_off(struct guard *g, double delay)
 {
-	double until = mono() + delay, next_tick = mono();
+	double until = mono() + delay, next_tick = mono(), due = 0;
 
 	while (!g->reason) {
 		struct pollfd p = {sig_pipe[0], POLLIN, 0};
@@ -1435,13 +1562,17 @@ static void back_off(struct guard *g, double delay)
 
 		if (now >= until)
 			break;
-		if (now >= next_tick) {
+		if (now >= next_tick || (due > 0 && now >= due)) {
 			snprintf(state, sizeof(state), "restarting in %.0f s", until - now);
 			tick(g, now, state);
-			next_tick = now + g->o->poll_s;
+			if (now >= next_tick)
+				next_tick = now + g->o->poll_s;
 		}
-		w = fmin(until, next_tick) - now;
-		if (poll(&p, 1, w > 0 ? (int)ceil(w * 1000) : 0) > 0)
+		due = g->reason ? 0 : guard_next_due(&g->o->lim, &g->gs, g->t0, false);
+		if (due > 0 && due <= now)
+			due = now + 0.001;
+		w = fmin(fmin(until, next_tick), due > 0 ? due : until) - now;
+		if (poll(&p, 1, poll_ms(w)) > 0)
 			handle_signals(g, mono());
 	}
 }
@@ -1479,7 +1610,7 @@ static void sanitize_stdfds(void)
 static int install_signals(void)
 {
 	struct sigaction sa = {0};
-	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD};
+	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCHLD};
 
 	if (pipe(sig_pipe) < 0)
 		return -1;
@@ -1523,7 +1654,7 @@ int cmd_run(int argc, char **argv)
 	}
 	g->o = &o;
 	g->self = getpid();
-	g->log_fd = g->wd_fd = -1;
+	g->log_fd = g->wd_fd = g->ledger_fd = -1;
 	g->watchdog = -1;
 	g->ledger_id = -1;
 	g->util_gpu = -1;
@@ -1542,8 +1673,12 @@ int cmd_run(int argc, char **argv)
 		common_error("run: out of memory");
 		goto out_free_token;
 	}
-	if (open_log(g))
-		goto out_free_command;
+	if (open_log(g)) {
+		/* the job still runs and the stop action still fires: a box left
+		 * idle because a log could not be written is the costlier loss */
+		common_error("run: %s; the output goes to the terminal only", g->problems);
+		snprintf(g->log_path, sizeof(g->log_path), "(none)");
+	}
 	if (install_signals()) {
 		common_error("run: pipe: %s", strerror(errno));
 		goto out_close_log;
@@ -1615,7 +1750,6 @@ out_close_log:
 	status_clear(g);
 	if (g->log_fd >= 0)
 		close(g->log_fd);
-out_free_command:
 	free(g->command_line);
 out_free_token:
 	free(g);

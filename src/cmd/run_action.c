@@ -150,7 +150,7 @@ static int fire_shell(const struct action_cfg *a, const struct action_event *ev,
 		if (a->timeout_s > 0 && el > a->timeout_s) {
 			kill(-c.pid, SIGKILL);
 			child_wait(c.pid, &st, 0);
-			snprintf(err, errlen, "stop command did not finish within %.0f s: killed", a->timeout_s);
+			snprintf(err, errlen, "stop command did not finish within %g s: killed", a->timeout_s);
 			goto out_free_env;
 		}
 		sleep_s(0.005);
@@ -256,6 +256,20 @@ static void json_escape(char *out, size_t n, const char *s)
 	out[k] = '\0';
 }
 
+/* A libcurl timeout: whole milliseconds, rounded up, at least 1 (0 means none at all). */
+static long curl_ms(double s)
+{
+	double ms = s * 1000;
+	long r;
+
+	if (!(ms >= 1))
+		return 1;
+	if (ms >= 2147483647.0)
+		return 2147483647L;
+	r = (long)ms;
+	return r < ms ? r + 1 : r;
+}
+
 static int fire_http(const struct action_cfg *a, const struct action_event *ev,
 		     action_say_fn *say, void *ctx, char *err, size_t errlen)
 {
@@ -302,8 +316,8 @@ static int fire_http(const struct action_cfg *a, const struct action_event *ev,
 	f->easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
 	f->easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
 	f->easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	f->easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(a->timeout_s * 1000));
-	f->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)(a->timeout_s * 1000));
+	f->easy_setopt(h, CURLOPT_TIMEOUT_MS, curl_ms(a->timeout_s));
+	f->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, curl_ms(a->timeout_s));
 	for (int k = 1; k <= attempts; k++) {
 		CURLcode cr;
 		long code = 0;

@@ -64,6 +64,29 @@ GPURENT_HOT enum guard_reason guard_poll(const struct guard_limits *l, struct gu
 	return GUARD_NONE;
 }
 
+static void earlier(double *due, double t)
+{
+	if (t > 0 && (*due == 0 || t < *due))
+		*due = t;
+}
+
+GPURENT_HOT double guard_next_due(const struct guard_limits *l, const struct guard_state *s, double t0, bool running)
+{
+	double due = 0;
+
+	if (l->deadline_s > 0)
+		earlier(&due, t0 + l->deadline_s);
+	if (l->max_runtime_s > 0)
+		earlier(&due, t0 + l->max_runtime_s);
+	if (l->budget > 0 && l->price_per_hour > 0)
+		earlier(&due, t0 + l->budget / l->price_per_hour * 3600);
+	if (running && l->stall_s > 0)
+		earlier(&due, s->last_activity + l->stall_s);
+	if (running && l->idle_s > 0 && s->idle_since >= 0)
+		earlier(&due, s->idle_since + l->idle_s);
+	return due;
+}
+
 GPURENT_HOT double guard_cost(const struct guard_limits *l, double elapsed)
 {
 	return l->price_per_hour > 0 && elapsed > 0 ? l->price_per_hour * elapsed / 3600 : 0;

@@ -59,6 +59,16 @@ void guard_activity(struct guard_state *s, double now);
 enum guard_reason guard_poll(const struct guard_limits *l, struct guard_state *s,
 			     double now, double elapsed, double util, bool running);
 
+/*
+ * The earliest moment (monotonic seconds, as now) at which guard_poll()
+ * can next stop on a limit: --hard-deadline, --max-runtime and --budget
+ * counted from t0 (the guard's start), --stall from the last activity and
+ * --idle from the start of the current idle stretch (those two only while
+ * running). 0 when no limit applies. The guard polls then as well as every
+ * --poll, so a limit fires on time whatever --poll is.
+ */
+double guard_next_due(const struct guard_limits *l, const struct guard_state *s, double t0, bool running);
+
 /* Cost of `elapsed` seconds at l->price_per_hour (0 when no price). */
 double guard_cost(const struct guard_limits *l, double elapsed);
 

@@ -177,6 +177,60 @@ rm -f marker
 "$G" run --no-ledger --keep-on-exit --poll 50ms --max-runtime 200ms --on-stop 'echo fired >>marker' -- sleep 5 2>err
 [ "$(lines marker)" -eq 1 ] && ok || bad "--keep-on-exit with max-runtime: fired $(lines marker)"
 
+# a limit fires on time whatever --poll is (the guard wakes when one falls due)
+for lim in '--max-runtime 500ms:max-runtime' '--stall 500ms:stall' '--price 3600 --budget 0.5:budget'; do
+	rm -f marker
+	t0=$(date +%s%N)
+	"$G" run --no-ledger --poll 8s --grace 300ms ${lim%%:*} --on-stop 'echo fired >>marker' -- \
+		sh -c 'echo started; sleep 30' >out 2>err
+	rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ "$rc" -eq 143 ] && [ "$ms" -lt 4000 ] && grep -q "firing the stop action (${lim#*:})" err \
+		&& [ "$(lines marker)" -eq 1 ] && ok || bad "${lim%%:*} with --poll 8s: rc $rc after $ms ms: $(cat err)"
+done
+
+# SIGUSR1/USR2 (Slurm's --signal, submitit) go to CMD, which goes on; SIGQUIT stops
+rm -f marker ready usr1
+"$G" run --no-ledger --on-stop 'echo fired >>marker' -- \
+	sh -c 'trap "echo got >>usr1" USR1; echo >ready; i=0; while [ $i -lt 15 ]; do sleep 0.1; i=$((i + 1)); done' >out 2>err &
+gp=$!
+wait_for ready
+sleep 0.2
+kill -USR1 "$gp"
+wait "$gp"
+rc=$?
+[ "$rc" -eq 0 ] && [ -s usr1 ] && grep -q 'got SIGUSR1: passed to CMD' err && grep -q 'firing the stop action (exit)' err \
+	&& [ "$(lines marker)" -eq 1 ] && ok || bad "SIGUSR1 passed on: rc $rc $(cat err)"
+stop_case guard-sigquit 131 signal QUIT 'wait'
+
+# told again while CMD's leftovers sit out --grace: killed at once
+rm -f marker ready
+t0=$(date +%s)
+"$G" run --no-ledger --grace 20s --on-stop 'echo fired >>marker' -- \
+	sh -c '(trap "" TERM INT; sleep 7190) & echo >ready; exec sleep 7191' >out 2>err &
+gp=$!
+wait_for ready
+sleep 0.3
+kill -INT "$gp"
+sleep 0.5
+kill -INT "$gp"
+wait "$gp"
+rc=$?
+[ $(($(date +%s) - t0)) -lt 10 ] && grep -q 'SIGINT while stopping: killing CMD now' err && [ "$(lines marker)" -eq 1 ] \
+	&& no_orphans "sleep 7190" && ok || bad "a second SIGINT with leftovers: rc $rc after $(($(date +%s) - t0)) s: $(cat err)"
+
+# a log directory that cannot be made: the job runs and the action fires all the same
+rm -f marker notadir
+: >notadir
+"$G" run --no-ledger --log-dir notadir/logs --on-stop 'echo fired >>marker' -- echo hi >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'hi$' out && grep -q 'no log: --log-dir notadir/logs: Not a directory; the output goes to the terminal only' err \
+	&& [ "$(lines marker)" -eq 1 ] && ok || bad "an impossible --log-dir: rc $rc $(cat out err)"
+
+# more leftovers than one look lists (256): none survives
+"$G" run --no-ledger -- sh -c "for i in \$(seq 300); do $SETSID sleep 7192 & done; sleep 0.5; exit 0" >out 2>err
+no_orphans "sleep 7192" && ok || bad "300 leftovers: some survive"
+
 # ---- restarts: GPURENT_ATTEMPT, back-off, the action once at the end ----
 rm -f marker
 "$G" run --no-ledger --restarts 2 --backoff 20ms --on-stop 'echo fired >>marker' -- \
@@ -387,6 +441,19 @@ grep -q 'key=abc' err && bad "the URL's query in the error" || ok
 "$G" ledger show 1 --ledger "$T/d.db" >out 2>&1
 grep -q 'stop action failed: stop request failed after 3 attempts' out && ok || bad "the failure in the ledger: $(cat out)"
 grep -rqaF "$TOKEN" "$T"/d.db* && bad "the token in the ledger" || ok
+# a server that takes the request and never answers: --stop-timeout bounds
+# every attempt, a sub-millisecond one included (libcurl reads 0 as none)
+start_httpd 0
+for to in 1s 0.4ms; do
+	t0=$(date +%s)
+	timeout 20 "$G" run --no-ledger --stop-url "http://127.0.0.1:$PORT/stop" --stop-retries 0 --stop-timeout "$to" -- true >out 2>err
+	rc=$?
+	[ "$rc" -eq 0 ] && [ $(($(date +%s) - t0)) -le 5 ] && grep -q 'stop request failed after 1 attempt' err && ok \
+		|| bad "a server that never answers, --stop-timeout $to: rc $rc after $(($(date +%s) - t0)) s: $(cat err)"
+done
+kill "$HTTPD"
+wait "$HTTPD" 2>/dev/null
+HTTPD=
 
 # ---- presets, dry run, bad options ----
 env -u RUNPOD_POD_ID "$G" run --no-ledger --dry-run --preset runpod -- true >out 2>err

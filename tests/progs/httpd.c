@@ -2,7 +2,8 @@
  * httpd.c - a tiny HTTP server for the guard's stop-URL tests. Listens on
  * 127.0.0.1 (a free port, written to PORTFILE), logs every request to
  * LOGFILE (request line, headers, body) and answers the n-th request with
- * the n-th STATUS given (the last one repeats; 200 when none).
+ * the n-th STATUS given (the last one repeats; 200 when none). STATUS 0:
+ * read the request, then never answer (and never close).
  *
  *   httpd PORTFILE LOGFILE [STATUS...]
  */
@@ -79,6 +80,8 @@ int main(int argc, char **argv)
 			fprintf(log, "REQUEST %d answered %d\n%s\nEND\n", n, code, req);
 			fclose(log);
 		}
+		if (code == 0)
+			continue;   /* a server that hangs: the connection stays open, unanswered */
 		snprintf(resp, sizeof(resp), "HTTP/1.1 %d X\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", code);
 		if (write(c, resp, strlen(resp)) < 0)
 			perror("write");

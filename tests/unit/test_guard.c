@@ -88,6 +88,36 @@ static void test_runtime_budget_deadline(void **s)
 	assert_int_equal(guard_poll(&d, &g, 60, 60, -1, true), GUARD_DEADLINE);
 }
 
+/* When the next limit falls due, and that guard_poll() then fires it. */
+static void test_next_due(void **s)
+{
+	struct guard_limits l = {.max_runtime_s = 3600, .deadline_s = 7200, .budget = 1, .price_per_hour = 2,
+				 .stall_s = 600, .idle_s = 300, .idle_util = 5};
+	struct guard_limits none = {0};
+	struct guard_state g = {0};
+	double due;
+	(void)s;
+	guard_start(&g, 1000);
+	assert_near(guard_next_due(&none, &g, 1000, true), 0, 0);
+	/* t0 1000: budget 1 at 2/h is due at 1000 + 1800 before max-runtime's 4600; stall at 1600 */
+	assert_near(guard_next_due(&l, &g, 1000, true), 1600, 1e-9);
+	assert_near(guard_next_due(&l, &g, 1000, false), 2800, 1e-9);   /* no stall in back-off */
+	guard_activity(&g, 1500);
+	assert_near(guard_next_due(&l, &g, 1000, true), 2100, 1e-9);
+	/* idle from 1550: due at 1850, and guard_poll() fires it then, not later */
+	assert_int_equal(guard_poll(&l, &g, 1550, 550, 1, true), GUARD_NONE);
+	due = guard_next_due(&l, &g, 1000, true);
+	assert_near(due, 1850, 1e-9);
+	assert_int_equal(guard_poll(&l, &g, due, due - 1000, 1, true), GUARD_IDLE);
+	/* a budget due time is one guard_poll() agrees with */
+	l.idle_s = l.stall_s = 0;
+	guard_start(&g, 1000);
+	due = guard_next_due(&l, &g, 1000, true);
+	assert_near(due, 2800, 1e-9);
+	assert_int_equal(guard_poll(&l, &g, due - 0.01, due - 0.01 - 1000, 90, true), GUARD_NONE);
+	assert_int_equal(guard_poll(&l, &g, due + 1e-6, due + 1e-6 - 1000, 90, true), GUARD_BUDGET);
+}
+
 static void test_backoff(void **s)
 {
 	(void)s;
@@ -117,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_idle_reset_and_unknown),
 		cmocka_unit_test(test_stall),
 		cmocka_unit_test(test_runtime_budget_deadline),
+		cmocka_unit_test(test_next_due),
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_names),
 	};
