@@ -227,6 +227,15 @@ rc=$?
 [ "$rc" -eq 0 ] && grep -q 'hi$' out && grep -q 'no log: --log-dir notadir/logs: Not a directory; the output goes to the terminal only' err \
 	&& [ "$(lines marker)" -eq 1 ] && ok || bad "an impossible --log-dir: rc $rc $(cat out err)"
 
+# CMD's group cannot empty (a zombie nobody reaps, as a process stuck in a
+# driver call): 10 s after SIGKILL the guard goes on, fires, leaves nothing
+rm -f marker
+t0=$(date +%s)
+timeout 60 "$G" run --no-ledger --grace 300ms --on-stop 'echo fired >>marker' -- "$PROGS/zombie" 7193 >out 2>err
+rc=$?
+[ "$rc" -eq 0 ] && [ $(($(date +%s) - t0)) -lt 20 ] && grep -q 'still there 10 s after SIGKILL' err \
+	&& [ "$(lines marker)" -eq 1 ] && no_orphans "sleep 7193" && ok || bad "a group that cannot empty: rc $rc $(cat err)"
+
 # more leftovers than one look lists (256): none survives
 "$G" run --no-ledger -- sh -c "for i in \$(seq 300); do $SETSID sleep 7192 & done; sleep 0.5; exit 0" >out 2>err
 no_orphans "sleep 7192" && ok || bad "300 leftovers: some survive"
