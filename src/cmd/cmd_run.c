@@ -901,7 +901,7 @@ static void ledger_report(struct guard *g, int phase, struct ledger_reply *rep)
 	}
 }
 
-/* A heartbeat that outlived LEDGER_WAIT_S has ended (reaped): its reply, if any. */
+/* A heartbeat that outlived LEDGER_WAIT_S has ended (reaped): its reply, if any; then forget it. */
 static void ledger_heartbeat_done(struct guard *g)
 {
 	struct ledger_reply rep = {.rc = -1};
@@ -935,9 +935,7 @@ static void ledger_record(struct guard *g, int phase)
 		/* the end's record supersedes it; SQLite rolls the killed write back */
 		kill(g->ledger_pid, SIGKILL);
 		child_wait(g->ledger_pid, &st, 0);
-		close(g->ledger_fd);
-		g->ledger_fd = -1;
-		g->ledger_pid = 0;
+		ledger_heartbeat_done(g);
 	}
 	if (pipe(p) < 0)
 		goto out_inline;
@@ -1275,7 +1273,7 @@ static void handle_signals(struct guard *g, double now)
 /* The CPU use of CMD's processes, percent of one core since the last call. */
 GPURENT_HOT static void sample_cpu(struct guard *g, double now)
 {
-	/* a full /proc scan at most every 30 s: cheap polls on a busy box */
+	/* a look for CMD's processes at most every 30 s; one pread of each in between */
 	double cpu = proc_tree_cpu(&g->ptree, g->self, g->watchdog > 0 ? g->watchdog : -1, now, 30);
 
 	if (cpu < 0) {
@@ -1465,6 +1463,18 @@ static void sweep(struct guard *g)
 	reap(g);
 }
 
+/*
+ * When a limit falls due before the next tick, the loops look then too;
+ * 0 when none does, or when stopping already. Due but not fired (rounding
+ * kept the rule from firing): look again in a millisecond.
+ */
+GPURENT_HOT static double next_due(struct guard *g, double now, bool running)
+{
+	double due = g->reason ? 0 : guard_next_due(&g->o->lim, &g->gs, g->t0, running);
+
+	return due > 0 && due <= now ? now + 0.001 : due;
+}
+
 /* How long after SIGKILL the guard waits for CMD's processes before it goes on. */
 #define STUCK_S 10.0
 
@@ -1512,10 +1522,7 @@ GPURENT_HOT __attribute__((noinline)) static void supervise(struct guard *g)
 					next_tick = now + g->o->poll_s;
 			}
 		}
-		/* a limit falls due before the next tick: look then (not when stopping already) */
-		due = g->reason ? 0 : guard_next_due(&g->o->lim, &g->gs, g->t0, g->running);
-		if (due > 0 && due <= now)
-			due = now + 0.001;   /* due, but rounding kept the rule from firing: look again soon */
+		due = next_due(g, now, g->running);
 		wait_s = (due > 0 && due < next_tick ? due : next_tick) - now;
 		if (!g->running && wait_s > 0.01)
 			wait_s = 0.01;   /* leftovers: look again soon */
@@ -1568,9 +1575,7 @@ static void back_off(struct guard *g, double delay)
 			if (now >= next_tick)
 				next_tick = now + g->o->poll_s;
 		}
-		due = g->reason ? 0 : guard_next_due(&g->o->lim, &g->gs, g->t0, false);
-		if (due > 0 && due <= now)
-			due = now + 0.001;
+		due = next_due(g, now, false);
 		w = fmin(fmin(until, next_tick), due > 0 ? due : until) - now;
 		if (poll(&p, 1, poll_ms(w)) > 0)
 			handle_signals(g, mono());

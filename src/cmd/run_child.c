@@ -272,10 +272,9 @@ static bool gone(int err)
 	return err == ENOENT || err == ESRCH;
 }
 
-/* One /proc/PID/stat line: parent and CPU ticks. */
+/* One process of a /proc scan and its parent. */
 struct proc_row {
 	pid_t pid, ppid;
-	unsigned long long ticks;
 };
 
 /* Read every process; *rows is the caller's to free. Returns the count or -1. */
@@ -323,7 +322,7 @@ static long proc_scan(struct proc_row **rows)
 			v = nv;
 			cap *= 2;
 		}
-		v[n++] = (struct proc_row){(pid_t)atol(de->d_name), (pid_t)ppid, ticks};
+		v[n++] = (struct proc_row){(pid_t)atol(de->d_name), (pid_t)ppid};
 	}
 	closedir(d);
 	*rows = v;
@@ -480,39 +479,6 @@ fail:
 	return -1;
 }
 
-size_t proc_descendants(pid_t root, pid_t *out, size_t max)
-{
-	struct proc_row *v;
-	long n;
-	size_t count = 0;
-	char *mark;
-
-	if (children_files()) {
-		pid_t *w;
-		if ((n = proc_walk(root, -1, &w)) >= 0) {
-			for (long i = 0; i < n && (size_t)i < max; i++)
-				out[i] = w[i];
-			free(w);
-			return (size_t)n;
-		}
-		/* the walk failed part way: try the scan */
-	}
-	if ((n = proc_scan(&v)) <= 0 || !(mark = calloc((size_t)n, 1))) {
-		free(v);
-		return 0;
-	}
-	proc_mark(v, (size_t)n, root, -1, mark);
-	for (long i = 0; i < n; i++)
-		if (mark[i]) {
-			if (count < max)
-				out[count] = v[i].pid;
-			count++;
-		}
-	free(mark);
-	free(v);
-	return count;
-}
-
 /* CPU ticks through an open /proc/PID/stat; -1 when the process is gone. */
 GPURENT_HOT static long long fd_ticks(int fd)
 {
@@ -542,15 +508,13 @@ void proc_tree_reset(struct proc_tree *t)
 	t->gap = 2;
 }
 
-/* The tree's members, from the children files or a scan of /proc; -1 without /proc. */
-static long tree_members(pid_t root, pid_t except, pid_t **out)
+/* root's descendants but except's subtree from a scan of /proc; *out is the caller's. -1 without /proc. */
+static long scan_members(pid_t root, pid_t except, pid_t **out)
 {
 	struct proc_row *v;
 	long n, m = 0;
 	char *mark;
 
-	if (children_files())
-		return proc_walk(root, except, out);
 	*out = NULL;
 	if ((n = proc_scan(&v)) < 0)
 		return -1;
@@ -566,6 +530,27 @@ static long tree_members(pid_t root, pid_t except, pid_t **out)
 	free(mark);
 	free(v);
 	return m;
+}
+
+/* The tree's members, from the children files or a scan of /proc; -1 when unknown. */
+static long tree_members(pid_t root, pid_t except, pid_t **out)
+{
+	return children_files() ? proc_walk(root, except, out) : scan_members(root, except, out);
+}
+
+size_t proc_descendants(pid_t root, pid_t *out, size_t max)
+{
+	pid_t *w;
+	long n = tree_members(root, -1, &w);
+
+	if (n < 0 && children_files())
+		n = scan_members(root, -1, &w);   /* the walk failed part way: try the scan */
+	if (n < 0)
+		return 0;
+	for (long i = 0; i < n && (size_t)i < max; i++)
+		out[i] = w[i];
+	free(w);
+	return (size_t)n;
 }
 
 GPURENT_HOT double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, double rescan_s)
