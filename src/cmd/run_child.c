@@ -317,8 +317,12 @@ static long proc_scan(struct proc_row **rows)
 			continue;
 		if (n == cap) {
 			struct proc_row *nv = realloc(v, 2 * cap * sizeof(*v));
-			if (!nv)
-				break;
+			if (!nv) {
+				/* a partial list could miss the busy process: unknown instead */
+				closedir(d);
+				free(v);
+				return -1;
+			}
 			v = nv;
 			cap *= 2;
 		}
