@@ -1,18 +1,9 @@
 #!/bin/sh
 # tests/cli/ckpt.sh - `gpurent ckpt latest` and `gpurent ckpt prune` on
 # checkpoint directories made here. Prints "ckpt: N passed, M failed".
-set -u
 export LC_ALL=C
-: "${GPURENT:?set GPURENT to the binary}"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-G=$GPURENT
+NAME=ckpt
+. "$(dirname "$0")/lib/common.sh"
 
 # numeric order, temp files and a torn (empty) file
 mkdir d
@@ -83,5 +74,4 @@ grep -q 'ckpt latest DIR' out && grep -q 'ckpt prune DIR --keep N' out && ok || 
 grep -q 'fBckpt latest' "$ROOT/docs/gpurent.1" && grep -q 'fBckpt prune' "$ROOT/docs/gpurent.1" \
 	&& ok || bad "docs/gpurent.1 lacks ckpt latest/prune"
 
-echo "ckpt: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

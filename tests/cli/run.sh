@@ -6,25 +6,19 @@
 # and where the token must not appear (acceptance 3); restarts, the
 # hard-deadline watchdog, the log, options and docs. Sub-second limits
 # throughout. Prints "run: N passed, M failed".
-set -u
 export LC_ALL=C
-: "${GPURENT:?set GPURENT to the binary}"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B=$(cd "$(dirname "$GPURENT")" && pwd)
+NAME=run
+B=$(cd "$(dirname "${GPURENT:?set GPURENT to the binary}")" && pwd)
+. "$(dirname "$0")/lib/common.sh"
 FAKE=$B/fake
 PROGS=$B/progs
-T=$(mktemp -d)
 HTTPD=
 cleanup() {
 	[ -n "$HTTPD" ] && kill "$HTTPD" 2>/dev/null
+	chmod -R u+rwx "$T" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
-cd "$T" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-G=$GPURENT
 # No real NVML in these tests, even on a GPU machine; the fake is chosen per case.
 export GPURENT_NVML_LIB=none
 unset CUDA_VISIBLE_DEVICES
@@ -509,5 +503,4 @@ for p in autodl runpod shutdown slurm vastai; do
 	grep -q "^| \`$p\`" "$ROOT/docs/guard.md" && ok || bad "docs/guard.md does not describe preset $p"
 done
 
-echo "run: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
