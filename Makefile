@@ -29,7 +29,10 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 CORE_SRC := $(sort $(wildcard src/core/*.c))
-CMD_SRC  := $(sort $(wildcard src/cmd/*.c src/hw/*.c))
+# The command layer: commands (src/cmd), their shared library (src/cli),
+# the guard (src/guard), OS helpers (src/os) and hardware loaders (src/hw).
+LAYER_DIRS := src/cmd src/cli src/guard src/os src/hw
+CMD_SRC  := $(sort $(foreach d,$(LAYER_DIRS),$(wildcard $(d)/*.c)))
 DATA     := $(sort $(wildcard data/*.csv))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/src/main.o $(BUILD)/obj/embedded.o
@@ -47,7 +50,7 @@ $(BUILD)/gpurent: $(CMD_OBJ) $(CORE_OBJ)
 	@echo '  LINK    $@'
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c $(wildcard src/core/*.h src/cmd/*.h src/hw/*.h include/*.h)
+$(BUILD)/obj/%.o: %.c $(wildcard src/core/*.h $(addsuffix /*.h,$(LAYER_DIRS)) include/*.h)
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
 	@$(CC) $(CFLAGS) -c -o $@ $<

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/common.h"
 
 #ifndef GPURENT_VERSION
 #define GPURENT_VERSION "0.1.0"

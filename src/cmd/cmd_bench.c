@@ -29,7 +29,7 @@
 #include "../hw/nvml.h"
 #include "../store/ledger.h"
 #include "cmd.h"
-#include "common.h"
+#include "../cli/common.h"
 
 static const char usage[] =
 	"usage: gpurent bench [--dir PATH] [--json] [--gpu N|all] [--no-gpu]\n"

@@ -13,9 +13,9 @@
 #include "../core/names.h"
 #include "../core/spot.h"
 #include "../core/units.h"
-#include "ckpt_dir.h"
+#include "../os/ckpt_dir.h"
 #include "cmd.h"
-#include "common.h"
+#include "../cli/common.h"
 
 static const char usage[] =
 	"usage: gpurent ckpt <subcommand> [options]\n"

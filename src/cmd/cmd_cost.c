@@ -16,7 +16,7 @@
 #include "../core/names.h"
 #include "../core/units.h"
 #include "cmd.h"
-#include "common.h"
+#include "../cli/common.h"
 
 static const char usage[] =
 	"usage: gpurent cost --price PRICE [--billing PROFILE] [USAGE...] [--currency CODE]\n"

@@ -25,7 +25,7 @@
 #include "../hw/cuda.h"
 #include "../hw/nvml.h"
 #include "cmd.h"
-#include "common.h"
+#include "../cli/common.h"
 
 extern char **environ;
 

@@ -12,8 +12,8 @@
 #include "../core/units.h"
 #include "../core/workload.h"
 #include "cmd.h"
-#include "common.h"
-#include "wlargs.h"
+#include "../cli/common.h"
+#include "../cli/wlargs.h"
 
 static const char usage[] =
 	"usage: gpurent estimate [FILE.yaml] [--FIELD VALUE]... [--json]\n"

@@ -9,7 +9,7 @@
 #include "../core/gpu.h"
 #include "../core/names.h"
 #include "cmd.h"
-#include "common.h"
+#include "../cli/common.h"
 
 static const char usage[] =
 	"usage: gpurent gpus [FILTER] [--json]\n"

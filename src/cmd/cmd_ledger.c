@@ -19,7 +19,7 @@
 #include "../core/units.h"
 #include "../store/ledger.h"
 #include "cmd.h"
-#include "common.h"
+#include "../cli/common.h"
 
 static const char usage[] =
 	"usage: gpurent ledger [--ledger PATH] <subcommand> [options]\n"

@@ -15,8 +15,8 @@
 #include "../core/manifest.h"
 #include "../core/units.h"
 #include "cmd.h"
-#include "common.h"
-#include "walk.h"
+#include "../cli/common.h"
+#include "../os/walk.h"
 
 static const char usage[] =
 	"usage: gpurent manifest DIR [-o FILE] [--hash xxh3|sha256]\n"

@@ -9,7 +9,7 @@
 #include "../core/names.h"
 #include "../core/units.h"
 #include "cmd.h"
-#include "common.h"
+#include "../cli/common.h"
 
 static const char usage[] =
 	"usage: gpurent models [FILTER] [--json]\n"

@@ -9,8 +9,8 @@
 #include "../core/query.h"
 #include "../core/units.h"
 #include "cmd.h"
-#include "common.h"
-#include "offers_load.h"
+#include "../cli/common.h"
+#include "../cli/offers_load.h"
 
 static const char usage[] =
 	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort FIELD[-]] [--limit N]\n"

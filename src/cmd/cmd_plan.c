@@ -12,10 +12,10 @@
 #include "../core/plan.h"
 #include "../core/units.h"
 #include "cmd.h"
-#include "common.h"
-#include "offers_load.h"
-#include "plan_pricer.h"
-#include "wlargs.h"
+#include "../cli/common.h"
+#include "../cli/offers_load.h"
+#include "../cli/plan_pricer.h"
+#include "../cli/wlargs.h"
 
 static const char usage[] =
 	"usage: gpurent plan [FILE.yaml] [--FIELD VALUE]... [--catalog PATH]... [--by cost|time]\n"

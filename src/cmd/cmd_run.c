@@ -32,11 +32,11 @@
 #include "../core/units.h"
 #include "../hw/nvml.h"
 #include "../store/ledger.h"
-#include "ckpt_dir.h"
+#include "../os/ckpt_dir.h"
 #include "cmd.h"
-#include "common.h"
-#include "run_action.h"
-#include "run_child.h"
+#include "../cli/common.h"
+#include "../guard/action.h"
+#include "../os/child.h"
 
 extern char **environ;
 

@@ -14,8 +14,8 @@
 #include "../core/manifest.h"
 #include "../core/units.h"
 #include "cmd.h"
-#include "common.h"
-#include "walk.h"
+#include "../cli/common.h"
+#include "../os/walk.h"
 
 static const char usage[] =
 	"usage: gpurent verify MANIFEST [DIR] [--quick] [--follow-symlinks] [-j N]\n"

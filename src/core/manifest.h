@@ -3,7 +3,7 @@
  * with size and content hash, written and read in three formats (gpurent's
  * own, sha256sum's, hashdeep's), and the comparison of a recorded manifest
  * with what a directory holds now. Walking the tree and reading the files
- * is the caller's job (src/cmd/walk.c); this module only holds, formats,
+ * is the caller's job (src/os/walk.c); this module only holds, formats,
  * parses and compares.
  */
 #ifndef GPURENT_MANIFEST_H

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run_action.h"
-#include "run_child.h"
+#include "action.h"
+#include "../os/child.h"
 
 extern char **environ;
 

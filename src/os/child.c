@@ -17,7 +17,7 @@
 #endif
 
 #include "../core/hot.h"
-#include "run_child.h"
+#include "child.h"
 
 /* Find name in PATH (the guard's own); *path is the caller's to free. */
 static int locate(const char *name, char **path, int *eno)
