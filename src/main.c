@@ -7,6 +7,8 @@
 
 #include "cmd/cmd.h"
 #include "cli/common.h"
+#include "cli/msg.h"
+#include "core/names.h"
 
 #ifndef GPURENT_VERSION
 #define GPURENT_VERSION "0.1.0"
@@ -43,6 +45,20 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
+/* "'X' is not a gpurent command", with the closest name when there is one. */
+static int not_a_command(const char *what, const char *name)
+{
+	struct names_suggest sg;
+
+	names_suggest_init(&sg, name);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names_suggest_add(&sg, commands[i].name);
+	names_suggest_add(&sg, "help");
+	if (sg.best[0])
+		return msg_usage(_("%s'%s' is not a gpurent command (did you mean '%s'?)"), what, name, sg.best);
+	return msg_usage(_("%s'%s' is not a gpurent command (see 'gpurent help')"), what, name);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: gpurent [--data-dir DIR] <command> [args]\n"
@@ -67,14 +83,12 @@ static int help(const char *name)
 	char arg0[64], arg1[] = "--help";
 	char *argv[] = {arg0, arg1, NULL};
 
-	if (!name) {
+	if (!name || !strcmp(name, "help")) {
 		usage(stdout);
 		return common_finish(EXIT_OK);
 	}
-	if (!(c = find(name))) {
-		common_error("help: unknown command '%s' (see 'gpurent help')", name);
-		return EXIT_USAGE;
-	}
+	if (!(c = find(name)))
+		return not_a_command("help: ", name);
 	snprintf(arg0, sizeof(arg0), "%s", name);
 	return c->fn(2, argv);
 }
@@ -84,6 +98,7 @@ int main(int argc, char **argv)
 	const struct command *c;
 	int i = 1;
 
+	msg_init();
 	common_data_dir = getenv("GPURENT_DATA_DIR");
 	if (common_data_dir && !*common_data_dir)
 		common_data_dir = NULL;
@@ -98,8 +113,7 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[i], "--data-dir=", 11)) {
 			common_data_dir = argv[i] + 11;
 		} else {
-			common_error("%s: unknown option (see 'gpurent help')", argv[i]);
-			return EXIT_USAGE;
+			return msg_usage(_("%s: unknown option (see 'gpurent help')"), argv[i]);
 		}
 	}
 	if (i >= argc) {
@@ -112,9 +126,7 @@ int main(int argc, char **argv)
 		printf("gpurent %s\n", GPURENT_VERSION);
 		return common_finish(EXIT_OK);
 	}
-	if (!(c = find(argv[i]))) {
-		common_error("'%s' is not a gpurent command (see 'gpurent help')", argv[i]);
-		return EXIT_USAGE;
-	}
+	if (!(c = find(argv[i])))
+		return not_a_command("", argv[i]);
 	return c->fn(argc - i, argv + i);
 }

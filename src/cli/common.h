@@ -14,7 +14,7 @@
 #include "../core/gpu.h"
 #include "../core/model.h"
 
-enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+#include "msg.h"   /* EXIT_OK, EXIT_RUNTIME, EXIT_USAGE and the messages */
 
 /* Set by `gpurent --data-dir DIR` (or GPURENT_DATA_DIR); NULL = embedded. */
 extern const char *common_data_dir;

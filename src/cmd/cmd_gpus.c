@@ -10,6 +10,7 @@
 #include "../core/names.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 
 static const char usage[] =
 	"usage: gpurent gpus [FILTER] [--json]\n"
@@ -35,18 +36,26 @@ int cmd_gpus(int argc, char **argv)
 {
 	struct gpu_db db;
 	const char *filter;
-	bool json;
+	bool json = false;
 	int rc, shown = 0;
 	struct json j;
 
-	if ((rc = common_list_args(argc, argv, "gpus", usage, &filter, &json)) >= 0)
+	const struct opt opts[] = {
+		OPT_BOOL("json", &json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {"gpus", usage, 0, 0, 1, "one FILTER"};
+	int nops;
+
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
+	filter = nops ? argv[0] : NULL;
 	if ((rc = common_load_data(&db, NULL)))
 		return rc;
 	for (size_t i = 0; i < db.n; i++)
 		shown += matches(&db.v[i], filter);
 	if (!shown && filter) {
-		common_error("gpus: no GPU matches '%s'", filter);
+		msg_error(_("no GPU matches '%s'"), filter);
 		gpu_db_free(&db);
 		return EXIT_RUNTIME;
 	}
@@ -94,5 +103,5 @@ int cmd_gpus(int argc, char **argv)
 	if (json)
 		json_arr_end(&j);
 	gpu_db_free(&db);
-	return common_finish(EXIT_OK);
+	return msg_finish(EXIT_OK);
 }

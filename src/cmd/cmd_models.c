@@ -10,6 +10,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 
 static const char usage[] =
 	"usage: gpurent models [FILTER] [--json]\n"
@@ -34,18 +35,26 @@ int cmd_models(int argc, char **argv)
 {
 	struct model_db db;
 	const char *filter;
-	bool json;
+	bool json = false;
 	int rc, shown = 0;
 	struct json j;
 
-	if ((rc = common_list_args(argc, argv, "models", usage, &filter, &json)) >= 0)
+	const struct opt opts[] = {
+		OPT_BOOL("json", &json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {"models", usage, 0, 0, 1, "one FILTER"};
+	int nops;
+
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
+	filter = nops ? argv[0] : NULL;
 	if ((rc = common_load_data(NULL, &db)))
 		return rc;
 	for (size_t i = 0; i < db.n; i++)
 		shown += matches(&db.v[i], filter);
 	if (!shown && filter) {
-		common_error("models: no model matches '%s'", filter);
+		msg_error(_("no model matches '%s'"), filter);
 		model_db_free(&db);
 		return EXIT_RUNTIME;
 	}
@@ -100,5 +109,5 @@ int cmd_models(int argc, char **argv)
 	if (json)
 		json_arr_end(&j);
 	model_db_free(&db);
-	return common_finish(EXIT_OK);
+	return msg_finish(EXIT_OK);
 }
