@@ -115,6 +115,8 @@ int opt_value(const struct opt *o, const char *v, void *ctx, char *err, size_t n
 	bool b;
 	int rc = 0;
 
+	if (o->cb && o->raw && o->type != OPT_FLAG)
+		return o->cb(o, v, ctx, err, n);
 	switch (o->type) {
 	case OPT_FLAG:
 		if (!opt_bool_word(v, &b)) {
@@ -217,6 +219,15 @@ int opt_value(const struct opt *o, const char *v, void *ctx, char *err, size_t n
 	return 0;
 }
 
+static int help(const struct opt_cmd *c)
+{
+	if (c->usage_fn)
+		c->usage_fn(stdout);
+	else
+		fputs(c->usage, stdout);
+	return msg_finish(EXIT_OK);
+}
+
 static const struct opt *find_long(const struct opt *opts, const char *name, size_t len)
 {
 	for (const struct opt *o = opts; o->name; o++)
@@ -309,10 +320,8 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 				neg = true;
 			else if (o && neg)
 				o = NULL;
-			if (!o && len == 4 && !strncmp(name, "help", 4)) {
-				fputs(c->usage, stdout);
-				return msg_finish(EXIT_OK);
-			}
+			if (!o && len == 4 && !strncmp(name, "help", 4))
+				return help(c);
 			if (!o && len == 12 && !strncmp(name, "list-options", 12)) {
 				list_options(opts);
 				return msg_finish(EXIT_OK);
@@ -343,10 +352,8 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 			continue;
 		}
 		/* a short option: -h, -o FILE, -oFILE */
-		if (a[1] == 'h' && !a[2] && !find_short(opts, 'h')) {
-			fputs(c->usage, stdout);
-			return msg_finish(EXIT_OK);
-		}
+		if (a[1] == 'h' && !a[2] && !find_short(opts, 'h'))
+			return help(c);
 		if (!(o = find_short(opts, a[1])))
 			return unknown(c, opts, a);
 		snprintf(shown, sizeof(shown), "-%c", a[1]);

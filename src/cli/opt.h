@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum opt_type {
 	OPT_END = 0,
@@ -69,6 +70,8 @@ struct opt {
 	opt_cb cb;
 	const char *example;       /* a valid value (tests, completion); NULL: the type's */
 	bool *seen;                /* set true when given; may be NULL */
+	bool raw;                  /* with cb: hand the value over unconverted (cb checks it) */
+	const void *data;          /* for the callback */
 };
 
 #define OPT_BOOL(n, d, h) {.name = (n), .type = OPT_FLAG, .dest = (d), .help = (h)}
@@ -98,6 +101,7 @@ struct opt_cmd {
 	unsigned flags;
 	int min_operands, max_operands;   /* max < 0: any number */
 	const char *operands;      /* what the operands are, for the error ("FILE") */
+	void (*usage_fn)(FILE *f); /* prints the help instead of usage, when set */
 };
 
 enum { OPT_GO = -1 };

@@ -1,176 +1,158 @@
 /*
- * wlargs.c - a workload from a YAML file and --FIELD flags (wlargs.h).
+ * wlargs.c - a workload from a YAML file and --FIELD options (wlargs.h),
+ * through the one option parser.
  */
 #include "wlargs.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/names.h"
 #include "common.h"
+#include "msg.h"
 
-static void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void cmd_error(const char *cmd, const char *fmt, ...)
+int wlargs_field_error(const char *file, const struct workload *w, int bad, const char *msg)
 {
-	va_list ap;
-
-	fprintf(stderr, "gpurent %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int wlargs_field_error(const char *cmd, const char *file, const struct workload *w, int bad,
-		       const char *msg)
-{
-	if (bad >= 0 && w->line[bad] > 0) {
-		fprintf(stderr, "%s:%zu: %s\n", file, w->line[bad], msg);
-	} else if (bad >= 0 && (w->set >> bad) & 1) {
+	if (bad >= 0 && w->line[bad] > 0)
+		return msg_usage("%s:%zu: %s", file, w->line[bad], msg);
+	if (bad >= 0 && (w->set >> bad) & 1) {
 		/* the message starts with the field: show it as the flag was typed */
-		size_t n = strcspn(msg, ":");
-		fprintf(stderr, "gpurent %s: --", cmd);
-		for (size_t i = 0; i < n; i++)
-			fputc(msg[i] == '_' ? '-' : msg[i], stderr);
-		fprintf(stderr, "%s\n", msg + n);
-	} else if (file) {
-		fprintf(stderr, "%s:1: %s\n", file, msg);
-	} else {
-		fprintf(stderr, "gpurent %s: %s\n", cmd, msg);
+		char flag[64];
+		size_t n = strcspn(msg, ":"), k;
+		for (k = 0; k < n && k + 1 < sizeof(flag); k++)
+			flag[k] = msg[k] == '_' ? '-' : msg[k];
+		flag[k] = '\0';
+		return msg_usage("--%s%s", flag, msg + n);
 	}
-	return EXIT_USAGE;
+	if (file)
+		return msg_usage("%s:1: %s", file, msg);
+	return msg_usage("%s", msg);
 }
 
-static void flag_to_key(const char *flag, char *key, size_t n)
-{
-	size_t k = 0;
+struct pending {
+	int field;
+	const char *value;
+};
 
-	for (; *flag && *flag != '=' && k + 1 < n; flag++)
-		key[k++] = *flag == '-' ? '_' : *flag;
-	key[k] = '\0';
+struct wl_ctx {
+	struct pending *v;
+	size_t n;
+};
+
+/* --FIELD VALUE: kept until the file is read, since flags win. */
+static int field_cb(const struct opt *o, const char *value, void *ctx, char *err, size_t n)
+{
+	struct wl_ctx *c = ctx;
+
+	(void)err;
+	(void)n;
+	c->v[c->n].field = (int)((const struct workload_field *)o->data - workload_fields);
+	c->v[c->n++].value = value;
+	return 0;
 }
 
-static int unknown_flag(const char *cmd, const char *flag, const char *key, const struct own_opt *own)
+static enum opt_type opt_type_of(enum field_type t)
 {
-	struct names_suggest sg;
-	int len = (int)strcspn(flag, "=");
-	char best[128];
-
-	names_suggest_init(&sg, key);
-	for (size_t k = 0; k < workload_nfields; k++)
-		names_suggest_add(&sg, workload_fields[k].name);
-	for (const struct own_opt *o = own; o && o->name; o++) {
-		char nk[64];
-		flag_to_key(o->name + 2, nk, sizeof(nk));
-		names_suggest_add(&sg, nk);
+	switch (t) {
+	case F_COUNT: return OPT_COUNT;
+	case F_BYTES: return OPT_BYTES;
+	case F_DURATION: return OPT_DURATION;
+	case F_FRACTION: return OPT_PERCENT;
+	case F_INT: return OPT_INT;
+	case F_BOOL: return OPT_FLAG;
+	case F_ENUM: return OPT_CHOICE;
+	case F_NUMBER: return OPT_NUMBER;
+	case F_BANDWIDTH: return OPT_BANDWIDTH;
+	case F_MONEY: return OPT_MONEY;
+	case F_STR: break;
 	}
-	snprintf(best, sizeof(best), "%s", sg.best);
-	for (char *p = best; *p; p++)
-		if (*p == '_')
-			*p = '-';
-	if (best[0])
-		cmd_error(cmd, "--%.*s: unknown option (did you mean '--%s'?)", len, flag, best);
-	else
-		cmd_error(cmd, "--%.*s: unknown option (see 'gpurent help %s')", len, flag, cmd);
-	return EXIT_USAGE;
+	return OPT_STRING;
 }
 
-bool wlargs_is_own(const struct own_opt *own, const char *arg, bool *has_value)
+/* A valid value of each string field, for --list-options. */
+static const char *field_example(const struct workload_field *f)
 {
-	size_t n = strcspn(arg, "=");
-
-	for (const struct own_opt *o = own; o && o->name; o++)
-		if (strlen(o->name) == n && !strncmp(o->name, arg, n)) {
-			*has_value = o->has_value && !arg[n];
-			return true;
-		}
-	return false;
+	static const struct { const char *name, *example; } ex[] = {
+		{"budget", "300"}, {"gpu", "A100-80GB"}, {"lora_targets", "q,v"}, {"model", "llama-2-7b"},
+	};
+	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
+		if (!strcmp(ex[i].name, f->name))
+			return ex[i].example;
+	return NULL;
 }
 
-int wlargs_parse(const char *cmd, int argc, char **argv, const struct own_opt *own,
+int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char **argv,
 		 struct workload *w, const char **file)
 {
-	char *buf, err[512], key[64];
+	size_t nown = 0, k;
+	struct opt *opts;
+	char (*names)[64];
+	struct wl_ctx ctx = {0};
+	char *buf, err[512];
 	size_t len;
-	bool hv;
-	int rc;
+	int rc, nops;
 
 	*file = NULL;
-	/* first pass: the file; unknown flags are reported before anything else */
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (wlargs_is_own(own, a, &hv)) {
-			i += hv;
-		} else if (a[0] != '-') {
-			if (*file) {
-				cmd_error(cmd, "expected one workload file, got '%s' and '%s'", *file, a);
-				return EXIT_USAGE;
-			}
-			*file = a;
-		} else if (a[1] == '-') {
-			int idx;
-			flag_to_key(a + 2, key, sizeof(key));
-			idx = workload_field_index(key);
-			if (idx < 0 && !strncmp(key, "no_", 3) && (idx = workload_field_index(key + 3)) >= 0 &&
-			    workload_fields[idx].type == F_BOOL)
-				continue;
-			if (idx < 0)
-				return unknown_flag(cmd, a + 2, key, own);
-			if (workload_fields[idx].type != F_BOOL && !strchr(a, '='))
-				i++;
-		} else {
-			cmd_error(cmd, "%s: unknown option (options are --FIELD VALUE; see 'gpurent help %s')", a, cmd);
-			return EXIT_USAGE;
+	while (own[nown].name)
+		nown++;
+	opts = calloc(nown + workload_nfields + 1, sizeof(*opts));
+	names = calloc(workload_nfields, sizeof(*names));
+	ctx.v = calloc((size_t)argc, sizeof(*ctx.v));
+	if (!opts || !names || !ctx.v) {
+		rc = msg_fail("%s", _("out of memory"));
+		goto out;
+	}
+	memcpy(opts, own, nown * sizeof(*opts));
+	for (k = 0; k < workload_nfields; k++) {
+		const struct workload_field *f = &workload_fields[k];
+		struct opt *o = &opts[nown + k];
+		size_t j;
+		for (j = 0; f->name[j] && j + 1 < sizeof(names[k]); j++)
+			names[k][j] = f->name[j] == '_' ? '-' : f->name[j];
+		o->name = names[k];
+		o->type = opt_type_of(f->type);
+		o->cb = field_cb;
+		o->raw = true;
+		o->data = f;
+		o->help = f->help;
+		o->choices = f->enum_names;
+		o->example = field_example(f);
+		if (f->type == F_INT) {
+			o->min = (double)f->min;
+			o->max = (double)f->max;
 		}
 	}
-	if (*file) {
+	rc = opt_parse(c, opts, argc, argv, &ctx, &nops);
+	if (rc != OPT_GO)
+		goto out;
+	if (nops > 1) {
+		rc = msg_usage(_("expected one workload file, got '%s' and '%s'"), argv[0], argv[1]);
+		goto out;
+	}
+	if (nops == 1) {
+		*file = argv[0];
 		if (common_read_file(*file, &buf, &len, err, sizeof(err))) {
-			common_error("%s", err);
-			return EXIT_USAGE;
+			rc = msg_usage("%s", err);
+			goto out;
 		}
 		rc = workload_load_yaml(w, buf, len, *file, err, sizeof(err));
 		free(buf);
 		if (rc) {
-			fprintf(stderr, "%s\n", err);
-			return EXIT_USAGE;
+			rc = msg_usage("%s", err);
+			goto out;
 		}
 	}
-	/* second pass: flags override the file */
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq;
-		char msg[384];
-		int idx;
-
-		if (wlargs_is_own(own, arg, &hv)) {
-			i += hv;
-			continue;
-		}
-		if (arg[0] != '-')
-			continue;
-		flag_to_key(arg + 2, key, sizeof(key));
-		eq = strchr(arg, '=');
-		idx = workload_field_index(key);
-		if (idx < 0 && !strncmp(key, "no_", 3) && !eq &&
-		    (idx = workload_field_index(key + 3)) >= 0 && workload_fields[idx].type == F_BOOL) {
-			workload_set(w, key + 3, "false", 0, msg, sizeof(msg));
-			continue;
-		}
-		if (idx >= 0 && workload_fields[idx].type == F_BOOL && !eq) {
-			val = "true";
-		} else if (eq) {
-			val = eq + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			cmd_error(cmd, "--%s: expected a value", arg + 2);
-			return EXIT_USAGE;
-		}
-		if (workload_set(w, key, val, 0, msg, sizeof(msg))) {
-			cmd_error(cmd, "--%.*s: %s", (int)strcspn(arg + 2, "="), arg + 2, msg);
-			return EXIT_USAGE;
+	for (size_t i = 0; i < ctx.n; i++) {
+		const struct workload_field *f = &workload_fields[ctx.v[i].field];
+		if (workload_set(w, f->name, ctx.v[i].value, 0, err, sizeof(err))) {
+			rc = msg_usage("--%s: %s", names[ctx.v[i].field], err);
+			goto out;
 		}
 	}
-	return 0;
+	rc = OPT_GO;
+out:
+	free(ctx.v);
+	free(names);
+	free(opts);
+	return rc;
 }

@@ -1,34 +1,28 @@
 /*
  * wlargs.h - the workload on a command line: an optional YAML file and
- * --FIELD VALUE flags (flags win), shared by `estimate` and `plan`. The
- * calling command's own options are listed so they are left to it.
+ * --FIELD VALUE options (flags win over the file), shared by `estimate`
+ * and `plan`. Every field of the workload table (src/core/workload.c) is
+ * an option of the one parser (opt.h), beside the command's own options.
  */
 #ifndef GPURENT_WLARGS_H
 #define GPURENT_WLARGS_H
 
-#include <stdbool.h>
-
 #include "../core/workload.h"
-
-struct own_opt {
-	const char *name;   /* "--json" */
-	bool has_value;
-};
+#include "opt.h"
 
 /*
- * Parse argv into w (workload_init() first) and *file. Errors print one
- * line prefixed "gpurent CMD: " (or file:line: field:) and return the exit
- * code; 0 on success. --help is not handled here.
+ * Parse argv with the command's own options `own` (ended by
+ * OPT_TABLE_END) and every workload field; load the file (the one
+ * operand, optional) into w (workload_init() first), then apply the
+ * --FIELD options over it. *file is the file's name or NULL (borrowed
+ * from argv). Returns OPT_GO, or the exit status (help printed: 0; an
+ * error reported: 2).
  */
-int wlargs_parse(const char *cmd, int argc, char **argv, const struct own_opt *own,
+int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char **argv,
 		 struct workload *w, const char **file);
 
 /* Report a resolve/estimate error where the field came from (file:line, or
  * the --flag); returns 2. */
-int wlargs_field_error(const char *cmd, const char *file, const struct workload *w, int bad,
-		       const char *msg);
-
-/* true when argv[i] is one of own; *skip_value tells whether it takes one. */
-bool wlargs_is_own(const struct own_opt *own, const char *arg, bool *has_value);
+int wlargs_field_error(const char *file, const struct workload *w, int bad, const char *msg);
 
 #endif

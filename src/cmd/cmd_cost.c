@@ -17,6 +17,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 
 static const char usage[] =
 	"usage: gpurent cost --price PRICE [--billing PROFILE] [USAGE...] [--currency CODE]\n"
@@ -87,17 +88,18 @@ struct opts {
 	struct usage u;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
+#define usage_error msg_usage
+
+/* Fill err and return -1: a value the callback refuses. */
+static int cb_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int cb_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("gpurent " CMD ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
+	return -1;
 }
 
 /* ---- currencies (data/currencies.csv: code, usd = USD per unit) ---- */
@@ -142,13 +144,13 @@ static struct rate *find_rate(struct opts *o, const char *code)
 }
 
 /* "CODE=UNITS_PER_USD"; applied after the table is loaded. */
-static int set_rate(struct opts *o, const char *code, double per_usd)
+static int set_rate(struct opts *o, const char *code, double per_usd, char *err, size_t errlen)
 {
 	struct rate *r = find_rate(o, code);
 
 	if (!r) {
 		if (o->nrates == 16)
-			return usage_error("--rate: too many currencies");
+			return cb_fail(err, errlen, _("too many currencies"));
 		r = &o->rates[o->nrates++];
 		snprintf(r->code, sizeof(r->code), "%s", code);
 	}
@@ -177,9 +179,9 @@ static int number_or_duration(const char *s, double unit_s, double *out, char *e
 	return units_parse_duration(s, out, err, errlen);
 }
 
-static int parse_sessions(const char *arg, struct usage *u)
+static int parse_sessions(const char *arg, struct usage *u, char *err, size_t errlen)
 {
-	char buf[256], *tok, *save = NULL, err[160];
+	char buf[256], *tok, *save = NULL;
 
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -188,64 +190,37 @@ static int parse_sessions(const char *arg, struct usage *u)
 		const char *dur = tok;
 
 		if (u->nsessions == BILLING_MAX_SESSIONS)
-			return usage_error("--sessions: at most %d kinds of session", BILLING_MAX_SESSIONS);
+			return cb_fail(err, errlen, _("at most %d kinds of session"), BILLING_MAX_SESSIONS);
 		if (x) {
 			*x = '\0';
 			dur = x + ((unsigned char)x[0] == 0xC3 ? 2 : 1);
-			if (units_parse_count(tok, &count, err, sizeof(err)) || count != floor(count) || count < 1)
-				return usage_error("--sessions: expected COUNTxDURATION such as 10x20m, got '%s'", arg);
+			if (units_parse_count(tok, &count, err, errlen) || count != floor(count) || count < 1)
+				return cb_fail(err, errlen, _("expected COUNTxDURATION such as 10x20m, got '%s'"), arg);
 		}
-		if (units_parse_duration(dur, &sec, err, sizeof(err)) || !(sec > 0))
-			return usage_error("--sessions: expected COUNTxDURATION such as 10x20m, got '%s'", arg);
+		if (units_parse_duration(dur, &sec, err, errlen) || !(sec > 0))
+			return cb_fail(err, errlen, _("expected COUNTxDURATION such as 10x20m, got '%s'"), arg);
 		u->sessions[u->nsessions].count = count;
 		u->sessions[u->nsessions++].seconds = sec;
 	}
 	if (!u->nsessions)
-		return usage_error("--sessions: expected COUNTxDURATION such as 10x20m, got '%s'", arg);
+		return cb_fail(err, errlen, _("expected COUNTxDURATION such as 10x20m, got '%s'"), arg);
 	return 0;
 }
 
-/* Options that take a value, sorted for the reader. */
-static const char *const valued[] = {
-	"--billing", "--ckpt-interval", "--ckpt-write", "--currency", "--data", "--egress",
-	"--hours-per-week", "--idle", "--image", "--interruptions", "--mtbf", "--my-rate",
-	"--my-time", "--price", "--rate", "--restart", "--sessions", "--span", "--stopped",
-	"--storage-days", "--usd-rate", "--weeks",
-};
-static const char *const flags[] = {"--json", "--student"};
-
-static int unknown_option(const char *arg)
-{
-	struct names_suggest sg;
-	int len = (int)strcspn(arg, "=");
-	char key[64];
-
-	snprintf(key, sizeof(key), "%.*s", len, arg);
-	names_suggest_init(&sg, key);
-	for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
-		names_suggest_add(&sg, valued[i]);
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		names_suggest_add(&sg, flags[i]);
-	if (sg.best[0])
-		return usage_error("%s: unknown option (did you mean '%s'?)", key, sg.best);
-	return usage_error("%s: unknown option (see 'gpurent help cost')", key);
-}
-
-static int set_value(struct opts *o, const char *name, const char *v)
+static int set_value(struct opts *o, const char *name, const char *v, char *err, size_t errlen)
 {
 	struct usage *u = &o->u;
-	char err[160];
 	double x;
 
-#define TRY(call) do { if (call) return usage_error("%s: %s", name, err); } while (0)
+#define TRY(call) do { if (call) return -1; } while (0)
 	if (!strcmp(name, "--billing")) {
 		o->billing = v;
 	} else if (!strcmp(name, "--price")) {
-		TRY(units_parse_money(v, &o->price, o->price_code, err, sizeof(err)));
+		TRY(units_parse_money(v, &o->price, o->price_code, err, errlen));
 		o->price_has_code = common_money_has_code(v);
 	} else if (!strcmp(name, "--currency")) {
 		if (strlen(v) < 3 || strlen(v) > 7 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != strlen(v))
-			return usage_error("--currency: expected a currency code such as USD or CNY, got '%s'", v);
+			return cb_fail(err, errlen, _("expected a currency code such as USD or CNY, got '%s'"), v);
 		snprintf(o->currency, sizeof(o->currency), "%s", v);
 		upper(o->currency);
 	} else if (!strcmp(name, "--rate")) {
@@ -253,123 +228,124 @@ static int set_value(struct opts *o, const char *name, const char *v)
 		char code[8], *end;
 		double per;
 		if (!eq || eq == v || eq - v >= (long)sizeof(code))
-			return usage_error("--rate: expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'", v);
+			return cb_fail(err, errlen, _("expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'"), v);
 		per = strtod(eq + 1, &end);
 		if (end == eq + 1 || *end || !(per > 0) || !isfinite(per))
-			return usage_error("--rate: expected a positive number of %.*s per USD, got '%s'",
+			return cb_fail(err, errlen, _("expected a positive number of %.*s per USD, got '%s'"),
 					   (int)(eq - v), v, eq + 1);
 		snprintf(code, sizeof(code), "%.*s", (int)(eq - v), v);
 		upper(code);
-		return set_rate(o, code, per);
+		return set_rate(o, code, per, err, errlen);
 	} else if (!strcmp(name, "--usd-rate")) {
 		char *end;
 		o->usd_rate = strtod(v, &end);
 		if (end == v || *end || !(o->usd_rate > 0) || !isfinite(o->usd_rate))
-			return usage_error("--usd-rate: expected a positive number of --currency units per USD, got '%s'", v);
+			return cb_fail(err, errlen, _("expected a positive number of --currency units per USD, got '%s'"), v);
 	} else if (!strcmp(name, "--sessions")) {
-		return parse_sessions(v, u);
+		return parse_sessions(v, u, err, errlen);
 	} else if (!strcmp(name, "--hours-per-week")) {
-		TRY(number_or_duration(v, 3600, &x, err, sizeof(err)));
+		TRY(number_or_duration(v, 3600, &x, err, errlen));
 		u->hours_per_week = x / 3600;
 		if (!(u->hours_per_week > 0) || u->hours_per_week > 168)
-			return usage_error("--hours-per-week: expected hours from 0 to 168, got '%s'", v);
+			return cb_fail(err, errlen, _("expected hours from 0 to 168, got '%s'"), v);
 	} else if (!strcmp(name, "--weeks")) {
-		TRY(units_parse_count(v, &u->weeks, err, sizeof(err)));
+		TRY(units_parse_count(v, &u->weeks, err, errlen));
 		if (!(u->weeks > 0))
-			return usage_error("--weeks: expected a number of weeks > 0, got '%s'", v);
+			return cb_fail(err, errlen, _("expected a number of weeks > 0, got '%s'"), v);
 	} else if (!strcmp(name, "--span")) {
-		TRY(number_or_duration(v, 86400, &x, err, sizeof(err)));
+		TRY(units_parse_duration(v, &x, err, errlen));
 		u->span_days = x / 86400;
 	} else if (!strcmp(name, "--idle")) {
-		TRY(units_parse_fraction(v, &u->idle_fraction, err, sizeof(err)));
+		TRY(units_parse_fraction(v, &u->idle_fraction, err, errlen));
 		if (u->idle_fraction >= 1)
-			return usage_error("--idle: expected a fraction below 100%%, got '%s'", v);
+			return cb_fail(err, errlen, _("expected a fraction below 100%%, got '%s'"), v);
 	} else if (!strcmp(name, "--data")) {
-		TRY(units_parse_bytes(v, &x, err, sizeof(err)));
+		TRY(units_parse_bytes(v, &x, err, errlen));
 		u->data_gb = x / 1e9;
 	} else if (!strcmp(name, "--storage-days")) {
-		TRY(number_or_duration(v, 86400, &x, err, sizeof(err)));
+		TRY(number_or_duration(v, 86400, &x, err, errlen));
 		u->storage_days = x / 86400;
 	} else if (!strcmp(name, "--egress")) {
-		TRY(units_parse_bytes(v, &x, err, sizeof(err)));
+		TRY(units_parse_bytes(v, &x, err, errlen));
 		u->egress_gb = x / 1e9;
 	} else if (!strcmp(name, "--image")) {
-		TRY(units_parse_bytes(v, &x, err, sizeof(err)));
+		TRY(units_parse_bytes(v, &x, err, errlen));
 		u->image_gb = x / 1e9;
 	} else if (!strcmp(name, "--stopped")) {
-		TRY(units_parse_duration(v, &x, err, sizeof(err)));
+		TRY(units_parse_duration(v, &x, err, errlen));
 		u->stopped_hours = x / 3600;
 	} else if (!strcmp(name, "--my-time")) {
-		TRY(units_parse_duration(v, &x, err, sizeof(err)));
+		TRY(units_parse_duration(v, &x, err, errlen));
 		u->operator_hours = x / 3600;
 	} else if (!strcmp(name, "--my-rate")) {
-		TRY(units_parse_money(v, &u->operator_rate, o->my_rate_code, err, sizeof(err)));
+		TRY(units_parse_money(v, &u->operator_rate, o->my_rate_code, err, errlen));
 		if (!common_money_has_code(v))
 			o->my_rate_code[0] = '\0';   /* in the bill's currency */
 	} else if (!strcmp(name, "--mtbf")) {
-		TRY(units_parse_duration(v, &u->mtbf_s, err, sizeof(err)));
+		TRY(units_parse_duration(v, &u->mtbf_s, err, errlen));
 		if (!(u->mtbf_s > 0))
-			return usage_error("--mtbf: expected a positive duration such as 6h, got '%s'", v);
+			return cb_fail(err, errlen, _("expected a positive duration such as 6h, got '%s'"), v);
 	} else if (!strcmp(name, "--interruptions")) {
-		TRY(units_parse_count(v, &x, err, sizeof(err)));
+		TRY(units_parse_count(v, &x, err, errlen));
 		if (!(x > 0))
-			return usage_error("--interruptions: expected a rate per hour > 0 such as 0.25, got '%s'", v);
+			return cb_fail(err, errlen, _("expected a rate per hour > 0 such as 0.25, got '%s'"), v);
 		u->mtbf_s = 3600 / x;
 	} else if (!strcmp(name, "--ckpt-write")) {
-		TRY(units_parse_duration(v, &u->ckpt_write_s, err, sizeof(err)));
+		TRY(units_parse_duration(v, &u->ckpt_write_s, err, errlen));
 	} else if (!strcmp(name, "--ckpt-interval")) {
-		TRY(units_parse_duration(v, &u->ckpt_interval_s, err, sizeof(err)));
+		TRY(units_parse_duration(v, &u->ckpt_interval_s, err, errlen));
 	} else if (!strcmp(name, "--restart")) {
-		TRY(units_parse_duration(v, &u->restart_s, err, sizeof(err)));
+		TRY(units_parse_duration(v, &u->restart_s, err, errlen));
 	}
 #undef TRY
 	return 0;
 }
 
-/* Returns -1 to go on, else the exit code (help printed or error reported). */
+static int value_cb(const struct opt *op, const char *v, void *ctx, char *err, size_t errlen)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", op->name);
+	return set_value(ctx, name, v, err, errlen);
+}
+
+#define VAL(t, n, a, ex) {.name = (n), .type = (t), .cb = value_cb, .raw = true, .arg = (a), .example = (ex)}
+
+/* Returns OPT_GO to go on, else the exit code (help printed or error reported). */
 static int parse_args(int argc, char **argv, struct opts *o, bool *have_price)
 {
-	*have_price = false;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *eq = strchr(arg, '='), *val = NULL;
-		size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-		bool found = false;
-		int rc;
+	const struct opt opts[] = {
+		VAL(OPT_STRING, "billing", "PROFILE", "hourly"),
+		VAL(OPT_DURATION, "ckpt-interval", "DUR", "30m"),
+		VAL(OPT_DURATION, "ckpt-write", "DUR", "90s"),
+		VAL(OPT_STRING, "currency", "CODE", "USD"),
+		VAL(OPT_BYTES, "data", "SIZE", "50GB"),
+		VAL(OPT_BYTES, "egress", "SIZE", "20GB"),
+		VAL(OPT_NUMBER, "hours-per-week", "H", "16"),
+		VAL(OPT_PERCENT, "idle", "FRACTION", "10%"),
+		VAL(OPT_BYTES, "image", "SIZE", "30GB"),
+		VAL(OPT_NUMBER, "interruptions", "N", "0.25"),
+		OPT_BOOL("json", &o->json, N_("print JSON")),
+		VAL(OPT_DURATION, "mtbf", "DUR", "6h"),
+		VAL(OPT_MONEY, "my-rate", "PRICE", "20"),
+		VAL(OPT_DURATION, "my-time", "DUR", "2h"),
+		{.name = "price", .type = OPT_MONEY, .cb = value_cb, .raw = true, .arg = "PRICE",
+		 .example = "1.2", .seen = have_price},
+		VAL(OPT_STRING, "rate", "CODE=N", "CNY=7.2"),
+		VAL(OPT_DURATION, "restart", "DUR", "5m"),
+		VAL(OPT_STRING, "sessions", "NxDUR", "10x20m"),
+		VAL(OPT_DURATION, "span", "DUR", "30d"),
+		VAL(OPT_DURATION, "stopped", "DUR", "12h"),
+		VAL(OPT_NUMBER, "storage-days", "DAYS", "30"),
+		OPT_BOOL("student", &o->u.student, N_("apply the profile's student discount")),
+		VAL(OPT_NUMBER, "usd-rate", "N", "7.2"),
+		VAL(OPT_COUNT, "weeks", "W", "4"),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = CMD, .usage = usage};
 
-		if (common_is_help(arg)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		}
-		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-			if (!strcmp(arg, flags[k])) {
-				found = true;
-				if (!strcmp(arg, "--json"))
-					o->json = true;
-				else
-					o->u.student = true;
-			}
-		if (found)
-			continue;
-		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !found; k++) {
-			if (strlen(valued[k]) != len || strncmp(arg, valued[k], len))
-				continue;
-			found = true;
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else
-				return usage_error("%s: expected a value", valued[k]);
-			if ((rc = set_value(o, valued[k], val)))
-				return rc;
-			if (!strcmp(valued[k], "--price"))
-				*have_price = true;
-		}
-		if (!found)
-			return arg[0] == '-' ? unknown_option(arg) :
-			       usage_error("'%s': unexpected argument (see 'gpurent help cost')", arg);
-	}
-	return -1;
+	*have_price = false;
+	return opt_parse(&oc, opts, argc, argv, o, NULL);
 }
 
 /* ---- output ---- */
@@ -559,7 +535,7 @@ int cmd_cost(int argc, char **argv)
 	o.billing = "ai-cloud";
 	if ((rc = load_rates(&o)))
 		return rc;
-	if ((rc = parse_args(argc, argv, &o, &have_price)) >= 0)
+	if ((rc = parse_args(argc, argv, &o, &have_price)) != OPT_GO)
 		return rc;
 	if (!have_price)
 		return usage_error("--price: required: the on-demand price of the instance per hour (e.g. --price 1.2)");
@@ -587,8 +563,10 @@ int cmd_cost(int argc, char **argv)
 		rc = usage_error("--usd-rate: the bill is in USD; name the other currency with --currency");
 		goto out_free_db;
 	}
-	if (o.usd_rate > 0 && (rc = set_rate(&o, o.currency, o.usd_rate)))
+	if (o.usd_rate > 0 && set_rate(&o, o.currency, o.usd_rate, err, sizeof(err))) {
+		rc = usage_error("--usd-rate: %s", err);
 		goto out_free_db;
+	}
 	bill_rate = find_rate(&o, o.currency);
 	price_rate = find_rate(&o, o.price_has_code ? o.price_code : o.currency);
 	prof_rate = find_rate(&o, p->currency);

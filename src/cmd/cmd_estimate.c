@@ -408,35 +408,32 @@ int cmd_estimate(int argc, char **argv)
 	struct model_spec arch;
 	const struct gpu_spec *gpu;
 	struct estimate e;
-	static const struct own_opt own[] = {{"--json", false}, {NULL, false}};
 	const char *file = NULL;
 	char err[512], key[64];
 	bool json = false;
 	int rc, bad;
+	const struct opt own[] = {
+		OPT_BOOL("json", &json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "estimate", .max_operands = -1,
+				   .usage_fn = print_usage};
 
 	workload_init(&w);
-	for (int i = 1; i < argc; i++) {
-		if (common_is_help(argv[i])) {
-			print_usage(stdout);
-			return common_finish(EXIT_OK);
-		}
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-	}
-	if ((rc = wlargs_parse("estimate", argc, argv, own, &w, &file)))
+	if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file)) != OPT_GO)
 		return rc;
 
 	if ((rc = common_load_data(&gdb, &mdb)))
 		return rc;
 	if (workload_resolve(&w, &mdb, &gdb, &arch, &gpu, &bad, err, sizeof(err))) {
-		rc = wlargs_field_error("estimate", file, &w, bad, err);
+		rc = wlargs_field_error(file, &w, bad, err);
 		goto out;
 	}
 	if (estimate_run(&w, &arch, gpu, &e, err, sizeof(err))) {
 		/* the message starts with the field to blame: "field: ..." */
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
 		bad = workload_field_index(key);
-		rc = wlargs_field_error("estimate", file, &w, bad, err);
+		rc = wlargs_field_error(file, &w, bad, err);
 		goto out;
 	}
 	add_assumptions(&w, &arch, &e);
@@ -444,7 +441,7 @@ int cmd_estimate(int argc, char **argv)
 		render_json(&w, &arch, gpu, &e);
 	else
 		render_table(&w, &arch, gpu, &gdb, &e);
-	rc = common_finish(EXIT_OK);
+	rc = msg_finish(EXIT_OK);
 out:
 	gpu_db_free(&gdb);
 	model_db_free(&mdb);

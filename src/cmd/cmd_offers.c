@@ -10,6 +10,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 #include "../cli/offers_load.h"
 
 static const char usage[] =
@@ -30,17 +31,17 @@ static const char usage[] =
 	"ops: < <= == (=) != >= > in notin; a bare yes/no field means true;\n"
 	"lists: gpu in [A100,H100]. Fields:\n";
 
-static void print_usage(void)
+static void usage_to(FILE *f)
 {
-	fputs(usage, stdout);
+	fputs(usage, f);
 	for (size_t i = 0; i < query_nfields; i++)
-		printf("  %-15s %-10s %s\n", query_fields[i].name, query_fields[i].unit, query_fields[i].help);
+		fprintf(f, "  %-15s %-10s %s\n", query_fields[i].name, query_fields[i].unit, query_fields[i].help);
 	fputs("\n--sort FIELD or FIELD- (descending), default price; --limit N (default 20,\n"
 	      "0 = all); --json / --csv output; --currency CNY shows prices in CNY at the\n"
 	      "rate of data/currencies.csv or --rate CNY=7.2.\n"
 	      "Exit status: 0 ok (also when nothing matches), 2 bad input: a bad query,\n"
 	      "or bad catalog rows (each reported as file:line: field: ...; the rest load).\n",
-	      stdout);
+	      f);
 }
 
 struct search {
@@ -167,9 +168,11 @@ int cmd_offers(int argc, char **argv)
 {
 	struct offers_ctx c;
 	struct search s;
-	char **catalogs = NULL, query_text[4096] = "", err[512], cur[8] = "USD";
-	const char *sort_text = "price";
-	size_t ncat = 0, nres;
+	char query_text[4096] = "", err[512], cur[8] = "USD";
+	const char *sort_text = "price", *currency = "USD";
+	struct opt_list cats = {0}, rates = {0};
+	long limit = 20;
+	size_t nres;
 	struct offer *res;
 	bool json = false, csv = false;
 	double fx = 1;
@@ -179,67 +182,49 @@ int cmd_offers(int argc, char **argv)
 	s.limit = 20;
 	if ((rc = offers_init(&c, "offers")))
 		return rc;
-	catalogs = calloc((size_t)argc, sizeof(*catalogs));
-	if (!catalogs) {
-		rc = EXIT_RUNTIME;
-		goto out;
-	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (common_is_help(a)) {
-			print_usage();
-			rc = common_finish(EXIT_OK);
+	{
+		const struct opt opts[] = {
+			OPT_MANY("catalog", &cats, "PATH", N_("a SkyPilot catalog file or folder, or an offers CSV")),
+			OPT_BOOL("csv", &csv, N_("print CSV")),
+			OPT_STR("currency", &currency, "CODE", N_("show prices in this currency")),
+			OPT_BOOL("json", &json, N_("print JSON")),
+			OPT_LONG("limit", &limit, 0, 100000000, "N", N_("show at most N offers (0: all)")),
+			{.name = "rate", .type = OPT_LIST, .dest = &rates, .arg = "CODE=N",
+			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
+			{.name = "sort", .type = OPT_STRING, .dest = &sort_text, .arg = "KEYS",
+			 .help = N_("sort keys"), .example = "price"},
+			OPT_TABLE_END,
+		};
+		const struct opt_cmd oc = {.name = "offers", .max_operands = -1, .usage_fn = usage_to};
+		int nops;
+
+		if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 			goto out;
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--csv")) {
-			csv = true;
-		} else if ((!strcmp(a, "--catalog") || !strcmp(a, "--sort") || !strcmp(a, "--limit") ||
-			    !strcmp(a, "--currency") || !strcmp(a, "--rate")) && i + 1 >= argc) {
-			common_error("offers: %s: expected a value", a);
-			rc = EXIT_USAGE;
-			goto out;
-		} else if (!strcmp(a, "--catalog")) {
-			catalogs[ncat++] = argv[++i];
-		} else if (!strcmp(a, "--sort")) {
-			sort_text = argv[++i];
-		} else if (!strcmp(a, "--limit")) {
-			long l;
-			if (units_parse_int(argv[++i], 0, 100000000, &l, err, sizeof(err))) {
-				common_error("offers: --limit: %s", err);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			s.limit = (size_t)l;
-		} else if (!strcmp(a, "--currency")) {
-			snprintf(cur, sizeof(cur), "%s", argv[++i]);
-		} else if (!strcmp(a, "--rate")) {
-			if ((rc = offers_set_rate(&c, argv[++i])))
-				goto out;
-		} else if (a[0] == '-' && a[1] == '-') {
-			common_error("offers: %s: unknown option (see 'gpurent help offers')", a);
-			rc = EXIT_USAGE;
-			goto out;
-		} else {
+		for (int i = 0; i < nops; i++) {
 			size_t used = strlen(query_text);
-			snprintf(query_text + used, sizeof(query_text) - used, "%s%s", used ? " " : "", a);
+			snprintf(query_text + used, sizeof(query_text) - used, "%s%s", used ? " " : "", argv[i]);
 		}
 	}
+	s.limit = (size_t)limit;
+	snprintf(cur, sizeof(cur), "%s", currency);
+	for (size_t i = 0; i < rates.n; i++)
+		if ((rc = offers_set_rate(&c, rates.v[i])))
+			goto out;
 	if (json && csv) {
-		common_error("offers: choose one of --json and --csv");
+		msg_error(_("choose one of --json and --csv"));
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	fx = offers_rate(&c, cur);
 	if (fx <= 0) {
-		common_error("offers: --currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)",
+		msg_error(_("--currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)"),
 			     cur, cur);
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (query_parse(query_text, &s.q, err, sizeof(err)) ||
 	    query_sort_parse(sort_text, &s.sort, err, sizeof(err))) {
-		common_error("offers: %s", err);
+		msg_error(_("%s"), err);
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -247,7 +232,7 @@ int cmd_offers(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	if ((rc = offers_load(&c, catalogs, ncat, keep, match, &s)))
+	if ((rc = offers_load(&c, (char **)cats.v, cats.n, keep, match, &s)))
 		goto out;
 	res = s.limit ? s.heap : c.set.v;
 	nres = s.limit ? s.n : c.set.n;
@@ -350,10 +335,11 @@ int cmd_offers(int argc, char **argv)
 		printf("Catalogs:\n");
 		offers_report(stdout, &c);
 	}
-	rc = common_finish(c.bad_rows ? EXIT_USAGE : EXIT_OK);
+	rc = msg_finish(c.bad_rows ? EXIT_USAGE : EXIT_OK);
 out:
 	free(s.heap);
-	free(catalogs);
+	opt_list_free(&cats);
+	opt_list_free(&rates);
 	offers_free(&c);
 	return rc;
 }

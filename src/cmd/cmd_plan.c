@@ -189,11 +189,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 
 int cmd_plan(int argc, char **argv)
 {
-	static const struct own_opt own[] = {
-		{"--json", false}, {"--catalog", true}, {"--by", true}, {"--top", true},
-		{"--max-price", true}, {"--currency", true}, {"--rate", true}, {"--setup", true},
-		{"--upload-bw", true}, {NULL, false},
-	};
+	static const char *const by_names[] = {"cost", "time", NULL};
 	struct workload w;
 	struct model_db mdb;
 	struct model_spec arch;
@@ -202,126 +198,100 @@ int cmd_plan(int argc, char **argv)
 	struct plan_opts po;
 	struct plan_result r;
 	struct plan_pricer_ctx pc;
-	const char *file;
-	char **catalogs, err[512], cur[8] = "USD", key[64];
-	size_t ncat = 0;
-	bool json = false;
+	const char *file, *currency = "USD";
+	char err[512], cur[8] = "USD", key[64];
+	struct opt_list catalogs = {0}, rates = {0};
+	struct opt_money max_price = {0};
+	bool json = false, have_max_price = false;
+	long top;
+	int rc, bad, by;
 	double fx;
-	int rc, bad;
 
-	for (int i = 1; i < argc; i++)
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		}
 	workload_init(&w);
 	plan_opts_default(&po);
-	if ((rc = wlargs_parse("plan", argc, argv, own, &w, &file)))
+	top = po.top;
+	by = po.by == PLAN_BY_TIME;
+	{
+		struct opt own[] = {
+			OPT_MANY("catalog", &catalogs, "PATH", N_("a SkyPilot catalog file or folder, or an offers CSV")),
+			OPT_ONEOF("by", &by, by_names, "cost|time", N_("rank by total cost or by finish time")),
+			OPT_STR("currency", &currency, "CODE", N_("show money in this currency")),
+			OPT_BOOL("json", &json, N_("print JSON")),
+			OPT_VAL(OPT_MONEY, "max-price", &max_price, "PRICE", N_("the most an offer may cost per GPU-hour")),
+			OPT_MANY("rate", &rates, "CODE=N", N_("units of CODE per USD")),
+			OPT_VAL(OPT_DURATION, "setup", &po.setup_s, "DUR", N_("set-up time on each new box")),
+			OPT_LONG("top", &top, 1, 1000, "N", N_("how many offers to show")),
+			OPT_VAL(OPT_BANDWIDTH, "upload-bw", &po.upload_bw, "BW", N_("upload bandwidth to the box")),
+			OPT_TABLE_END,
+		};
+		const struct opt_cmd oc = {.name = "plan", .usage = usage, .max_operands = -1,
+					   .operands = NULL};
+		own[4].seen = &have_max_price;
+		own[5].example = "CNY=7.2";
+		own[0].example = "tests/data/offers-mixed.csv";
+		if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file)) != OPT_GO) {
+			opt_list_free(&catalogs);
+			opt_list_free(&rates);
+			return rc;
+		}
+	}
+	po.top = (int)top;
+	po.by = by ? PLAN_BY_TIME : PLAN_BY_COST;
+	snprintf(cur, sizeof(cur), "%s", currency);
+	if ((rc = offers_init(&c, "plan"))) {
+		opt_list_free(&catalogs);
+		opt_list_free(&rates);
 		return rc;
-	if ((rc = offers_init(&c, "plan")))
-		return rc;
-	catalogs = calloc((size_t)argc, sizeof(*catalogs));
-	if (!catalogs || common_load_data(NULL, &mdb)) {
-		free(catalogs);
+	}
+	if (common_load_data(NULL, &mdb)) {
+		opt_list_free(&catalogs);
+		opt_list_free(&rates);
 		offers_free(&c);
 		return EXIT_RUNTIME;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool hv;
-		if (!wlargs_is_own(own, a, &hv))
-			continue;
-		if (hv && !v) {
-			common_error("plan: %s: expected a value", a);
-			rc = EXIT_USAGE;
+	for (size_t i = 0; i < rates.n; i++)
+		if ((rc = offers_set_rate(&c, rates.v[i])))
 			goto out;
-		}
-		if (hv)
-			i++;
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--catalog")) {
-			catalogs[ncat++] = argv[i];
-		} else if (!strcmp(a, "--by")) {
-			if (!strcmp(v, "cost"))
-				po.by = PLAN_BY_COST;
-			else if (!strcmp(v, "time"))
-				po.by = PLAN_BY_TIME;
-			else {
-				common_error("plan: --by: expected cost or time, got '%s'", v);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		} else if (!strcmp(a, "--top")) {
-			long l;
-			if (units_parse_int(v, 1, 1000, &l, err, sizeof(err))) {
-				common_error("plan: --top: %s", err);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			po.top = (int)l;
-		} else if (!strcmp(a, "--max-price")) {
-			struct money m;
-			if (units_parse_money(v, &m.amount, m.code, err, sizeof(err))) {
-				common_error("plan: --max-price: %s", err);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-			po.max_price_usd = to_usd(&c, &m);
-		} else if (!strcmp(a, "--currency")) {
-			snprintf(cur, sizeof(cur), "%s", v);
-		} else if (!strcmp(a, "--rate")) {
-			if ((rc = offers_set_rate(&c, v)))
-				goto out;
-		} else if (!strcmp(a, "--setup")) {
-			if (units_parse_duration(v, &po.setup_s, err, sizeof(err))) {
-				common_error("plan: --setup: %s", err);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		} else if (!strcmp(a, "--upload-bw")) {
-			if (units_parse_bandwidth(v, &po.upload_bw, err, sizeof(err))) {
-				common_error("plan: --upload-bw: %s", err);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		}
+	if (have_max_price) {
+		struct money m = {.amount = max_price.amount};
+		snprintf(m.code, sizeof(m.code), "%s", max_price.code);
+		po.max_price_usd = to_usd(&c, &m);
 	}
 	fx = offers_rate(&c, cur);
 	if (fx <= 0) {
-		common_error("plan: --currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)", cur, cur);
+		msg_error(_("--currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)"), cur, cur);
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (po.max_price_usd < 0) {
-		common_error("plan: --max-price: unknown currency (see data/currencies.csv, or --rate)");
+		msg_error(_("--max-price: unknown currency (see data/currencies.csv, or --rate)"));
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (workload_resolve(&w, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
-		rc = wlargs_field_error("plan", file, &w, bad, err);
+		rc = wlargs_field_error(file, &w, bad, err);
 		goto out;
 	}
 	if (!workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
-		rc = wlargs_field_error("plan", file, &w, -1,
+		rc = wlargs_field_error(file, &w, -1,
 					"tokens: missing required field (plan prices the whole job: give tokens or samples)");
 		goto out;
 	}
 	if (workload_is_set(&w, "budget")) {
 		po.budget_usd = to_usd(&c, &w.budget);
 		if (po.budget_usd < 0) {
-			rc = wlargs_field_error("plan", file, &w, workload_field_index("budget"),
+			rc = wlargs_field_error(file, &w, workload_field_index("budget"),
 						"budget: unknown currency (see data/currencies.csv, or --rate CODE=N)");
 			goto out;
 		}
 	}
 	if ((rc = plan_pricer_init(&pc, &c, &po.pricer)))
 		goto out;
-	if ((rc = offers_load(&c, catalogs, ncat, NULL, NULL, NULL)))
+	if ((rc = offers_load(&c, (char **)catalogs.v, catalogs.n, NULL, NULL, NULL)))
 		goto out_pricer;
 	if (plan_run(&w, &arch, &c.set, &po, &r, err, sizeof(err))) {
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
-		rc = wlargs_field_error("plan", file, &w, workload_field_index(key), err);
+		rc = wlargs_field_error(file, &w, workload_field_index(key), err);
 		goto out_pricer;
 	}
 	if (json) {
@@ -331,13 +301,14 @@ int cmd_plan(int argc, char **argv)
 		printf("\nCatalogs\n");
 		offers_report(stdout, &c);
 	}
-	rc = common_finish(c.bad_rows ? EXIT_USAGE : r.n ? EXIT_OK : EXIT_RUNTIME);
+	rc = msg_finish(c.bad_rows ? EXIT_USAGE : r.n ? EXIT_OK : EXIT_RUNTIME);
 	plan_result_free(&r);
 out_pricer:
 	plan_pricer_free(&pc);
 out:
 	model_db_free(&mdb);
-	free(catalogs);
+	opt_list_free(&catalogs);
+	opt_list_free(&rates);
 	offers_free(&c);
 	return rc;
 }

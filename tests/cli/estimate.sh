@@ -15,7 +15,7 @@ run "$G" estimate --help; cp "$T/out" "$T/h2"
 if cmp -s "$T/h1" "$T/h2" && [ -s "$T/h1" ]; then ok; else bad "help estimate != estimate --help"; fi
 expect_err no-command 2 "usage: gpurent" sh -c "\"$G\" 2>&1 >/dev/null | head -1 >&2; \"$G\" >/dev/null 2>&1"
 expect_err bad-command 2 "'frobnicate' is not a gpurent command" "$G" frobnicate
-expect_err help-unknown 2 "help: unknown command 'nope'" "$G" help nope
+expect_err help-unknown 2 "help: 'nope' is not a gpurent command" "$G" help nope
 
 # --- gpus / models
 expect_ok gpus-a100 'A100 80GB SXM' "$G" gpus A100

@@ -77,7 +77,7 @@ run "$G" plan notokens.yaml
 [ "$rc" -eq 2 ] && grep -q 'tokens: missing required field' "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ] \
 	&& ok || bad "no tokens: rc $rc $(cat "$T/err")"
 run "$G" plan "$EX" --by speed
-[ "$rc" -eq 2 ] && grep -q -- "--by: expected cost or time" "$T/err" && ok || bad "--by speed"
+[ "$rc" -eq 2 ] && grep -q -- "--by: expected one of cost, time" "$T/err" && ok || bad "--by speed"
 run "$G" plan "$EX" --catalogue x
 [ "$rc" -eq 2 ] && grep -q "did you mean '--catalog'" "$T/err" && ok || bad "unknown option suggestion: $(cat "$T/err")"
 printf 'model: llama-2-7b\ntokens: 1e9\nresources:\n  accelerators: A100:many\n' >badsky.yaml
