@@ -95,17 +95,26 @@ $(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nv
 	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $< -ldl
 
 # Every tests/cli/*.sh runs against the real binary and ends with
-# "<name>: N passed, M failed".
-cli: $(BUILD)/gpurent $(FAKE_LIB) $(PROG_BIN)
-	@fail=0; for t in $(sort $(wildcard tests/cli/*.sh)); do \
-	    GPURENT=$(CURDIR)/$(BUILD)/gpurent sh $$t || fail=1; done; test $$fail = 0
+# "<name>: N passed, M failed". Each script is its own target, so that
+# `make -j2 check` runs them side by side; a script's output is printed
+# whole when it ends (never interleaved), and a failing one fails the run.
+CLI_SH   := $(sort $(wildcard tests/cli/*.sh))
+CLI_RUNS := $(CLI_SH:tests/cli/%.sh=cli-%)
+.PHONY: $(CLI_RUNS)
+cli: $(CLI_RUNS)
+$(CLI_RUNS): cli-%: $(BUILD)/gpurent $(FAKE_LIB) $(PROG_BIN)
+	@mkdir -p $(BUILD)/cli
+	@GPURENT=$(CURDIR)/$(BUILD)/gpurent sh tests/cli/$*.sh >$(BUILD)/cli/$*.log 2>&1; rc=$$?; \
+	    cat $(BUILD)/cli/$*.log; exit $$rc
 
 test: unit cli
 
+# JOBS: how many test scripts run at once (make -jN check passes its N down).
+JOBS ?= 2
 check: deps
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory -k -j$(JOBS) test
 	@echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer =="
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 test
+	@$(MAKE) --no-print-directory -k -j$(JOBS) BUILD=build/asan SAN=1 test
 	@echo "check: all test suites passed (plain and sanitized)"
 
 asan:

@@ -74,6 +74,7 @@ static const char *field_example(const struct workload_field *f)
 {
 	static const struct { const char *name, *example; } ex[] = {
 		{"budget", "300"}, {"gpu", "A100-80GB"}, {"lora_targets", "q,v"}, {"model", "llama-2-7b"},
+		{"quant_bits", "8"},
 	};
 	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
 		if (!strcmp(ex[i].name, f->name))

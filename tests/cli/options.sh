@@ -1,0 +1,117 @@
+#!/bin/sh
+# options.sh - every command's options through the one parser: for each
+# option that `gpurent CMD --list-options` lists, `--x v` and `--x=v` give
+# the same result (and not a usage error), a flag's `--x`/`--x=true` and
+# `--no-x`/`--x=false` agree, a valued option without its value is one line
+# and exit 2, a duration without a unit is refused with the same line
+# everywhere, an unknown option gets one line with a suggestion, and the
+# help text names every option of the table and nothing else.
+NAME=options
+. "$(dirname "$0")/lib/common.sh"
+
+export GPURENT_LEDGER="$T/ledger.db"
+export HOME="$T/home"
+mkdir -p "$HOME" data ck/step_100 ck/step_200
+printf 'hello\n' >data/a.txt
+printf '{}' >ck/step_100/done
+printf '{}' >ck/step_200/done
+"$G" manifest data -o data.manifest >/dev/null 2>&1
+"$G" ledger add --cost 1 --duration 1h >/dev/null 2>&1
+
+# One line a command: NAME|OPERANDS BEFORE|OPERANDS AFTER (run from $ROOT).
+specs="bench|--no-gpu --no-store --disk-size 1MB --dir $T|
+ckpt interval|--write 90s --mtbf 6h|
+ckpt latest|$T/ck|
+ckpt prune|$T/ck --dry-run|
+cost|--price 1.2 --sessions 10x20m --currency CNY|
+env|--no-python --dir $T|
+estimate|examples/lora-7b.yaml|
+gpus||
+ledger add|--cost 1 --duration 1h|
+ledger export|--csv|
+ledger list||
+ledger show|1|
+ledger summary||
+manifest|$T/data -o $T/m2.manifest|
+models||
+offers||
+plan|examples/lora-7b.yaml|
+run|--dry-run --no-ledger --log-dir $T/logs|-- true
+verify|$T/data.manifest $T/data|"
+
+# mask digits: timings, sizes and ids differ from run to run
+mask() { sed 's/[0-9]/9/g' "$1"; }
+
+cd "$ROOT" || exit 1
+echo "$specs" | while IFS='|' read -r cmd pre post; do
+	# shellcheck disable=SC2086
+	"$G" $cmd --list-options >"$T/opts" 2>"$T/err" || { bad "$cmd --list-options: $(cat "$T/err")"; continue; }
+	[ -s "$T/opts" ] || [ "$cmd" = "ckpt latest" ] || [ "$cmd" = "ledger list" ] || true
+	"$G" help $cmd >"$T/help" 2>&1 || "$G" $cmd --help >"$T/help" 2>&1
+	# plan takes the workload fields that `gpurent help estimate` documents
+	[ "$cmd" = plan ] && "$G" help estimate >>"$T/help" 2>&1
+	while read -r opt type example short; do
+		grep -q -- "$opt\b" "$T/help" && ok || bad "$cmd: $opt is not in its help"
+		case $type in
+		flag)
+			run "$G" $cmd $pre "$opt" $post; a=$rc; mask "$T/out" >"$T/o1"
+			run "$G" $cmd $pre "$opt=true" $post; b=$rc; mask "$T/out" >"$T/o2"
+			[ "$a" = "$b" ] && [ "$a" != 2 ] && cmp -s "$T/o1" "$T/o2" && ok ||
+				bad "$cmd $opt: '$opt' (exit $a) and '$opt=true' (exit $b) differ: $(head -2 "$T/err")"
+			run "$G" $cmd $pre "$opt=maybe" $post
+			[ "$rc" = 2 ] && grep -q "expected true or false" "$T/err" && ok ||
+				bad "$cmd $opt=maybe: exit $rc $(cat "$T/err")"
+			;;
+		*)
+			run "$G" $cmd $pre "$opt" "$example" $post; a=$rc; mask "$T/out" >"$T/o1"; mask "$T/err" >"$T/e1"
+			run "$G" $cmd $pre "$opt=$example" $post; b=$rc; mask "$T/out" >"$T/o2"; mask "$T/err" >"$T/e2"
+			# the same result both ways; a usage error only where the value
+			# parsed but does not fit the rest (a workload field against
+			# the example's model), never one about this option's syntax
+			if [ "$a" = "$b" ] && cmp -s "$T/o1" "$T/o2" && cmp -s "$T/e1" "$T/e2" &&
+			   { [ "$a" != 2 ] || ! grep -q -- "$opt: expected\|unknown option" "$T/e1"; }; then
+				ok
+			else
+				bad "$cmd: '$opt $example' (exit $a: $(head -1 "$T/e1")) and '$opt=$example' (exit $b) differ"
+			fi
+			[ -z "$short" ] || {
+				run "$G" $cmd $pre "$short" "$example" $post; c=$rc; mask "$T/out" >"$T/o3"
+				[ "$c" = "$a" ] && cmp -s "$T/o1" "$T/o3" && ok || bad "$cmd: '$short $example' differs from '$opt $example'"
+			}
+			if [ -z "$post" ]; then
+				run "$G" $cmd $pre "$opt"
+				[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$opt: expected a value" "$T/err" && ok ||
+					bad "$cmd $opt without a value: exit $rc $(cat "$T/err")"
+			fi
+			if [ "$type" = duration ]; then
+				run "$G" $cmd $pre "$opt" 3 $post
+				[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$opt: expected a duration with a unit, e.g. 3d" "$T/err" && ok ||
+					bad "$cmd $opt 3 (a bare number): exit $rc $(cat "$T/err")"
+			fi
+			;;
+		esac
+	done <"$T/opts"
+	# every --name the help shows is an option of the table
+	grep -o -- '--[a-z][a-z0-9-]*' "$T/help" | sort -u | while read -r h; do
+		case $h in --help|--list-options|--data-dir|--version|--FIELD) continue ;; esac
+		grep -q -- "^$h " "$T/opts" || grep -q -- "^--no-${h#--no-} flag" "$T/opts" ||
+			grep -q -- "^--${h#--no-} flag" "$T/opts" || echo "$cmd: help names $h, which is not an option" >>"$T/helpbad"
+	done
+	run "$G" $cmd $pre --definitely-not-an-option $post
+	[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "unknown option" "$T/err" && ok ||
+		bad "$cmd: an unknown option: exit $rc $(cat "$T/err")"
+	first=$(head -1 "$T/opts" | cut -d' ' -f1)
+	if [ -n "$first" ]; then
+		run "$G" $cmd $pre "${first}x" $post
+		[ "$rc" = 2 ] && grep -q "did you mean '$first'" "$T/err" && ok ||
+			bad "$cmd ${first}x: no suggestion: $(cat "$T/err")"
+	fi
+	echo "$pass $fail" >"$T/counts"
+done
+read -r pass fail <"$T/counts"
+if [ -s "$T/helpbad" ]; then
+	while read -r l; do bad "$l"; done <"$T/helpbad"
+else
+	ok
+fi
+finish
