@@ -185,6 +185,45 @@ static void test_query(void **s)
 	assert_int_equal(query_parse("price", &q, err, sizeof(err)), -1);
 }
 
+/* Issue query-long-value-truncated: a value longer than the buffer is
+ * refused, never cut to 63 characters (which matched nothing, and made
+ * != match everything); likewise field names and --sort keys. */
+static void test_query_long_value_truncated(void **s)
+{
+	static const char v63[] = "very-long-instance-name-very-long-instance-name-very-long-insta";
+	struct query q;
+	struct query_sort so;
+	char text[512], err[256];
+
+	(void)s;
+	assert_int_equal(strlen(v63), 63);
+	snprintf(text, sizeof(text), "instance=%s", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), 0);
+	snprintf(text, sizeof(text), "instance=%s-", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_string_equal(err, "query: instance: value longer than 63 characters");
+	snprintf(text, sizeof(text), "instance!='%sx'", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_string_equal(err, "query: instance: value longer than 63 characters");
+	snprintf(text, sizeof(text), "gpu in [a100, %sx]", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_string_equal(err, "query: gpu: value longer than 63 characters");
+	snprintf(text, sizeof(text), "%s%s=1", v63, v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "field name longer than 63 characters"));
+	snprintf(text, sizeof(text), "price%s%s-", v63, v63);
+	assert_int_equal(query_sort_parse(text, &so, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--sort: field name longer than 63 characters"));
+	/* numbers are plain decimals */
+	assert_int_equal(query_parse("price<0x10", &q, err, sizeof(err)), -1);
+	assert_int_equal(query_parse("price<inf", &q, err, sizeof(err)), -1);
+	assert_int_equal(query_parse("price<nan", &q, err, sizeof(err)), -1);
+	assert_int_equal(query_parse("price<$2.5", &q, err, sizeof(err)), 0);
+	assert_true(q.c[0].num == 2.5);
+	assert_int_equal(query_parse("price<'\x1b[2J'", &q, err, sizeof(err)), -1);
+	assert_null(strchr(err, '\x1b'));
+}
+
 /* Issue catalog-unbounded-counts: counts, vCPUs, RAM, GpuInfo memory and
  * prices finite and bounded; a row outside is a counted bad row. */
 static void test_catalog_unbounded_counts(void **s)
@@ -384,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_gpurent_format),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_catalog_unbounded_counts),
+		cmocka_unit_test(test_query_long_value_truncated),
 		cmocka_unit_test(test_fields_sorted),
 		cmocka_unit_test(test_real_catalogs),
 		cmocka_unit_test(test_two_threads_equal_one),
