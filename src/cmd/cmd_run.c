@@ -409,21 +409,13 @@ GPURENT_HOT static void status_draw(struct guard *g, double now, const char *sta
 
 /* ---- option parsing ---- */
 
-/* A duration: units.h's, plus "ms". */
+/* A duration: units.h's (which reads "ms" too). */
 static int parse_dur(const char *name, const char *v, double *out)
 {
-	char err[160], num[64];
-	size_t n = strlen(v);
+	char err[160];
 
-	if (n > 2 && n < sizeof(num) && !strcmp(v + n - 2, "ms")) {
-		snprintf(num, sizeof(num), "%.*s", (int)(n - 2), v);
-		if (!units_parse_duration(num, out, err, sizeof(err)) && !strpbrk(num, "smhdw")) {
-			*out /= 1000;
-			return 0;
-		}
-	} else if (!units_parse_duration(v, out, err, sizeof(err))) {
+	if (!units_parse_duration(v, out, err, sizeof(err)))
 		return 0;
-	}
 	return run_usage_error("%s: expected a duration such as 500ms, 90s, 30m or 6h, got '%s'", name, v);
 }
 

@@ -101,6 +101,9 @@ static int field_fraction(const struct csv *c, const struct csv_row *r, const ch
 	return 0;
 }
 
+/* A per-GB or per-hour rate in a billing row: finite, far above any seen. */
+#define BILLING_RATE_MAX 1e6
+
 static int load_row(const struct csv *c, const struct csv_row *r, const char *fname,
 		    void *record, char *err, size_t errlen)
 {
@@ -149,11 +152,11 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 			 fname, r->line);
 		return -1;
 	}
-	if (csv_field_double(c, r, "storage_gb_month", false, 0, 0, fname, &p->storage_gb_month, err, errlen) ||
+	if (csv_field_double_range(c, r, "storage_gb_month", false, 0, 0, BILLING_RATE_MAX, fname, &p->storage_gb_month, err, errlen) ||
 	    csv_field_bool(c, r, "storage_bills_stopped", true, fname, &p->storage_bills_stopped, err, errlen) ||
-	    csv_field_double(c, r, "stopped_per_hour", false, 0, 0, fname, &p->stopped_per_hour, err, errlen) ||
-	    csv_field_double(c, r, "egress_per_gb", false, 0, 0, fname, &p->egress_per_gb, err, errlen) ||
-	    csv_field_double(c, r, "image_gb_month", false, 0, 0, fname, &p->image_gb_month, err, errlen) ||
+	    csv_field_double_range(c, r, "stopped_per_hour", false, 0, 0, BILLING_RATE_MAX, fname, &p->stopped_per_hour, err, errlen) ||
+	    csv_field_double_range(c, r, "egress_per_gb", false, 0, 0, BILLING_RATE_MAX, fname, &p->egress_per_gb, err, errlen) ||
+	    csv_field_double_range(c, r, "image_gb_month", false, 0, 0, BILLING_RATE_MAX, fname, &p->image_gb_month, err, errlen) ||
 	    csv_field_str(c, r, "source", true, fname, p->source, sizeof(p->source), err, errlen))
 		return -1;
 	return 0;

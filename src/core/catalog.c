@@ -20,8 +20,31 @@
 #include <xxhash.h>
 
 #include "names.h"
+#include "quote.h"
 
 #define MAX_FIELDS 40
+
+/* What a row may state (docs/offers.md); a value outside is a bad row,
+ * counted and reported, never priced: no /GPU-h price can be inf or
+ * subnormal. Fractional GPU counts are shares (a slice). */
+#define CAT_MIN_GPUS     0.001
+#define CAT_MAX_GPUS     1024.0
+#define CAT_MIN_VCPUS    0.001
+#define CAT_MAX_VCPUS    1e5
+#define CAT_MIN_RAM_GIB  0.001
+#define CAT_MAX_RAM_GIB  1e7
+#define CAT_MAX_GPU_MIB  1e9        /* GpuInfo SizeInMiB (instance total at most) */
+#define CAT_MAX_GPU_GB   1e6        /* gpu_mem_gb per GPU */
+#define CAT_MAX_DISK_GB  1e9
+#define CAT_MIN_PRICE    1e-6       /* USD (or currency) per instance-hour */
+#define CAT_MAX_PRICE    1e6
+#define CAT_MAX_DURATION 3155760000.0   /* 100 years, as units.h */
+
+/* 0 (no price) or a price a row can hold. */
+static bool price_ok(double p)
+{
+	return p == 0 || (p >= CAT_MIN_PRICE && p <= CAT_MAX_PRICE);
+}
 #define ARENA_CHUNK (64 * 1024)
 
 /* ---- small helpers ---- */
@@ -77,11 +100,14 @@ int catalog_parse_number(const char *s, size_t len, double *out)
 		}
 	}
 	if (i == len && digits) {
+		if (!isfinite(v))
+			return -1;
 		*out = neg ? -v : v;
 		return 0;
 	}
-	/* exponents and the like: the slow, exact path */
-	if (len >= sizeof(tmp) || !len)
+	/* exponents: the slow, exact path; strtod would also take hex, inf
+	 * and nan, which no catalog number is */
+	if (len >= sizeof(tmp) || !len || strspn(s + i, "0123456789.eE+-") < len - i)
 		return -1;
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
@@ -375,11 +401,12 @@ static double gpuinfo_number(const struct field *f, const char *key)
 			while (q < end && (*q == '\'' || *q == '"' || *q == ':' || *q == ' '))
 				q++;
 			p = q;
-			while (p < end && (isdigit((unsigned char)*p) || *p == '.'))
+			while (p < end && (isdigit((unsigned char)*p) || *p == '.' || *p == 'e' ||
+					   *p == 'E' || *p == '+' || *p == '-'))
 				p++;
 			if (p > q && !catalog_parse_number(q, (size_t)(p - q), &v))
 				return v;
-			return 0;
+			return p > q ? -1 : 0;   /* a number that is none: refused by the caller */
 		}
 		p = q + 1;
 	}
@@ -475,10 +502,11 @@ static void bad(struct loader *ld, uint32_t line, const char *field, const char 
 	ld->rep->bad_rows++;
 	if (!ld->o->bad_row)
 		return;
-	if (f)
-		snprintf(rest, sizeof(rest), "%s: %s, got '%.*s'", field, what,
-			 (int)(f->len > 60 ? 60 : f->len), f->p);
-	else
+	if (f) {
+		char q[QUOTE_KEEP * 4 + 8];
+		snprintf(rest, sizeof(rest), "%s: %s, got '%s'", field, what,
+			 quote_value_n(f->p, f->len, q, sizeof(q)));
+	} else
 		snprintf(rest, sizeof(rest), "%s: %s", field, what);
 	if (ld->second) {
 		char **nm = realloc(ld->msgs, (ld->nmsgs + 1) * sizeof(*nm));
@@ -605,8 +633,10 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			break;
 		}
 		fa = &f[col[SK_ACCEL]];
-		if (fa->len && catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count)) {
-			bad(ld, (uint32_t)rec_line, "AcceleratorCount", "expected a number", &f[col[SK_COUNT]]);
+		if (fa->len && (catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count) ||
+				count < 0 || (count > 0 && count < CAT_MIN_GPUS) || count > CAT_MAX_GPUS)) {
+			bad(ld, (uint32_t)rec_line, "AcceleratorCount",
+			    "expected a number from 0.001 to 1024 (0 for none)", &f[col[SK_COUNT]]);
 			break;
 		}
 		if (!fa->len || count <= 0) {
@@ -625,8 +655,8 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 				ld->rep->missing_price++;
 			break;
 		}
-		if (catalog_parse_number(fp->p, fp->len, &o.price) || o.price < 0) {
-			bad(ld, (uint32_t)rec_line, "Price", "expected a price >= 0 in USD per hour", fp);
+		if (catalog_parse_number(fp->p, fp->len, &o.price) || !price_ok(o.price)) {
+			bad(ld, (uint32_t)rec_line, "Price", "expected a price from 0 to 1e6 USD per hour", fp);
 			break;
 		}
 		if (o.price == 0) {
@@ -642,12 +672,32 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 				bad(ld, (uint32_t)rec_line, "SpotPrice", "expected a price >= 0 in USD per hour", fs);
 				break;
 			}
+			if (v > 0 && v < CAT_MIN_PRICE)
+				v = 0;   /* a sub-micro-dollar spot price is a placeholder too */
 			spot_kind = v == 0 || v >= 1e5 || v > 100 * o.price ? 1 : v >= o.price ? 2 : 0;
 			if (!spot_kind)
 				o.spot_price = v;
 		}
-		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf)
+		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf) {
 			size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
+			if (!(size_mib >= 0) || size_mib > CAT_MAX_GPU_MIB) {
+				bad(ld, (uint32_t)rec_line, "GpuInfo",
+				    "expected SizeInMiB from 0 to 1e9", &f[col[SK_GPUINFO]]);
+				break;
+			}
+		}
+		if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf && f[col[SK_VCPU]].len &&
+		    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &o.vcpus) ||
+		     !(o.vcpus >= CAT_MIN_VCPUS) || o.vcpus > CAT_MAX_VCPUS)) {
+			bad(ld, (uint32_t)rec_line, "vCPUs", "expected a number from 0.001 to 1e5", &f[col[SK_VCPU]]);
+			break;
+		}
+		if (col[SK_MEM] >= 0 && col[SK_MEM] < nf && f[col[SK_MEM]].len &&
+		    (catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o.ram_gib) ||
+		     !(o.ram_gib >= CAT_MIN_RAM_GIB) || o.ram_gib > CAT_MAX_RAM_GIB)) {
+			bad(ld, (uint32_t)rec_line, "MemoryGiB", "expected a number from 0.001 to 1e7", &f[col[SK_MEM]]);
+			break;
+		}
 		o.gpus = count;
 		o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, 0, &mem_case, &ambiguous);
 		if (ambiguous && col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf) {
@@ -686,10 +736,6 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		else if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
 			o.region = str_of(ld, &f[col[SK_REGION]]);
 		o.gpu_name = str_of(ld, fa);
-		if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf)
-			catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &o.vcpus);
-		if (col[SK_MEM] >= 0 && col[SK_MEM] < nf)
-			catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o.ram_gib);
 		o.supply = supply;
 		o.billing = o.provider;
 		o.file = ld->file_index;
@@ -775,14 +821,16 @@ static const char *const own_cols[OC_N] = {
 	"spot_price", "currency", "billing", "queue_wait", "max_runtime", "source", "date",
 };
 
+/* A number column: empty is 0, else finite, 0 or from min_pos to max. */
 static int own_number(struct loader *ld, const struct field *f, uint32_t line, int c,
-		      double *out, const char *what)
+		      double *out, double min_pos, double max, const char *what)
 {
 	if (!f->len) {
 		*out = 0;
 		return 0;
 	}
-	if (catalog_parse_number(f->p, f->len, out) || *out < 0) {
+	if (catalog_parse_number(f->p, f->len, out) || *out < 0 || *out > max ||
+	    (*out > 0 && *out < min_pos)) {
 		bad(ld, line, own_cols[c], what, f);
 		return -1;
 	}
@@ -803,8 +851,9 @@ static int own_duration(struct loader *ld, const struct field *f, uint32_t line,
 		n--;
 	else
 		unit = 's';
-	if (catalog_parse_number(f->p, n, &v) || v < 0) {
-		bad(ld, line, own_cols[c], "expected a duration such as 30m, 6h or 2d", f);
+	if (catalog_parse_number(f->p, n, &v) || v < 0 ||
+	    v * (unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 1) > CAT_MAX_DURATION) {
+		bad(ld, line, own_cols[c], "expected a duration such as 30m, 6h or 2d, at most 100 years", f);
 		return -1;
 	}
 	*out = v * (unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 1);
@@ -865,21 +914,25 @@ static int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, 
 		}
 		o.supply = (enum supply_type)st;
 		if (own_number(ld, &f[col[OC_COUNT]], (uint32_t)rec_line, OC_COUNT, &o.gpus,
-			       "expected a GPU count > 0") )
+			       CAT_MIN_GPUS, CAT_MAX_GPUS, "expected a GPU count from 0.001 to 1024"))
 			continue;
 		if (o.gpus <= 0) {
-			bad(ld, (uint32_t)rec_line, "gpu_count", "expected a GPU count > 0", &f[col[OC_COUNT]]);
+			bad(ld, (uint32_t)rec_line, "gpu_count", "expected a GPU count from 0.001 to 1024",
+			    &f[col[OC_COUNT]]);
 			continue;
 		}
 		if (own_number(ld, &f[col[OC_PRICE]], (uint32_t)rec_line, OC_PRICE, &o.price,
-			       "expected a price >= 0 per instance-hour") ||
+			       CAT_MIN_PRICE, CAT_MAX_PRICE, "expected a price from 0 to 1e6 per instance-hour") ||
 		    own_number(ld, &f[col[OC_SPOT]], (uint32_t)rec_line, OC_SPOT, &o.spot_price,
-			       "expected a price >= 0 per instance-hour") ||
+			       CAT_MIN_PRICE, CAT_MAX_PRICE, "expected a price from 0 to 1e6 per instance-hour") ||
 		    own_number(ld, &f[col[OC_MEM]], (uint32_t)rec_line, OC_MEM, &mem_gb,
-			       "expected GPU memory in GB") ||
-		    own_number(ld, &f[col[OC_VCPU]], (uint32_t)rec_line, OC_VCPU, &o.vcpus, "expected a number") ||
-		    own_number(ld, &f[col[OC_RAM]], (uint32_t)rec_line, OC_RAM, &o.ram_gib, "expected a number") ||
-		    own_number(ld, &f[col[OC_DISK]], (uint32_t)rec_line, OC_DISK, &o.disk_gb, "expected a number") ||
+			       0.001, CAT_MAX_GPU_GB, "expected GPU memory in GB, at most 1e6") ||
+		    own_number(ld, &f[col[OC_VCPU]], (uint32_t)rec_line, OC_VCPU, &o.vcpus,
+			       CAT_MIN_VCPUS, CAT_MAX_VCPUS, "expected a number from 0.001 to 1e5") ||
+		    own_number(ld, &f[col[OC_RAM]], (uint32_t)rec_line, OC_RAM, &o.ram_gib,
+			       CAT_MIN_RAM_GIB, CAT_MAX_RAM_GIB, "expected a number from 0.001 to 1e7") ||
+		    own_number(ld, &f[col[OC_DISK]], (uint32_t)rec_line, OC_DISK, &o.disk_gb,
+			       0.001, CAT_MAX_DISK_GB, "expected a number from 0.001 to 1e9") ||
 		    own_duration(ld, &f[col[OC_QUEUE]], (uint32_t)rec_line, OC_QUEUE, &o.queue_wait) ||
 		    own_duration(ld, &f[col[OC_MAXRUN]], (uint32_t)rec_line, OC_MAXRUN, &o.max_runtime))
 			continue;

@@ -4,9 +4,14 @@
  */
 #include "csv.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "quote.h"
+#include "units.h"
 
 struct strbuf {
 	char *p;
@@ -240,12 +245,12 @@ static int field_text(const struct csv *c, const struct csv_row *r,
 	return 0;
 }
 
-int csv_field_double(const struct csv *c, const struct csv_row *r,
-		     const char *col, bool required, double dflt, double min,
-		     const char *fname, double *out, char *err, size_t errlen)
+int csv_field_double_range(const struct csv *c, const struct csv_row *r,
+			   const char *col, bool required, double dflt, double min, double max,
+			   const char *fname, double *out, char *err, size_t errlen)
 {
+	char q[QUOTE_KEEP * 4 + 8];
 	const char *s;
-	char *end;
 	double v;
 
 	if (field_text(c, r, col, fname, &s, err, errlen))
@@ -259,21 +264,29 @@ int csv_field_double(const struct csv *c, const struct csv_row *r,
 		*out = dflt;
 		return 0;
 	}
-	v = strtod(s, &end);
-	if (end == s || *end || v != v || v < min || v > 1e300) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a number >= %g, got '%s'",
-			 fname, r->line, col, min, s);
+	if (units_scan_number(s, &v) || v < min || v > max) {
+		snprintf(err, errlen, "%s:%zu: %s: expected a number from %g to %g, got '%s'",
+			 fname, r->line, col, min, max, quote_value(s, q, sizeof(q)));
 		return -1;
 	}
 	*out = v;
 	return 0;
 }
 
-int csv_field_long(const struct csv *c, const struct csv_row *r,
-		   const char *col, bool required, long dflt, long min,
-		   const char *fname, long *out, char *err, size_t errlen)
+int csv_field_double(const struct csv *c, const struct csv_row *r,
+		     const char *col, bool required, double dflt, double min,
+		     const char *fname, double *out, char *err, size_t errlen)
 {
-	const char *s;
+	return csv_field_double_range(c, r, col, required, dflt, min, CSV_DOUBLE_MAX,
+				      fname, out, err, errlen);
+}
+
+int csv_field_long_range(const struct csv *c, const struct csv_row *r,
+			 const char *col, bool required, long dflt, long min, long max,
+			 const char *fname, long *out, char *err, size_t errlen)
+{
+	char q[QUOTE_KEEP * 4 + 8];
+	const char *s, *p;
 	char *end;
 	long v;
 
@@ -288,14 +301,24 @@ int csv_field_long(const struct csv *c, const struct csv_row *r,
 		*out = dflt;
 		return 0;
 	}
+	p = s + (*s == '-');
+	errno = 0;
 	v = strtol(s, &end, 10);
-	if (end == s || *end || v < min) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a whole number >= %ld, got '%s'",
-			 fname, r->line, col, min, s);
+	if (!isdigit((unsigned char)*p) || *end || errno == ERANGE || v < min || v > max) {
+		snprintf(err, errlen, "%s:%zu: %s: expected a whole number from %ld to %ld, got '%s'",
+			 fname, r->line, col, min, max, quote_value(s, q, sizeof(q)));
 		return -1;
 	}
 	*out = v;
 	return 0;
+}
+
+int csv_field_long(const struct csv *c, const struct csv_row *r,
+		   const char *col, bool required, long dflt, long min,
+		   const char *fname, long *out, char *err, size_t errlen)
+{
+	return csv_field_long_range(c, r, col, required, dflt, min, CSV_LONG_MAX,
+				    fname, out, err, errlen);
 }
 
 int csv_field_bool(const struct csv *c, const struct csv_row *r,
@@ -313,8 +336,9 @@ int csv_field_bool(const struct csv *c, const struct csv_row *r,
 	else if (!strcmp(s, "no") || !strcmp(s, "false"))
 		*out = false;
 	else {
+		char q[QUOTE_KEEP * 4 + 8];
 		snprintf(err, errlen, "%s:%zu: %s: expected yes or no, got '%s'",
-			 fname, r->line, col, s);
+			 fname, r->line, col, quote_value(s, q, sizeof(q)));
 		return -1;
 	}
 	return 0;

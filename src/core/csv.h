@@ -58,8 +58,20 @@ int csv_load_table(const char *buf, size_t len, const char *fname, size_t elem_s
 /*
  * Typed field readers for loaders. Each returns 0 and stores the value,
  * or -1 with "fname:line: column: expected ..." in err. An empty field
- * stores dflt when !required, else is an error.
+ * stores dflt when !required, else is an error. Numbers are plain
+ * decimals (no hex, inf or nan), finite and within [min, max];
+ * csv_field_double() and csv_field_long() cap at CSV_DOUBLE_MAX and
+ * CSV_LONG_MAX, and digits too many for a long are refused, not
+ * saturated.
  */
+#define CSV_DOUBLE_MAX 1e15
+#define CSV_LONG_MAX   1000000000L
+int csv_field_double_range(const struct csv *c, const struct csv_row *r,
+			   const char *col, bool required, double dflt, double min, double max,
+			   const char *fname, double *out, char *err, size_t errlen);
+int csv_field_long_range(const struct csv *c, const struct csv_row *r,
+			 const char *col, bool required, long dflt, long min, long max,
+			 const char *fname, long *out, char *err, size_t errlen);
 int csv_field_double(const struct csv *c, const struct csv_row *r,
 		     const char *col, bool required, double dflt, double min,
 		     const char *fname, double *out, char *err, size_t errlen);

@@ -57,16 +57,16 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 	    csv_field_str(c, r, "vendor", true, fname, g->vendor, sizeof(g->vendor), err, errlen) ||
 	    csv_field_str(c, r, "architecture", false, fname, g->arch, sizeof(g->arch), err, errlen) ||
 	    csv_field_str(c, r, "class", true, fname, cls, sizeof(cls), err, errlen) ||
-	    csv_field_double(c, r, "memory_gb", true, 0, 0.001, fname, &mem, err, errlen) ||
-	    csv_field_double(c, r, "memory_bandwidth_gbps", true, 0, 0.001, fname, &bw, err, errlen) ||
-	    csv_field_double(c, r, "fp32_tflops", false, 0, 0, fname, &f32, err, errlen) ||
-	    csv_field_double(c, r, "fp16_tflops", false, 0, 0, fname, &f16, err, errlen) ||
-	    csv_field_double(c, r, "bf16_tflops", false, 0, 0, fname, &b16, err, errlen) ||
-	    csv_field_double(c, r, "fp8_tflops", false, 0, 0, fname, &f8, err, errlen) ||
+	    csv_field_double_range(c, r, "memory_gb", true, 0, 0.001, 1e6, fname, &mem, err, errlen) ||
+	    csv_field_double_range(c, r, "memory_bandwidth_gbps", true, 0, 0.001, 1e6, fname, &bw, err, errlen) ||
+	    csv_field_double_range(c, r, "fp32_tflops", false, 0, 0, 1e6, fname, &f32, err, errlen) ||
+	    csv_field_double_range(c, r, "fp16_tflops", false, 0, 0, 1e6, fname, &f16, err, errlen) ||
+	    csv_field_double_range(c, r, "bf16_tflops", false, 0, 0, 1e6, fname, &b16, err, errlen) ||
+	    csv_field_double_range(c, r, "fp8_tflops", false, 0, 0, 1e6, fname, &f8, err, errlen) ||
 	    csv_field_str(c, r, "interconnect", true, fname, link, sizeof(link), err, errlen) ||
-	    csv_field_double(c, r, "link_bw_gbps", false, 0, 0, fname, &lbw, err, errlen) ||
-	    csv_field_long(c, r, "pcie_gen", false, 0, 0, fname, &g->pcie_gen, err, errlen) ||
-	    csv_field_double(c, r, "tdp_w", false, 0, 0, fname, &g->tdp_w, err, errlen) ||
+	    csv_field_double_range(c, r, "link_bw_gbps", false, 0, 0, 1e6, fname, &lbw, err, errlen) ||
+	    csv_field_long_range(c, r, "pcie_gen", false, 0, 0, 10, fname, &g->pcie_gen, err, errlen) ||
+	    csv_field_double_range(c, r, "tdp_w", false, 0, 0, 1e5, fname, &g->tdp_w, err, errlen) ||
 	    csv_field_str(c, r, "source", true, fname, g->source, sizeof(g->source), err, errlen))
 		return -1;
 	if ((k = lookup(cls, classes, 4)) < 0) {

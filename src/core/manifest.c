@@ -117,7 +117,8 @@ void manifest_totals(const struct manifest *m, struct mf_totals *t)
 	for (size_t i = 0; i < m->n; i++) {
 		if (m->v[i].kind == MF_FILE) {
 			t->files++;
-			t->bytes += m->v[i].size;
+			/* saturate: a parsed manifest holds at most MF_MAX_BYTES */
+			t->bytes = m->v[i].size > UINT64_MAX - t->bytes ? UINT64_MAX : t->bytes + m->v[i].size;
 		} else if (m->v[i].kind == MF_SYMLINK) {
 			t->symlinks++;
 		}
@@ -329,6 +330,7 @@ struct parser {
 	struct manifest *m;
 	char *name;          /* scratch for unescaped names, owned */
 	size_t name_cap;
+	uint64_t bytes;      /* the sizes so far: at most MF_MAX_BYTES, never wrapped */
 };
 
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -426,6 +428,13 @@ static int add_entry(struct parser *p, size_t n, enum mf_kind kind, uint64_t siz
 			    quote(s, n, q, sizeof(q)),
 			    n && s[0] == '/' ? " (write the manifest from inside the directory, "
 			    "e.g. hashdeep -l -r .)" : "");
+	if (kind == MF_FILE) {
+		if (size > MF_MAX_BYTES - p->bytes)
+			return perr(p, "size: expected the sizes to add up to at most %" PRIu64
+				    " bytes (1 EB), got %" PRIu64 " more after %" PRIu64,
+				    (uint64_t)MF_MAX_BYTES, size, p->bytes);
+		p->bytes += size;
+	}
 	if (!(e = manifest_add(p->m, s, n, kind, size)))
 		return perr(p, "out of memory");
 	memcpy(e->hash, hash, hash_size(p->m->algo));
@@ -434,8 +443,8 @@ static int add_entry(struct parser *p, size_t n, enum mf_kind kind, uint64_t siz
 	return 0;
 }
 
-/* A decimal size in s[0..n). */
-static int parse_size(const char *s, size_t n, uint64_t *out)
+/* A decimal number in s[0..n), at most max (never wrapped). */
+static int parse_size(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
 
@@ -447,6 +456,8 @@ static int parse_size(const char *s, size_t n, uint64_t *out)
 			return -1;
 		v = v * 10 + d;
 	}
+	if (v > max)
+		return -1;
 	*out = v;
 	return 0;
 }
@@ -500,10 +511,10 @@ static int gp_header_line(struct parser *p, struct gp_header *h, const char *s, 
 				    quote(val, vlen, q, sizeof(q)));
 		h->have_follow = true;
 	} else if (KEY("files") || KEY("symlinks") || KEY("bytes")) {
-		uint64_t v;
-		if (parse_size(val, vlen, &v))
-			return perr(p, "%.*s: expected a whole number, got '%s'", (int)klen, key,
-				    quote(val, vlen, q, sizeof(q)));
+		uint64_t v, max = KEY("bytes") ? MF_MAX_BYTES : MF_MAX_FILES;
+		if (parse_size(val, vlen, max, &v))
+			return perr(p, "%.*s: expected a whole number from 0 to %" PRIu64 ", got '%s'",
+				    (int)klen, key, max, quote(val, vlen, q, sizeof(q)));
 		if (KEY("files")) {
 			h->have_files = true, h->files = v, h->files_line = p->line;
 		} else if (KEY("symlinks")) {
@@ -536,9 +547,9 @@ static int gp_entry_line(struct parser *p, const char *s, size_t n)
 	    !(sp2 = memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1))) || sp2 + 1 >= end)
 		return perr(p, "expected an entry 'f|l SIZE HASH PATH', got '%s'",
 			    quote(s, (size_t)(end - s), q, sizeof(q)));
-	if (parse_size(s + 2, (size_t)(sp1 - s - 2), &size))
-		return perr(p, "expected a size in bytes, got '%s'",
-			    quote(s + 2, (size_t)(sp1 - s - 2), q, sizeof(q)));
+	if (parse_size(s + 2, (size_t)(sp1 - s - 2), MF_MAX_BYTES, &size))
+		return perr(p, "size: expected a size in bytes from 0 to %" PRIu64 " (1 EB), got '%s'",
+			    (uint64_t)MF_MAX_BYTES, quote(s + 2, (size_t)(sp1 - s - 2), q, sizeof(q)));
 	if (parse_hash(p, sp1 + 1, (size_t)(sp2 - sp1 - 1), hash))
 		return -1;
 	if (unescape(p, sp2 + 1, (size_t)(end - sp2 - 1), esc, &plen))
@@ -628,9 +639,9 @@ static int hd_entry_line(struct parser *p, const struct hd_cols *c, const char *
 			sha_f = f, sha_n = (size_t)(comma - f);
 		f = comma + 1;
 	}
-	if (parse_size(size_f, size_n, &size))
-		return perr(p, "size: expected a size in bytes, got '%s'",
-			    quote(size_f, size_n, q, sizeof(q)));
+	if (parse_size(size_f, size_n, MF_MAX_BYTES, &size))
+		return perr(p, "size: expected a size in bytes from 0 to %" PRIu64 " (1 EB), got '%s'",
+			    (uint64_t)MF_MAX_BYTES, quote(size_f, size_n, q, sizeof(q)));
 	if (parse_hash(p, sha_f, sha_n, hash))
 		return -1;
 	if (unescape(p, f, (size_t)(end - f), false, &plen))

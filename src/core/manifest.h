@@ -70,6 +70,12 @@ int manifest_parse_format(const char *s, enum mf_format *out);
 /* Whether the format records symlinks as symlinks (only gpurent's, when not following). */
 bool manifest_records_symlinks(const struct manifest *m);
 
+/* What a manifest may state (every number read from one is checked):
+ * a file's size and the sum of the sizes at most 1 EB, the counts in
+ * the header at most 1e12. */
+#define MF_MAX_BYTES 1000000000000000000ULL
+#define MF_MAX_FILES 1000000000000ULL
+
 struct mf_totals {
 	uint64_t files, bytes;   /* regular files and their bytes */
 	uint64_t symlinks;

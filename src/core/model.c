@@ -47,8 +47,8 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 	    csv_field_str(c, r, "aliases", false, fname, m->aliases, sizeof(m->aliases), err, errlen) ||
 	    csv_field_str(c, r, "kind", true, fname, kind, sizeof(kind), err, errlen) ||
 	    csv_field_str(c, r, "source", true, fname, m->source, sizeof(m->source), err, errlen) ||
-	    csv_field_double(c, r, "params_published", false, 0, 0, fname, &m->params_published, err, errlen) ||
-	    csv_field_double(c, r, "active_params_published", false, 0, 0, fname, &m->active_published, err, errlen))
+	    csv_field_double_range(c, r, "params_published", false, 0, 0, 1e15, fname, &m->params_published, err, errlen) ||
+	    csv_field_double_range(c, r, "active_params_published", false, 0, 0, 1e15, fname, &m->active_published, err, errlen))
 		return -1;
 	k = parse_enum(kind, kinds, 5);
 	if (k <= 0) {
@@ -58,8 +58,8 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 	}
 	m->kind = (enum model_kind)k;
 	if (m->kind == MODEL_RESNET) {
-		if (csv_field_long(c, r, "image_size", true, 0, 1, fname, &m->image_size, err, errlen) ||
-		    csv_field_long(c, r, "num_classes", true, 0, 1, fname, &m->num_classes, err, errlen) ||
+		if (csv_field_long_range(c, r, "image_size", true, 0, 1, 100000, fname, &m->image_size, err, errlen) ||
+		    csv_field_long_range(c, r, "num_classes", true, 0, 1, 100000000, fname, &m->num_classes, err, errlen) ||
 		    csv_field_str(c, r, "cnn_block", true, fname, block, sizeof(block), err, errlen) ||
 		    csv_field_str(c, r, "cnn_stages", true, fname, stages, sizeof(stages), err, errlen) ||
 		    csv_field_str(c, r, "cnn_stem", true, fname, stem, sizeof(stem), err, errlen))
@@ -86,23 +86,23 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 		m->cnn_cifar_stem = !strcmp(stem, "cifar");
 		return 0;
 	}
-	if (csv_field_long(c, r, "layers", true, 0, 1, fname, &m->layers, err, errlen) ||
-	    csv_field_long(c, r, "hidden", true, 0, 1, fname, &m->hidden, err, errlen) ||
-	    csv_field_long(c, r, "heads", true, 0, 1, fname, &m->heads, err, errlen) ||
-	    csv_field_long(c, r, "kv_heads", true, 0, 1, fname, &m->kv_heads, err, errlen) ||
-	    csv_field_long(c, r, "head_dim", true, 0, 1, fname, &m->head_dim, err, errlen) ||
-	    csv_field_long(c, r, "ffn", true, 0, 1, fname, &m->ffn, err, errlen) ||
+	if (csv_field_long_range(c, r, "layers", true, 0, 1, 100000, fname, &m->layers, err, errlen) ||
+	    csv_field_long_range(c, r, "hidden", true, 0, 1, 10000000, fname, &m->hidden, err, errlen) ||
+	    csv_field_long_range(c, r, "heads", true, 0, 1, 100000, fname, &m->heads, err, errlen) ||
+	    csv_field_long_range(c, r, "kv_heads", true, 0, 1, 100000, fname, &m->kv_heads, err, errlen) ||
+	    csv_field_long_range(c, r, "head_dim", true, 0, 1, 1000000, fname, &m->head_dim, err, errlen) ||
+	    csv_field_long_range(c, r, "ffn", true, 0, 1, 10000000, fname, &m->ffn, err, errlen) ||
 	    csv_field_bool(c, r, "gated_ffn", false, fname, &m->gated_ffn, err, errlen) ||
-	    csv_field_long(c, r, "vocab", m->kind != MODEL_VIT, 0, 0, fname, &m->vocab, err, errlen) ||
+	    csv_field_long_range(c, r, "vocab", m->kind != MODEL_VIT, 0, 0, 100000000, fname, &m->vocab, err, errlen) ||
 	    csv_field_bool(c, r, "tied_embeddings", false, fname, &m->tied_embeddings, err, errlen) ||
 	    csv_field_str(c, r, "pos_embedding", true, fname, pos, sizeof(pos), err, errlen) ||
-	    csv_field_long(c, r, "max_positions", false, 0, 0, fname, &m->max_positions, err, errlen) ||
+	    csv_field_long_range(c, r, "max_positions", false, 0, 0, 1000000000, fname, &m->max_positions, err, errlen) ||
 	    csv_field_str(c, r, "norm", true, fname, norm, sizeof(norm), err, errlen) ||
-	    csv_field_long(c, r, "norms_per_layer", true, 0, 1, fname, &m->norms_per_layer, err, errlen) ||
+	    csv_field_long_range(c, r, "norms_per_layer", true, 0, 1, 16, fname, &m->norms_per_layer, err, errlen) ||
 	    csv_field_str(c, r, "bias", true, fname, bias, sizeof(bias), err, errlen) ||
-	    csv_field_long(c, r, "experts", false, 0, 0, fname, &m->experts, err, errlen) ||
-	    csv_field_long(c, r, "experts_active", false, 0, 0, fname, &m->experts_active, err, errlen) ||
-	    csv_field_double(c, r, "dropout", false, 0, 0, fname, &m->dropout, err, errlen))
+	    csv_field_long_range(c, r, "experts", false, 0, 0, 100000, fname, &m->experts, err, errlen) ||
+	    csv_field_long_range(c, r, "experts_active", false, 0, 0, 100000, fname, &m->experts_active, err, errlen) ||
+	    csv_field_double_range(c, r, "dropout", false, 0, 0, 1, fname, &m->dropout, err, errlen))
 		return -1;
 	if ((k = parse_enum(pos, poss, 3)) < 0) {
 		snprintf(err, errlen, "%s:%zu: pos_embedding: expected none, learned or rope, got '%s'",
@@ -123,9 +123,9 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 	}
 	m->bias = (enum bias_kind)k;
 	if (m->kind == MODEL_VIT &&
-	    (csv_field_long(c, r, "image_size", true, 0, 1, fname, &m->image_size, err, errlen) ||
-	     csv_field_long(c, r, "patch_size", true, 0, 1, fname, &m->patch_size, err, errlen) ||
-	     csv_field_long(c, r, "num_classes", true, 0, 1, fname, &m->num_classes, err, errlen)))
+	    (csv_field_long_range(c, r, "image_size", true, 0, 1, 100000, fname, &m->image_size, err, errlen) ||
+	     csv_field_long_range(c, r, "patch_size", true, 0, 1, 100000, fname, &m->patch_size, err, errlen) ||
+	     csv_field_long_range(c, r, "num_classes", true, 0, 1, 100000000, fname, &m->num_classes, err, errlen)))
 		return -1;
 	if (model_validate(m, err, errlen)) {
 		char tmp[256];

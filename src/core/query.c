@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "names.h"
+#include "quote.h"
 #include "units.h"
 
 /* MUST stay sorted by name. */
@@ -119,10 +120,13 @@ static void skip_ws(struct lexer *lx)
 		lx->p++;
 }
 
-/* A word or a quoted string into out. */
+/* A word or a quoted string into out. 0; -1 for none; -2 when it is
+ * longer than n - 1 bytes (never truncated: a cut value would match
+ * something else, or nothing, without a word). */
 static int word(struct lexer *lx, char *out, size_t n)
 {
 	size_t k = 0;
+	bool longer = false;
 
 	skip_ws(lx);
 	if (*lx->p == '"' || *lx->p == '\'') {
@@ -130,6 +134,8 @@ static int word(struct lexer *lx, char *out, size_t n)
 		while (*lx->p && *lx->p != q) {
 			if (k + 1 < n)
 				out[k++] = *lx->p;
+			else
+				longer = true;
 			lx->p++;
 		}
 		if (*lx->p != q)
@@ -139,23 +145,38 @@ static int word(struct lexer *lx, char *out, size_t n)
 		while (*lx->p && !isspace((unsigned char)*lx->p) && !strchr("<>=!~,[]", *lx->p)) {
 			if (k + 1 < n)
 				out[k++] = *lx->p;
+			else
+				longer = true;
 			lx->p++;
 		}
 	}
 	out[k] = '\0';
+	if (longer)
+		return -2;
 	return k ? 0 : -1;
+}
+
+/* The message for a word() that failed with rc at what ("a value"). */
+static int word_error(int rc, const char *name, const char *what, size_t max, char *err, size_t errlen)
+{
+	if (rc == -2)
+		snprintf(err, errlen, "query: %s: value longer than %zu characters", name, max);
+	else
+		snprintf(err, errlen, "query: %s: expected %s", name, what);
+	return -1;
 }
 
 static int parse_number_value(const char *v, int field, double *out)
 {
-	char tmp[64], e[64];
-	char *end;
+	char tmp[QUERY_MAX_VALUE + 1], e[256];
 
 	if (*v == '$')
 		v++;
-	snprintf(tmp, sizeof(tmp), "%s", v);
-	*out = strtod(tmp, &end);
-	if (end != tmp && !*end && isfinite(*out))
+	if (strlen(v) >= sizeof(tmp))
+		return -1;
+	memcpy(tmp, v, strlen(v) + 1);
+	/* a plain decimal: strtod would take hex, inf and nan too */
+	if (!units_scan_number(tmp, out))
 		return 0;
 	if (field == F_GPU_MEM || field == F_DISK || field == F_RAM) {
 		double b;
@@ -183,7 +204,8 @@ static const char *op_name(enum qop op)
 int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 {
 	struct lexer lx = {text, ""};
-	char name[64], val[64];
+	char name[64], val[QUERY_MAX_VALUE + 1], qv[QUOTE_KEEP * 4 + 8];
+	int rc;
 
 	memset(q, 0, sizeof(*q));
 	for (;;) {
@@ -198,8 +220,13 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			snprintf(err, errlen, "query: more than %d clauses", QUERY_MAX_CLAUSES);
 			return -1;
 		}
-		if (word(&lx, name, sizeof(name))) {
-			snprintf(err, errlen, "query: near '%.20s': expected a field name", lx.p);
+		if ((rc = word(&lx, name, sizeof(name)))) {
+			if (rc == -2) {
+				snprintf(err, errlen, "query: field name longer than %zu characters", sizeof(name) - 1);
+				return -1;
+			}
+			snprintf(err, errlen, "query: near '%s': expected a field name",
+				 quote_value_n(lx.p, strnlen(lx.p, 20), qv, sizeof(qv)));
 			return -1;
 		}
 		idx = query_field_index(name);
@@ -209,9 +236,11 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			for (size_t i = 0; i < query_nfields; i++)
 				names_suggest_add(&sg, query_fields[i].name);
 			if (sg.best[0])
-				snprintf(err, errlen, "query: %s: unknown field (did you mean '%s'?)", name, sg.best);
+				snprintf(err, errlen, "query: %s: unknown field (did you mean '%s'?)",
+					 quote_value(name, qv, sizeof(qv)), sg.best);
 			else
-				snprintf(err, errlen, "query: %s: unknown field (see 'gpurent help offers')", name);
+				snprintf(err, errlen, "query: %s: unknown field (see 'gpurent help offers')",
+					 quote_value(name, qv, sizeof(qv)));
 			return -1;
 		}
 		f = &query_fields[idx];
@@ -235,8 +264,8 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			c->boolean = true;
 			continue;
 		} else if (strchr("!~", *lx.p)) {
-			snprintf(err, errlen, "query: %s: unknown operator near '%.8s' (use < <= == != >= > in notin)",
-				 name, lx.p);
+			snprintf(err, errlen, "query: %s: unknown operator near '%s' (use < <= == != >= > in notin)",
+				 name, quote_value_n(lx.p, strnlen(lx.p, 8), qv, sizeof(qv)));
 			return -1;
 		} else {
 			snprintf(err, errlen, "query: %s: expected an operator (< <= == != >= > in notin) and a value",
@@ -244,8 +273,8 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			return -1;
 		}
 		if (strchr("<>=!~", *lx.p)) {
-			snprintf(err, errlen, "query: %s: unknown operator near '%s%.4s' (use < <= == != >= > in notin)",
-				 name, op_name(c->op), lx.p);
+			snprintf(err, errlen, "query: %s: unknown operator near '%s%s' (use < <= == != >= > in notin)",
+				 name, op_name(c->op), quote_value_n(lx.p, strnlen(lx.p, 4), qv, sizeof(qv)));
 			return -1;
 		}
 		/* the value(s) */
@@ -257,7 +286,9 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			}
 			lx.p++;
 			for (;;) {
-				if (word(&lx, val, sizeof(val)) || c->nvals >= QUERY_MAX_LIST) {
+				if ((rc = word(&lx, val, sizeof(val))) == -2)
+					return word_error(rc, name, "", QUERY_MAX_VALUE, err, errlen);
+				if (rc || c->nvals >= QUERY_MAX_LIST) {
 					snprintf(err, errlen, "query: %s: expected up to %d values in [a,b,...]",
 						 name, QUERY_MAX_LIST);
 					return -1;
@@ -281,15 +312,16 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			}
 			continue;
 		}
-		if (word(&lx, val, sizeof(val))) {
-			snprintf(err, errlen, "query: %s: expected a value after %s", name, op_name(c->op));
-			return -1;
+		if ((rc = word(&lx, val, sizeof(val)))) {
+			char what[32];
+			snprintf(what, sizeof(what), "a value after %s", op_name(c->op));
+			return word_error(rc, name, what, QUERY_MAX_VALUE, err, errlen);
 		}
 		switch (f->type) {
 		case Q_NUM:
 			if (parse_number_value(val, idx, &c->num)) {
 				snprintf(err, errlen, "query: %s: expected a number%s%s, got '%s'", name,
-					 f->unit[0] ? " in " : "", f->unit, val);
+					 f->unit[0] ? " in " : "", f->unit, quote_value(val, qv, sizeof(qv)));
 				return -1;
 			}
 			break;
@@ -301,7 +333,8 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 				return -1;
 			}
 			if (units_parse_bool(val, &b, e, sizeof(e))) {
-				snprintf(err, errlen, "query: %s: expected true or false, got '%s'", name, val);
+				snprintf(err, errlen, "query: %s: expected true or false, got '%s'", name,
+					 quote_value(val, qv, sizeof(qv)));
 				return -1;
 			}
 			c->boolean = b;
@@ -392,7 +425,7 @@ bool query_match(const struct query *q, const struct offer *o)
 
 int query_sort_parse(const char *text, struct query_sort *s, char *err, size_t errlen)
 {
-	char name[64];
+	char name[64], qv[QUOTE_KEEP * 4 + 8];
 	size_t n = strlen(text);
 
 	s->desc = n && text[n - 1] == '-';
@@ -400,14 +433,19 @@ int query_sort_parse(const char *text, struct query_sort *s, char *err, size_t e
 		n--;
 	if (n && text[n - 1] == '+')
 		n--;
+	if (n >= sizeof(name)) {
+		snprintf(err, errlen, "--sort: field name longer than %zu characters", sizeof(name) - 1);
+		return -1;
+	}
 	snprintf(name, sizeof(name), "%.*s", (int)n, text);
+	quote_value(name, qv, sizeof(qv));
 	s->field = query_field_index(name);
 	if (s->field < 0) {
 		struct names_suggest sg;
 		names_suggest_init(&sg, name);
 		for (size_t i = 0; i < query_nfields; i++)
 			names_suggest_add(&sg, query_fields[i].name);
-		snprintf(err, errlen, "--sort: %s: unknown field%s%s%s", name, sg.best[0] ? " (did you mean '" : "",
+		snprintf(err, errlen, "--sort: %s: unknown field%s%s%s", qv, sg.best[0] ? " (did you mean '" : "",
 			 sg.best, sg.best[0] ? "'?)" : "");
 		return -1;
 	}

@@ -32,6 +32,9 @@ struct cat_str query_str(int field, const struct offer *o, char *buf, size_t n);
 
 #define QUERY_MAX_CLAUSES 32
 #define QUERY_MAX_LIST 16
+/* A text value is at most this long; a longer one is refused ("value
+ * longer than 63 characters"), never cut. */
+#define QUERY_MAX_VALUE 63
 
 enum qop { QOP_LT, QOP_LE, QOP_EQ, QOP_NE, QOP_GE, QOP_GT, QOP_IN, QOP_NOTIN };
 
@@ -41,7 +44,7 @@ struct query_clause {
 	double num;
 	bool boolean;
 	int nvals;
-	char vals[QUERY_MAX_LIST][64];   /* normalised text values */
+	char vals[QUERY_MAX_LIST][QUERY_MAX_VALUE + 1];   /* normalised text values */
 };
 
 struct query {

@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "names.h"
+#include "quote.h"
 #include "units.h"
+
+/* F_NUMBER (tflops): effective TFLOPS per GPU, far above any GPU made. */
+#define WORKLOAD_NUMBER_MAX 1e6
 
 static const char *const task_names[] = {"train", "lora", "qlora", "infer", NULL};
 static const char *const prec_names[] = {"fp32", "amp", "bf16", "fp16", "bf16-true", "fp16-true", NULL};
@@ -19,10 +23,12 @@ static const char *const kv_names[] = {"auto", "fp32", "fp16", "bf16", "fp8", "i
 static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "infiniband", NULL};
 
 #define OFF(f) offsetof(struct workload, f)
-#define FLD(n, t, f, d, h) {n, t, OFF(f), 0, 0, 0, NULL, d, h}
-#define INT(n, f, lo, hi, d, h) {n, F_INT, OFF(f), 0, lo, hi, NULL, d, h}
-#define ENUM(n, f, names, d, h) {n, F_ENUM, OFF(f), 0, 0, 0, names, d, h}
-#define STR(n, f, d, h) {n, F_STR, OFF(f), sizeof(((struct workload *)0)->f), 0, 0, NULL, d, h}
+#define FLD(n, t, f, d, h) {n, t, OFF(f), 0, 0, 0, 0, NULL, d, h}
+#define INT(n, f, lo, hi, d, h) {n, F_INT, OFF(f), 0, lo, hi, 0, NULL, d, h}
+/* A token length: 4k = 4096, 128k = 131072, as model cards write them. */
+#define TOKENS(n, f, lo, hi, d, h) {n, F_INT, OFF(f), 0, lo, hi, UNITS_INT_K1024, NULL, d, h}
+#define ENUM(n, f, names, d, h) {n, F_ENUM, OFF(f), 0, 0, 0, 0, names, d, h}
+#define STR(n, f, d, h) {n, F_STR, OFF(f), sizeof(((struct workload *)0)->f), 0, 0, 0, NULL, d, h}
 
 /* MUST stay sorted by name: workload_field_index() bisects it. */
 const struct workload_field workload_fields[] = {
@@ -31,8 +37,8 @@ const struct workload_field workload_fields[] = {
 	FLD("budget", F_MONEY, budget, "none",
 	    "plan: the most the whole job may cost, e.g. 300, $300 or 2000CNY"),
 	INT("concurrency", concurrency, 1, 1000000, "1", "inference: sequences served at once"),
-	INT("context", context, 1, 100000000, "4096 (capped at the model's maximum)",
-	    "inference: tokens held per sequence (prompt + generated)"),
+	TOKENS("context", context, 1, 100000000, "4096 (capped at the model's maximum)",
+	    "inference: tokens held per sequence (prompt + generated); 4k = 4096, 128k = 131072"),
 	FLD("cuda_context", F_BYTES, cuda_context, "0.5GB",
 	    "CUDA context and library workspaces per GPU"),
 	FLD("data_size", F_BYTES, data_size, "0",
@@ -81,7 +87,8 @@ const struct workload_field workload_fields[] = {
 	FLD("resumable", F_BOOL, resumable, "false",
 	    "plan: the job checkpoints and can resume (spot and time-limited queues)"),
 	FLD("samples", F_COUNT, samples, "-", "training samples per epoch (tokens = samples x seq x epochs)"),
-	INT("seq", seq, 1, 100000000, "2048 (capped at the model's maximum)", "sequence length in tokens"),
+	TOKENS("seq", seq, 1, 100000000, "2048 (capped at the model's maximum)",
+	       "sequence length in tokens; 4k = 4096, 128k = 131072"),
 	FLD("step_time", F_DURATION, step_time, "from FLOPs",
 	    "measured compute time of one step, overrides the FLOPs estimate"),
 	ENUM("task", task, task_names, "train", "train (full), lora, qlora, infer"),
@@ -175,7 +182,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 {
 	int idx = workload_field_index(key);
 	const struct workload_field *f;
-	char *p;
+	char *p, q[QUOTE_KEEP * 4 + 8];
 	double d;
 	long l;
 	int b;
@@ -193,6 +200,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 	}
 	f = &workload_fields[idx];
 	p = (char *)w + f->offset;
+	quote_value(value, q, sizeof(q));
 	if (!value || !*value) {
 		snprintf(err, errlen, "expected a value, got nothing");
 		return -1;
@@ -209,21 +217,19 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		if (units_parse_count(value, &d, err, errlen))
 			return -1;
 		if (d <= 0) {
-			snprintf(err, errlen, "expected a positive count, got '%s'", value);
+			snprintf(err, errlen, "expected a positive count, got '%s'", q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
 		break;
-	case F_NUMBER: {
-		char *end;
-		d = strtod(value, &end);
-		if (end == value || *end || !(d > 0) || !isfinite(d)) {
-			snprintf(err, errlen, "expected a positive number, got '%s'", value);
+	case F_NUMBER:
+		/* a plain decimal (no hex, inf, nan), as units.h reads them */
+		if (units_parse_count(value, &d, err, errlen) || !(d > 0) || d > WORKLOAD_NUMBER_MAX) {
+			snprintf(err, errlen, "expected a number above 0 and at most 1e6, got '%s'", q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
 		break;
-	}
 	case F_BYTES:
 		if (units_parse_bytes(value, &d, err, errlen))
 			return -1;
@@ -233,7 +239,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		if (units_parse_duration(value, &d, err, errlen))
 			return -1;
 		if (d <= 0) {
-			snprintf(err, errlen, "expected a positive duration, got '%s'", value);
+			snprintf(err, errlen, "expected a positive duration, got '%s'", q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
@@ -248,7 +254,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		if (units_parse_money(value, &m.amount, m.code, err, errlen))
 			return -1;
 		if (m.amount <= 0) {
-			snprintf(err, errlen, "expected an amount above 0, got '%s'", value);
+			snprintf(err, errlen, "expected an amount above 0, got '%s'", q);
 			return -1;
 		}
 		memcpy(p, &m, sizeof(m));
@@ -258,13 +264,13 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		if (units_parse_fraction(value, &d, err, errlen))
 			return -1;
 		if (!strcmp(f->name, "mfu") && d <= 0) {
-			snprintf(err, errlen, "expected a utilisation above 0, got '%s'", value);
+			snprintf(err, errlen, "expected a utilisation above 0, got '%s'", q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
 		break;
 	case F_INT:
-		if (units_parse_int(value, f->min, f->max, &l, err, errlen))
+		if (units_parse_int_ex(value, f->min, f->max, f->flags, &l, err, errlen))
 			return -1;
 		memcpy(p, &l, sizeof(l));
 		break;
@@ -275,7 +281,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		break;
 	case F_ENUM: {
 		if (parse_enum(value, f->enum_names, &b)) {
-			enum_expect(f->enum_names, value, err, errlen);
+			enum_expect(f->enum_names, q, err, errlen);
 			return -1;
 		}
 		memcpy(p, &b, sizeof(b));

@@ -27,6 +27,13 @@ struct money {
 
 /* The resources: section of a SkyPilot task YAML, read as plan constraints. */
 #define SKY_MAX_ACCEL 8
+/* Bounds on what a task may ask for (the reader refuses anything else). */
+#define SKY_MAX_ACCEL_COUNT 1024    /* GPUs per node; fractions from 0.001 (L4:0.5) */
+#define SKY_MIN_ACCEL_COUNT 0.001
+#define SKY_MAX_CPUS        1e6
+#define SKY_MAX_MEMORY_GIB  1e9
+#define SKY_MAX_DISK_GB     1e9
+#define SKY_MAX_NODES       100000
 struct sky_resources {
 	bool given;
 	size_t line;
@@ -87,6 +94,7 @@ struct workload_field {
 	size_t offset;
 	size_t size;            /* F_STR buffer size */
 	long min, max;          /* F_INT range */
+	unsigned flags;         /* F_INT: UNITS_INT_K1024 for token lengths (4k = 4096) */
 	const char *const *enum_names;  /* F_ENUM, NULL-terminated */
 	const char *dflt;       /* the default, as documented */
 	const char *help;

@@ -245,7 +245,7 @@ fi
 
 # --- malformed manifests: one line FILE:LINE: what was expected, exit 2
 sed '9s/^f [0-9]* /f 12x /' m.gp >bad1.m
-expect_err bad-size-line 2 "bad1.m:9: expected a size in bytes, got '12x'" "$G" verify bad1.m data
+expect_err bad-size-line 2 "bad1.m:9: size: expected a size in bytes from 0 to 1000000000000000000 (1 EB), got '12x'" "$G" verify bad1.m data
 sed '$d' m.gp >bad2.m
 expect_err truncated-manifest 2 "bad2.m:4: files: the header says $NFILES, the manifest lists $((NFILES - 1)) (truncated or edited?)" "$G" verify bad2.m data
 sed '3s/.*/# follow-symlinks: perhaps/' m.gp >bad3.m

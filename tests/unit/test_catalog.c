@@ -107,7 +107,7 @@ static void test_skypilot_quirks(void **s)
 	assert_int_equal(r->loaded, 4);
 	assert_int_equal(r->bad_rows, 3);
 	assert_int_equal(nbad, 3);
-	assert_string_equal(bad_lines[0], "tests/data/catalogs/quirky/vms.csv:6: Price: expected a price >= 0 in USD per hour, got '-0.5'");
+	assert_string_equal(bad_lines[0], "tests/data/catalogs/quirky/vms.csv:6: Price: expected a price from 0 to 1e6 USD per hour, got '-0.5'");
 	assert_non_null(strstr(bad_lines[1], "quirky/vms.csv:7: Price:"));
 	assert_non_null(strstr(bad_lines[2], "quirky/vms.csv:9: (row):"));
 	assert_int_equal(r->missing_price, 1);
@@ -136,7 +136,7 @@ static void test_gpurent_format(void **s)
 	assert_string_equal(r->format, "gpurent");
 	assert_int_equal(r->loaded, 4);
 	assert_int_equal(r->bad_rows, 3);
-	assert_non_null(strstr(bad_lines[0], "offers-mixed.csv:6: price: expected a price >= 0"));
+	assert_non_null(strstr(bad_lines[0], "offers-mixed.csv:6: price: expected a price from 0 to 1e6"));
 	assert_non_null(strstr(bad_lines[1], "offers-mixed.csv:7: currency: unknown currency"));
 	assert_non_null(strstr(bad_lines[2], "offers-mixed.csv:8: supply_type: expected hyperscaler"));
 	o = find("4090");
@@ -183,6 +183,118 @@ static void test_query(void **s)
 	assert_non_null(strstr(err, "expected a number"));
 	assert_int_equal(query_parse("gpus in [1,2]", &q, err, sizeof(err)), -1);
 	assert_int_equal(query_parse("price", &q, err, sizeof(err)), -1);
+}
+
+/* Issue query-long-value-truncated: a value longer than the buffer is
+ * refused, never cut to 63 characters (which matched nothing, and made
+ * != match everything); likewise field names and --sort keys. */
+static void test_query_long_value_truncated(void **s)
+{
+	static const char v63[] = "very-long-instance-name-very-long-instance-name-very-long-insta";
+	struct query q;
+	struct query_sort so;
+	char text[512], err[256];
+
+	(void)s;
+	assert_int_equal(strlen(v63), 63);
+	snprintf(text, sizeof(text), "instance=%s", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), 0);
+	snprintf(text, sizeof(text), "instance=%s-", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_string_equal(err, "query: instance: value longer than 63 characters");
+	snprintf(text, sizeof(text), "instance!='%sx'", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_string_equal(err, "query: instance: value longer than 63 characters");
+	snprintf(text, sizeof(text), "gpu in [a100, %sx]", v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_string_equal(err, "query: gpu: value longer than 63 characters");
+	snprintf(text, sizeof(text), "%s%s=1", v63, v63);
+	assert_int_equal(query_parse(text, &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "field name longer than 63 characters"));
+	snprintf(text, sizeof(text), "price%s%s-", v63, v63);
+	assert_int_equal(query_sort_parse(text, &so, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--sort: field name longer than 63 characters"));
+	/* numbers are plain decimals */
+	assert_int_equal(query_parse("price<0x10", &q, err, sizeof(err)), -1);
+	assert_int_equal(query_parse("price<inf", &q, err, sizeof(err)), -1);
+	assert_int_equal(query_parse("price<nan", &q, err, sizeof(err)), -1);
+	assert_int_equal(query_parse("price<$2.5", &q, err, sizeof(err)), 0);
+	assert_true(q.c[0].num == 2.5);
+	assert_int_equal(query_parse("price<'\x1b[2J'", &q, err, sizeof(err)), -1);
+	assert_null(strchr(err, '\x1b'));
+}
+
+/* Issue catalog-unbounded-counts: counts, vCPUs, RAM, GpuInfo memory and
+ * prices finite and bounded; a row outside is a counted bad row. */
+static void test_catalog_unbounded_counts(void **s)
+{
+	static const char sky[] =
+		"InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+		"real_8x_a100,A100,8.0,124.0,1800.0,10.32,us-east-1,,\n"
+		"bogus_a100,A100,1e308,124.0,1800.0,10.32,us-east-1,,\n"
+		"tiny_a100,A100,1e-320,124.0,1800.0,10.32,us-east-1,,\n"
+		"infcpu_a100,A100,8,1e309,nan,10.32,us-east-1,,\n"
+		"neg_a100,A100,8,-1,-1,10.32,us-east-1,,\n"
+		"nanram_a100,A100,8,124,nan,10.32,us-east-1,,\n"
+		"bigram_a100,A100,8,124,2e7,10.32,us-east-1,,\n"
+		"hex_a100,A100,0x8,124,1800,10.32,us-east-1,,\n"
+		"infprice_a100,A100,8,124,1800,1e300,us-east-1,,\n"
+		"tinyprice_a100,A100,8,124,1800,1e-307,us-east-1,,\n"
+		"gpuinfo_a100,A100,8,124,1800,10.32,us-east-1,\"{'Gpus': [{'MemoryInfo': {'SizeInMiB': 1e300}}]}\",\n"
+		"many_a100,A100,2048,124,1800,10.32,us-east-1,,\n"
+		"esc_a100,A100,\"8\x1b[2J\",124,1800,10.32,us-east-1,,\n";
+	static const char own[] =
+		"provider,supply_type,instance,region,gpu,gpu_count,slice,gpu_mem_gb,vcpus,ram_gb,disk_gb,"
+		"persistent_storage,price,spot_price,currency,billing,queue_wait,max_runtime,source,date\n"
+		"p,ai-cloud,ok,r,A100,1,whole,80,8,64,100,yes,1.5,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,half,r,L4,0.5,half,12,4,32,,no,0.4,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,big,r,A100,1e308,whole,80,8,64,100,yes,1.5,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,tiny,r,A100,1e-320,whole,80,8,64,100,yes,1.5,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,cpu,r,A100,1,whole,80,1e309,64,100,yes,1.5,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,ram,r,A100,1,whole,80,8,1e8,100,yes,1.5,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,mem,r,A100,1,whole,1e300,8,64,100,yes,1.5,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,price,r,A100,1,whole,80,8,64,100,yes,1e-307,,USD,,,,src,2024-01-01\n"
+		"p,ai-cloud,wait,r,A100,1,whole,80,8,64,100,yes,1.5,,USD,,1e300d,,src,2024-01-01\n";
+	struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = "lambda"};
+	struct offer_set cs;
+	char err[512];
+
+	(void)s;
+	offer_set_init(&cs);
+	nbad = 0;
+	assert_int_equal(catalog_load(&cs, sky, strlen(sky), false, "vms.csv", &o, err, sizeof(err)), 0);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(cs.reports[0].bad_rows, 12);
+	assert_int_equal(nbad, 12);
+	assert_string_equal(bad_lines[0], "vms.csv:3: AcceleratorCount: expected a number from 0.001 to 1024 (0 for none), got '1e308'");
+	assert_non_null(strstr(bad_lines[1], "vms.csv:4: AcceleratorCount:"));
+	assert_non_null(strstr(bad_lines[2], "vms.csv:5: vCPUs: expected a number from 0.001 to 1e5, got '1e309'"));
+	assert_non_null(strstr(bad_lines[3], "vms.csv:6: vCPUs:"));
+	assert_non_null(strstr(bad_lines[4], "vms.csv:7: MemoryGiB:"));
+	assert_non_null(strstr(bad_lines[5], "vms.csv:8: MemoryGiB:"));
+	assert_non_null(strstr(bad_lines[6], "vms.csv:9: AcceleratorCount:"));
+	assert_non_null(strstr(bad_lines[7], "vms.csv:10: Price: expected a price from 0 to 1e6"));
+	assert_non_null(strstr(bad_lines[8], "vms.csv:11: Price:"));
+	assert_non_null(strstr(bad_lines[9], "vms.csv:12: GpuInfo:"));
+	assert_non_null(strstr(bad_lines[10], "vms.csv:13: AcceleratorCount:"));
+	assert_string_equal(bad_lines[11], "vms.csv:14: AcceleratorCount: expected a number from 0.001 to 1024 (0 for none), got '8\\x1b[2J'");
+	for (size_t i = 0; i < cs.n; i++)
+		assert_true(isfinite(offer_price_per_gpu(&cs.v[i])) && offer_price_per_gpu(&cs.v[i]) > 1e-3);
+	nbad = 0;
+	assert_int_equal(catalog_load(&cs, own, strlen(own), false, "offers.csv", &o, err, sizeof(err)), 0);
+	assert_int_equal(cs.n, 3);   /* ok and the half slice join the SkyPilot row */
+	assert_int_equal(cs.reports[1].bad_rows, 7);
+	assert_non_null(strstr(bad_lines[0], "offers.csv:4: gpu_count: expected a GPU count from 0.001 to 1024"));
+	assert_non_null(strstr(bad_lines[1], "offers.csv:5: gpu_count:"));
+	assert_non_null(strstr(bad_lines[2], "offers.csv:6: vcpus:"));
+	assert_non_null(strstr(bad_lines[3], "offers.csv:7: ram_gb:"));
+	assert_non_null(strstr(bad_lines[4], "offers.csv:8: gpu_mem_gb:"));
+	assert_non_null(strstr(bad_lines[5], "offers.csv:9: price:"));
+	assert_non_null(strstr(bad_lines[6], "offers.csv:10: queue_wait:"));
+	assert_true(cs.v[2].gpus == 0.5);
+	for (size_t i = 0; i < cs.n; i++)
+		assert_true(isfinite(offer_price_per_gpu(&cs.v[i])) && offer_price_per_gpu(&cs.v[i]) > 1e-3);
+	offer_set_free(&cs);
 }
 
 static void test_fields_sorted(void **s)
@@ -310,6 +422,8 @@ int main(void)
 		cmocka_unit_test(test_skypilot_quirks),
 		cmocka_unit_test(test_gpurent_format),
 		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_catalog_unbounded_counts),
+		cmocka_unit_test(test_query_long_value_truncated),
 		cmocka_unit_test(test_fields_sorted),
 		cmocka_unit_test(test_real_catalogs),
 		cmocka_unit_test(test_two_threads_equal_one),

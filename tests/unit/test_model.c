@@ -79,6 +79,67 @@ static void test_bad_rows_name_line_and_column(void **s)
 	assert_non_null(strstr(err, "m.csv:2: kv_heads:"));
 }
 
+/* Issue csv-long-erange: strtol saturated 99999999999999999999 to
+ * LONG_MAX; every numeric column is finite and in range. */
+static void test_csv_long_erange(void **s)
+{
+	static const char head[] = "name,aliases,kind,params_published,active_params_published,layers,hidden,heads,kv_heads,head_dim,ffn,gated_ffn,vocab,tied_embeddings,pos_embedding,max_positions,norm,norms_per_layer,bias,experts,experts_active,dropout,image_size,patch_size,num_classes,cnn_block,cnn_stages,cnn_stem,source\n";
+	static const struct {
+		const char *row, *expect;
+	} cases[] = {
+		{"x,,decoder,1,,99999999999999999999,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,all,,,0.1,,,,,,,src\n",
+		 "m.csv:2: layers: expected a whole number from 1 to 100000, got '99999999999999999999'"},
+		{"x,,decoder,1,,12,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,all,,,0.1,,,,,,,src\n", NULL},
+		{"x,,decoder,1e309,,12,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,all,,,0.1,,,,,,,src\n",
+		 "m.csv:2: params_published: expected a number from 0 to 1e+15"},
+		{"x,,decoder,inf,,12,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,all,,,0.1,,,,,,,src\n",
+		 "m.csv:2: params_published: expected"},
+		{"x,,decoder,0x10,,12,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,all,,,0.1,,,,,,,src\n",
+		 "m.csv:2: params_published: expected"},
+		{"x,,decoder,1,,12,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,all,,,nan,,,,,,,src\n",
+		 "m.csv:2: dropout: expected a number from 0 to 1"},
+		{"x,,decoder,1,,12,768,12,12,64,3072,no,99999999999,yes,learned,1024,layernorm,2,all,,,0.1,,,,,,,src\n",
+		 "m.csv:2: vocab: expected a whole number from 0 to 100000000"},
+	};
+	static const char ghead[] = "name,aliases,vendor,architecture,class,memory_gb,memory_bandwidth_gbps,fp32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,interconnect,link_bw_gbps,pcie_gen,tdp_w,source\n";
+	static const struct {
+		const char *row, *expect;
+	} gcases[] = {
+		{"G,,NVIDIA,x,datacenter,16,320,8,65,,,pcie,,3,70,src\n", NULL},
+		{"G,,NVIDIA,x,datacenter,1e309,320,8,65,,,pcie,,3,70,src\n", "g.csv:2: memory_gb: expected a number from 0.001 to 1e+06"},
+		{"G,,NVIDIA,x,datacenter,16,infinity,8,65,,,pcie,,3,70,src\n", "g.csv:2: memory_bandwidth_gbps: expected"},
+		{"G,,NVIDIA,x,datacenter,16,320,8,1e300,,,pcie,,3,70,src\n", "g.csv:2: fp16_tflops: expected"},
+		{"G,,NVIDIA,x,datacenter,16,320,8,65,,,pcie,,99999999999999999999,70,src\n", "g.csv:2: pcie_gen: expected a whole number from 0 to 10"},
+	};
+	char buf[2048], err[512];
+	struct model_db db;
+	struct gpu_db g;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", head, cases[i].row);
+		if (!cases[i].expect) {
+			assert_int_equal(model_db_load(&db, buf, strlen(buf), "m.csv", err, sizeof(err)), 0);
+			model_db_free(&db);
+			continue;
+		}
+		assert_int_equal(model_db_load(&db, buf, strlen(buf), "m.csv", err, sizeof(err)), -1);
+		if (!strstr(err, cases[i].expect))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].expect);
+	}
+	for (size_t i = 0; i < sizeof(gcases) / sizeof(gcases[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", ghead, gcases[i].row);
+		if (!gcases[i].expect) {
+			assert_int_equal(gpu_db_load(&g, buf, strlen(buf), "g.csv", err, sizeof(err)), 0);
+			gpu_db_free(&g);
+			continue;
+		}
+		assert_int_equal(gpu_db_load(&g, buf, strlen(buf), "g.csv", err, sizeof(err)), -1);
+		if (!strstr(err, gcases[i].expect))
+			fail_msg("gpu case %zu: '%s' lacks '%s'", i, err, gcases[i].expect);
+	}
+}
+
 static void test_resnet_walk(void **s)
 {
 	const struct model_spec *r18 = model_db_find(&tu_mdb, "resnet-18");
@@ -102,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_moe_active),
 		cmocka_unit_test(test_lookup_and_suggest),
 		cmocka_unit_test(test_bad_rows_name_line_and_column),
+		cmocka_unit_test(test_csv_long_erange),
 		cmocka_unit_test(test_resnet_walk),
 	};
 	return cmocka_run_group_tests_name("model", tests, tu_setup, tu_teardown);

@@ -2,6 +2,8 @@
  * every bad input names file, line and field. */
 #include "testutil.h"
 
+#include <time.h>
+
 static int load(const char *yaml, struct workload *w, char *err, size_t n)
 {
 	workload_init(w);
@@ -68,7 +70,49 @@ static void test_bad_files(void **s)
 		{"model: x\nlink_bw: 20\n", "job.yaml:2: link_bw: expected a bandwidth"},
 		{"model: x\nmfu: 0\n", "job.yaml:2: mfu: expected a utilisation above 0"},
 		{"model: x\nzero: 4\n", "job.yaml:2: zero: expected a whole number from 0 to 3, got '4'"},
-		{"model: x\n\"micro\\nbatch\": 4\n", "job.yaml:2: micro batch: unknown field"},
+		{"model: x\n\"micro\\nbatch\": 4\n", "job.yaml:2: micro\\x0abatch: unknown field"},
+		{"model: x\n\"seq\": \"4\\e[31m\"\n", "job.yaml:2: seq: expected a positive whole number, got '4\\x1b[31m'"},
+		/* integer fields: count suffixes, never saturated (csv-long-erange) */
+		{"model: x\nlayers: 99999999999999999999\n", "job.yaml:2: layers: expected a positive whole number, got '99999999999999999999' (at most 100000)"},
+		{"model: x\nseq: 4.1k\n", "job.yaml:2: seq: expected a positive whole number"},
+		{"model: x\ntflops: inf\n", "job.yaml:2: tflops: expected a number above 0 and at most 1e6, got 'inf'"},
+		{"model: x\ntflops: 0x2d\n", "job.yaml:2: tflops: expected a number"},
+		{"model: x\nstep_time: 3\n", "job.yaml:2: step_time: expected a duration with a unit, e.g. 3d"},
+		{"model: x\ndeadline: 1e305d\n", "job.yaml:2: deadline: expected a duration of at most 100 years"},
+		{"model: x\nparams: 1e300B\n", "job.yaml:2: params: expected a count of at most 1e18"},
+		{"model: x\nbudget: 1e308\n", "job.yaml:2: budget: expected an amount of at most 1e12"},
+		/* yaml-accel-nonscalar-value: never a NULL scalar, never out of step */
+		{"resources:\n  accelerators: {A100: *x}\nmodel: llama-2-7b\n",
+		 "job.yaml:2: resources.accelerators: expected a count for 'A100', got an alias"},
+		{"resources:\n  accelerators: {H100: {x: 1}}\n  use_spot: true\nmodel: llama-2-7b\n",
+		 "job.yaml:2: resources.accelerators: expected a count for 'H100', got a mapping"},
+		{"resources:\n  accelerators: {H100: [8]}\n  cloud: nowhere\nmodel: llama-2-7b\n",
+		 "job.yaml:2: resources.accelerators: expected a count for 'H100', got a list"},
+		{"resources:\n  accelerators: [A100, [8]]\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT entries, got a list"},
+		{"resources:\n  accelerators: *a\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT, a list or a mapping, got an alias"},
+		{"resources:\n  cpus: *a\n", "job.yaml:2: resources.cpus: expected a value, got an alias"},
+		{"resources:\n  cloud: aws\n  cloud: gcp\n", "job.yaml:3: resources.cloud: duplicate key (first given on line 2)"},
+		{"resources:\n  cloud: aws\nresources:\n  cloud: gcp\n", "job.yaml:3: resources: duplicate field (first given on line 1)"},
+		{"envs: {A: 1}\nmodel: x\nenvs: {B: 2}\n", "job.yaml:3: envs: duplicate field (first given on line 1)"},
+		{"resources:\n  region: \"" "0123456789012345678901234567890123456789012345678901234567890123456789"
+		 "01234567890123456789012345678901234567890123456789012345678901234567890\"\n",
+		 "job.yaml:2: resources.region: value longer than 127 characters"},
+		/* sky-accel-count-inf: counts finite, above 0, bounded */
+		{"resources:\n  accelerators: A100:inf\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT with a COUNT from 0.001 to 1024"},
+		{"resources:\n  accelerators: A100:1e309\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
+		{"resources:\n  accelerators: A100:18446744073709551616\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
+		{"resources:\n  accelerators: {A100: 0x8}\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
+		{"resources:\n  accelerators: A100:-0\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
+		{"resources:\n  cpus: inf\n", "job.yaml:2: resources.cpus: expected a number from 0.001 to 1000000 or a minimum such as 8+, got 'inf'"},
+		{"resources:\n  cpus: 1e309+\n", "job.yaml:2: resources.cpus: expected a number"},
+		{"resources:\n  cpus: 1e-320\n", "job.yaml:2: resources.cpus: expected a number"},
+		{"resources:\n  memory: infinity\n", "job.yaml:2: resources.memory: expected a number from 0.001 to 1000000000"},
+		{"resources:\n  disk_size: nan\n", "job.yaml:2: resources.disk_size: expected a number"},
+		{"num_nodes: 99999999999999999999\n", "job.yaml:1: num_nodes: expected a positive whole number"},
+		/* yaml-multidoc-ignored */
+		{"model: llama-2-7b\n---\ntask: lora\nseq: 5\n",
+		 "job.yaml:2: a second YAML document ('---'); gpurent reads one workload per file"},
+		{"---\nmodel: llama-2-7b\n---\n", "job.yaml:3: a second YAML document"},
 	};
 	struct workload w;
 	char err[512];
@@ -88,6 +132,62 @@ struct resolve_case {
 	const char *field;   /* the field blamed */
 	const char *expect;
 };
+
+/* yaml-deep-flow-quadratic: a skipped node has a depth limit, and the
+ * reader stops at it at once (40,000 '[' took 12 s, 1M over 30 s). */
+static void test_yaml_deep_flow_quadratic(void **s)
+{
+	static const char head[] = "model: llama-2-7b\nenvs: ";
+	size_t n = 1000000, hl = strlen(head);
+	char *y = malloc(hl + n + 2), err[512];
+	struct workload w;
+	clock_t t0;
+
+	(void)s;
+	assert_non_null(y);
+	memcpy(y, head, hl);
+	memset(y + hl, '[', n);
+	memcpy(y + hl + n, "\n", 2);
+	t0 = clock();
+	assert_int_equal(load(y, &w, err, sizeof(err)), -1);
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 0.5);
+	assert_string_equal(err, "job.yaml:2: envs: nesting deeper than 64 levels");
+	/* 63 levels under envs: read and skipped */
+	memset(y + hl, ' ', n);
+	memset(y + hl, '[', 62);
+	memset(y + hl + 62, ']', 62);
+	assert_int_equal(load(y, &w, err, sizeof(err)), 0);
+	/* and under resources: (an any_of list of mappings) */
+	assert_int_equal(load("resources:\n  any_of: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n",
+			      &w, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "job.yaml:2: resources.any_of: nesting deeper than 64 levels"));
+	free(y);
+}
+
+/* The SkyPilot reader keeps what parses today: fractional slices, sets. */
+static void test_sky_resources_good(void **s)
+{
+	struct workload w;
+	char err[512];
+
+	(void)s;
+	assert_int_equal(load("resources:\n  accelerators: {L4: 0.5, A100: 8, H100: null}\n  cpus: 8+\n"
+			      "  memory: 32\n  use_spot: true\nnum_nodes: 2\nmodel: llama-2-7b\n",
+			      &w, err, sizeof(err)), 0);
+	assert_int_equal(w.sky.naccel, 3);
+	assert_true(w.sky.accel_count[0] == 0.5);
+	assert_true(w.sky.accel_count[1] == 8);
+	assert_true(w.sky.accel_count[2] == 0);
+	assert_true(w.sky.cpus == 8 && !w.sky.cpus_exact);
+	assert_true(w.sky.memory_gib == 32 && w.sky.memory_exact);
+	assert_int_equal(w.sky.use_spot, 1);
+	assert_int_equal(w.sky.num_nodes, 2);
+	assert_string_equal(w.model, "llama-2-7b");
+	assert_int_equal(load("---\nmodel: llama-2-7b\nseq: 4k\ncontext: 128k\nsamples: 200k\n...\n", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.seq, 4096);
+	assert_int_equal(w.context, 131072);
+	assert_true(w.samples == 200000);
+}
 
 static void test_resolve_errors(void **s)
 {
@@ -156,6 +256,8 @@ int main(void)
 		cmocka_unit_test(test_table_sorted_and_documented),
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_yaml_deep_flow_quadratic),
+		cmocka_unit_test(test_sky_resources_good),
 		cmocka_unit_test(test_resolve_errors),
 		cmocka_unit_test(test_defaults_applied),
 	};

@@ -1,0 +1,90 @@
+/*
+ * quote.c - escaping and shortening user text for error messages
+ * (quote.h). Used by every parser that echoes what it was given.
+ */
+#include "quote.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_ctl(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+char *quote_value_n(const char *s, size_t len, char *out, size_t n)
+{
+	size_t j = 0, i = 0, keep = len;
+	int cut = 0;
+
+	if (!n)
+		return out;
+	if (keep > QUOTE_KEEP) {
+		keep = QUOTE_KEEP;
+		/* back up to the start of a UTF-8 sequence */
+		while (keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
+			keep--;
+		cut = 1;
+	}
+	for (; i < keep; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (is_ctl(c)) {
+			if (j + 5 > n)
+				break;
+			snprintf(out + j, 5, "\\x%02x", c);
+			j += 4;
+		} else {
+			if (j + 2 > n)
+				break;
+			out[j++] = (char)c;
+		}
+	}
+	if ((cut || i < keep) && j + 4 <= n) {
+		memcpy(out + j, "\xE2\x80\xA6", 3);   /* … */
+		j += 3;
+	}
+	out[j] = '\0';
+	return out;
+}
+
+char *quote_value(const char *s, char *out, size_t n)
+{
+	return quote_value_n(s ? s : "", s ? strlen(s) : 0, out, n);
+}
+
+void quote_message(char *msg, size_t n)
+{
+	size_t len = strlen(msg), nctl = 0;
+	char *copy;
+
+	for (size_t i = 0; i < len; i++)
+		nctl += is_ctl((unsigned char)msg[i]);
+	if (!nctl)
+		return;
+	copy = strdup(msg);
+	if (!copy) {   /* cannot escape: blank them rather than pass them on */
+		for (size_t i = 0; i < len; i++)
+			if (is_ctl((unsigned char)msg[i]))
+				msg[i] = '?';
+		return;
+	}
+	{
+		size_t j = 0;
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)copy[i];
+			if (is_ctl(c)) {
+				if (j + 5 > n)
+					break;
+				snprintf(msg + j, 5, "\\x%02x", c);
+				j += 4;
+			} else {
+				if (j + 2 > n)
+					break;
+				msg[j++] = (char)c;
+			}
+		}
+		msg[j] = '\0';
+	}
+	free(copy);
+}
