@@ -1,7 +1,7 @@
 /*
  * catalog.c - loading price catalogs into offers (catalog.h). One pass
  * over the buffer with no per-field allocation: fields are pointers into
- * the caller's buffer, GPU names resolve through a small cache, exact
+ * the caller's buffer (csv.h's csv_scan_record(), the one CSV tokenizer), GPU names resolve through a small cache, exact
  * duplicate rows are found by hashing the raw record.
  */
 #include "catalog.h"
@@ -9,9 +9,6 @@
 #include <ctype.h>
 #include <math.h>
 #include <pthread.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +16,7 @@
 
 #include <xxhash.h>
 
+#include "csv.h"
 #include "names.h"
 #include "quote.h"
 
@@ -166,93 +164,6 @@ void offer_set_free(struct offer_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* ---- the record scanner ---- */
-
-struct field {
-	const char *p;
-	uint32_t len;
-	bool quoted_escapes;  /* contains "" pairs to undo */
-};
-
-/* Split the record at *pos into fields; returns the field count, advances
- * *pos past the record and *line past its newlines; -1 on an unterminated
- * quote. */
-static int scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
-		       struct field *f, int maxf, const char **rec_start, size_t *rec_len)
-{
-	size_t i = *pos;
-	int n = 0;
-
-	*rec_start = buf + i;
-	for (;;) {
-		struct field cur = {buf + i, 0, false};
-		if (i < len && buf[i] == '"') {
-			size_t j = ++i;
-			for (;;) {
-				const char *q = memchr(buf + j, '"', len - j);
-				if (!q)
-					return -1;
-				j = (size_t)(q - buf);
-				if (j + 1 < len && buf[j + 1] == '"') {
-					cur.quoted_escapes = true;
-					j += 2;
-					continue;
-				}
-				break;
-			}
-			cur.p = buf + i;
-			cur.len = (uint32_t)(j - i);
-			for (const char *nl = memchr(buf + i, '\n', j - i); nl;
-			     nl = memchr(nl + 1, '\n', (size_t)(buf + j - nl - 1)))
-				(*line)++;   /* newlines inside a quoted field */
-			i = j + 1;
-			while (i < len && buf[i] != ',' && buf[i] != '\n' && buf[i] != '\r')
-				i++;   /* junk after a closing quote is ignored */
-		} else {
-			size_t j = i;
-#ifdef __SSE2__
-			/* 16 bytes at a time: the first ',', '\n' or '\r' */
-			const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-			while (j + 16 <= len) {
-				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + j));
-				int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma),
-										   _mm_cmpeq_epi8(v, nl)),
-								      _mm_cmpeq_epi8(v, cr)));
-				if (m) {
-					j += (size_t)__builtin_ctz((unsigned)m);
-					goto found;
-				}
-				j += 16;
-			}
-#endif
-			while (j < len && buf[j] != ',' && buf[j] != '\n' && buf[j] != '\r')
-				j++;
-#ifdef __SSE2__
-found:
-#endif
-			cur.len = (uint32_t)(j - i);
-			i = j;
-		}
-		if (n < maxf)
-			f[n] = cur;
-		n++;
-		if (i < len && buf[i] == ',') {
-			i++;
-			continue;
-		}
-		break;
-	}
-	*rec_len = (size_t)(buf + i - *rec_start);
-	if (i < len && buf[i] == '\r')
-		i++;
-	if (i < len && buf[i] == '\n') {
-		i++;
-		(*line)++;
-	}
-	*pos = i;
-	return n;
-}
-
 /* ---- GPU resolution ---- */
 
 struct gpu_cache_entry {
@@ -386,7 +297,7 @@ static const struct gpu_spec *resolve_gpu(struct loader *ld, const char *name, s
 }
 
 /* "'SizeInMiB': 81920" or "\"SizeInMiB\":81920" inside GpuInfo */
-static double gpuinfo_number(const struct field *f, const char *key)
+static double gpuinfo_number(const struct csv_field *f, const char *key)
 {
 	const char *p = f->p, *end = f->p + f->len;
 	size_t kl = strlen(key);
@@ -495,7 +406,7 @@ static bool seen_hash(struct loader *ld, uint64_t h, uint64_t code)
 /* ---- rows ---- */
 
 static void bad(struct loader *ld, uint32_t line, const char *field, const char *what,
-		const struct field *f)
+		const struct csv_field *f)
 {
 	char rest[400];
 
@@ -523,7 +434,7 @@ static void bad(struct loader *ld, uint32_t line, const char *field, const char 
 	ld->o->bad_row(ld->o->bad_ctx, ld->msg);
 }
 
-static struct cat_str str_of(struct loader *ld, const struct field *f)
+static struct cat_str str_of(struct loader *ld, const struct csv_field *f)
 {
 	struct cat_str s = {f->p, f->len};
 	char *copy;
@@ -565,7 +476,7 @@ static int push(struct loader *ld, const struct offer *o)
 	return 0;
 }
 
-static void note_unknown(struct loader *ld, const struct field *name)
+static void note_unknown(struct loader *ld, const struct csv_field *name)
 {
 	char *u = ld->rep->unknown_names;
 	size_t used = strlen(u);
@@ -585,7 +496,7 @@ enum sky_col { SK_INSTANCE, SK_ACCEL, SK_COUNT, SK_VCPU, SK_MEM, SK_PRICE, SK_SP
 /* The form factor an instance name states: 1 PCIe ("pcie", "pci_", "-pci"),
  * 2 SXM, 3 NVL (in that priority: "H200-sxm5x8-NVLINK" is SXM), 0 none.
  * One pass over the bytes, ignoring case. */
-static int instance_hint(const struct field *f)
+static int instance_hint(const struct csv_field *f)
 {
 	bool pci = false, sxm = false, nvl = false;
 
@@ -604,7 +515,7 @@ static int instance_hint(const struct field *f)
 
 /* A scanned record waiting for its duplicate-table slot to arrive in cache. */
 struct pending {
-	struct field f[MAX_FIELDS];
+	struct csv_field f[MAX_FIELDS];
 	int nf;
 	size_t line;
 	uint64_t h;
@@ -615,7 +526,7 @@ struct pending {
 static int sky_row(struct loader *ld, const struct pending *pr, const int *col, const char *prov,
 		   enum supply_type supply)
 {
-	const struct field *f = pr->f;
+	const struct csv_field *f = pr->f;
 	int nf = pr->nf;
 	size_t rec_line = pr->line;
 	uint64_t h = pr->h;
@@ -623,7 +534,7 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 	double count = 0, size_mib = 0, v;
 	int mem_case, spot_kind = 0;
 	bool ambiguous;
-	const struct field *fa, *fp;
+	const struct csv_field *fa, *fp;
 
 	do {
 		if (!h) {
@@ -667,7 +578,7 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			break;
 		}
 		if (col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len) {
-			const struct field *fs = &f[col[SK_SPOT]];
+			const struct csv_field *fs = &f[col[SK_SPOT]];
 			if (catalog_parse_number(fs->p, fs->len, &v) || v < 0) {
 				bad(ld, (uint32_t)rec_line, "SpotPrice", "expected a price >= 0 in USD per hour", fs);
 				break;
@@ -782,7 +693,7 @@ static int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t 
 				continue;
 			}
 			pr->line = line;
-			pr->nf = scan_record(buf, len, &pos, &line, pr->f, MAX_FIELDS, &rec, &rec_len);
+			pr->nf = csv_scan_record(buf, len, &pos, &line, pr->f, MAX_FIELDS, &rec, &rec_len);
 			if (pr->nf < 0) {
 				stop = 1;
 				break;
@@ -822,7 +733,7 @@ static const char *const own_cols[OC_N] = {
 };
 
 /* A number column: empty is 0, else finite, 0 or from min_pos to max. */
-static int own_number(struct loader *ld, const struct field *f, uint32_t line, int c,
+static int own_number(struct loader *ld, const struct csv_field *f, uint32_t line, int c,
 		      double *out, double min_pos, double max, const char *what)
 {
 	if (!f->len) {
@@ -837,7 +748,7 @@ static int own_number(struct loader *ld, const struct field *f, uint32_t line, i
 	return 0;
 }
 
-static int own_duration(struct loader *ld, const struct field *f, uint32_t line, int c, double *out)
+static int own_duration(struct loader *ld, const struct csv_field *f, uint32_t line, int c, double *out)
 {
 	double v;
 	size_t n = f->len;
@@ -863,7 +774,7 @@ static int own_duration(struct loader *ld, const struct field *f, uint32_t line,
 static int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
 		    const int *col)
 {
-	struct field f[MAX_FIELDS];
+	struct csv_field f[MAX_FIELDS];
 
 	while (pos < len) {
 		const char *rec;
@@ -872,7 +783,7 @@ static int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, 
 		bool ambiguous;
 		struct offer o;
 		double rate = 0, mem_gb = 0;
-		const struct field *cur;
+		const struct csv_field *cur;
 
 		if (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == '#') {
 			while (pos < len && buf[pos] != '\n')
@@ -883,7 +794,7 @@ static int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, 
 			}
 			continue;
 		}
-		nf = scan_record(buf, len, &pos, &line, f, MAX_FIELDS, &rec, &rec_len);
+		nf = csv_scan_record(buf, len, &pos, &line, f, MAX_FIELDS, &rec, &rec_len);
 		if (nf < 0) {
 			bad(ld, (uint32_t)rec_line, "(row)", "unterminated quoted field", NULL);
 			return 0;
@@ -1247,7 +1158,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 					      "vCPUs", "MemoryGiB", "Price", "SpotPrice", "Region",
 					      "GpuInfo", "AvailabilityZone"};
 	struct loader *ld;
-	struct field hf[MAX_FIELDS];
+	struct csv_field hf[MAX_FIELDS];
 	struct catalog_report *nr;
 	size_t pos = 0, line = 1, rec_len;
 	const char *rec;
@@ -1274,7 +1185,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 			line++;
 		}
 	}
-	nh = scan_record(buf, len, &pos, &line, hf, MAX_FIELDS, &rec, &rec_len);
+	nh = csv_scan_record(buf, len, &pos, &line, hf, MAX_FIELDS, &rec, &rec_len);
 	if (nh <= 1 || nh > MAX_FIELDS) {
 		snprintf(err, errlen, "%s:1: expected a CSV header (SkyPilot vms.csv or gpurent offers)", fname);
 		return -1;

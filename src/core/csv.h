@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct csv_row {
 	size_t line;     /* 1-based line where the record starts */
@@ -22,6 +23,32 @@ struct csv {
 	struct csv_row *rows;  /* records after the header; owned */
 	size_t nrows;
 };
+
+/*
+ * The one CSV tokenizer (csv_parse() and the catalog loader use it): a
+ * field borrowed from the buffer, with no allocation. A quoted field
+ * starts with '"' and points inside the quotes; "" pairs are left as
+ * they are (quoted_escapes says so: csv_field_unquote() undoes them);
+ * bytes after a closing quote up to the next separator are ignored.
+ */
+struct csv_field {
+	const char *p;
+	uint32_t len;
+	bool quoted_escapes;
+};
+
+/*
+ * Split the record at buf[*pos] into up to maxf fields (f[0..maxf)).
+ * Returns the record's field count (which may exceed maxf: the rest are
+ * not stored), or -1 on an unterminated quote. Advances *pos past the
+ * record and its line end (LF, CRLF or a lone CR) and *line past every
+ * newline read; *rec_start and *rec_len give the record's raw bytes.
+ */
+int csv_scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
+		    struct csv_field *f, int maxf, const char **rec_start, size_t *rec_len);
+
+/* Copy f into out (f->len + 1 bytes) undoing "" pairs; returns the length. */
+size_t csv_field_unquote(const struct csv_field *f, char *out);
 
 /*
  * Parse len bytes of buf. Returns 0 and fills *out (caller frees with

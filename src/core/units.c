@@ -267,7 +267,7 @@ int units_parse_duration(const char *s, double *out, char *err, size_t errlen)
 	};
 	static const struct kind k = {
 		"a duration such as 90s, 30m, 6h or 2d", "a duration", tab, NTAB(tab), 1,
-		UNITS_DURATION_MAX, "100 years", UNITS_DURATION_MIN, "1ms (below a millisecond)",
+		UNITS_DURATION_MAX, "100 years", UNITS_DURATION_MIN, "1e-6s (below a microsecond)",
 	};
 	const char *suf;
 	double v;

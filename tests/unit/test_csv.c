@@ -27,6 +27,41 @@ static void test_quotes_crlf_comments(void **s)
 	csv_free(&c);
 }
 
+/* The one tokenizer: fields borrowed from the buffer, "" pairs flagged,
+ * CRLF, LF and a lone CR all end a line; records wider than 64 fields. */
+static void test_scan_record(void **s)
+{
+	const char *in = "a,\"b\"\"c\",\"x\ny\"\r\nd\re,f\n";
+	struct csv_field f[4];
+	size_t pos = 0, line = 1, rl, len = strlen(in);
+	const char *rec;
+	char out[16], wide[400];
+	struct csv c;
+	char err[128];
+
+	(void)s;
+	assert_int_equal(csv_scan_record(in, len, &pos, &line, f, 4, &rec, &rl), 3);
+	assert_true(f[0].p == in && f[0].len == 1);
+	assert_true(f[1].quoted_escapes);
+	assert_int_equal(csv_field_unquote(&f[1], out), 3);
+	assert_string_equal(out, "b\"c");
+	assert_int_equal(f[2].len, 3);
+	assert_int_equal(line, 3);      /* the quoted newline and the CRLF */
+	assert_int_equal(csv_scan_record(in, len, &pos, &line, f, 4, &rec, &rl), 1);
+	assert_int_equal(line, 4);      /* a lone CR */
+	assert_int_equal(csv_scan_record(in, len, &pos, &line, f, 1, &rec, &rl), 2);   /* counted past maxf */
+	assert_int_equal(pos, len);
+	/* csv_parse() on top of it: a 100-column record */
+	wide[0] = '\0';
+	for (int i = 0; i < 100; i++)
+		snprintf(wide + strlen(wide), sizeof(wide) - strlen(wide), "%s%d", i ? "," : "", i);
+	snprintf(wide + strlen(wide), sizeof(wide) - strlen(wide), "\n");
+	assert_int_equal(csv_parse(wide, strlen(wide), &c, err, sizeof(err)), 0);
+	assert_int_equal(c.ncols, 100);
+	assert_string_equal(c.header[99], "99");
+	csv_free(&c);
+}
+
 static void test_errors(void **s)
 {
 	struct csv c;
@@ -66,6 +101,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quotes_crlf_comments),
+		cmocka_unit_test(test_scan_record),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_typed_fields),
 	};
