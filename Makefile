@@ -69,11 +69,13 @@ $(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
 	@mkdir -p $(dir $@)
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-# Unit tests link the core alone (no I/O layer), plus src/store for the ledger's.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ)
+# Unit tests link the core alone (no I/O layer), plus src/store for the ledger's
+# and the loader of libcrypto's SHA-256, which the core takes injected.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ) $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o
 	@mkdir -p $(dir $@)
 	@echo '  TEST    $@'
 	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) \
+	    $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o \
 	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/embedded.c
