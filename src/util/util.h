@@ -9,6 +9,7 @@
 #ifndef GPURENT_UTIL_H
 #define GPURENT_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -20,28 +21,28 @@
  * Make *p hold at least `need` elements of `elem` bytes: when *cap is
  * smaller, realloc to max(need, 2 * *cap, 8) elements and update *cap.
  * Returns 0, or -1 (nothing changed: *p and *cap stay valid and owned by
- * the caller) when memory runs out or the size would overflow size_t.
+ * the caller) when memory runs out or need * elem would exceed
+ * PTRDIFF_MAX (the largest object C allows), or elem is 0.
  * *p is owned by the caller before and after (free() it).
  */
 static inline int util_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	size_t ncap;
+	size_t ncap, max;
 	void *np;
 
 	if (need <= *cap)
 		return 0;
 	if (!elem)
 		return -1;
-	ncap = *cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * *cap;
+	/* no object may exceed PTRDIFF_MAX bytes (pointer differences must fit) */
+	max = (size_t)PTRDIFF_MAX / elem;
+	if (need > max)
+		return -1;
+	ncap = *cap > max / 2 ? max : 2 * *cap;
 	if (ncap < 8)
-		ncap = 8;
+		ncap = 8 < max ? 8 : max;
 	if (ncap < need)
 		ncap = need;
-	if (ncap > SIZE_MAX / elem) {
-		if (need > SIZE_MAX / elem)
-			return -1;
-		ncap = SIZE_MAX / elem;
-	}
 	if (!(np = realloc(*p, ncap * elem)))
 		return -1;
 	*p = np;
