@@ -12,6 +12,7 @@
 #include "../../src/core/manifest.h"
 #include "../../src/core/pool.h"
 #include "../../src/os/crypto.h"
+#include "../../src/util/util.h"
 
 /* ---- hashing ---- */
 
@@ -160,7 +161,7 @@ static const char *const odd_names[] = {
 	"cr\rreturn", "bad\xff\xfeutf8", "caf\xc3\xa9/\xe5\x9b\xbe.png", "com,ma,", "dir/sub/deep.txt",
 	"#hash-first", "%%%% not a header", "star*name", "two  spaces",
 };
-#define NODD (sizeof(odd_names) / sizeof(odd_names[0]))
+#define NODD (ARRAY_SIZE(odd_names))
 
 static void fill(struct manifest *m, bool with_newlines, bool with_link)
 {
@@ -356,7 +357,7 @@ static void test_parse_errors(void **s)
 	char err[512];
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct manifest m;
 		size_t len = strlen(cases[i].in);
 		if (!strcmp(cases[i].err, "m:1: expected text, found a NUL byte"))
