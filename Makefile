@@ -30,8 +30,10 @@ endif
 
 CORE_SRC := $(sort $(wildcard src/core/*.c))
 # The command layer: commands (src/cmd), their shared library (src/cli),
-# the guard (src/guard), OS helpers (src/os) and hardware loaders (src/hw).
-LAYER_DIRS := src/cmd src/cli src/guard src/os src/hw
+# the guard (src/guard), OS helpers (src/os), hardware loaders (src/hw) and
+# the header-only helpers every layer may use (src/util; its headers are
+# listed here so that objects rebuild when they change).
+LAYER_DIRS := src/cmd src/cli src/guard src/os src/hw src/util
 CMD_SRC  := $(sort $(foreach d,$(LAYER_DIRS),$(wildcard $(d)/*.c)))
 DATA     := $(sort $(wildcard data/*.csv))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
@@ -67,11 +69,13 @@ $(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
 	@mkdir -p $(dir $@)
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-# Unit tests link the core alone (no I/O layer), plus src/store for the ledger's.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ)
+# Unit tests link the core alone (no I/O layer), plus src/store for the ledger's
+# and the loader of libcrypto's SHA-256, which the core takes injected.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ) $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o
 	@mkdir -p $(dir $@)
 	@echo '  TEST    $@'
 	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) \
+	    $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o \
 	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/embedded.c
@@ -89,10 +93,10 @@ $(FAKE_LIB): tests/fake/fake_nvml.c
 	@echo '  FAKE    $@'
 	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) -Wno-missing-prototypes \
 	    -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
-$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nvml.h
+$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nvml.h src/os/dl.c src/os/dl.h
 	@mkdir -p $(dir $@)
 	@echo '  PROG    $@'
-	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $< -ldl
+	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $< src/os/dl.c -ldl
 
 # Every tests/cli/*.sh runs against the real binary and ends with
 # "<name>: N passed, M failed". Each script is its own target, so that

@@ -1,123 +1,30 @@
 /*
- * plan_pricer.c - the planner's prices (plan_pricer.h): each offer under
- * the billing profile its catalog row names, else its supply type's
- * default profile, else "per-second" (data/billing.csv, docs/billing.md).
+ * plan_pricer.c - the planner's prices (plan_pricer.h): loads the billing
+ * profiles and binds them and the offers' currency rates to the core's
+ * plan_price() (src/core/plan_price.h), which holds the pricing itself.
  */
 #include "plan_pricer.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/billing.h"
+#include "../core/plan_price.h"
 #include "common.h"
 
-static const struct billing_profile *profile_for(const struct billing_db *db, const struct offer *o)
+/* offers_rate() as plan_price()'s conversion: USD per unit, 0 when unknown. */
+static double offers_fx(const void *ctx, const char *code)
 {
-	const struct billing_profile *p = NULL;
-	char name[64];
-
-	if (o->billing.len && o->billing.len < sizeof(name)) {
-		snprintf(name, sizeof(name), "%.*s", (int)o->billing.len, o->billing.p);
-		p = billing_find(db, name);
-	}
-	if (!p)
-		p = billing_find(db, supply_type_name(o->supply));
-	if (!p)
-		p = billing_find(db, "per-second");
-	return p;
-}
-
-/* The assumed spot MTBF for an offer whose catalog has a spot price: the
- * profile's, else its supply type's, else the shortest any profile states
- * (the cautious choice). */
-static double spot_mtbf(const struct billing_db *db, const struct billing_profile *p, const struct offer *o)
-{
-	const struct billing_profile *s;
-	double m = 0;
-
-	if (p->spot_mtbf_s > 0)
-		return p->spot_mtbf_s;
-	if ((s = billing_find(db, supply_type_name(o->supply))) && s->spot_mtbf_s > 0)
-		return s->spot_mtbf_s;
-	for (size_t i = 0; i < db->n; i++)
-		if (db->v[i].spot_mtbf_s > 0 && (m == 0 || db->v[i].spot_mtbf_s < m))
-			m = db->v[i].spot_mtbf_s;
-	return m;
+	return offers_rate(ctx, code);
 }
 
 static int price(void *ctx, const struct offer *o, enum plan_mode mode, const struct plan_usage *pu,
 		 struct plan_cost *out)
 {
-	struct plan_pricer_ctx *pc = ctx;
-	const struct billing_db *db = pc->billing;
-	const struct billing_profile *p = profile_for(db, o);
-	struct billing_profile q;
-	struct usage u;
-	struct bill b;
-	enum billing_mode bm;
-	double rate = o->price, up, sessions = pu->sessions >= 1 ? pu->sessions : 1;
-	char err[256];
+	const struct plan_pricer_ctx *pc = ctx;
+	const struct plan_price_env env = {pc->billing, offers_fx, pc->offers};
 
-	memset(out, 0, sizeof(*out));
-	if (!p)
-		return -1;
-	q = *p;
-	switch (mode) {
-	case PLAN_ON_DEMAND: bm = BILLING_ON_DEMAND; break;
-	case PLAN_DAILY: bm = BILLING_DAILY; break;
-	case PLAN_WEEKLY: bm = BILLING_WEEKLY; break;
-	case PLAN_MONTHLY: bm = BILLING_MONTHLY; break;
-	case PLAN_SPOT:
-		if (o->spot_price <= 0)
-			return -1;
-		/* the catalog's own spot price, under the profile's rules */
-		bm = BILLING_SPOT;
-		rate = o->spot_price;
-		q.spot_discount = 0;
-		q.spot_mtbf_s = spot_mtbf(db, p, o);
-		if (q.spot_mtbf_s <= 0)
-			return -1;
-		break;
-	default:
-		return -1;
-	}
-	if (rate <= 0 && mode != PLAN_ON_DEMAND)
-		return -1;
-	billing_usage_init(&u);
-	u.sessions[0].count = sessions;
-	u.sessions[0].seconds = pu->busy_s / sessions;
-	u.nsessions = 1;
-	up = pu->busy_s + pu->idle_s;
-	u.idle_fraction = up > 0 ? pu->idle_s / up : 0;
-	u.data_gb = pu->data_bytes / 1e9;
-	u.storage_days = up / 86400;   /* the data lives as long as the job */
-	u.egress_gb = pu->egress_bytes / 1e9;
-	u.fx = offers_rate(pc->offers, p->currency);   /* profile money -> USD */
-	if (u.fx <= 0)
-		return -1;
-	u.ckpt_write_s = pu->ckpt_write_s;
-	u.restart_s = pu->restart_s;
-	if (billing_price(&q, bm, rate, &u, &b, err, sizeof(err)))
-		return -1;
-	out->compute = b.compute;
-	out->idle = b.idle;
-	out->storage = b.storage + b.image + b.stopped;
-	out->egress = b.egress;
-	out->total = b.total;
-	out->busy_wall_s = mode == PLAN_SPOT ? b.spot_wall_hours * 3600 : pu->busy_s;
-	out->interval_s = b.spot_interval_s;
-	out->interruptions = b.spot_interruptions;
-	if (b.rounding > 0.01 * b.rate_per_hour)   /* more than 36 s of rounding */
-		snprintf(out->note, sizeof(out->note), "%s: %.2f h billed for %.2f h used",
-			 p->name, b.hours_billed, b.hours_used);
-	else if (mode == PLAN_SPOT)
-		snprintf(out->note, sizeof(out->note), "%s: %.1f interruptions expected", p->name,
-			 b.spot_interruptions);
-	else
-		snprintf(out->note, sizeof(out->note), "%s billing", p->name);
-	return 0;
+	return plan_price(&env, o, mode, pu, out);
 }
 
 int plan_pricer_init(struct plan_pricer_ctx *pc, const struct offers_ctx *offers, struct plan_pricer *out)

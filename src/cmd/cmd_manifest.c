@@ -16,6 +16,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../os/crypto.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -209,6 +210,7 @@ int cmd_manifest(int argc, char **argv)
 	}
 	wo.follow_symlinks = follow;
 	manifest_init(&m, format, algo);
+	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	m.follow_symlinks = follow;
 	if (walk_tree(rootfd, &wo, &m, err, sizeof(err))) {
 		walk_error("manifest", "%s: %s", dir, err);

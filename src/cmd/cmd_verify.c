@@ -15,6 +15,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../os/crypto.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -153,6 +154,7 @@ int cmd_verify(int argc, char **argv)
 	}
 	wo.follow_symlinks = want.format == MF_GPURENT ? want.follow_symlinks : follow;
 	manifest_init(&have, want.format, want.algo);
+	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	have.follow_symlinks = wo.follow_symlinks;
 	if (walk_tree(rootfd, &wo, &have, err, sizeof(err))) {
 		walk_error("verify", "%s: %s", dir, err);

@@ -1,7 +1,8 @@
 /*
  * hashing.c - XXH3-128 and SHA-256 behind one interface (hashing.h). On
  * x86-64 the XXH3 calls go through libxxhash's runtime dispatch, which
- * picks the AVX2/AVX-512 kernel the CPU has.
+ * picks the AVX2/AVX-512 kernel the CPU has; SHA-256 is the injected
+ * implementation (hashing_set_sha256()), the core loads no library.
  */
 #include "hashing.h"
 
@@ -9,10 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "../util/util.h"
 
-#include <openssl/evp.h>
 #include <xxhash.h>
 #if defined(__x86_64__)
 #include <xxh_x86dispatch.h>
@@ -40,7 +39,7 @@ int hash_parse_name(const char *s, enum hash_algo *out)
 		{"sha256", HASH_SHA256}, {"sha-256", HASH_SHA256},
 	};
 
-	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(tab); i++)
 		if (!strcasecmp(s, tab[i].name)) {
 			*out = tab[i].a;
 			return 0;
@@ -49,48 +48,12 @@ int hash_parse_name(const char *s, enum hash_algo *out)
 }
 
 
-/*
- * libcrypto is loaded with dlopen the first time SHA-256 is asked for, not
- * linked: every other command (the guard above all, docs/guard.md
- * "Overhead") would otherwise carry its 1.4 MB of resident pages.
- */
-static struct {
-	__typeof__(EVP_MD_fetch) *md_fetch;
-	__typeof__(EVP_MD_free) *md_free;
-	__typeof__(EVP_MD_CTX_new) *ctx_new;
-	__typeof__(EVP_MD_CTX_free) *ctx_free;
-	__typeof__(EVP_DigestInit_ex2) *init;
-	__typeof__(EVP_DigestUpdate) *update;
-	__typeof__(EVP_DigestFinal_ex) *final;
-	int ok;
-} crypto;
-static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+/* Set by the command layer before any thread hashes (hashing.h). */
+static const struct hash_sha256_ops *sha256_ops;
 
-static void crypto_load(void)
+void hashing_set_sha256(const struct hash_sha256_ops *ops)
 {
-	static const char *const names[] = {"libcrypto.so.3", "libcrypto.so"};
-	void *lib = NULL;
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && !lib; i++)
-		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
-		return;
-	/* object pointer to function pointer through memcpy: ISO C forbids the cast */
-#define SYM(field, name) do {					\
-		void *s_ = dlsym(lib, name);				\
-		if (!s_)						\
-			return;						\
-		memcpy(&crypto.field, &s_, sizeof(s_));			\
-	} while (0)
-	SYM(md_fetch, "EVP_MD_fetch");
-	SYM(md_free, "EVP_MD_free");
-	SYM(ctx_new, "EVP_MD_CTX_new");
-	SYM(ctx_free, "EVP_MD_CTX_free");
-	SYM(init, "EVP_DigestInit_ex2");
-	SYM(update, "EVP_DigestUpdate");
-	SYM(final, "EVP_DigestFinal_ex");
-#undef SYM
-	crypto.ok = 1;   /* the library stays loaded until exit */
+	sha256_ops = ops;
 }
 
 int hash_init(struct hash_ctx *h, enum hash_algo a, char *err, size_t errlen)
@@ -104,17 +67,15 @@ int hash_init(struct hash_ctx *h, enum hash_algo a, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	pthread_once(&crypto_once, crypto_load);
-	if (!crypto.ok) {
-		snprintf(err, errlen, "SHA-256 needs OpenSSL's libcrypto (libcrypto.so.3), which could not be loaded");
+	if (!sha256_ops) {
+		snprintf(err, errlen, "SHA-256 is not available (no implementation installed)");
 		return -1;
 	}
-	/* Fetch the implementation once per context, not per file. */
-	if (!(h->md = crypto.md_fetch(NULL, "SHA256", NULL)) || !(h->evp = crypto.ctx_new())) {
-		snprintf(err, errlen, "OpenSSL libcrypto provides no SHA-256");
-		hash_free(h);
+	if (sha256_ops->ctx_new(&h->sha, err, errlen)) {
+		h->sha = NULL;
 		return -1;
 	}
+	h->ops = sha256_ops;
 	return 0;
 }
 
@@ -122,25 +83,24 @@ void hash_free(struct hash_ctx *h)
 {
 	if (h->xxh)
 		XXH3_freeState(h->xxh);
-	if (h->evp)
-		crypto.ctx_free(h->evp);
-	if (h->md)
-		crypto.md_free(h->md);
-	h->xxh = h->evp = h->md = NULL;
+	if (h->sha)
+		h->ops->ctx_free(h->sha);
+	h->xxh = h->sha = NULL;
+	h->ops = NULL;
 }
 
 int hash_begin(struct hash_ctx *h)
 {
 	if (h->algo == HASH_XXH3)
 		return XXH3_128bits_reset(h->xxh) == XXH_OK ? 0 : -1;
-	return crypto.init(h->evp, h->md, NULL) == 1 ? 0 : -1;
+	return h->ops->begin(h->sha);
 }
 
 int hash_update(struct hash_ctx *h, const void *p, size_t n)
 {
 	if (h->algo == HASH_XXH3)
 		return HASH_XXH_UPDATE(h->xxh, p, n) == XXH_OK ? 0 : -1;
-	return crypto.update(h->evp, p, n) == 1 ? 0 : -1;
+	return h->ops->update(h->sha, p, n);
 }
 
 /* XXH3-128 written big-endian, high half first: what xxhsum -H2 prints. */
@@ -154,13 +114,11 @@ static void xxh_canonical(XXH128_hash_t v, unsigned char *out)
 
 int hash_final(struct hash_ctx *h, unsigned char *out)
 {
-	unsigned int len = 0;
-
 	if (h->algo == HASH_XXH3) {
 		xxh_canonical(XXH3_128bits_digest(h->xxh), out);
 		return 0;
 	}
-	return crypto.final(h->evp, out, &len) == 1 && len == 32 ? 0 : -1;
+	return h->ops->final(h->sha, out);
 }
 
 int hash_buffer(struct hash_ctx *h, const void *p, size_t n, unsigned char *out)

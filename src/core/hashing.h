@@ -1,8 +1,10 @@
 /*
  * hashing.h - the two content hashes of dataset manifests behind one small
  * streaming interface: XXH3-128 (libxxhash, the default: fast and
- * non-cryptographic) and SHA-256 (OpenSSL libcrypto EVP, which uses the
- * CPU's SHA extensions; what sha256sum and hashdeep check).
+ * non-cryptographic) and SHA-256. The core loads nothing: SHA-256 is an
+ * implementation the command layer installs with hashing_set_sha256()
+ * (src/os/crypto.h: OpenSSL libcrypto's EVP, which uses the CPU's SHA
+ * extensions; what sha256sum and hashdeep check).
  */
 #ifndef GPURENT_HASHING_H
 #define GPURENT_HASHING_H
@@ -28,16 +30,40 @@ const char *hash_name(enum hash_algo a);
 int hash_parse_name(const char *s, enum hash_algo *out);
 
 /*
+ * A SHA-256 implementation, injected. Every function gets the context
+ * ctx_new() made; the table and its functions must stay valid as long as
+ * any hash_ctx made while it was installed.
+ */
+struct hash_sha256_ops {
+	/* A fresh context into *ctx: 0, or -1 with one sentence in err (the
+	 * library cannot be loaded, memory runs out). Freed with ctx_free(). */
+	int (*ctx_new)(void **ctx, char *err, size_t errlen);
+	void (*ctx_free)(void *ctx);
+	int (*begin)(void *ctx);                             /* 0 or -1 */
+	int (*update)(void *ctx, const void *p, size_t n);   /* 0 or -1 */
+	int (*final)(void *ctx, unsigned char out[32]);      /* 0 or -1 */
+};
+
+/*
+ * Install the SHA-256 implementation hash_init() uses from now on (NULL:
+ * none, hash_init(HASH_SHA256) then fails). ops is borrowed: it must
+ * outlive every context made with it. Call it before starting the
+ * threads that hash (it is a plain store, not synchronised).
+ */
+void hashing_set_sha256(const struct hash_sha256_ops *ops);
+
+/*
  * One streaming context; not shared between threads (give each worker its
- * own). hash_init() returns 0, or -1 with a message in err when the
- * library cannot provide the algorithm or memory runs out; on success the
- * caller releases it with hash_free() (safe on a zeroed or failed context).
+ * own). hash_init() returns 0, or -1 with a message in err when no
+ * implementation provides the algorithm or memory runs out; on success
+ * the caller releases it with hash_free() (safe on a zeroed or failed
+ * context).
  */
 struct hash_ctx {
 	enum hash_algo algo;
-	void *xxh;                  /* XXH3_state_t *, owned */
-	void *evp;                  /* EVP_MD_CTX *, owned */
-	void *md;                   /* EVP_MD * fetched once, owned */
+	void *xxh;                            /* XXH3_state_t *, owned */
+	void *sha;                            /* the SHA-256 context, owned */
+	const struct hash_sha256_ops *ops;    /* borrowed: what made sha */
 };
 int hash_init(struct hash_ctx *h, enum hash_algo a, char *err, size_t errlen);
 void hash_free(struct hash_ctx *h);

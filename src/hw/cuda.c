@@ -1,15 +1,16 @@
 /*
- * cuda.c - libcudart and libcublas loaded with dlopen (cuda.h): the few
+ * cuda.c - libcudart and libcublas loaded through src/os/dl.h (cuda.h): the few
  * prototypes and constants gpurent needs are declared here, no vendor
  * header; the functions are a table of pointers resolved by name. The
  * benchmarks time with CUDA events on the legacy default stream.
  */
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../os/dl.h"
+#include "../util/util.h"
 #include "cuda.h"
 #include "cuda_abi.h"
 
@@ -58,7 +59,7 @@ struct blas_fns {
 };
 
 struct cuda {
-	void *rt, *blas;
+	struct dl_lib *rt, *blas;   /* kept loaded until exit: see cuda_close() */
 	char rt_lib[160], blas_lib[160], blas_err[256];
 	struct cuda_fns f;
 	struct blas_fns b;
@@ -67,46 +68,40 @@ struct cuda {
 	bool too_new;            /* the runtime's major is newer than the driver's */
 };
 
-struct sym {
-	size_t off;
-	bool required;
-	const char *names[3];   /* most recent first; NULL-terminated when fewer */
-};
-
 /* MUST list every member of struct cuda_fns / blas_fns once. */
 #define F(m) offsetof(struct cuda_fns, m)
-static const struct sym rt_syms[] = {
-	{F(runtime_version), true, {"cudaRuntimeGetVersion", NULL, NULL}},
-	{F(driver_version), true, {"cudaDriverGetVersion", NULL, NULL}},
-	{F(device_count), true, {"cudaGetDeviceCount", NULL, NULL}},
-	{F(set_device), true, {"cudaSetDevice", NULL, NULL}},
+static const struct dl_sym rt_syms[] = {
+	{{"cudaRuntimeGetVersion"}, F(runtime_version), true},
+	{{"cudaDriverGetVersion"}, F(driver_version), true},
+	{{"cudaGetDeviceCount"}, F(device_count), true},
+	{{"cudaSetDevice"}, F(set_device), true},
 	/* CUDA 12 renamed the struct's fill to _v2; CUDA 13 has the plain name again */
-	{F(device_props), false, {"cudaGetDeviceProperties_v2", "cudaGetDeviceProperties", NULL}},
-	{F(device_attr), true, {"cudaDeviceGetAttribute", NULL, NULL}},
-	{F(pci_bus_id), false, {"cudaDeviceGetPCIBusId", NULL, NULL}},
-	{F(mem_info), true, {"cudaMemGetInfo", NULL, NULL}},
-	{F(malloc), true, {"cudaMalloc", NULL, NULL}},
-	{F(free), true, {"cudaFree", NULL, NULL}},
-	{F(malloc_host), true, {"cudaMallocHost", NULL, NULL}},
-	{F(free_host), true, {"cudaFreeHost", NULL, NULL}},
-	{F(memcpy), true, {"cudaMemcpy", NULL, NULL}},
-	{F(synchronize), true, {"cudaDeviceSynchronize", NULL, NULL}},
-	{F(event_create), true, {"cudaEventCreate", NULL, NULL}},
-	{F(event_destroy), true, {"cudaEventDestroy", NULL, NULL}},
-	{F(event_record), true, {"cudaEventRecord", NULL, NULL}},
-	{F(event_synchronize), true, {"cudaEventSynchronize", NULL, NULL}},
-	{F(event_elapsed), true, {"cudaEventElapsedTime", NULL, NULL}},
-	{F(error_string), false, {"cudaGetErrorString", NULL, NULL}},
-	{F(error_name), false, {"cudaGetErrorName", NULL, NULL}},
+	{{"cudaGetDeviceProperties_v2", "cudaGetDeviceProperties"}, F(device_props), false},
+	{{"cudaDeviceGetAttribute"}, F(device_attr), true},
+	{{"cudaDeviceGetPCIBusId"}, F(pci_bus_id), false},
+	{{"cudaMemGetInfo"}, F(mem_info), true},
+	{{"cudaMalloc"}, F(malloc), true},
+	{{"cudaFree"}, F(free), true},
+	{{"cudaMallocHost"}, F(malloc_host), true},
+	{{"cudaFreeHost"}, F(free_host), true},
+	{{"cudaMemcpy"}, F(memcpy), true},
+	{{"cudaDeviceSynchronize"}, F(synchronize), true},
+	{{"cudaEventCreate"}, F(event_create), true},
+	{{"cudaEventDestroy"}, F(event_destroy), true},
+	{{"cudaEventRecord"}, F(event_record), true},
+	{{"cudaEventSynchronize"}, F(event_synchronize), true},
+	{{"cudaEventElapsedTime"}, F(event_elapsed), true},
+	{{"cudaGetErrorString"}, F(error_string), false},
+	{{"cudaGetErrorName"}, F(error_name), false},
 };
 #undef F
 #define B(m) offsetof(struct blas_fns, m)
-static const struct sym blas_syms[] = {
-	{B(create), true, {"cublasCreate_v2", NULL, NULL}},
-	{B(destroy), true, {"cublasDestroy_v2", NULL, NULL}},
-	{B(set_math_mode), false, {"cublasSetMathMode", NULL, NULL}},
-	{B(gemm_ex), true, {"cublasGemmEx", NULL, NULL}},
-	{B(status_string), false, {"cublasGetStatusString", NULL, NULL}},
+static const struct dl_sym blas_syms[] = {
+	{{"cublasCreate_v2"}, B(create), true},
+	{{"cublasDestroy_v2"}, B(destroy), true},
+	{{"cublasSetMathMode"}, B(set_math_mode), false},
+	{{"cublasGemmEx"}, B(gemm_ex), true},
+	{{"cublasGetStatusString"}, B(status_string), false},
 };
 #undef B
 
@@ -116,28 +111,10 @@ static const char *const rt_libs[] = {
 	"/usr/local/cuda/lib64/libcudart.so",
 };
 
-/* Resolve every symbol of a table into fns; -1 with err naming the first
- * required one missing. */
-static int resolve(void *dl, const char *lib, const struct sym *syms, size_t n, void *fns,
-		   char *err, size_t errlen)
-{
-	for (size_t i = 0; i < n; i++) {
-		void *p = NULL;
-		for (size_t k = 0; k < 3 && syms[i].names[k] && !p; k++)
-			p = dlsym(dl, syms[i].names[k]);
-		if (!p && syms[i].required) {
-			snprintf(err, errlen, "%s lacks %s", lib, syms[i].names[0]);
-			return -1;
-		}
-		/* POSIX guarantees data and function pointers convert (dlsym). */
-		memcpy((char *)fns + syms[i].off, &p, sizeof(p));
-	}
-	return 0;
-}
-
 static void open_blas(struct cuda *c, int rt_major)
 {
 	char names[3][48];
+	const char *list[3];
 	size_t nn = 0;
 
 	/* the cuBLAS of the runtime's major version; CUDA 11's is libcublas.so.11 */
@@ -146,18 +123,18 @@ static void open_blas(struct cuda *c, int rt_major)
 	snprintf(names[nn++], sizeof(names[0]), "libcublas.so");
 	if (rt_major > 0)
 		snprintf(names[nn++], sizeof(names[0]), "/usr/local/cuda/lib64/libcublas.so.%d", rt_major);
-	for (size_t i = 0; i < nn && !c->blas; i++)
-		if ((c->blas = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)))
-			snprintf(c->blas_lib, sizeof(c->blas_lib), "%s", names[i]);
-	if (!c->blas) {
+	for (size_t i = 0; i < nn; i++)
+		list[i] = names[i];
+	switch (dl_open(list, nn, blas_syms, ARRAY_SIZE(blas_syms), &c->b, &c->blas, c->blas_err,
+			sizeof(c->blas_err))) {
+	case 0:
+		snprintf(c->blas_lib, sizeof(c->blas_lib), "%s", dl_name(c->blas));
+		break;
+	case DL_ENOTFOUND:
 		snprintf(c->blas_err, sizeof(c->blas_err), "no cuBLAS (%s) on this machine", names[0]);
-		return;
-	}
-	if (resolve(c->blas, c->blas_lib, blas_syms, sizeof(blas_syms) / sizeof(blas_syms[0]),
-		    &c->b, c->blas_err, sizeof(c->blas_err))) {
-		dlclose(c->blas);
-		c->blas = NULL;
-		c->blas_lib[0] = '\0';
+		break;
+	default:   /* "libcublas.so.12 lacks cublasGemmEx", "... cannot be loaded: ..." */
+		break;
 	}
 }
 
@@ -180,17 +157,15 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	 * libcudart.so.12 beside it would work. A runtime passed over stays
 	 * loaded (unloading the CUDA runtime is unsafe, see cuda_close()).
 	 */
-	for (size_t i = 0; i < sizeof(rt_libs) / sizeof(rt_libs[0]); i++) {
-		void *dl = dlopen(rt_libs[i], RTLD_NOW | RTLD_LOCAL);
+	for (size_t i = 0; i < ARRAY_SIZE(rt_libs); i++) {
+		struct dl_lib *dl;
 		struct cuda_fns f;
-		int drv = 0;
+		int drv = 0, rc;
 		char rerr[192];
 
-		if (!dl)
-			continue;
-		if (resolve(dl, rt_libs[i], rt_syms, sizeof(rt_syms) / sizeof(rt_syms[0]), &f, rerr,
-			    sizeof(rerr))) {
-			if (!c->rt)
+		if ((rc = dl_open(&rt_libs[i], 1, rt_syms, ARRAY_SIZE(rt_syms), &f, &dl, rerr,
+				  sizeof(rerr)))) {
+			if (rc != DL_ENOTFOUND && !c->rt)
 				snprintf(err, errlen, "%s", rerr);
 			continue;
 		}
@@ -199,8 +174,11 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 		if (f.driver_version(&drv) != CUDA_SUCCESS_)
 			drv = 0;
 		/* keep the first usable one; replace it only while it is too new */
-		if (c->rt && !(c->too_new && drv > 0 && v / 1000 <= drv / 1000))
+		if (c->rt && !(c->too_new && drv > 0 && v / 1000 <= drv / 1000)) {
+			dl_keep(dl);
 			continue;
+		}
+		dl_keep(c->rt);
 		c->rt = dl;
 		c->f = f;
 		c->too_new = drv > 0 && v / 1000 > drv / 1000;
@@ -233,6 +211,8 @@ void cuda_close(struct cuda *c)
 		return;
 	if (c->handle)
 		c->b.destroy(c->handle);
+	dl_keep(c->rt);
+	dl_keep(c->blas);
 	/* The libraries stay loaded until exit: the CUDA runtime tears itself
 	 * down in exit handlers that must still find its code, and cuBLAS
 	 * keeps static C++ state that unloading would leak. */

@@ -2,7 +2,7 @@
  * cuda.h - the CUDA runtime (libcudart) and cuBLAS behind a narrow door,
  * for `gpurent env` (which runtime is installed) and `gpurent bench` (GEMM
  * TFLOPS, device and host<->device bandwidth). Both libraries are loaded
- * at run time with dlopen, no vendor header: a table of function pointers
+ * at run time through src/os/dl.h, no vendor header: a table of function pointers
  * with the few prototypes and constants declared in cuda.c (checked
  * against the real headers by tests/cli/env.sh where a toolkit is
  * installed). No library, no driver or no GPU is a sentence, never a

@@ -1,14 +1,15 @@
 /*
- * nvml.c - NVML loaded with dlopen: the handful of types and constants
+ * nvml.c - NVML loaded through src/os/dl.h: the handful of types and constants
  * gpurent needs are declared here (no vendor header), the functions are a
  * table of pointers resolved by name, versioned names first.
  */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/hot.h"
+#include "../os/dl.h"
+#include "../util/util.h"
 #include "nvml.h"
 
 /* NVML's ABI, as documented in NVIDIA's nvml.h (stable since driver 4xx). */
@@ -69,46 +70,40 @@ struct nvml_fns {
 };
 
 struct nvml {
-	void *dl;
-	const char *lib;
+	struct dl_lib *dl;
 	struct nvml_fns f;
 };
 
 /*
- * The symbol table: each slot with the names to try, most recent first.
- * MUST list every member of struct nvml_fns once.
+ * The symbol table (dl.h): each slot with the names to try, most recent
+ * first. MUST list every member of struct nvml_fns once.
  */
-struct nvml_sym {
-	size_t off;            /* offsetof(struct nvml_fns, member) */
-	bool required;
-	const char *names[3];  /* NULL-terminated when fewer */
-};
 
 #define SLOT(m) offsetof(struct nvml_fns, m)
-static const struct nvml_sym nvml_syms[] = {
-	{SLOT(init), true, {"nvmlInit_v2", "nvmlInit", NULL}},
-	{SLOT(shutdown), true, {"nvmlShutdown", NULL, NULL}},
-	{SLOT(error_string), false, {"nvmlErrorString", NULL, NULL}},
-	{SLOT(device_count), true, {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount", NULL}},
-	{SLOT(handle_by_index), true, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex", NULL}},
-	{SLOT(name), false, {"nvmlDeviceGetName", NULL, NULL}},
-	{SLOT(uuid), false, {"nvmlDeviceGetUUID", NULL, NULL}},
-	{SLOT(memory_v2), false, {"nvmlDeviceGetMemoryInfo_v2", NULL, NULL}},
-	{SLOT(memory), false, {"nvmlDeviceGetMemoryInfo", NULL, NULL}},
-	{SLOT(utilization), false, {"nvmlDeviceGetUtilizationRates", NULL, NULL}},
-	{SLOT(driver_version), false, {"nvmlSystemGetDriverVersion", NULL, NULL}},
-	{SLOT(cuda_driver_version), false, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion", NULL}},
-	{SLOT(pci_info), false, {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", NULL}},
-	{SLOT(mig_mode), false, {"nvmlDeviceGetMigMode", NULL, NULL}},
-	{SLOT(virt_mode), false, {"nvmlDeviceGetVirtualizationMode", NULL, NULL}},
-	{SLOT(compute_capability), false, {"nvmlDeviceGetCudaComputeCapability", NULL, NULL}},
-	{SLOT(pcie_gen), false, {"nvmlDeviceGetCurrPcieLinkGeneration", NULL, NULL}},
-	{SLOT(pcie_gen_max), false, {"nvmlDeviceGetMaxPcieLinkGeneration", NULL, NULL}},
-	{SLOT(pcie_width), false, {"nvmlDeviceGetCurrPcieLinkWidth", NULL, NULL}},
-	{SLOT(pcie_width_max), false, {"nvmlDeviceGetMaxPcieLinkWidth", NULL, NULL}},
-	{SLOT(nvlink_state), false, {"nvmlDeviceGetNvLinkState", NULL, NULL}},
-	{SLOT(mig_max_count), false, {"nvmlDeviceGetMaxMigDeviceCount", NULL, NULL}},
-	{SLOT(mig_handle), false, {"nvmlDeviceGetMigDeviceHandleByIndex", NULL, NULL}},
+static const struct dl_sym nvml_syms[] = {
+	{{"nvmlInit_v2", "nvmlInit"}, SLOT(init), true},
+	{{"nvmlShutdown"}, SLOT(shutdown), true},
+	{{"nvmlErrorString"}, SLOT(error_string), false},
+	{{"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"}, SLOT(device_count), true},
+	{{"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"}, SLOT(handle_by_index), true},
+	{{"nvmlDeviceGetName"}, SLOT(name), false},
+	{{"nvmlDeviceGetUUID"}, SLOT(uuid), false},
+	{{"nvmlDeviceGetMemoryInfo_v2"}, SLOT(memory_v2), false},
+	{{"nvmlDeviceGetMemoryInfo"}, SLOT(memory), false},
+	{{"nvmlDeviceGetUtilizationRates"}, SLOT(utilization), false},
+	{{"nvmlSystemGetDriverVersion"}, SLOT(driver_version), false},
+	{{"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"}, SLOT(cuda_driver_version), false},
+	{{"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"}, SLOT(pci_info), false},
+	{{"nvmlDeviceGetMigMode"}, SLOT(mig_mode), false},
+	{{"nvmlDeviceGetVirtualizationMode"}, SLOT(virt_mode), false},
+	{{"nvmlDeviceGetCudaComputeCapability"}, SLOT(compute_capability), false},
+	{{"nvmlDeviceGetCurrPcieLinkGeneration"}, SLOT(pcie_gen), false},
+	{{"nvmlDeviceGetMaxPcieLinkGeneration"}, SLOT(pcie_gen_max), false},
+	{{"nvmlDeviceGetCurrPcieLinkWidth"}, SLOT(pcie_width), false},
+	{{"nvmlDeviceGetMaxPcieLinkWidth"}, SLOT(pcie_width_max), false},
+	{{"nvmlDeviceGetNvLinkState"}, SLOT(nvlink_state), false},
+	{{"nvmlDeviceGetMaxMigDeviceCount"}, SLOT(mig_max_count), false},
+	{{"nvmlDeviceGetMigDeviceHandleByIndex"}, SLOT(mig_handle), false},
 };
 #undef SLOT
 
@@ -129,8 +124,11 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 {
 	struct nvml *n;
 	nvmlReturn_t r;
-	char ebuf[32];
+	char ebuf[32], why[320];
 	const char *forced = getenv("GPURENT_NVML_LIB");
+	const char *const *libs = nvml_libs;
+	size_t nlibs = ARRAY_SIZE(nvml_libs);
+	int rc;
 
 	*out = NULL;
 	if (!(n = calloc(1, sizeof(*n)))) {
@@ -142,34 +140,29 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 		goto out_free;
 	}
 	if (forced) {
-		n->dl = dlopen(forced, RTLD_NOW | RTLD_LOCAL);
-		n->lib = forced;
-		if (!n->dl) {
-			snprintf(err, errlen, "GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs", forced);
-			goto out_free;
-		}
+		libs = &forced;
+		nlibs = 1;
 	}
-	for (size_t i = 0; i < sizeof(nvml_libs) / sizeof(nvml_libs[0]) && !n->dl; i++) {
-		n->dl = dlopen(nvml_libs[i], RTLD_NOW | RTLD_LOCAL);
-		n->lib = nvml_libs[i];
-	}
-	if (!n->dl) {
-		snprintf(err, errlen, "no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs");
+	rc = dl_open(libs, nlibs, nvml_syms, ARRAY_SIZE(nvml_syms), &n->f, &n->dl, why, sizeof(why));
+	if (rc == DL_ENOSYM) {
+		snprintf(err, errlen, "%s (driver too old or not NVML): 0 GPUs", why);
 		goto out_free;
 	}
-	for (size_t i = 0; i < sizeof(nvml_syms) / sizeof(nvml_syms[0]); i++) {
-		const struct nvml_sym *s = &nvml_syms[i];
-		void *p = NULL;
-
-		for (size_t k = 0; k < 3 && s->names[k] && !p; k++)
-			p = dlsym(n->dl, s->names[k]);
-		if (!p && s->required) {
-			snprintf(err, errlen, "%s lacks %s (driver too old or not NVML): 0 GPUs",
-				 n->lib, s->names[0]);
-			goto out_dlclose;
-		}
-		/* POSIX guarantees data and function pointers convert (dlsym). */
-		memcpy((char *)&n->f + s->off, &p, sizeof(p));
+	if (rc == DL_ENOMEM) {
+		snprintf(err, errlen, "out of memory loading NVML");
+		goto out_free;
+	}
+	if (rc && forced) {
+		snprintf(err, errlen, "GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs", forced);
+		goto out_free;
+	}
+	if (rc == DL_ELOAD) {
+		snprintf(err, errlen, "%s: 0 GPUs", why);
+		goto out_free;
+	}
+	if (rc) {
+		snprintf(err, errlen, "no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs");
+		goto out_free;
 	}
 	if ((r = n->f.init()) != NVML_SUCCESS) {
 		snprintf(err, errlen, "NVML did not start (%s): no usable NVIDIA driver, 0 GPUs",
@@ -180,7 +173,7 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 	return 0;
 
 out_dlclose:
-	dlclose(n->dl);
+	dl_close(n->dl);
 out_free:
 	free(n);
 	return -1;
@@ -191,13 +184,13 @@ void nvml_close(struct nvml *n)
 	if (!n)
 		return;
 	n->f.shutdown();
-	dlclose(n->dl);
+	dl_close(n->dl);
 	free(n);
 }
 
 const char *nvml_library(const struct nvml *n)
 {
-	return n ? n->lib : "";
+	return n ? dl_name(n->dl) : "";
 }
 
 unsigned nvml_device_count(const struct nvml *n)

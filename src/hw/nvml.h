@@ -1,6 +1,6 @@
 /*
  * nvml.h - NVIDIA's management library (NVML) behind a narrow door. The
- * library is loaded at run time with dlopen, nvtop's way: no vendor header,
+ * library is loaded at run time (src/os/dl.h), nvtop's way: no vendor header,
  * a table of function pointers, `_v2`/`_v3` symbols tried before plain
  * ones, required and optional symbols. No library, no driver or no GPU
  * means 0 GPUs and a sentence saying why, never a crash.

@@ -11,6 +11,8 @@
 #include "../../src/core/hashing.h"
 #include "../../src/core/manifest.h"
 #include "../../src/core/pool.h"
+#include "../../src/os/crypto.h"
+#include "../../src/util/util.h"
 
 /* ---- hashing ---- */
 
@@ -44,6 +46,56 @@ static void test_hash_known_values(void **s)
 	assert_string_equal(hex, "a96faf705af16834e6c632b61e964e1f");
 	assert_int_equal(hash_size(HASH_XXH3), 16);
 	assert_int_equal(hash_size(HASH_SHA256), 32);
+}
+
+/* SHA-256 is injected: none installed is an error, not a crash; a stand-in
+ * implementation gets every call; libcrypto's is put back. */
+static int fake_calls;
+static int fake_new(void **ctx, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	fake_calls++;
+	*ctx = &fake_calls;
+	return 0;
+}
+static void fake_free(void *ctx) { assert_ptr_equal(ctx, &fake_calls); fake_calls++; }
+static int fake_begin(void *ctx) { (void)ctx; fake_calls++; return 0; }
+static int fake_update(void *ctx, const void *p, size_t n) { (void)ctx; (void)p; (void)n; fake_calls++; return 0; }
+static int fake_final(void *ctx, unsigned char out[32])
+{
+	(void)ctx;
+	memset(out, 0xab, 32);
+	fake_calls++;
+	return 0;
+}
+
+static void test_hash_sha256_injected(void **s)
+{
+	static const struct hash_sha256_ops fake = {fake_new, fake_free, fake_begin, fake_update,
+						     fake_final};
+	struct hash_ctx h;
+	unsigned char d[HASH_MAX_BYTES];
+	char err[128], hex[HASH_MAX_HEX + 1];
+
+	(void)s;
+	hashing_set_sha256(NULL);
+	assert_int_equal(hash_init(&h, HASH_SHA256, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "SHA-256 is not available"));
+	hash_free(&h);
+	assert_int_equal(hash_init(&h, HASH_XXH3, err, sizeof(err)), 0);   /* XXH3 needs nothing */
+	hash_free(&h);
+	hashing_set_sha256(&fake);
+	fake_calls = 0;
+	assert_int_equal(hash_init(&h, HASH_SHA256, err, sizeof(err)), 0);
+	assert_int_equal(hash_buffer(&h, "abc", 3, d), 0);
+	hash_free(&h);
+	assert_int_equal(fake_calls, 5);   /* new, begin, update, final, free */
+	hash_to_hex(d, 32, hex);
+	assert_string_equal(hex, "abababababababababababababababababababababababababababababababab");
+	hashing_set_sha256(crypto_sha256_ops());
+	hex_of(HASH_SHA256, "abc", 3, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 /* Streaming in odd-sized pieces gives the one-shot digest. */
@@ -109,7 +161,7 @@ static const char *const odd_names[] = {
 	"cr\rreturn", "bad\xff\xfeutf8", "caf\xc3\xa9/\xe5\x9b\xbe.png", "com,ma,", "dir/sub/deep.txt",
 	"#hash-first", "%%%% not a header", "star*name", "two  spaces",
 };
-#define NODD (sizeof(odd_names) / sizeof(odd_names[0]))
+#define NODD (ARRAY_SIZE(odd_names))
 
 static void fill(struct manifest *m, bool with_newlines, bool with_link)
 {
@@ -319,7 +371,7 @@ static void test_parse_errors(void **s)
 	char err[512];
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct manifest m;
 		size_t len = strlen(cases[i].in);
 		if (!strcmp(cases[i].err, "m:1: expected text, found a NUL byte"))
@@ -564,6 +616,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash_known_values),
 		cmocka_unit_test(test_hash_streaming),
+		cmocka_unit_test(test_hash_sha256_injected),
 		cmocka_unit_test(test_hash_names_hex),
 		cmocka_unit_test(test_round_trips),
 		cmocka_unit_test(test_render_exact),
@@ -574,5 +627,6 @@ int main(void)
 		cmocka_unit_test(test_compare_sha256sum),
 		cmocka_unit_test(test_pool_order),
 	};
+	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto's, as the commands install it */
 	return cmocka_run_group_tests_name("manifest", tests, NULL, NULL);
 }

@@ -1,0 +1,71 @@
+/*
+ * util.h - the few helpers every layer needs, in one place: ARRAY_SIZE,
+ * growing a dynamic array with an overflow check, and the two clocks.
+ * Header-only (static inline) so that src/core, the unit tests (which link
+ * the core alone) and the test programs can use it without another object.
+ * The core uses ARRAY_SIZE and util_grow only: reading a clock is the
+ * command layer's business (src/core has no I/O and no time of day).
+ */
+#ifndef GPURENT_UTIL_H
+#define GPURENT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Number of elements of an array (not a pointer: the division would lie). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Make *p hold at least `need` elements of `elem` bytes: when *cap is
+ * smaller, realloc to max(need, 2 * *cap, 8) elements and update *cap.
+ * Returns 0, or -1 (nothing changed: *p and *cap stay valid and owned by
+ * the caller) when memory runs out or need * elem would exceed
+ * PTRDIFF_MAX (the largest object C allows), or elem is 0.
+ * *p is owned by the caller before and after (free() it).
+ */
+static inline int util_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap, max;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	if (!elem)
+		return -1;
+	/* no object may exceed PTRDIFF_MAX bytes (pointer differences must fit) */
+	max = (size_t)PTRDIFF_MAX / elem;
+	if (need > max)
+		return -1;
+	ncap = *cap > max / 2 ? max : 2 * *cap;
+	if (ncap < 8)
+		ncap = 8 < max ? 8 : max;
+	if (ncap < need)
+		ncap = need;
+	if (!(np = realloc(*p, ncap * elem)))
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* Seconds on CLOCK_MONOTONIC: for durations and deadlines, never for dates. */
+static inline double util_now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Seconds since the Unix epoch (CLOCK_REALTIME): for timestamps written down. */
+static inline double util_now_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#endif

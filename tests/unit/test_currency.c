@@ -1,0 +1,186 @@
+/*
+ * test_currency.c - the currency table (src/core/currency.h): loading
+ * data/currencies.csv and bad variants, aliases, --rate parsing and its
+ * bounds, growth past any fixed size.
+ */
+#include "testutil.h"
+
+#include "../../src/core/currency.h"
+#include "../../src/util/util.h"
+
+static const char hdr[] = "code,usd,source\n";
+
+/* Load text (a header is prepended); returns the loader's code. */
+static int load(struct currency_table *t, const char *rows, char *err, size_t n)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s%s", hdr, rows);
+	return currency_table_load(t, buf, strlen(buf), "currencies.csv", err, n);
+}
+
+static void test_bundled_file(void **s)
+{
+	struct currency_table t;
+	size_t len;
+	char *buf = tu_read("data/currencies.csv", &len), err[256];
+
+	(void)s;
+	assert_non_null(buf);
+	assert_int_equal(currency_table_load(&t, buf, len, "data/currencies.csv", err, sizeof(err)), 0);
+	free(buf);
+	assert_true(t.n >= 3);
+	assert_true(currency_to_usd(&t, "USD") == 1);
+	assert_true(fabs(currency_to_usd(&t, "CNY") - 0.1389) < 1e-12);
+	assert_true(fabs(currency_per_usd(&t, "CNY") - 1 / 0.1389) < 1e-9);
+	assert_true(currency_to_usd(&t, "XYZ") < 0);
+	assert_true(currency_per_usd(&t, "XYZ") < 0);
+	currency_table_free(&t);
+	currency_table_free(&t);   /* emptied: twice is fine */
+}
+
+static void test_aliases_and_case(void **s)
+{
+	struct currency_table t;
+	char err[256], c[CURRENCY_CODE_MAX + 1];
+
+	(void)s;
+	assert_int_equal(load(&t, "USD,1,x\nCNY,0.125,x\n", err, sizeof(err)), 0);
+	assert_true(currency_to_usd(&t, "cny") == 0.125);
+	assert_true(currency_to_usd(&t, "RMB") == 0.125);
+	assert_true(currency_to_usd(&t, "rmb") == 0.125);
+	assert_true(currency_to_usd(&t, "\xC2\xA5") == 0.125);   /* ¥ */
+	assert_true(currency_to_usd(&t, "$") == 1);
+	assert_true(currency_per_usd(&t, "CNY") == 8);
+	assert_int_equal(currency_canonical("eur", c), 0);
+	assert_string_equal(c, "EUR");
+	assert_int_equal(currency_canonical("EU", c), CURRENCY_ECODE);
+	assert_string_equal(c, "");
+	assert_int_equal(currency_canonical("ABCDEFGH", c), CURRENCY_ECODE);
+	assert_int_equal(currency_canonical("ABCDEFG", c), 0);
+	assert_int_equal(currency_canonical("C1Y", c), CURRENCY_ECODE);
+	assert_int_equal(currency_canonical("", c), CURRENCY_ECODE);
+	assert_null(currency_find(&t, "EUR"));
+	assert_string_equal(currency_find(&t, "rmb")->code, "CNY");
+	currency_table_free(&t);
+}
+
+static void test_set_rate(void **s)
+{
+	struct currency_table t;
+	char err[256];
+
+	(void)s;
+	assert_int_equal(load(&t, "USD,1,x\nCNY,0.1389,x\n", err, sizeof(err)), 0);
+	assert_int_equal(currency_set_rate(&t, "CNY=8", err, sizeof(err)), 0);
+	assert_true(currency_to_usd(&t, "CNY") == 0.125);
+	assert_int_equal(currency_set_rate(&t, "rmb=4", err, sizeof(err)), 0);
+	assert_true(currency_to_usd(&t, "CNY") == 0.25);
+	assert_int_equal(currency_set_rate(&t, "\xC2\xA5=2", err, sizeof(err)), 0);
+	assert_true(currency_per_usd(&t, "CNY") == 2);
+	/* a new code is added, upper-cased */
+	assert_int_equal(currency_set_rate(&t, "jpy=160", err, sizeof(err)), 0);
+	assert_string_equal(currency_find(&t, "JPY")->code, "JPY");
+	assert_true(currency_per_usd(&t, "JPY") == 160);
+	assert_int_equal(t.n, 3);
+	/* the edges: 1e6 is allowed, just above is not */
+	assert_int_equal(currency_set_rate(&t, "VND=1e6", err, sizeof(err)), 0);
+	assert_int_equal(currency_set_rate(&t, "VND=1000001", err, sizeof(err)), CURRENCY_ERATE);
+	assert_string_equal(err, "expected at most 1000000 VND per USD, got '1000001'");
+	assert_true(currency_per_usd(&t, "VND") == 1e6);   /* unchanged */
+
+	/* what `cost --rate CNY=inf` refused and `offers --rate` took */
+	static const char *const bad_rate[] = {"CNY=inf", "CNY=nan", "CNY=0", "CNY=-7", "CNY=7x",
+					       "CNY=1e400", "CNY= "};
+	for (size_t i = 0; i < ARRAY_SIZE(bad_rate); i++) {
+		assert_int_equal(currency_set_rate(&t, bad_rate[i], err, sizeof(err)), CURRENCY_ERATE);
+		assert_non_null(strstr(err, "expected a positive number of CNY per USD, got '"));
+	}
+	assert_true(currency_per_usd(&t, "CNY") == 2);
+	static const char *const bad_syntax[] = {"CNY", "=7", "CNY=", "", "ABCDEFGHIJKLMNOPQ=1"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad_syntax); i++) {
+		assert_int_equal(currency_set_rate(&t, bad_syntax[i], err, sizeof(err)), CURRENCY_ESYNTAX);
+		assert_non_null(strstr(err, "expected CODE=UNITS_PER_USD such as CNY=7.2, got '"));
+	}
+	assert_int_equal(currency_set_rate(&t, "C1=7", err, sizeof(err)), CURRENCY_ECODE);
+	assert_string_equal(err, "expected a currency code of 3 to 7 letters such as CNY, got 'C1'");
+	assert_int_equal(currency_set_rate(&t, "ABCDEFGH=7", err, sizeof(err)), CURRENCY_ECODE);
+	/* USD is the reference */
+	assert_int_equal(currency_set_rate(&t, "USD=1", err, sizeof(err)), 0);
+	assert_int_equal(currency_set_rate(&t, "usd=2", err, sizeof(err)), CURRENCY_ERATE);
+	assert_int_equal(currency_set(&t, "$", 2, err, sizeof(err)), CURRENCY_ERATE);
+	/* currency_set: what --usd-rate does */
+	assert_int_equal(currency_set(&t, "eur", 0.9, err, sizeof(err)), 0);
+	assert_true(fabs(currency_to_usd(&t, "EUR") - 1 / 0.9) < 1e-12);
+	assert_int_equal(currency_set(&t, "EUR", INFINITY, err, sizeof(err)), CURRENCY_ERATE);
+	assert_int_equal(currency_set(&t, "EUR", 0, err, sizeof(err)), CURRENCY_ERATE);
+	assert_int_equal(t.n, 5);
+	currency_table_free(&t);
+}
+
+/* More codes than any fixed array held (16): none dropped, from the file or --rate. */
+static void test_grows(void **s)
+{
+	struct currency_table t;
+	char rows[2048] = "", err[256], code[8], arg[32];
+	size_t k = 0;
+
+	(void)s;
+	for (int i = 0; i < 40; i++)
+		k += (size_t)snprintf(rows + k, sizeof(rows) - k, "Q%c%c,%d,x\n", 'A' + i / 26, 'A' + i % 26,
+				      i + 1);
+	assert_int_equal(load(&t, rows, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 41);   /* and USD, which the file lacked */
+	assert_true(currency_to_usd(&t, "USD") == 1);
+	assert_true(currency_to_usd(&t, "QBN") == 40);
+	for (int i = 0; i < 100; i++) {
+		snprintf(code, sizeof(code), "R%c%c", 'A' + i / 26, 'A' + i % 26);
+		snprintf(arg, sizeof(arg), "%s=%d", code, i + 1);
+		assert_int_equal(currency_set_rate(&t, arg, err, sizeof(err)), 0);
+	}
+	assert_int_equal(t.n, 141);
+	assert_true(currency_per_usd(&t, "RDV") == 100);
+	assert_true(currency_to_usd(&t, "QAA") == 1);
+	currency_table_free(&t);
+}
+
+static void test_bad_files(void **s)
+{
+	static const struct {
+		const char *rows, *want;
+	} cases[] = {
+		{"USD,1,x\nCNY,0.1,x\nCNY,0.2,x\n", "currencies.csv:4: code: CNY is already on line 3"},
+		{"cny,0.1,x\n", "currencies.csv:2: code: expected 3 to 7 upper-case letters such as CNY, got 'cny'"},
+		{"RMB,0.1,x\n", "currencies.csv:2: code: expected 3 to 7 upper-case letters such as CNY, got 'RMB'"},
+		{"C1,0.1,x\n", "currencies.csv:2: code: expected 3 to 7 upper-case letters"},
+		{"CNY,0,x\n", "currencies.csv:2: usd: expected a number >= 1e-06, got '0'"},
+		{"CNY,inf,x\n", "currencies.csv:2: usd: expected a number"},
+		{"CNY,,x\n", "currencies.csv:2: usd: expected a number, got an empty field"},
+		{"USD,2,x\n", "currencies.csv:2: usd: USD is the reference, expected 1, got 2"},
+		{"CNY,0.1\n", "currencies.csv:2: expected 3 fields, got 2"},
+	};
+	struct currency_table t;
+	char err[256];
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		err[0] = '\0';
+		assert_int_not_equal(load(&t, cases[i].rows, err, sizeof(err)), 0);
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %zu: got '%s', want '%s'", i, err, cases[i].want);
+		assert_int_equal(t.n, 0);
+		assert_null(t.v);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bundled_file),
+		cmocka_unit_test(test_aliases_and_case),
+		cmocka_unit_test(test_set_rate),
+		cmocka_unit_test(test_grows),
+		cmocka_unit_test(test_bad_files),
+	};
+	return cmocka_run_group_tests_name("currency", tests, NULL, NULL);
+}
