@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../core/currency.h"
 
 static const char usage[] =
 	"usage: gpurent cost --price PRICE [--billing PROFILE] [USAGE...] [--currency CODE]\n"
@@ -69,11 +70,6 @@ static const char usage[] =
 
 #define CMD "cost"
 
-struct rate {
-	char code[8];
-	double usd;   /* USD per unit */
-};
-
 struct opts {
 	const char *billing;
 	double price;
@@ -81,8 +77,7 @@ struct opts {
 	bool price_has_code;
 	char my_rate_code[8];   /* "" = in the bill's currency */
 	char currency[8];
-	struct rate rates[16];
-	size_t nrates;
+	struct currency_table *cur;  /* data/currencies.csv and --rate; owned by cmd_cost() */
 	double usd_rate;      /* --usd-rate, 0 = none */
 	bool json;
 	struct usage u;
@@ -104,64 +99,20 @@ static int cb_fail(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- currencies (data/currencies.csv: code, usd = USD per unit) ---- */
 
-static int rate_row(const struct csv *t, const struct csv_row *r, const char *fname, void *rec,
-		    char *err, size_t errlen)
-{
-	struct rate *cr = rec;
-
-	return csv_field_str(t, r, "code", true, fname, cr->code, sizeof(cr->code), err, errlen) ||
-	       csv_field_double(t, r, "usd", true, 0, 1e-9, fname, &cr->usd, err, errlen) ? -1 : 0;
-}
-
 static int load_rates(struct opts *o)
 {
 	const char *buf, *path;
 	char *owned, err[512];
-	size_t len, n;
-	void *v;
+	size_t len;
 	int rc;
 
 	if ((rc = common_data_file("currencies.csv", &buf, &len, &owned, &path)))
 		return rc;
-	rc = csv_load_table(buf, len, path, sizeof(struct rate), rate_row, &v, &n, err, sizeof(err));
+	rc = currency_table_load(o->cur, buf, len, path, err, sizeof(err));
 	free(owned);
-	if (rc) {
-		common_error("%s", err);
-		return EXIT_USAGE;
-	}
-	o->nrates = n < 16 ? n : 16;
-	memcpy(o->rates, v, o->nrates * sizeof(o->rates[0]));
-	free(v);
+	if (rc)
+		return msg_usage("%s", err);
 	return 0;
-}
-
-static struct rate *find_rate(struct opts *o, const char *code)
-{
-	for (size_t i = 0; i < o->nrates; i++)
-		if (!strcasecmp(o->rates[i].code, code))
-			return &o->rates[i];
-	return NULL;
-}
-
-/* "CODE=UNITS_PER_USD"; applied after the table is loaded. */
-static int set_rate(struct opts *o, const char *code, double per_usd, char *err, size_t errlen)
-{
-	struct rate *r = find_rate(o, code);
-
-	if (!r) {
-		if (o->nrates == 16)
-			return cb_fail(err, errlen, _("too many currencies"));
-		r = &o->rates[o->nrates++];
-		snprintf(r->code, sizeof(r->code), "%s", code);
-	}
-	r->usd = 1 / per_usd;
-	return 0;
-}
-
-static void upper(char *s)
-{
-	for (; *s; s++)
-		*s = (char)toupper((unsigned char)*s);
 }
 
 /* ---- arguments ---- */
@@ -219,23 +170,12 @@ static int set_value(struct opts *o, const char *name, const char *v, char *err,
 		TRY(units_parse_money(v, &o->price, o->price_code, err, errlen));
 		o->price_has_code = common_money_has_code(v);
 	} else if (!strcmp(name, "--currency")) {
-		if (strlen(v) < 3 || strlen(v) > 7 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != strlen(v))
+		char code[CURRENCY_CODE_MAX + 1];
+		if (currency_canonical(v, code))
 			return cb_fail(err, errlen, _("expected a currency code such as USD or CNY, got '%s'"), v);
-		snprintf(o->currency, sizeof(o->currency), "%s", v);
-		upper(o->currency);
+		snprintf(o->currency, sizeof(o->currency), "%s", code);
 	} else if (!strcmp(name, "--rate")) {
-		const char *eq = strchr(v, '=');
-		char code[8], *end;
-		double per;
-		if (!eq || eq == v || eq - v >= (long)sizeof(code))
-			return cb_fail(err, errlen, _("expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'"), v);
-		per = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end || !(per > 0) || !isfinite(per))
-			return cb_fail(err, errlen, _("expected a positive number of %.*s per USD, got '%s'"),
-					   (int)(eq - v), v, eq + 1);
-		snprintf(code, sizeof(code), "%.*s", (int)(eq - v), v);
-		upper(code);
-		return set_rate(o, code, per, err, errlen);
+		return currency_set_rate(o->cur, v, err, errlen) ? -1 : 0;
 	} else if (!strcmp(name, "--usd-rate")) {
 		char *end;
 		o->usd_rate = strtod(v, &end);
@@ -519,24 +459,19 @@ static void print_json(const struct billing_profile *p, const struct opts *o, co
 	json_obj_end(&j);
 }
 
-int cmd_cost(int argc, char **argv)
+static int cost(int argc, char **argv, struct opts *op)
 {
-	struct opts o;
+	struct opts o = *op;
 	struct billing_db db;
 	const struct billing_profile *p;
 	struct result r;
-	struct rate *bill_rate, *price_rate, *prof_rate;
+	const struct currency *bill_rate, *price_rate, *prof_rate;
 	char err[512];
 	bool have_price;
 	int rc;
 
-	memset(&o, 0, sizeof(o));
-	billing_usage_init(&o.u);
-	o.billing = "ai-cloud";
-	if ((rc = load_rates(&o)))
-		return rc;
 	if ((rc = parse_args(argc, argv, &o, &have_price)) != OPT_GO)
-		return rc;
+		goto out;
 	if (!have_price)
 		return usage_error("--price: required: the on-demand price of the instance per hour (e.g. --price 1.2)");
 	if (!o.u.nsessions && !(o.u.hours_per_week > 0))
@@ -563,13 +498,13 @@ int cmd_cost(int argc, char **argv)
 		rc = usage_error("--usd-rate: the bill is in USD; name the other currency with --currency");
 		goto out_free_db;
 	}
-	if (o.usd_rate > 0 && set_rate(&o, o.currency, o.usd_rate, err, sizeof(err))) {
+	if (o.usd_rate > 0 && currency_set(o.cur, o.currency, o.usd_rate, err, sizeof(err))) {
 		rc = usage_error("--usd-rate: %s", err);
 		goto out_free_db;
 	}
-	bill_rate = find_rate(&o, o.currency);
-	price_rate = find_rate(&o, o.price_has_code ? o.price_code : o.currency);
-	prof_rate = find_rate(&o, p->currency);
+	bill_rate = currency_find(o.cur, o.currency);
+	price_rate = currency_find(o.cur, o.price_has_code ? o.price_code : o.currency);
+	prof_rate = currency_find(o.cur, p->currency);
 	if (!bill_rate || !price_rate) {
 		rc = usage_error("--currency: unknown currency '%s' (add its rate with --rate %s=UNITS_PER_USD)",
 				 bill_rate ? o.price_code : o.currency, bill_rate ? o.price_code : o.currency);
@@ -583,7 +518,7 @@ int cmd_cost(int argc, char **argv)
 	}
 	o.price *= price_rate->usd / bill_rate->usd;
 	if (o.my_rate_code[0]) {
-		struct rate *mr = find_rate(&o, o.my_rate_code);
+		const struct currency *mr = currency_find(o.cur, o.my_rate_code);
 		if (!mr) {
 			rc = usage_error("--my-rate: unknown currency '%s' (add its rate with --rate %s=UNITS_PER_USD)",
 					 o.my_rate_code, o.my_rate_code);
@@ -618,8 +553,26 @@ int cmd_cost(int argc, char **argv)
 		print_json(p, &o, &r);
 	else
 		print_text(p, &o, &r);
-	rc = common_finish(EXIT_OK);
+	rc = msg_finish(EXIT_OK);
 out_free_db:
 	billing_db_free(&db);
+out:
+	return rc;
+}
+
+int cmd_cost(int argc, char **argv)
+{
+	struct currency_table cur = {0};
+	struct opts o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	billing_usage_init(&o.u);
+	o.billing = "ai-cloud";
+	o.cur = &cur;
+	if ((rc = load_rates(&o)))
+		return rc;
+	rc = cost(argc, argv, &o);
+	currency_table_free(&cur);
 	return rc;
 }
