@@ -215,7 +215,7 @@ check dir-ok ok disk "$T/work (dir):"
 check dir-missing warn disk "$T/missing (dir): does not exist"
 
 # 10. usage
-expect_err env-unknown 2 "env: --frobnicate: unknown argument" "$G" env --frobnicate
+expect_err env-unknown 2 "gpurent env: --frobnicate: unknown option" "$G" env --frobnicate
 expect_err env-dir-value 2 "env: --dir: expected a value" "$G" env --dir
 run "$G" env --help
 cp "$T/out" "$T/help1"
