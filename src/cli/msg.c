@@ -171,7 +171,7 @@ int msg_finish(int rc)
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno == EPIPE)
 			return rc;
-		fprintf(stderr, "gpurent: cannot write the output: %s\n", strerror(errno));
+		msg_error(_("cannot write the output: %s"), strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	return rc;

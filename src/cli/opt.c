@@ -102,9 +102,24 @@ static bool bounded(const struct opt *o)
 
 static int check_bounds(const struct opt *o, double x, const char *v, char *err, size_t n)
 {
+	char lo[32], hi[32];
+
 	if (!bounded(o) || (x >= o->min && x <= o->max))
 		return 0;
-	snprintf(err, n, _("expected a value from %g to %g, got '%s'"), o->min, o->max, v);
+	switch (o->type) {
+	case OPT_BYTES:
+		units_fmt_bytes(o->min, lo, sizeof(lo));
+		units_fmt_bytes(o->max, hi, sizeof(hi));
+		break;
+	case OPT_DURATION:
+		units_fmt_duration(o->min, lo, sizeof(lo));
+		units_fmt_duration(o->max, hi, sizeof(hi));
+		break;
+	default:
+		snprintf(lo, sizeof(lo), "%g", o->min);
+		snprintf(hi, sizeof(hi), "%g", o->max);
+	}
+	snprintf(err, n, _("expected a value from %s to %s, got '%s'"), lo, hi, v);
 	return -1;
 }
 
@@ -315,18 +330,20 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 			bool neg = false;
 
 			o = find_long(opts, name, len);
-			if (!o && len > 3 && !strncmp(name, "no-", 3) && !eq &&
-			    (o = find_long(opts, name + 3, len - 3)) && o->type == OPT_FLAG)
-				neg = true;
-			else if (o && neg)
-				o = NULL;
+			if (!o && len > 3 && !strncmp(name, "no-", 3) && !eq) {
+				const struct opt *f = find_long(opts, name + 3, len - 3);
+				if (f && f->type == OPT_FLAG) {
+					o = f;
+					neg = true;
+				}
+			}
 			if (!o && len == 4 && !strncmp(name, "help", 4))
 				return help(c);
 			if (!o && len == 12 && !strncmp(name, "list-options", 12)) {
 				list_options(opts);
 				return msg_finish(EXIT_OK);
 			}
-			if (!o || (neg && o->type != OPT_FLAG))
+			if (!o)
 				return unknown(c, opts, a);
 			snprintf(shown, sizeof(shown), "--%s", o->name);
 			if (o->type == OPT_FLAG) {

@@ -30,6 +30,7 @@
 #include "../store/ledger.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 
 static const char usage[] =
 	"usage: gpurent bench [--dir PATH] [--json] [--gpu N|all] [--no-gpu]\n"
@@ -269,7 +270,7 @@ static int bench_memory(struct bench *b, int threads)
 		if (t <= 0 || !(r = add(b, k ? "mem_copy_all" : "mem_copy_1t", "GB/s")))
 			continue;
 		r->value = 2.0 * (double)slice * nt / t / 1e9;
-		snprintf(r->label, sizeof(r->label), "memory copy, %d thread%s", nt, nt == 1 ? "" : "s");
+		snprintf(r->label, sizeof(r->label), Q_("memory copy, %d thread", "memory copy, %d threads", nt), nt);
 		snprintf(r->note, sizeof(r->note), "%zu MiB buffers, read + write", size >> 20);
 		if (!k && threads == 1)
 			break;
@@ -307,7 +308,7 @@ static int bench_cpu(struct bench *b, int threads)
 		if (t <= 0 || !(r = add(b, k ? "cpu_sort_all" : "cpu_sort_1t", "Melem/s")))
 			continue;
 		r->value = (double)SORT_N * nt / t / 1e6;
-		snprintf(r->label, sizeof(r->label), "CPU sort, %d thread%s", nt, nt == 1 ? "" : "s");
+		snprintf(r->label, sizeof(r->label), Q_("CPU sort, %d thread", "CPU sort, %d threads", nt), nt);
 		snprintf(r->note, sizeof(r->note), "qsort of 2^20 32-bit keys per thread");
 		if (!k && threads == 1)
 			break;
@@ -716,16 +717,14 @@ static int history(const char *path, bool json)
 	size_t n = 0;
 	int rc = EXIT_RUNTIME;
 
-	if (ledger_open(path, &l, err, sizeof(err))) {
-		common_error("bench: %s", err);
-		return EXIT_RUNTIME;
-	}
+	if (ledger_open(path, &l, err, sizeof(err)))
+		return msg_fail("%s", err);
 	if (ledger_bench_list(l, 0, &rows, err, sizeof(err))) {
-		common_error("bench: %s", err);
+		msg_error("%s", err);
 		goto out_close;
 	}
 	if (rows.n && !(v = calloc(rows.n, sizeof(*v)))) {
-		common_error("bench: out of memory");
+		msg_error(_("out of memory"));
 		goto out_rows;
 	}
 	/* rows are oldest first: a later row of the same box replaces the earlier */
@@ -790,7 +789,7 @@ static int history(const char *path, bool json)
 		json_obj_end(&j);
 		fputc('\n', stdout);
 	}
-	rc = common_finish(EXIT_OK);
+	rc = msg_finish(EXIT_OK);
 	free(v);
 out_rows:
 	ledger_bench_rows_free(&rows);
@@ -800,6 +799,53 @@ out_close:
 }
 
 /* ---- the command ---- */
+
+/* --dir, --ledger: a value that is not empty. */
+static int nonempty(const struct opt *o, const char *v, void *ctx, char *err, size_t n)
+{
+	(void)ctx;
+	if (!*v) {
+		snprintf(err, n, "%s", _("expected a value"));
+		return -1;
+	}
+	*(const char **)o->dest = v;
+	return 0;
+}
+
+/* --gpu N|all: o->dest (int) gets the device number, -1 for all. */
+static int gpu_arg(const struct opt *o, const char *v, void *ctx, char *err, size_t n)
+{
+	long k;
+
+	(void)ctx;
+	if (!*v) {
+		snprintf(err, n, "%s", _("expected a value"));
+		return -1;
+	}
+	if (!strcmp(v, "all")) {
+		*(int *)o->dest = -1;
+	} else if (units_parse_int(v, 0, 255, &k, err, n)) {
+		snprintf(err, n, _("expected a device number or 'all', got '%s'"), v);
+		return -1;
+	} else {
+		*(int *)o->dest = (int)k;
+	}
+	return 0;
+}
+
+/* --disk-size: 1MiB to 64GiB, into o->dest (double bytes). */
+static int disk_size_arg(const struct opt *o, const char *v, void *ctx, char *err, size_t n)
+{
+	double x = 0;
+
+	(void)ctx;
+	if (units_parse_bytes(v, &x, err, n) || x < 1048576 || x > 64.0 * 1073741824) {
+		snprintf(err, n, _("expected a size from 1MiB to 64GiB, got '%s'"), v);
+		return -1;
+	}
+	*(double *)o->dest = x;
+	return 0;
+}
 
 int cmd_bench(int argc, char **argv)
 {
@@ -811,59 +857,34 @@ int cmd_bench(int argc, char **argv)
 	struct bench *b;
 	char host[256], err[512], stored_at[4096] = "";
 	bool stored = false;
+	const struct opt opts[] = {
+		{.name = "dir", .type = OPT_FILE, .cb = nonempty, .dest = &dir, .arg = "PATH",
+		 .help = N_("where the disk test writes its temporary file"), .example = "."},
+		OPT_BOOL("json", &json, N_("results as JSON")),
+		{.name = "gpu", .type = OPT_STRING, .cb = gpu_arg, .dest = &which, .arg = "N|all",
+		 .help = N_("which CUDA device(s) to measure"), .example = "0"},
+		OPT_BOOL("no-gpu", &no_gpu, N_("skip the GPU part")),
+		{.name = "disk-size", .type = OPT_BYTES, .cb = disk_size_arg, .dest = &disk_size,
+		 .arg = "SIZE", .help = N_("bytes the disk test writes"), .example = "1MiB"},
+		OPT_BOOL("no-store", &no_store, N_("do not record the results in the ledger")),
+		/* the example is refused by the ledger (exit 0, not stored): trying it writes nothing */
+		{.name = "ledger", .type = OPT_FILE, .cb = nonempty, .dest = &ledger, .arg = "PATH",
+		 .help = N_("the ledger"), .example = "/dev/null"},
+		OPT_BOOL("history", &want_history, N_("compare the boxes measured so far")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "bench", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (common_is_help(a)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--history")) {
-			want_history = true;
-		} else if (!strcmp(a, "--no-gpu")) {
-			no_gpu = true;
-		} else if (!strcmp(a, "--no-store")) {
-			no_store = true;
-		} else if (!strcmp(a, "--dir") || !strcmp(a, "--ledger") || !strcmp(a, "--gpu") ||
-			   !strcmp(a, "--disk-size")) {
-			if (!v || !*v) {
-				common_error("bench: %s: expected a value", a);
-				return EXIT_USAGE;
-			}
-			i++;
-			if (!strcmp(a, "--dir")) {
-				dir = v;
-			} else if (!strcmp(a, "--ledger")) {
-				ledger = v;
-			} else if (!strcmp(a, "--gpu")) {
-				long n;
-				if (!strcmp(v, "all")) {
-					which = -1;
-				} else if (units_parse_int(v, 0, 255, &n, err, sizeof(err))) {
-					common_error("bench: --gpu: expected a device number or 'all', got '%s'", v);
-					return EXIT_USAGE;
-				} else {
-					which = (int)n;
-				}
-			} else if (units_parse_bytes(v, &disk_size, err, sizeof(err)) ||
-				   disk_size < 1048576 || disk_size > 64.0 * 1073741824) {
-				common_error("bench: --disk-size: expected a size from 1MiB to 64GiB, got '%s'", v);
-				return EXIT_USAGE;
-			}
-		} else {
-			common_error("bench: %s: unknown argument (see 'gpurent help bench')", a);
-			return EXIT_USAGE;
-		}
-	}
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
+		return rc;
 	if (want_history)
 		return history(ledger, json);
 	if ((rc = common_load_data(&gdb, NULL)))
 		return rc;
 	if (!(b = calloc(1, sizeof(*b)))) {
-		common_error("bench: out of memory");
 		gpu_db_free(&gdb);
-		return EXIT_RUNTIME;
+		return msg_fail(_("out of memory"));
 	}
 	if (gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "unknown-host");
@@ -883,7 +904,7 @@ int cmd_bench(int argc, char **argv)
 
 	if (!no_store && b->n) {
 		if (store(b, ledger, host, at, stored_at, sizeof(stored_at), err, sizeof(err)))
-			common_error("bench: results not stored: %s", err);
+			msg_error(_("results not stored: %s"), err);
 		else
 			stored = true;
 	}
@@ -895,7 +916,7 @@ int cmd_bench(int argc, char **argv)
 			printf("stored %zu results in %s (gpurent bench --history compares boxes)\n", b->n,
 			       stored_at);
 	}
-	rc = common_finish(b->host_failed ? EXIT_RUNTIME : EXIT_OK);
+	rc = msg_finish(b->host_failed ? EXIT_RUNTIME : EXIT_OK);
 	free(b);
 	gpu_db_free(&gdb);
 	return rc;

@@ -16,6 +16,7 @@
 #include "../os/ckpt_dir.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 
 static const char usage[] =
 	"usage: gpurent ckpt <subcommand> [options]\n"
@@ -62,19 +63,6 @@ static const char usage[] =
 	"\n"
 	"Rules and the protocol: docs/checkpoints.md.\n";
 
-static int ckpt_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int ckpt_error(const char *sub, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "gpurent ckpt%s%s: ", sub ? " " : "", sub ? sub : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
 static const char *fmt_min(double s, char *buf, size_t n)
 {
 	if (s < 120)
@@ -90,94 +78,78 @@ static const char *fmt_min(double s, char *buf, size_t n)
 #define THUMB_LO (15 * 60.0)
 #define THUMB_HI (30 * 60.0)
 
+/* --write, --mtbf, --interval: a duration > 0, into o->dest (seconds). */
+static int positive_duration(const struct opt *o, const char *v, void *ctx, char *err, size_t n)
+{
+	double x;
+
+	(void)ctx;
+	if (units_parse_duration(v, &x, err, n))
+		return -1;
+	if (!(x > 0)) {
+		snprintf(err, n, _("expected a positive duration such as %s, got '%s'"), o->example, v);
+		return -1;
+	}
+	*(double *)o->dest = x;
+	return 0;
+}
+
+/* --interruptions N per hour > 0: o->dest gets the MTBF, 3600 / N seconds. */
+static int interruptions(const struct opt *o, const char *v, void *ctx, char *err, size_t n)
+{
+	double x = strtod(v, NULL);   /* a number: the parser checked */
+
+	(void)ctx;
+	if (!(x > 0)) {
+		snprintf(err, n, _("expected a rate per hour > 0 such as 0.25, got '%s'"), v);
+		return -1;
+	}
+	*(double *)o->dest = 3600 / x;
+	return 0;
+}
+
 static int ckpt_interval(int argc, char **argv)
 {
-	static const char *const valued[] = {
-		"--interruptions", "--interval", "--mtbf", "--price", "--restart", "--work", "--write",
-	};
 	struct spot_params sp = {0};
 	struct spot_result res;
+	struct opt_money price_m = {0};
 	double price = 0, lo_over, hi_over;
 	bool json = false, have_price = false, have_write = false, have_mtbf = false;
-	char err[256], a[32], b[32], c[32], code[8];
+	char err[256], a[32], b[32], c[32];
+	int rc;
+	/* --mtbf and --interruptions both set the MTBF: the last one given wins */
+	const struct opt opts[] = {
+		{.name = "write", .type = OPT_DURATION, .cb = positive_duration, .dest = &sp.write_s,
+		 .arg = "DUR", .help = N_("time to write one checkpoint"), .example = "90s",
+		 .seen = &have_write},
+		{.name = "mtbf", .type = OPT_DURATION, .cb = positive_duration, .dest = &sp.mtbf_s,
+		 .arg = "DUR", .help = N_("mean time between interruptions"), .example = "6h",
+		 .seen = &have_mtbf},
+		{.name = "interruptions", .type = OPT_NUMBER, .cb = interruptions, .dest = &sp.mtbf_s,
+		 .arg = "N", .help = N_("interruptions per hour"), .example = "0.25", .seen = &have_mtbf},
+		OPT_VAL(OPT_DURATION, "restart", &sp.restart_s, "DUR",
+			N_("from interruption to computing again")),
+		OPT_VAL(OPT_DURATION, "work", &sp.work_s, "DUR",
+			N_("the job's computation without interruptions")),
+		{.name = "price", .type = OPT_MONEY, .dest = &price_m, .arg = "PRICE",
+		 .help = N_("price per instance-hour"), .seen = &have_price},
+		{.name = "interval", .type = OPT_DURATION, .cb = positive_duration, .dest = &sp.interval_s,
+		 .arg = "DUR", .help = N_("evaluate this interval instead of the optimum"), .example = "30m"},
+		OPT_BOOL("json", &json, N_("machine-readable output")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ckpt interval", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
 
-	for (int i = 2; i < argc; i++) {
-		const char *arg = argv[i], *eq = strchr(arg, '='), *v = NULL;
-		size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-		const char *name = NULL;
-
-		if (common_is_help(arg)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		}
-		if (!strcmp(arg, "--json")) {
-			json = true;
-			continue;
-		}
-		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-			if (strlen(valued[k]) == len && !strncmp(arg, valued[k], len))
-				name = valued[k];
-		if (!name) {
-			struct names_suggest sg;
-			char key[64];
-			snprintf(key, sizeof(key), "%.*s", (int)len, arg);
-			if (arg[0] != '-')
-				return ckpt_error("interval", "'%s': unexpected argument (see 'gpurent help ckpt')", arg);
-			names_suggest_init(&sg, key);
-			for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-				names_suggest_add(&sg, valued[k]);
-			names_suggest_add(&sg, "--json");
-			if (sg.best[0])
-				return ckpt_error("interval", "%s: unknown option (did you mean '%s'?)", key, sg.best);
-			return ckpt_error("interval", "%s: unknown option (see 'gpurent help ckpt')", key);
-		}
-		if (eq)
-			v = eq + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else
-			return ckpt_error("interval", "%s: expected a value", name);
-		if (!strcmp(name, "--price")) {
-			if (units_parse_money(v, &price, code, err, sizeof(err)))
-				return ckpt_error("interval", "--price: %s", err);
-			have_price = true;
-		} else if (!strcmp(name, "--interruptions")) {
-			double x;
-			if (units_parse_count(v, &x, err, sizeof(err)) || !(x > 0))
-				return ckpt_error("interval", "--interruptions: expected a rate per hour > 0 such as 0.25, got '%s'", v);
-			sp.mtbf_s = 3600 / x;
-			have_mtbf = true;
-		} else {
-			double x;
-			if (units_parse_duration(v, &x, err, sizeof(err)))
-				return ckpt_error("interval", "%s: %s", name, err);
-			if (!strcmp(name, "--write")) {
-				if (!(x > 0))
-					return ckpt_error("interval", "--write: expected a positive duration such as 90s, got '%s'", v);
-				sp.write_s = x;
-				have_write = true;
-			} else if (!strcmp(name, "--mtbf")) {
-				if (!(x > 0))
-					return ckpt_error("interval", "--mtbf: expected a positive duration such as 6h, got '%s'", v);
-				sp.mtbf_s = x;
-				have_mtbf = true;
-			} else if (!strcmp(name, "--restart")) {
-				sp.restart_s = x;
-			} else if (!strcmp(name, "--work")) {
-				sp.work_s = x;
-			} else if (!strcmp(name, "--interval")) {
-				if (!(x > 0))
-					return ckpt_error("interval", "--interval: expected a positive duration such as 30m, got '%s'", v);
-				sp.interval_s = x;
-			}
-		}
-	}
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
+		return rc;
+	price = price_m.amount;
 	if (!have_write)
-		return ckpt_error("interval", "--write: required: the time one checkpoint takes to write (e.g. --write 90s)");
+		return msg_usage(_("--write: required: the time one checkpoint takes to write (e.g. --write 90s)"));
 	if (!have_mtbf)
-		return ckpt_error("interval", "--mtbf: required: the mean time between interruptions (e.g. --mtbf 6h)");
+		return msg_usage(_("--mtbf: required: the mean time between interruptions (e.g. --mtbf 6h)"));
 	if (spot_evaluate(&sp, &res, err, sizeof(err)))
-		return ckpt_error("interval", "--%s", err);
+		return msg_usage("--%s", err);
 	/* the rule of thumb's ends, at the same C, R, M (docs/billing.md) */
 	lo_over = spot_daly_wall(1, THUMB_LO, sp.write_s, sp.restart_s, sp.mtbf_s) - 1;
 	hi_over = spot_daly_wall(1, THUMB_HI, sp.write_s, sp.restart_s, sp.mtbf_s) - 1;
@@ -211,7 +183,7 @@ static int ckpt_interval(int argc, char **argv)
 			}
 		}
 		json_obj_end(&j);
-		return common_finish(EXIT_OK);
+		return msg_finish(EXIT_OK);
 	}
 	printf("Checkpoint every %s (Daly 2006; Young 1974: %s) for a %s write, MTBF %s",
 	       fmt_min(res.daly_s, a, sizeof(a)), fmt_min(res.young_s, b, sizeof(b)),
@@ -236,45 +208,36 @@ static int ckpt_interval(int argc, char **argv)
 	       "overhead at 15 min %.1f%%, at 30 min %.1f%%.\n",
 	       res.interval_s < THUMB_LO ? "below" : res.interval_s > THUMB_HI ? "above" : "within",
 	       lo_over * 100, hi_over * 100);
-	return common_finish(EXIT_OK);
+	return msg_finish(EXIT_OK);
 }
 
-/* `ckpt latest` and `ckpt prune`: DIR plus the flags in `flags`, --keep N. */
+/* `ckpt latest` and `ckpt prune`: DIR plus the flags given (NULL: not an
+ * option of sub), --keep N. Returns OPT_GO or the exit status. */
 static int ckpt_dir_args(int argc, char **argv, const char *sub, const char **dir,
 			 bool *explain, bool *dry_run, long *keep)
 {
-	char err[160];
+	struct opt opts[4];
+	size_t n = 0;
+	int rc;
 
-	*dir = NULL;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		if (common_is_help(a)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		}
-		if (explain && !strcmp(a, "--explain")) {
-			*explain = true;
-		} else if (dry_run && !strcmp(a, "--dry-run")) {
-			*dry_run = true;
-		} else if (keep && (!strcmp(a, "--keep") || !strncmp(a, "--keep=", 7))) {
-			const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
-			if (!v)
-				return ckpt_error(sub, "--keep: expected a number of checkpoints to keep");
-			if (units_parse_int(v, 1, 1000000, keep, err, sizeof(err)))
-				return ckpt_error(sub, "--keep: %s (at least 1: the newest is never removed)", err);
-		} else if (a[0] == '-' && a[1]) {
-			return ckpt_error(sub, "%s: unknown option (see 'gpurent help ckpt')", a);
-		} else if (!*dir) {
-			*dir = a;
-		} else {
-			return ckpt_error(sub, "'%s': unexpected argument (one directory)", a);
-		}
+	if (explain)
+		opts[n++] = (struct opt)OPT_BOOL("explain", explain, N_("say on stderr what each entry is and why"));
+	if (dry_run)
+		opts[n++] = (struct opt)OPT_BOOL("dry-run", dry_run, N_("print what would be removed"));
+	if (keep)
+		opts[n++] = (struct opt)OPT_LONG("keep", keep, 1, 1000000, "N",
+						 N_("keep the newest N complete checkpoints"));
+	opts[n] = (struct opt)OPT_TABLE_END;
+	{
+		const struct opt_cmd oc = {.name = sub, .usage = usage, .flags = 0, .min_operands = 1,
+				   .max_operands = 1, .operands = "a checkpoint directory"};
+		if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
+			return rc;
 	}
-	if (!*dir)
-		return ckpt_error(sub, "expected a checkpoint directory (see 'gpurent help ckpt')");
+	*dir = argv[0];
 	if (keep && *keep < 1)
-		return ckpt_error(sub, "--keep N: required: how many complete checkpoints to keep");
-	return -1;
+		return msg_usage(_("--keep N: required: how many complete checkpoints to keep"));
+	return OPT_GO;
 }
 
 static const char *kind_name(enum ckpt_kind k)
@@ -298,20 +261,15 @@ static int ckpt_latest_cmd(int argc, char **argv)
 	long best;
 	int rc;
 
-	if ((rc = ckpt_dir_args(argc, argv, "latest", &dir, &explain, NULL, NULL)) >= 0)
+	if ((rc = ckpt_dir_args(argc, argv, "ckpt latest", &dir, &explain, NULL, NULL)) != OPT_GO)
 		return rc;
-	if ((rc = ckpt_dir_read(dir, &d, err, sizeof(err))) < 0) {
-		common_error("ckpt latest: %s", err);
-		return EXIT_RUNTIME;
-	}
-	if (rc > 0) {
-		common_error("ckpt latest: %s: no such directory (no checkpoint yet)", dir);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = ckpt_dir_read(dir, &d, err, sizeof(err))) < 0)
+		return msg_fail("%s", err);
+	if (rc > 0)
+		return msg_fail(_("%s: no such directory (no checkpoint yet)"), dir);
 	if (!(cls = calloc(d.n ? d.n : 1, sizeof(*cls)))) {
 		ckpt_dir_free(&d);
-		common_error("ckpt latest: out of memory");
-		return EXIT_RUNTIME;
+		return msg_fail(_("out of memory"));
 	}
 	ckpt_classify(d.v, d.n, cls);
 	best = ckpt_latest(d.v, d.n);
@@ -327,10 +285,10 @@ static int ckpt_latest_cmd(int argc, char **argv)
 	if (best >= 0)
 		printf("%s%s%s\n", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", d.v[best].name);
 	else
-		common_error("ckpt latest: %s: no complete checkpoint", dir);
+		msg_error(_("%s: no complete checkpoint"), dir);
 	free(cls);
 	ckpt_dir_free(&d);
-	return best >= 0 ? common_finish(EXIT_OK) : EXIT_RUNTIME;
+	return best >= 0 ? msg_finish(EXIT_OK) : EXIT_RUNTIME;
 }
 
 static int ckpt_prune_cmd(int argc, char **argv)
@@ -343,16 +301,13 @@ static int ckpt_prune_cmd(int argc, char **argv)
 	char err[512];
 	int rc, failed = 0;
 
-	if ((rc = ckpt_dir_args(argc, argv, "prune", &dir, NULL, &dry_run, &keep)) >= 0)
+	if ((rc = ckpt_dir_args(argc, argv, "ckpt prune", &dir, NULL, &dry_run, &keep)) != OPT_GO)
 		return rc;
-	if ((rc = ckpt_dir_read(dir, &d, err, sizeof(err))) != 0) {
-		common_error("ckpt prune: %s", rc > 0 ? "no such directory" : err);
-		return EXIT_RUNTIME;
-	}
+	if ((rc = ckpt_dir_read(dir, &d, err, sizeof(err))) != 0)
+		return msg_fail("%s", rc > 0 ? _("no such directory") : err);
 	if (!(victims = calloc(2 * d.n + 1, sizeof(*victims)))) {
 		ckpt_dir_free(&d);
-		common_error("ckpt prune: out of memory");
-		return EXIT_RUNTIME;
+		return msg_fail(_("out of memory"));
 	}
 	nv = ckpt_prune(d.v, d.n, (size_t)keep, victims);
 	for (size_t k = 0; k < nv; k++) {
@@ -368,7 +323,7 @@ static int ckpt_prune_cmd(int argc, char **argv)
 		if (dry_run) {
 			printf("would remove %s%s\n", path, e->is_dir ? "/" : "");
 		} else if (ckpt_dir_remove(dir, e->name, err, sizeof(err)) < 0) {
-			common_error("ckpt prune: %s", err);
+			msg_error("%s", err);
 			failed = 1;
 		} else {
 			printf("removed %s%s\n", path, e->is_dir ? "/" : "");
@@ -377,7 +332,7 @@ static int ckpt_prune_cmd(int argc, char **argv)
 	}
 	free(victims);
 	ckpt_dir_free(&d);
-	rc = common_finish(EXIT_OK);
+	rc = msg_finish(EXIT_OK);
 	return failed ? EXIT_RUNTIME : rc;
 }
 
@@ -396,20 +351,23 @@ static const struct subcommand subcommands[] = {
 int cmd_ckpt(int argc, char **argv)
 {
 	struct names_suggest sg;
+	const struct opt opts[] = {OPT_TABLE_END};
+	const struct opt_cmd oc = {.name = "ckpt", .usage = usage, .flags = OPT_STOP_AT_OPERAND, .min_operands = 0,
+				   .max_operands = -1, .operands = NULL};
+	int rc, nops;
 
-	if (argc < 2)
-		return ckpt_error(NULL, "expected a subcommand: interval, latest or prune (see 'gpurent help ckpt')");
-	if (common_is_help(argv[1])) {
-		fputs(usage, stdout);
-		return common_finish(EXIT_OK);
-	}
+	/* the subcommand and its arguments move to argv[0..nops) */
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
+		return rc;
+	if (!nops)
+		return msg_usage(_("expected a subcommand: interval, latest or prune (see 'gpurent help ckpt')"));
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].fn(argc, argv);
-	names_suggest_init(&sg, argv[1]);
+		if (!strcmp(argv[0], subcommands[i].name))
+			return subcommands[i].fn(nops, argv);
+	names_suggest_init(&sg, argv[0]);
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		names_suggest_add(&sg, subcommands[i].name);
 	if (sg.best[0])
-		return ckpt_error(NULL, "'%s': unknown subcommand (did you mean '%s'?)", argv[1], sg.best);
-	return ckpt_error(NULL, "'%s': unknown subcommand (see 'gpurent help ckpt')", argv[1]);
+		return msg_usage(_("'%s': unknown subcommand (did you mean '%s'?)"), argv[0], sg.best);
+	return msg_usage(_("'%s': unknown subcommand (see 'gpurent help ckpt')"), argv[0]);
 }

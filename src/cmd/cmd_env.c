@@ -26,6 +26,7 @@
 #include "../hw/nvml.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 
 extern char **environ;
 
@@ -519,7 +520,7 @@ static int load_tables(struct env_tables *t, struct gpu_db *gdb)
 	if ((rc = common_data_file("cuda_arch.csv", &arch, &al, &own_arch, &path)))
 		goto out_free;
 	if (envcheck_tables_load(t, drv, dl, drvname, arch, al, path, err, sizeof(err))) {
-		common_error("%s", err);
+		msg_error("%s", err);
 		rc = common_data_dir ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out_free;
 	}
@@ -711,6 +712,18 @@ static void print_json(const struct env_facts *f, const struct env_report *r,
 
 /* ---- the command ---- */
 
+/* --shm-path, --python: not empty. */
+static int nonempty_path(const struct opt *o, const char *v, void *ctx, char *err, size_t n)
+{
+	(void)ctx;
+	if (!*v) {
+		snprintf(err, n, "%s", _("expected a path, got ''"));
+		return -1;
+	}
+	*(const char **)o->dest = v;
+	return 0;
+}
+
 int cmd_env(int argc, char **argv)
 {
 	const char *dirs[ENV_MAX_DIRS], *shm = getenv("GPURENT_SHM_PATH"), *python = "python3";
@@ -723,45 +736,37 @@ int cmd_env(int argc, char **argv)
 	struct gpu_db gdb;
 	char host[256], cwd[4096], err[256];
 	int rc;
+	struct opt_list dir_list = {0};
+	const struct opt opts[] = {
+		OPT_BOOL("json", &json, N_("the facts and the verdicts as JSON")),
+		{.name = "dir", .type = OPT_LIST, .dest = &dir_list, .arg = "PATH", .example = ".",
+		 .help = N_("also check free space there (repeatable)")},
+		{.name = "shm-path", .type = OPT_FILE, .cb = nonempty_path, .dest = &shm, .arg = "PATH",
+		 .help = N_("the shared-memory mount to check"), .example = "/dev/shm"},
+		{.name = "python", .type = OPT_STRING, .cb = nonempty_path, .dest = &python, .arg = "CMD",
+		 .help = N_("ask this Python instead of the python3 on PATH"), .example = "python3"},
+		OPT_BOOL("no-python", &no_python, N_("do not run Python at all")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "env", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (common_is_help(a)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--no-python")) {
-			no_python = true;
-		} else if ((!strcmp(a, "--dir") || !strcmp(a, "--shm-path") || !strcmp(a, "--python")) &&
-			   i + 1 < argc) {
-			const char *v = argv[++i];
-			if (!*v) {
-				common_error("env: %s: expected a path, got ''", a);
-				return EXIT_USAGE;
-			}
-			if (!strcmp(a, "--shm-path")) {
-				shm = v;
-			} else if (!strcmp(a, "--python")) {
-				python = v;
-			} else if (ndirs + 1 >= ENV_MAX_DIRS) {
-				common_error("env: --dir: at most %d directories", ENV_MAX_DIRS - 1);
-				return EXIT_USAGE;
-			} else {
-				dirs[ndirs++] = v;
-			}
-		} else if (!strcmp(a, "--dir") || !strcmp(a, "--shm-path") || !strcmp(a, "--python")) {
-			common_error("env: %s: expected a value", a);
-			return EXIT_USAGE;
-		} else {
-			common_error("env: %s: unknown argument (see 'gpurent help env')", a);
-			return EXIT_USAGE;
-		}
+	rc = opt_parse(&oc, opts, argc, argv, NULL, NULL);
+	for (size_t i = 0; rc == OPT_GO && i < dir_list.n; i++) {
+		if (!*dir_list.v[i])
+			rc = msg_usage(_("--dir: expected a path, got ''"));
+		else if (ndirs + 1 >= ENV_MAX_DIRS)
+			rc = msg_usage(_("--dir: at most %d directories"), ENV_MAX_DIRS - 1);
+		else
+			dirs[ndirs++] = dir_list.v[i];
 	}
+	opt_list_free(&dir_list);
+	if (rc != OPT_GO)
+		return rc;
 	if ((rc = load_tables(&t, &gdb)))
 		return rc;
 	if (!(f = malloc(sizeof(*f)))) {
-		common_error("env: out of memory");
+		msg_error(_("out of memory"));
 		rc = EXIT_RUNTIME;
 		goto out_tables;
 	}
@@ -792,7 +797,7 @@ int cmd_env(int argc, char **argv)
 	host[sizeof(host) - 1] = '\0';
 
 	if (envcheck_judge(f, &t, &gdb, &r, err, sizeof(err))) {
-		common_error("env: %s", err);
+		msg_error("%s", err);
 		rc = EXIT_RUNTIME;
 		goto out_facts;
 	}
@@ -800,7 +805,7 @@ int cmd_env(int argc, char **argv)
 		print_json(f, &r, &gdb, host);
 	else
 		print_text(f, &r, host);
-	rc = common_finish(r.worst == ENV_FAIL ? EXIT_RUNTIME : EXIT_OK);
+	rc = msg_finish(r.worst == ENV_FAIL ? EXIT_RUNTIME : EXIT_OK);
 	envcheck_report_free(&r);
 out_facts:
 	free(f);

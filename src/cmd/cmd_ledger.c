@@ -20,6 +20,7 @@
 #include "../store/ledger.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 
 static const char usage[] =
 	"usage: gpurent ledger [--ledger PATH] <subcommand> [options]\n"
@@ -54,58 +55,19 @@ static const char usage[] =
 	"Exit status: 0 ok, 1 runtime failure (unreadable, corrupted or foreign\n"
 	"database; no such run), 2 bad input. Schema: docs/ledger.md.\n";
 
-/* "gpurent ledger SUB: msg" on stderr; returns EXIT_USAGE. */
-static int usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int usage_error(const char *sub, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "gpurent ledger%s%s: ", sub ? " " : "", sub ? sub : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
-/*
- * If argv[*i] is flag (as "--flag VALUE" or "--flag=VALUE"): *val gets the
- * value, *i moves past it, returns 1. 0 when it is another argument; -1
- * (reported) when the value is missing.
- */
-static int take(int argc, char **argv, int *i, const char *sub, const char *flag,
-		const char **val)
-{
-	size_t n = strlen(flag);
-
-	if (strncmp(argv[*i], flag, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	if (*i + 1 >= argc) {
-		usage_error(sub, "%s: expected a value", flag);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
+/* --ledger PATH, on every subcommand. The example is a path that exists
+ * everywhere and is refused (exit 1): trying it never writes a ledger. */
+#define LEDGER_OPT(p) {.name = "ledger", .type = OPT_FILE, .dest = (p), .arg = "PATH", \
+	.help = N_("the ledger database"), .example = "/dev/null"}
 
 static int open_ledger(const char *path, struct ledger **l)
 {
 	char err[1024];
 
-	if (path && !*path) {
-		usage_error(NULL, "--ledger: expected a file path, got ''");
-		return EXIT_USAGE;
-	}
-	if (ledger_open(path, l, err, sizeof(err))) {
-		common_error("%s", err);
-		return EXIT_RUNTIME;
-	}
+	if (path && !*path)
+		return msg_usage(_("--ledger: expected a file path, got ''"));
+	if (ledger_open(path, l, err, sizeof(err)))
+		return msg_fail("%s", err);
 	return 0;
 }
 
@@ -272,74 +234,73 @@ static const char *gpu_short(const struct gpu_db *db, const char *name)
 /* ---- ledger add ---- */
 
 struct add_opts {
-	const char *cost, *price, *currency, *duration, *start, *end, *gpu, *gpus;
-	const char *billing, *host, *command, *notes, *problems;
-	char tags[1024];
+	const char *currency, *start, *end, *gpu, *billing, *host, *command, *notes, *problems;
+	const char *cost_s, *price_s;   /* as written */
+	struct opt_money cost, price;
+	struct opt_list tags;
+	double duration;
+	long gpus;
+	bool have_cost, have_price, have_duration, have_gpus;
+	char tag_buf[1024];
 };
+
+/* --cost and --price: the amount, and the text as written for messages. */
+static int add_money(const struct opt *op, const char *v, void *ctx, char *err, size_t n)
+{
+	struct add_opts *o = ctx;
+	struct opt plain = *op;
+	bool is_cost = !strcmp(op->name, "cost");
+
+	plain.cb = NULL;
+	plain.dest = is_cost ? &o->cost : &o->price;
+	*(is_cost ? &o->cost_s : &o->price_s) = v;
+	return opt_value(&plain, v, ctx, err, n);
+}
 
 static int add_parse(int argc, char **argv, const char **ledger_path, struct add_opts *o)
 {
-	static const struct {
-		const char *flag;
-		size_t off;
-	} flags[] = {
-#define F(name, field) {name, offsetof(struct add_opts, field)}
-		F("--billing", billing), F("--command", command), F("--cost", cost),
-		F("--currency", currency), F("--duration", duration), F("--end", end),
-		F("--gpu", gpu), F("--gpus", gpus), F("--host", host), F("--notes", notes),
-		F("--price", price), F("--problems", problems), F("--start", start),
-#undef F
+	const struct opt opts[] = {
+		LEDGER_OPT(ledger_path),
+		{.name = "cost", .type = OPT_MONEY, .cb = add_money, .arg = "MONEY",
+		 .help = N_("what the run cost"), .example = "12.5CNY", .seen = &o->have_cost},
+		{.name = "price", .type = OPT_MONEY, .cb = add_money, .arg = "MONEY",
+		 .help = N_("price per hour of the whole rental"), .example = "1.88CNY",
+		 .seen = &o->have_price},
+		{.name = "currency", .type = OPT_STRING, .dest = &o->currency, .arg = "CODE",
+		 .help = N_("the currency of --cost and --price"), .example = "USD"},
+		{.name = "duration", .type = OPT_DURATION, .dest = &o->duration, .arg = "DUR",
+		 .help = N_("how long the run took"), .seen = &o->have_duration},
+		{.name = "start", .type = OPT_STRING, .dest = &o->start, .arg = "TIME",
+		 .help = N_("when the run started"), .example = "2024-03-05T14:00"},
+		{.name = "end", .type = OPT_STRING, .dest = &o->end, .arg = "TIME",
+		 .help = N_("when the run ended"), .example = "2024-03-05T18:00"},
+		{.name = "gpu", .type = OPT_STRING, .dest = &o->gpu, .arg = "NAME",
+		 .help = N_("the GPU (a name from data/gpus.csv is normalised)"), .example = "RTX4090"},
+		{.name = "gpus", .type = OPT_INT, .dest = &o->gpus, .arg = "N", .min = 0, .max = 1000000,
+		 .help = N_("how many GPUs"), .seen = &o->have_gpus},
+		{.name = "billing", .type = OPT_STRING, .dest = &o->billing, .arg = "MODE",
+		 .help = N_("the billing mode"), .example = "per-second"},
+		OPT_STR("host", &o->host, "NAME", N_("the host")),
+		OPT_STR("command", &o->command, "CMD", N_("the command that ran")),
+		OPT_MANY("tag", &o->tags, "TAG", N_("a tag (repeatable)")),
+		OPT_STR("notes", &o->notes, "TEXT", N_("notes")),
+		OPT_STR("problems", &o->problems, "TEXT", N_("what went wrong")),
+		OPT_TABLE_END,
 	};
-	const char *v;
-	int r;
+	const struct opt_cmd oc = {.name = "ledger add", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
+	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		bool matched = false;
-		if ((r = take(argc, argv, &i, "add", "--ledger", ledger_path)) < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if ((r = take(argc, argv, &i, "add", "--tag", &v)) == 1) {
-			size_t used = strlen(o->tags);
-			if (!*v || used + strlen(v) + 2 > sizeof(o->tags))
-				return usage_error("add", "--tag: expected a short non-empty tag");
-			snprintf(o->tags + used, sizeof(o->tags) - used, "%s%s", used ? "," : "", v);
-			continue;
-		}
-		if (r < 0)
-			return EXIT_USAGE;
-		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]) && !matched; k++) {
-			if ((r = take(argc, argv, &i, "add", flags[k].flag, &v)) < 0)
-				return EXIT_USAGE;
-			if (r) {
-				*(const char **)((char *)o + flags[k].off) = v;
-				matched = true;
-			}
-		}
-		if (matched)
-			continue;
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		}
-		return usage_error("add", "%s: unknown option (see 'gpurent help ledger')", argv[i]);
+	if ((rc = opt_parse(&oc, opts, argc, argv, o, NULL)) != OPT_GO)
+		return rc;
+	for (size_t i = 0; i < o->tags.n; i++) {
+		const char *v = o->tags.v[i];
+		size_t used = strlen(o->tag_buf);
+		if (!*v || used + strlen(v) + 2 > sizeof(o->tag_buf))
+			return msg_usage(_("--tag: expected a short non-empty tag"));
+		snprintf(o->tag_buf + used, sizeof(o->tag_buf) - used, "%s%s", used ? "," : "", v);
 	}
-	return -1;
-}
-
-/* Resolve one money flag; code[0] stays "" when none is written. */
-static int add_money(const char *flag, const char *v, double *amount, char code[8])
-{
-	char err[160];
-
-	code[0] = '\0';
-	if (!v)
-		return 0;
-	if (units_parse_money(v, amount, code, err, sizeof(err)))
-		return usage_error("add", "%s: %s", flag, err);
-	if (!common_money_has_code(v))
-		code[0] = '\0';
-	return 0;
+	return OPT_GO;
 }
 
 static int ledger_add_cmd(int argc, char **argv)
@@ -350,70 +311,80 @@ static int ledger_add_cmd(int argc, char **argv)
 	struct ledger *l = NULL;
 	struct gpu_db gdb;
 	bool have_gdb = false;
-	char err[1024], cost_code[8], price_code[8], currency[8] = "", a[32], b[32];
+	char err[1024], cost_code[8] = "", price_code[8] = "", currency[8] = "", a[32], b[32];
 	double cost = NAN, price = NAN, dur = NAN, start = NAN, end = NAN, now;
 	long gpus = -1;
 	int64_t id;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	if ((rc = add_parse(argc, argv, &path, &o)) >= 0)
+	rc = add_parse(argc, argv, &path, &o);
+	opt_list_free(&o.tags);
+	if (rc != OPT_GO)
 		return rc;
-	if (!o.cost && !o.price)
-		return usage_error("add", "--cost: expected what the run cost (or --price per hour "
-				   "with --duration)");
-	if ((rc = add_money("--cost", o.cost, &cost, cost_code)) ||
-	    (rc = add_money("--price", o.price, &price, price_code)))
-		return rc;
+	if (!o.have_cost && !o.have_price)
+		return msg_usage(_("--cost: expected what the run cost (or --price per hour "
+				   "with --duration)"));
+	/* code stays "" when the amount named no currency */
+	if (o.have_cost) {
+		cost = o.cost.amount;
+		if (o.cost.has_code)
+			snprintf(cost_code, sizeof(cost_code), "%s", o.cost.code);
+	}
+	if (o.have_price) {
+		price = o.price.amount;
+		if (o.price.has_code)
+			snprintf(price_code, sizeof(price_code), "%s", o.price.code);
+	}
 	if (o.currency) {
 		size_t n = strlen(o.currency);
 		if (n < 3 || n > 7 || strspn(o.currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					     "abcdefghijklmnopqrstuvwxyz") != n)
-			return usage_error("add", "--currency: expected a currency code such as USD "
-					   "or CNY, got '%s'", o.currency);
+			return msg_usage(_("--currency: expected a currency code such as USD "
+					   "or CNY, got '%s'"), o.currency);
 		for (size_t i = 0; i < n; i++)
 			currency[i] = (char)toupper((unsigned char)o.currency[i]);
 		currency[n] = '\0';
 	}
 	if (cost_code[0] && currency[0] && strcmp(cost_code, currency))
-		return usage_error("add", "--cost: in %s but --currency is %s; a run has one currency",
-				   cost_code, currency);
+		return msg_usage(_("--cost: in %s but --currency is %s; a run has one currency"),
+				 cost_code, currency);
 	if (price_code[0] && (currency[0] || cost_code[0]) &&
 	    strcmp(price_code, currency[0] ? currency : cost_code))
-		return usage_error("add", "--price: in %s but the cost is in %s; a run has one "
-				   "currency", price_code, currency[0] ? currency : cost_code);
+		return msg_usage(_("--price: in %s but the cost is in %s; a run has one "
+				   "currency"), price_code, currency[0] ? currency : cost_code);
 	if (!currency[0])
 		snprintf(currency, sizeof(currency), "%s", cost_code[0] ? cost_code : price_code);
 	if (!currency[0])
-		return usage_error("add", "%s: expected an amount with its currency (12.5CNY, "
-				   "$3) or --currency CODE, got '%s'", o.cost ? "--cost" : "--price",
-				   o.cost ? o.cost : o.price);
-	if (o.duration && units_parse_duration(o.duration, &dur, err, sizeof(err)))
-		return usage_error("add", "--duration: %s", err);
+		return msg_usage(_("%s: expected an amount with its currency (12.5CNY, "
+				   "$3) or --currency CODE, got '%s'"), o.have_cost ? "--cost" : "--price",
+				 o.have_cost ? o.cost_s : o.price_s);
+	if (o.have_duration)
+		dur = o.duration;
 	if (o.start && parse_time(o.start, &start))
-		return usage_error("add", "--start: expected unix seconds or ISO 8601 "
-				   "(2024-03-05T14:00, optionally Z or +08:00), got '%s'", o.start);
+		return msg_usage(_("--start: expected unix seconds or ISO 8601 "
+				   "(2024-03-05T14:00, optionally Z or +08:00), got '%s'"), o.start);
 	if (o.end && parse_time(o.end, &end))
-		return usage_error("add", "--end: expected unix seconds or ISO 8601 "
-				   "(2024-03-05T18:00, optionally Z or +08:00), got '%s'", o.end);
-	if (o.gpus && units_parse_int(o.gpus, 0, 1000000, &gpus, err, sizeof(err)))
-		return usage_error("add", "--gpus: %s", err);
-	if (o.end && o.duration)
-		return usage_error("add", "--end: give --end or --duration, not both");
+		return msg_usage(_("--end: expected unix seconds or ISO 8601 "
+				   "(2024-03-05T18:00, optionally Z or +08:00), got '%s'"), o.end);
+	if (o.have_gpus)
+		gpus = o.gpus;
+	if (o.end && o.have_duration)
+		return msg_usage(_("--end: give --end or --duration, not both"));
 	if (o.end && !o.start)
-		return usage_error("add", "--end: needs --start");
+		return msg_usage(_("--end: needs --start"));
 	now = (double)time(NULL);
 	if (isnan(start))
 		start = isfinite(dur) ? now - dur : now;
 	if (isfinite(dur))
 		end = start + dur;
 	if (isfinite(end) && end < start)
-		return usage_error("add", "--end: expected a time after --start");
+		return msg_usage(_("--end: expected a time after --start"));
 	if (isnan(cost) && isfinite(price) && isfinite(end))
 		cost = price * (end - start) / 3600.0;
 	else if (isnan(cost))
-		return usage_error("add", "--cost: expected what the run cost (--price alone needs "
-				   "--duration or --end to compute it)");
+		return msg_usage(_("--cost: expected what the run cost (--price alone needs "
+				   "--duration or --end to compute it)"));
 
 	ledger_run_init(&r);
 	r.kind = "manual";
@@ -427,7 +398,7 @@ static int ledger_add_cmd(int argc, char **argv)
 	r.command = o.command;
 	r.notes = o.notes;
 	r.problems = o.problems;
-	r.tags = o.tags[0] ? o.tags : NULL;
+	r.tags = o.tag_buf[0] ? o.tag_buf : NULL;
 	r.gpu_count = (int)gpus;
 	if (o.gpu) {
 		/* The short name from data/gpus.csv ("4090" -> RTX4090) so summaries
@@ -443,20 +414,19 @@ static int ledger_add_cmd(int argc, char **argv)
 		goto out_free_gdb;
 	rc = ledger_add(l, &r, &id, err, sizeof(err));
 	if (rc == LEDGER_INVALID) {
-		rc = usage_error("add", "%s", err);
+		rc = msg_usage("%s", err);
 		goto out_close;
 	} else if (rc) {
-		common_error("%s", err);
-		rc = EXIT_RUNTIME;
+		rc = msg_fail("%s", err);
 		goto out_close;
 	}
 	printf("run %lld recorded: %s %s", (long long)id, fmt_money(cost, a, sizeof(a)), currency);
 	if (isfinite(end))
 		printf(", %.2f h", (end - start) / 3600.0);
-	if (!o.cost)
+	if (!o.have_cost)
 		printf(" (%s %s/h x duration)", fmt_money(price, b, sizeof(b)), currency);
 	printf(", in %s\n", ledger_path(l));
-	rc = common_finish(EXIT_OK);
+	rc = msg_finish(EXIT_OK);
 out_close:
 	ledger_close(l);
 out_free_gdb:
@@ -591,58 +561,31 @@ static char *clip(const char *s, size_t w, char *buf, size_t n)
 
 /* ---- ledger list / show / export ---- */
 
-static int list_args(int argc, char **argv, const char *sub, const char **path, bool *json,
-		     const char **limit, const char **id, bool *csv)
-{
-	int r;
-
-	for (int i = 1; i < argc; i++) {
-		if ((r = take(argc, argv, &i, sub, "--ledger", path)) < 0)
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (limit && (r = take(argc, argv, &i, sub, "--limit", limit)) < 0)
-			return EXIT_USAGE;
-		if (limit && r)
-			continue;
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if (json && !strcmp(argv[i], "--json")) {
-			*json = true;
-		} else if (csv && !strcmp(argv[i], "--csv")) {
-			*csv = true;
-		} else if (id && argv[i][0] != '-' && !*id) {
-			*id = argv[i];
-		} else if (argv[i][0] == '-') {
-			return usage_error(sub, "%s: unknown option (see 'gpurent help ledger')", argv[i]);
-		} else {
-			return usage_error(sub, "%s: unexpected argument", argv[i]);
-		}
-	}
-	return -1;
-}
-
 static int ledger_list_cmd(int argc, char **argv)
 {
-	const char *path = NULL, *limit_s = NULL;
+	const char *path = NULL;
 	struct ledger_entries es;
 	struct ledger *l;
 	bool json = false;
 	char err[1024];
 	long limit = 20;
 	int rc;
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_LONG("limit", &limit, 0, 100000000, "N", N_("the N most recent runs (0 = all)")),
+		OPT_BOOL("json", &json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ledger list", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
 
-	if ((rc = list_args(argc, argv, "list", &path, &json, &limit_s, NULL, NULL)) >= 0)
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
-	if (limit_s && units_parse_int(limit_s, 0, 100000000, &limit, err, sizeof(err)))
-		return usage_error("list", "--limit: %s", err);
 	if ((rc = open_ledger(path, &l)))
 		return rc;
 	if (ledger_list(l, LEDGER_NEWEST_FIRST, (size_t)limit, &es, err, sizeof(err))) {
-		common_error("%s", err);
 		ledger_close(l);
-		return EXIT_RUNTIME;
+		return msg_fail("%s", err);
 	}
 	if (json) {
 		runs_json(l, &es);
@@ -677,31 +620,38 @@ static int ledger_list_cmd(int argc, char **argv)
 	}
 	ledger_entries_free(&es);
 	ledger_close(l);
-	return common_finish(EXIT_OK);
+	return msg_finish(EXIT_OK);
 }
 
 static int ledger_show_cmd(int argc, char **argv)
 {
-	const char *path = NULL, *id_s = NULL;
+	const char *path = NULL, *id_s;
 	struct ledger_entry e;
 	struct ledger *l;
 	bool json = false;
 	char err[1024], buf[64], m[32];
 	long id;
-	int rc;
+	int rc, nops;
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_BOOL("json", &json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ledger show", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 1, .operands = "one run ID"};
 
-	if ((rc = list_args(argc, argv, "show", &path, &json, NULL, &id_s, NULL)) >= 0)
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
-	if (!id_s)
-		return usage_error("show", "expected a run ID (see 'gpurent ledger list')");
+	if (!nops)
+		return msg_usage(_("expected a run ID (see 'gpurent ledger list')"));
+	id_s = argv[0];
 	if (units_parse_int(id_s, 1, LONG_MAX, &id, err, sizeof(err)))
-		return usage_error("show", "%s: expected a run ID, a whole number >= 1", id_s);
+		return msg_usage(_("%s: expected a run ID, a whole number >= 1"), id_s);
 	if ((rc = open_ledger(path, &l)))
 		return rc;
-	if ((rc = ledger_get(l, id, &e, err, sizeof(err)))) {
-		common_error("%s", err);
+	if (ledger_get(l, id, &e, err, sizeof(err))) {
 		ledger_close(l);
-		return EXIT_RUNTIME;
+		return msg_fail("%s", err);
 	}
 	if (json) {
 		struct ledger_entries one = {&e, 1};
@@ -751,7 +701,7 @@ static int ledger_show_cmd(int argc, char **argv)
 	}
 	ledger_entry_free(&e);
 	ledger_close(l);
-	return common_finish(EXIT_OK);
+	return msg_finish(EXIT_OK);
 }
 
 /* One CSV field, RFC 4180: quoted when it holds a comma, quote or line break. */
@@ -798,16 +748,24 @@ static int ledger_export_cmd(int argc, char **argv)
 	char err[1024], buf[64];
 	int rc;
 
-	if ((rc = list_args(argc, argv, "export", &path, &json, NULL, NULL, &csv)) >= 0)
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_BOOL("csv", &csv, N_("every run as CSV")),
+		OPT_BOOL("json", &json, N_("every run as JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ledger export", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
+
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
 	if (json == csv)
-		return usage_error("export", "expected one of --csv or --json");
+		return msg_usage(_("expected one of --csv or --json"));
 	if ((rc = open_ledger(path, &l)))
 		return rc;
 	if (ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err))) {
-		common_error("%s", err);
 		ledger_close(l);
-		return EXIT_RUNTIME;
+		return msg_fail("%s", err);
 	}
 	if (json) {
 		runs_json(l, &es);
@@ -848,7 +806,7 @@ static int ledger_export_cmd(int argc, char **argv)
 	}
 	ledger_entries_free(&es);
 	ledger_close(l);
-	return common_finish(EXIT_OK);
+	return msg_finish(EXIT_OK);
 }
 
 /* ---- ledger summary ---- */
@@ -878,7 +836,8 @@ static void total_line(const char *key, const struct ledger_total *t)
 
 static int ledger_summary_cmd(int argc, char **argv)
 {
-	const char *path = NULL, *by_s = "month";
+	static const char *const by_names[] = {"day", "week", "month", "tag", "gpu", NULL};
+	const char *path = NULL;
 	struct ledger_summary sum = {0}, all = {0};
 	struct ledger_entries es = {0};
 	struct ledger *l = NULL;
@@ -887,26 +846,20 @@ static int ledger_summary_cmd(int argc, char **argv)
 	bool json = false, have_gdb = false;
 	enum ledger_by by;
 	char err[1024];
-	int rc = EXIT_RUNTIME, r;
+	int rc = EXIT_RUNTIME, by_i = 2;
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_ONEOF("by", &by_i, by_names, "KEY", N_("group by day, week, month, tag or gpu")),
+		OPT_BOOL("json", &json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ledger summary", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
 
-	for (int i = 1; i < argc; i++) {
-		if ((r = take(argc, argv, &i, "summary", "--ledger", &path)) < 0 ||
-		    (!r && (r = take(argc, argv, &i, "summary", "--by", &by_s)) < 0))
-			return EXIT_USAGE;
-		if (r)
-			continue;
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else {
-			return usage_error("summary", "%s: unknown %s (see 'gpurent help ledger')", argv[i],
-					   argv[i][0] == '-' ? "option" : "argument");
-		}
-	}
-	if (ledger_by_parse(by_s, &by) || by == LEDGER_BY_ALL)
-		return usage_error("summary", "--by: expected day, week, month, tag or gpu, got '%s'", by_s);
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
+		return rc;
+	if (ledger_by_parse(by_names[by_i], &by) || by == LEDGER_BY_ALL)
+		return msg_usage(_("--by: expected day, week, month, tag or gpu, got '%s'"), by_names[by_i]);
 	if ((rc = open_ledger(path, &l)))
 		return rc;
 	rc = EXIT_RUNTIME;
@@ -975,15 +928,15 @@ static int ledger_summary_cmd(int argc, char **argv)
 		if (by == LEDGER_BY_TAG)
 			printf("A run with several tags counts under each; the totals count it once.\n");
 		if (running)
-			printf("%zu run%s still running: no hours counted for %s yet.\n", running,
-			       running == 1 ? "" : "s", running == 1 ? "it" : "them");
+			printf(Q_("%zu run still running: no hours counted for it yet.\n",
+				  "%zu runs still running: no hours counted for them yet.\n", running), running);
 		if (nocost)
-			printf("%zu run%s recorded no cost.\n", nocost, nocost == 1 ? "" : "s");
+			printf(Q_("%zu run recorded no cost.\n", "%zu runs recorded no cost.\n", nocost), nocost);
 	}
-	rc = common_finish(EXIT_OK);
+	rc = msg_finish(EXIT_OK);
 	goto out_free;
 out_error:
-	common_error("%s", err);
+	msg_error("%s", err);
 out_free:
 	ledger_summary_free(&sum);
 	ledger_summary_free(&all);
@@ -1001,17 +954,22 @@ static int ledger_path_cmd(int argc, char **argv)
 	char buf[4096], err[256];
 	int rc;
 
-	if ((rc = list_args(argc, argv, "path", &path, NULL, NULL, NULL, NULL)) >= 0)
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ledger path", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
+
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
 	if (!path) {
-		if (ledger_default_path(buf, sizeof(buf), err, sizeof(err))) {
-			common_error("ledger: %s", err);
-			return EXIT_RUNTIME;
-		}
+		if (ledger_default_path(buf, sizeof(buf), err, sizeof(err)))
+			return msg_fail("%s", err);
 		path = buf;
 	}
 	printf("%s\n", path);
-	return common_finish(EXIT_OK);
+	return msg_finish(EXIT_OK);
 }
 
 /* MUST stay sorted by name. */
@@ -1031,40 +989,37 @@ int cmd_ledger(int argc, char **argv)
 {
 	const char *path = NULL;
 	char **args;
-	int i = 1, r, rc;
+	int nops, rc;
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ledger", .usage = usage, .flags = OPT_STOP_AT_OPERAND, .min_operands = 0,
+				   .max_operands = -1, .operands = NULL};
 
-	/* `gpurent ledger --ledger PATH SUB ...`: the path moves after SUB. */
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		}
-		if ((r = take(argc, argv, &i, NULL, "--ledger", &path)) < 0)
-			return EXIT_USAGE;
-		if (!r)
-			return usage_error(NULL, "%s: unknown option (see 'gpurent help ledger')", argv[i]);
-	}
-	if (i >= argc) {
+	/* `gpurent ledger --ledger PATH SUB ...`: the path moves after SUB;
+	 * the operands (SUB and its arguments) move to argv[0..nops). */
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
+		return rc;
+	if (!nops) {
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
 	for (size_t k = 0; k < sizeof(subs) / sizeof(subs[0]); k++) {
-		if (strcmp(argv[i], subs[k].name))
+		if (strcmp(argv[0], subs[k].name))
 			continue;
 		if (!path)
-			return subs[k].fn(argc - i, argv + i);
-		if (!(args = calloc((size_t)(argc - i) + 3, sizeof(*args)))) {
-			common_error("ledger: out of memory");
-			return EXIT_RUNTIME;
-		}
-		args[0] = argv[i];
+			return subs[k].fn(nops, argv);
+		if (!(args = calloc((size_t)nops + 3, sizeof(*args))))
+			return msg_fail(_("out of memory"));
+		args[0] = argv[0];
 		args[1] = (char *)"--ledger";
 		args[2] = (char *)path;
-		memcpy(args + 3, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*args));
-		rc = subs[k].fn(argc - i + 2, args);
+		memcpy(args + 3, argv + 1, (size_t)(nops - 1) * sizeof(*args));
+		rc = subs[k].fn(nops + 2, args);
 		free(args);
 		return rc;
 	}
-	return usage_error(NULL, "'%s' is not a ledger subcommand (add, list, show, summary, "
-			   "export, path)", argv[i]);
+	return msg_usage(_("'%s' is not a ledger subcommand (add, list, show, summary, "
+			   "export, path)"), argv[0]);
 }

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../os/crypto.h"
+#include "../cli/opt.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -126,7 +127,12 @@ static void command_line(int argc, char **argv, char *buf, size_t n)
 
 int cmd_manifest(int argc, char **argv)
 {
-	const char *dir = NULL, *out = NULL, *val;
+	static const char *const hash_names[] = {"xxh3", "sha256", "xxh3-128", "xxh128", "sha-256", NULL};
+	static const enum hash_algo hash_algos[] = {HASH_XXH3, HASH_SHA256, HASH_XXH3, HASH_XXH3,
+						    HASH_SHA256};
+	/* in enum mf_format order */
+	static const char *const format_names[] = {"gpurent", "sha256sum", "hashdeep", NULL};
+	const char *dir, *out = NULL;
 	enum mf_format format = MF_GPURENT;
 	enum hash_algo algo = HASH_XXH3;
 	bool algo_set = false, follow = false, to_stdout;
@@ -136,71 +142,48 @@ int cmd_manifest(int argc, char **argv)
 	struct mf_totals t;
 	struct stat st;
 	size_t *idx = NULL, nidx = 0, bad = 0, links = 0, others = 0, len;
-	char err[512], cwd[4096], cmdline[1024], *text = NULL;
+	char err[512], cwd[4096], cmdline[1024], *text = NULL, **args;
 	double t0 = now();
-	int rootfd, rc = EXIT_RUNTIME, r;
+	int rootfd, rc = EXIT_RUNTIME, hash_i = 0, format_i = 0;
+	long jobs_opt = 0;
+	const struct opt opts[] = {
+		{.name = "output", .short_name = 'o', .type = OPT_FILE, .dest = &out, .arg = "FILE",
+		 .help = N_("write the manifest to FILE (atomically); default stdout"), .example = "-"},
+		{.name = "hash", .type = OPT_CHOICE, .dest = &hash_i, .choices = hash_names, .arg = "NAME",
+		 .help = N_("xxh3 (XXH3-128, default) or sha256"), .seen = &algo_set},
+		OPT_ONEOF("format", &format_i, format_names, "NAME", N_("gpurent, sha256sum or hashdeep")),
+		OPT_BOOL("follow-symlinks", &follow, N_("hash what symlinks point to")),
+		{.name = "jobs", .short_name = 'j', .type = OPT_INT, .dest = &jobs_opt, .arg = "N",
+		 .help = N_("hashing threads (default: the number of CPUs)"), .min = 1, .max = 256},
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "manifest", .usage = usage, .flags = 0, .min_operands = 1,
+				   .max_operands = -1, .operands = "a directory"};
+	int nops;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (common_is_help(a)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if ((r = walk_opt(argc, argv, &i, "--output", "-o", &val))) {
-			if (r < 0)
-				goto out_no_value;
-			out = val;
-		} else if ((r = walk_opt(argc, argv, &i, "--hash", NULL, &val))) {
-			if (r < 0)
-				goto out_no_value;
-			if (hash_parse_name(val, &algo)) {
-				walk_error("manifest", "--hash: expected xxh3 or sha256, got '%s'", val);
-				return EXIT_USAGE;
-			}
-			algo_set = true;
-		} else if ((r = walk_opt(argc, argv, &i, "--format", NULL, &val))) {
-			if (r < 0)
-				goto out_no_value;
-			if (manifest_parse_format(val, &format)) {
-				walk_error("manifest", "--format: expected gpurent, sha256sum or hashdeep, "
-					   "got '%s'", val);
-				return EXIT_USAGE;
-			}
-		} else if ((r = walk_opt(argc, argv, &i, "--jobs", "-j", &val))) {
-			long n;
-			if (r < 0)
-				goto out_no_value;
-			if (units_parse_int(val, 1, 256, &n, err, sizeof(err))) {
-				walk_error("manifest", "--jobs: %s", err);
-				return EXIT_USAGE;
-			}
-			jobs = (unsigned)n;
-		} else if (!strcmp(a, "--follow-symlinks")) {
-			follow = true;
-		} else if (a[0] == '-' && a[1]) {
-			walk_error("manifest", "%s: unknown option (see 'gpurent help manifest')", a);
-			return EXIT_USAGE;
-		} else if (dir) {
-			walk_error("manifest", "expected one directory, got '%s' and '%s'", dir, a);
-			return EXIT_USAGE;
-		} else {
-			dir = a;
-		}
-	}
-	if (!dir) {
-		walk_error("manifest", "expected a directory (usage: gpurent manifest DIR -o FILE)");
-		return EXIT_USAGE;
-	}
+	/* opt_parse reorders its argv: parse a copy, argv goes into the header */
+	if (!(args = malloc(((size_t)argc + 1) * sizeof(*args))))
+		return msg_fail(_("out of memory"));
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	args[argc] = NULL;
+	rc = opt_parse(&oc, opts, argc, args, NULL, &nops);
+	dir = args[0];
+	if (rc == OPT_GO && nops > 1)
+		rc = msg_usage(_("expected one directory, got '%s' and '%s'"), dir, args[1]);
+	free(args);
+	if (rc != OPT_GO)
+		return rc;
+	rc = EXIT_RUNTIME;
+	algo = hash_algos[hash_i];
+	format = (enum mf_format)format_i;
+	if (jobs_opt)
+		jobs = (unsigned)jobs_opt;
 	if (format != MF_GPURENT && !algo_set)
 		algo = HASH_SHA256;
-	if (format == MF_HASHDEEP && algo != HASH_SHA256) {
-		walk_error("manifest", "--hash: the hashdeep format holds sha256, not %s",
-			   hash_name(algo));
-		return EXIT_USAGE;
-	}
-	if ((rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		walk_error("manifest", "%s: cannot open directory: %s", dir, strerror(errno));
-		return EXIT_USAGE;
-	}
+	if (format == MF_HASHDEEP && algo != HASH_SHA256)
+		return msg_usage(_("--hash: the hashdeep format holds sha256, not %s"), hash_name(algo));
+	if ((rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return msg_usage(_("%s: cannot open directory: %s"), dir, strerror(errno));
 	/* Never record the manifest itself (an old copy, or stdout redirected into DIR). */
 	to_stdout = !out || !strcmp(out, "-");
 	if (to_stdout ? !fstat(STDOUT_FILENO, &st) : !stat(out, &st)) {
@@ -213,12 +196,12 @@ int cmd_manifest(int argc, char **argv)
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	m.follow_symlinks = follow;
 	if (walk_tree(rootfd, &wo, &m, err, sizeof(err))) {
-		walk_error("manifest", "%s: %s", dir, err);
+		msg_error("%s: %s", dir, err);
 		goto out_free;
 	}
 	manifest_sort(&m);
 	if (!(idx = malloc((m.n ? m.n : 1) * sizeof(*idx)))) {
-		walk_error("manifest", "out of memory");
+		msg_error(_("out of memory"));
 		goto out_free;
 	}
 	for (size_t i = 0; i < m.n; i++) {
@@ -233,7 +216,7 @@ int cmd_manifest(int argc, char **argv)
 			idx[nidx++] = i;
 	}
 	if (walk_hash(rootfd, &m, idx, nidx, jobs, "manifest", err, sizeof(err))) {
-		walk_error("manifest", "%s", err);
+		msg_error("%s", err);
 		goto out_free;
 	}
 	for (size_t i = 0; i < m.n; i++) {
@@ -249,14 +232,16 @@ int cmd_manifest(int argc, char **argv)
 		others += e->kind == MF_OTHER;
 	}
 	if (bad) {
-		walk_error("manifest", "%zu entr%s could not be read; no manifest written", bad,
-			   bad == 1 ? "y" : "ies");
+		msg_error(Q_("%zu entry could not be read; no manifest written",
+			     "%zu entries could not be read; no manifest written", bad), bad);
 		goto out_free;
 	}
 	if (links && format != MF_GPURENT)
-		walk_error("manifest", "note: %zu symlink%s left out: the %s format cannot record "
-			   "links (--follow-symlinks records what they point to)", links,
-			   links == 1 ? "" : "s", manifest_format_name(format));
+		msg_note(Q_("note: %zu symlink left out: the %s format cannot record "
+			    "links (--follow-symlinks records what they point to)",
+			    "note: %zu symlinks left out: the %s format cannot record "
+			    "links (--follow-symlinks records what they point to)", links),
+			 links, manifest_format_name(format));
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
 	if (format == MF_HASHDEEP && dir[0] != '/') {
@@ -265,19 +250,19 @@ int cmd_manifest(int argc, char **argv)
 	}
 	command_line(argc, argv, cmdline, sizeof(cmdline));
 	if (manifest_render(&m, dir[0] == '/' ? dir : cwd, cmdline, &text, &len, err, sizeof(err))) {
-		walk_error("manifest", "%s", err);
+		msg_error("%s", err);
 		goto out_free;
 	}
 	if (to_stdout) {
 		if (fwrite(text, 1, len, stdout) != len) {
-			rc = common_finish(EXIT_RUNTIME);
+			rc = msg_finish(EXIT_RUNTIME);
 			goto out_free;
 		}
-		rc = common_finish(EXIT_OK);
+		rc = msg_finish(EXIT_OK);
 		goto out_free;
 	}
 	if (write_atomic(out, text, len, err, sizeof(err))) {
-		walk_error("manifest", "%s", err);
+		msg_error("%s", err);
 		goto out_free;
 	}
 	manifest_totals(&m, &t);
@@ -294,14 +279,11 @@ int cmd_manifest(int argc, char **argv)
 		if (others)
 			printf("left out: %zu FIFOs, sockets or devices\n", others);
 	}
-	rc = common_finish(EXIT_OK);
+	rc = msg_finish(EXIT_OK);
 out_free:
 	free(text);
 	free(idx);
 	manifest_free(&m);
 	close(rootfd);
 	return rc;
-out_no_value:
-	walk_error("manifest", "%s: expected a value", argv[argc - 1]);
-	return EXIT_USAGE;
 }

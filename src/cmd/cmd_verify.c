@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../os/crypto.h"
+#include "../cli/opt.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -77,7 +78,7 @@ static void print_issue(const struct mf_issue *is)
 
 int cmd_verify(int argc, char **argv)
 {
-	const char *mfile = NULL, *dir = NULL, *val;
+	const char *mfile, *dir;
 	bool quick = false, follow = false;
 	unsigned jobs = walk_default_jobs();
 	struct walk_opts wo = {0};
@@ -86,50 +87,29 @@ int cmd_verify(int argc, char **argv)
 	struct stat st;
 	size_t *idx = NULL, nidx, len;
 	char err[512], *buf = NULL;
-	int rootfd, rc = EXIT_RUNTIME, r;
+	int rootfd, rc = EXIT_RUNTIME, nops;
+	long jobs_opt = 0;
+	const struct opt opts[] = {
+		OPT_BOOL("quick", &quick, N_("compare names and sizes only")),
+		OPT_BOOL("follow-symlinks", &follow, N_("also walk into linked directories")),
+		{.name = "jobs", .short_name = 'j', .type = OPT_INT, .dest = &jobs_opt, .arg = "N",
+		 .help = N_("hashing threads (default: the number of CPUs)"), .min = 1, .max = 256},
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "verify", .usage = usage, .flags = 0, .min_operands = 1,
+				   .max_operands = -1, .operands = "a manifest file"};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (common_is_help(a)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if ((r = walk_opt(argc, argv, &i, "--jobs", "-j", &val))) {
-			long n;
-			if (r < 0) {
-				walk_error("verify", "%s: expected a value", a);
-				return EXIT_USAGE;
-			}
-			if (units_parse_int(val, 1, 256, &n, err, sizeof(err))) {
-				walk_error("verify", "--jobs: %s", err);
-				return EXIT_USAGE;
-			}
-			jobs = (unsigned)n;
-		} else if (!strcmp(a, "--quick")) {
-			quick = true;
-		} else if (!strcmp(a, "--follow-symlinks")) {
-			follow = true;
-		} else if (a[0] == '-' && a[1]) {
-			walk_error("verify", "%s: unknown option (see 'gpurent help verify')", a);
-			return EXIT_USAGE;
-		} else if (!mfile) {
-			mfile = a;
-		} else if (!dir) {
-			dir = a;
-		} else {
-			walk_error("verify", "expected a manifest and a directory, got also '%s'", a);
-			return EXIT_USAGE;
-		}
-	}
-	if (!mfile) {
-		walk_error("verify", "expected a manifest file (usage: gpurent verify MANIFEST [DIR])");
-		return EXIT_USAGE;
-	}
-	if (!dir)
-		dir = ".";
-	if (common_read_file(mfile, &buf, &len, err, sizeof(err))) {
-		common_error("%s", err);
-		return EXIT_USAGE;
-	}
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
+		return rc;
+	if (nops > 2)
+		return msg_usage(_("expected a manifest and a directory, got also '%s'"), argv[2]);
+	rc = EXIT_RUNTIME;
+	mfile = argv[0];
+	dir = nops > 1 ? argv[1] : ".";
+	if (jobs_opt)
+		jobs = (unsigned)jobs_opt;
+	if (common_read_file(mfile, &buf, &len, err, sizeof(err)))
+		return msg_usage("%s", err);
 	if (manifest_parse(buf, len, mfile, &want, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(buf);
@@ -137,13 +117,13 @@ int cmd_verify(int argc, char **argv)
 	}
 	free(buf);
 	if (want.format == MF_GPURENT && follow && !want.follow_symlinks) {
-		walk_error("verify", "--follow-symlinks: %s records symlinks as links (its header "
-			   "says follow-symlinks: no)", mfile);
+		msg_error(_("--follow-symlinks: %s records symlinks as links (its header "
+			    "says follow-symlinks: no)"), mfile);
 		manifest_free(&want);
 		return EXIT_USAGE;
 	}
 	if ((rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		walk_error("verify", "%s: cannot open directory: %s", dir, strerror(errno));
+		msg_error(_("%s: cannot open directory: %s"), dir, strerror(errno));
 		manifest_free(&want);
 		return EXIT_USAGE;
 	}
@@ -157,7 +137,7 @@ int cmd_verify(int argc, char **argv)
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	have.follow_symlinks = wo.follow_symlinks;
 	if (walk_tree(rootfd, &wo, &have, err, sizeof(err))) {
-		walk_error("verify", "%s: %s", dir, err);
+		msg_error("%s: %s", dir, err);
 		goto out_have;
 	}
 	manifest_sort(&have);
@@ -167,16 +147,16 @@ int cmd_verify(int argc, char **argv)
 			if (have.v[i].kind == MF_SYMLINK && manifest_find(&want, have.v[i].path) >= 0)
 				walk_follow(rootfd, &have.v[i]);
 	if (!(idx = malloc((have.n ? have.n : 1) * sizeof(*idx)))) {
-		walk_error("verify", "out of memory");
+		msg_error(_("out of memory"));
 		goto out_have;
 	}
 	nidx = quick ? 0 : manifest_plan(&want, &have, idx);
 	if (walk_hash(rootfd, &have, idx, nidx, jobs, "verify", err, sizeof(err))) {
-		walk_error("verify", "%s", err);
+		msg_error("%s", err);
 		goto out_idx;
 	}
 	if (manifest_compare(&want, &have, quick, &d)) {
-		walk_error("verify", "out of memory");
+		msg_error(_("out of memory"));
 		goto out_idx;
 	}
 	for (size_t i = 0; i < d.n; i++)
@@ -189,7 +169,7 @@ int cmd_verify(int argc, char **argv)
 			printf(", %s", b);
 		printf(" match %s (%s%s)\n", mfile, quick ? "quick: names" : hash_name(want.algo),
 		       quick ? (want.has_sizes ? " and sizes" : " only") : "");
-		rc = common_finish(EXIT_OK);
+		rc = msg_finish(EXIT_OK);
 	} else {
 		printf("verify: FAILED: ");
 		for (int p = 0; p < MF_NPROBLEMS; p++)
@@ -197,7 +177,7 @@ int cmd_verify(int argc, char **argv)
 			       p + 1 < MF_NPROBLEMS ? ", " : "");
 		printf(" (%zu recorded, %zu match%s)\n", d.expected, d.matched,
 		       quick ? "; quick: names and sizes only" : "");
-		rc = common_finish(EXIT_RUNTIME);
+		rc = msg_finish(EXIT_RUNTIME);
 	}
 	mf_diff_free(&d);
 out_idx:

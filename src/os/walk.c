@@ -232,23 +232,6 @@ void walk_follow(int rootfd, struct mf_entry *e)
 	e->has_hash = false;
 }
 
-int walk_opt(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(lng);
-
-	if (!strncmp(a, lng, n) && a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (strcmp(a, lng) && (!shrt || strcmp(a, shrt)))
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
-}
-
 void walk_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -52,15 +52,6 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 /* Default for --jobs: the online CPUs, at most 64. */
 unsigned walk_default_jobs(void);
 
-/*
- * Option parsing shared by manifest and verify: when argv[*i] is the
- * option lng ("--hash", also "--hash=VALUE") or shrt ("-o", may be NULL),
- * store its value (the next argument, borrowed) in *val, advance *i past
- * it and return 1; 0 when argv[*i] is another argument; -1 when the value
- * is missing.
- */
-int walk_opt(int argc, char **argv, int *i, const char *lng, const char *shrt, const char **val);
-
 /* Print "gpurent CMD: message" to stderr. */
 void walk_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -215,7 +215,7 @@ check dir-ok ok disk "$T/work (dir):"
 check dir-missing warn disk "$T/missing (dir): does not exist"
 
 # 10. usage
-expect_err env-unknown 2 "env: --frobnicate: unknown argument" "$G" env --frobnicate
+expect_err env-unknown 2 "gpurent env: --frobnicate: unknown option" "$G" env --frobnicate
 expect_err env-dir-value 2 "env: --dir: expected a value" "$G" env --dir
 run "$G" env --help
 cp "$T/out" "$T/help1"
@@ -314,7 +314,7 @@ grep -q "^no benchmark results in $T/fresh.db yet" "$T/out" && ok || bad "--hist
 # 14. bench usage and failures
 expect_err bench-size 2 "bench: --disk-size: expected a size from 1MiB to 64GiB, got '0'" "$G" bench --disk-size 0
 expect_err bench-gpu 2 "bench: --gpu: expected a device number or 'all', got 'x'" "$G" bench --gpu x
-expect_err bench-unknown 2 "bench: --fast: unknown argument" "$G" bench --fast
+expect_err bench-unknown 2 "gpurent bench: --fast: unknown option" "$G" bench --fast
 run env LD_LIBRARY_PATH="$T/empty" "$G" bench --dir "$T/missing" --no-gpu --no-store
 [ "$rc" -eq 1 ] && grep -Eq "^disk +$T/missing: No such file or directory" "$T/out" && ok || bad "bench --dir missing: exit $rc: $(grep '^disk' "$T/out")"
 run "$G" bench --help

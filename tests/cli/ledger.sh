@@ -158,11 +158,11 @@ for c in \
 done
 expect_err show-noid 2 'gpurent ledger show: expected a run ID' "$G" ledger show --ledger "$L"
 expect_err show-x 2 'x: expected a run ID' "$G" ledger show x --ledger "$L"
-expect_err summary-by 2 "--by: expected day, week, month, tag or gpu, got 'year'" "$G" ledger summary --by year --ledger "$L"
+expect_err summary-by 2 "--by: expected one of day, week, month, tag, gpu, got 'year'" "$G" ledger summary --by year --ledger "$L"
 expect_err export-none 2 'expected one of --csv or --json' "$G" ledger export --ledger "$L"
 expect_err export-both 2 'expected one of --csv or --json' "$G" ledger export --csv --json --ledger "$L"
 expect_err list-limit 2 'gpurent ledger list: --limit: ' "$G" ledger list --limit -1 --ledger "$L"
-expect_err list-extra 2 'extra: unexpected argument' "$G" ledger list extra --ledger "$L"
+expect_err list-extra 2 "'extra': unexpected argument" "$G" ledger list extra --ledger "$L"
 expect_err unknown-sub 2 "'frob' is not a ledger subcommand" "$G" ledger frob
 expect_err no-ledger-value 2 '--ledger: expected a value' "$G" ledger --ledger
 expect_err empty-ledger 2 "--ledger: expected a file path, got ''" "$G" ledger list --ledger=

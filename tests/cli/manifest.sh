@@ -70,12 +70,12 @@ expect_ok help-lists 'manifest .*models .*verify ' sh -c "\"$G\" help | tr '\n' 
 expect_err no-dir 2 "gpurent manifest: expected a directory" "$G" manifest
 expect_err two-dirs 2 "expected one directory, got 'data' and 'sub'" "$G" manifest data sub
 expect_err bad-option 2 "gpurent manifest: --fast: unknown option" "$G" manifest data --fast
-expect_err bad-hash 2 "gpurent manifest: --hash: expected xxh3 or sha256, got 'md5'" "$G" manifest data --hash md5
-expect_err bad-format 2 "--format: expected gpurent, sha256sum or hashdeep, got 'xml'" "$G" manifest data --format=xml
+expect_err bad-hash 2 "gpurent manifest: --hash: expected one of xxh3, sha256, xxh3-128, xxh128, sha-256, got 'md5'" "$G" manifest data --hash md5
+expect_err bad-format 2 "--format: expected one of gpurent, sha256sum, hashdeep, got 'xml'" "$G" manifest data --format=xml
 expect_err hashdeep-xxh3 2 "--hash: the hashdeep format holds sha256, not xxh3-128" "$G" manifest data --format hashdeep --hash xxh3
 expect_err no-such-dir 2 "gpurent manifest: nowhere: cannot open directory" "$G" manifest nowhere
 expect_err not-a-dir 2 "data/a.bin: cannot open directory: Not a directory" "$G" manifest data/a.bin
-expect_err bad-jobs 2 "gpurent manifest: --jobs:" "$G" manifest data -j 0
+expect_err bad-jobs 2 "gpurent manifest: -j: expected a positive whole number, got '0'" "$G" manifest data -j 0
 expect_err no-value 2 "gpurent manifest: -o: expected a value" "$G" manifest data -o
 expect_err verify-nothing 2 "gpurent verify: expected a manifest file" "$G" verify
 expect_err verify-no-file 2 "nope.manifest: cannot open" "$G" verify nope.manifest data
