@@ -525,7 +525,7 @@ static int judge_cuda(struct judge *J, struct env_report *r)
 {
 	const struct env_facts *f = J->f;
 	struct env_finding *v;
-	char rt[24] = "";
+	char rt[16] = "";
 
 	if (!f->cudart_version && !f->nvcc_version[0]) {
 		PUSH(v, ENV_INFO, ENV_F_CUDA_NONE, "cuda");
