@@ -27,6 +27,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../cli/envwords.h"
 
 extern char **environ;
 
@@ -538,10 +539,13 @@ static void print_text(const struct env_facts *f, const struct env_report *r, co
 {
 	printf("gpurent env on %s\n", host);
 	for (size_t i = 0; i < r->n; i++) {
-		const struct env_verdict *v = &r->v[i];
-		printf("%-5s %-10s %s\n", env_level_name(v->level), v->topic, v->what);
-		if (v->fix[0])
-			printf("%-16s fix: %s\n", "", v->fix);
+		const struct env_finding *v = &r->v[i];
+		char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
+
+		env_word(v, what, sizeof(what), fix, sizeof(fix));
+		printf("%-5s %-10s %s\n", env_level_name(v->level), v->topic, what);
+		if (fix[0])
+			printf("%-16s fix: %s\n", "", fix);
 	}
 	printf("verdict: %s (%zu fail, %zu warn, %zu ok)%s\n", env_level_name(r->worst),
 	       r->count[ENV_FAIL], r->count[ENV_WARN], r->count[ENV_OK],
@@ -694,13 +698,17 @@ static void print_json(const struct env_facts *f, const struct env_report *r,
 
 	json_arr_begin(&j, "checks");
 	for (size_t i = 0; i < r->n; i++) {
-		const struct env_verdict *v = &r->v[i];
+		const struct env_finding *v = &r->v[i];
+		char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
+
+		env_word(v, what, sizeof(what), fix, sizeof(fix));
 		json_obj_begin(&j, NULL);
 		json_str(&j, "level", env_level_name(v->level));
 		json_str(&j, "topic", v->topic);
-		json_str(&j, "message", v->what);
-		if (v->fix[0])
-			json_str(&j, "fix", v->fix);
+		json_str(&j, "code", env_code_name(v->code));
+		json_str(&j, "message", what);
+		if (fix[0])
+			json_str(&j, "fix", fix);
 		else
 			json_null(&j, "fix");
 		json_obj_end(&j);

@@ -7,7 +7,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,6 @@
 #include "names.h"
 
 #define GIB 1073741824.0
-#define MIB 1048576.0
 
 const char *env_level_name(enum env_level l)
 {
@@ -51,8 +49,7 @@ void envcheck_facts_init(struct env_facts *f)
 
 /* ---- versions ---- */
 
-/* Parse up to three dotted numbers; returns how many were read. */
-static int parse_version(const char *s, long v[3])
+int envcheck_version_parse(const char *s, long v[3])
 {
 	int k = 0;
 
@@ -128,7 +125,7 @@ static int cuda_row(const struct csv *c, const struct csv_row *r, const char *fn
 			  sizeof(row->minor_compat), err, errlen) ||
 	    need_source(c, r, fname, err, errlen))
 		return -1;
-	if (parse_version(ver, v) != 3) {
+	if (envcheck_version_parse(ver, v) != 3) {
 		snprintf(err, errlen, "%s:%zu: cuda: expected major.minor.update, got '%s'",
 			 fname, r->line, ver);
 		return -1;
@@ -162,7 +159,7 @@ static int arch_row(const struct csv *c, const struct csv_row *r, const char *fn
 			  sizeof(row->last_cuda), err, errlen) ||
 	    need_source(c, r, fname, err, errlen))
 		return -1;
-	if (parse_version(cc, v) != 2) {
+	if (envcheck_version_parse(cc, v) != 2) {
 		snprintf(err, errlen, "%s:%zu: compute_capability: expected major.minor, got '%s'",
 			 fname, r->line, cc);
 		return -1;
@@ -209,7 +206,7 @@ int envcheck_cuda_needs(const struct env_tables *t, const char *cuda, const char
 			const char **compat)
 {
 	long v[3];
-	int k = parse_version(cuda, v);
+	int k = envcheck_version_parse(cuda, v);
 	const struct env_cuda_row *best = NULL, *exact = NULL, *family = NULL;
 
 	*full = *compat = "";
@@ -314,13 +311,69 @@ const struct gpu_spec *envcheck_find_gpu(const struct gpu_db *db, const char *nv
 
 /* ---- verdicts ---- */
 
-static struct env_verdict *push(struct env_report *r, enum env_level lv, const char *topic)
+const char *env_code_name(enum env_code c)
 {
-	struct env_verdict *v;
+	static const char *const names[ENV_F_COUNT] = {
+		[ENV_F_NO_DRIVER] = "no_driver",
+		[ENV_F_DRIVER] = "driver",
+		[ENV_F_DRIVER_NO_GPU] = "driver_no_gpu",
+		[ENV_F_GPU] = "gpu",
+		[ENV_F_GPU_MIG] = "gpu_mig",
+		[ENV_F_GPU_VGPU] = "gpu_vgpu",
+		[ENV_F_GPU_SLICED] = "gpu_sliced",
+		[ENV_F_GPU_WHOLE] = "gpu_whole",
+		[ENV_F_GPU_UNKNOWN] = "gpu_unknown",
+		[ENV_F_GPU_BUSY] = "gpu_busy",
+		[ENV_F_PCIE_GEN] = "pcie_gen",
+		[ENV_F_PCIE_WIDTH] = "pcie_width",
+		[ENV_F_CUDA_NONE] = "cuda_none",
+		[ENV_F_CUDA_SYSTEM] = "cuda_system",
+		[ENV_F_CUDART_TOO_NEW] = "cudart_too_new",
+		[ENV_F_NVCC_TOO_NEW] = "nvcc_too_new",
+		[ENV_F_NO_PYTHON] = "no_python",
+		[ENV_F_PYTHON] = "python",
+		[ENV_F_FW_IMPORT_FAILED] = "fw_import_failed",
+		[ENV_F_FW_CPU_ONLY] = "fw_cpu_only",
+		[ENV_F_FW_CPU_ONLY_NO_GPU] = "fw_cpu_only_no_gpu",
+		[ENV_F_FW_NO_DRIVER] = "fw_no_driver",
+		[ENV_F_FW_DRIVER_UNKNOWN] = "fw_driver_unknown",
+		[ENV_F_FW_CUDA_UNKNOWN] = "fw_cuda_unknown",
+		[ENV_F_FW_DRIVER_OK] = "fw_driver_ok",
+		[ENV_F_FW_DRIVER_OK_FAMILY] = "fw_driver_ok_family",
+		[ENV_F_FW_MINOR_COMPAT] = "fw_minor_compat",
+		[ENV_F_DRIVER_TOO_OLD] = "driver_too_old",
+		[ENV_F_FW_NO_GPU] = "fw_no_gpu",
+		[ENV_F_FW_SOME_GPUS] = "fw_some_gpus",
+		[ENV_F_FW_PTX_ONLY] = "fw_ptx_only",
+		[ENV_F_FW_NO_KERNELS] = "fw_no_kernels",
+		[ENV_F_FW_ARCH_DROPPED] = "fw_arch_dropped",
+		[ENV_F_FW_CUDA_BEFORE_ARCH] = "fw_cuda_before_arch",
+		[ENV_F_CPU_FEW] = "cpu_few",
+		[ENV_F_CPU_OK] = "cpu_ok",
+		[ENV_F_RAM_LOW] = "ram_low",
+		[ENV_F_RAM_OK] = "ram_ok",
+		[ENV_F_SHM_MISSING] = "shm_missing",
+		[ENV_F_SHM_SMALL] = "shm_small",
+		[ENV_F_SHM_OK] = "shm_ok",
+		[ENV_F_DIR_MISSING] = "dir_missing",
+		[ENV_F_DIR_ERROR] = "dir_error",
+		[ENV_F_DISK_LOW] = "disk_low",
+		[ENV_F_DISK_OK] = "disk_ok",
+	};
+
+	if ((unsigned)c >= ENV_F_COUNT || !names[c])
+		return "?";
+	return names[c];
+}
+
+static struct env_finding *push(struct env_report *r, enum env_level lv, enum env_code code,
+				const char *topic)
+{
+	struct env_finding *v;
 
 	if (r->n == r->cap) {
 		size_t ncap = r->cap ? r->cap * 2 : 32;
-		struct env_verdict *nv = realloc(r->v, ncap * sizeof(*nv));
+		struct env_finding *nv = realloc(r->v, ncap * sizeof(*nv));
 		if (!nv)
 			return NULL;
 		r->v = nv;
@@ -329,6 +382,8 @@ static struct env_verdict *push(struct env_report *r, enum env_level lv, const c
 	v = &r->v[r->n++];
 	memset(v, 0, sizeof(*v));
 	v->level = lv;
+	v->code = code;
+	v->gpu_index = -1;
 	snprintf(v->topic, sizeof(v->topic), "%s", topic);
 	r->count[lv]++;
 	if (lv > r->worst)
@@ -336,23 +391,10 @@ static struct env_verdict *push(struct env_report *r, enum env_level lv, const c
 	return v;
 }
 
-/* Append printf output to a verdict's what or fix. */
-static void put(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void put(char *buf, size_t n, const char *fmt, ...)
-{
-	size_t len = strlen(buf);
-	va_list ap;
-
-	if (len + 1 >= n)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, n - len, fmt, ap);
-	va_end(ap);
-}
-
-#define WHAT(v, ...) put((v)->what, sizeof((v)->what), __VA_ARGS__)
-#define FIX(v, ...) put((v)->fix, sizeof((v)->fix), __VA_ARGS__)
-#define PUSH(var, lv, topic) do { if (!((var) = push(r, (lv), (topic)))) goto out_oom; } while (0)
+/* Copy a string fact into a field of the finding (truncating). */
+#define SET(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
+#define PUSH(var, lv, code, topic) \
+	do { if (!((var) = push(r, (lv), (code), (topic)))) goto out_oom; } while (0)
 
 /* What the judge works out once and passes around. */
 struct judge {
@@ -364,186 +406,87 @@ struct judge {
 	bool driver_too_old[ENV_MAX_FW];
 };
 
-static const char *fw_title(const char *name)
-{
-	if (!strcmp(name, "torch"))
-		return "PyTorch";
-	if (!strcmp(name, "tensorflow"))
-		return "TensorFlow";
-	if (!strcmp(name, "jax"))
-		return "JAX";
-	return name;
-}
-
-/* How to get a build of framework fw for CUDA <= dmax (or a GPU build at all). */
-static void fix_build(struct env_verdict *v, const char *fw, const char *dmax)
-{
-	long d[3];
-	int k = parse_version(dmax, d);
-
-	if (!strcmp(fw, "torch")) {
-		if (k >= 2)
-			FIX(v, "pip install torch --index-url https://download.pytorch.org/whl/cuXYZ with "
-			    "XYZ at most %ld%ld (pytorch.org/get-started/previous-versions lists the builds)",
-			    d[0], d[1]);
-		else
-			FIX(v, "pip install torch --index-url https://download.pytorch.org/whl/cuXYZ "
-			    "(pytorch.org/get-started/locally)");
-	} else if (!strcmp(fw, "tensorflow")) {
-		if (k >= 2)
-			FIX(v, "a TensorFlow release built for CUDA <= %s (tensorflow.org/install/source#gpu "
-			    "lists each release's CUDA), or pip install 'tensorflow[and-cuda]'", dmax);
-		else
-			FIX(v, "pip install 'tensorflow[and-cuda]'");
-	} else if (!strcmp(fw, "jax")) {
-		if (k >= 1 && d[0] >= 12)
-			FIX(v, "pip install -U 'jax[cuda%ld]'", d[0]);
-		else
-			FIX(v, "pip install -U 'jax[cuda12]' (needs driver >= 525.60.13)");
-	} else {
-		FIX(v, "a %s build for CUDA <= %s", fw, k ? dmax : "the driver's");
-	}
-}
-
-/* The three ways out when the driver is older than a CUDA build needs. */
-static void fix_driver(struct judge *J, struct env_verdict *v, const char *fw, const char *cuda,
-		       const char *need)
-{
-	long c[3];
-
-	parse_version(cuda, c);
-	FIX(v, "(1) install a build for CUDA <= %s: ", J->dmax[0] ? J->dmax : "what the driver runs");
-	fix_build(v, fw, J->dmax);
-	FIX(v, "; or (2) upgrade the NVIDIA driver to >= %s (root on the host: in a rented container "
-	    "ask the provider, or pick an offer or image with a newer driver)", need);
-	if (J->datacenter)
-		FIX(v, "; or (3) CUDA forward compatibility: install NVIDIA's cuda-compat-%ld-%ld package "
-		    "and put /usr/local/cuda-%ld.%ld/compat first in LD_LIBRARY_PATH", c[0], c[1],
-		    c[0], c[1]);
-	else
-		FIX(v, " (CUDA forward compatibility, the third way, works on datacenter GPUs only)");
-}
-
 static int judge_driver(struct judge *J, struct env_report *r)
 {
 	const struct env_facts *f = J->f;
-	struct env_verdict *v;
+	struct env_finding *v;
 
 	if (!f->nvml) {
-		PUSH(v, ENV_WARN, "driver");
-		WHAT(v, "no NVIDIA driver: %s", f->nvml_error[0] ? f->nvml_error : "NVML is not available");
-		FIX(v, "on a GPU box: the container must be given the GPUs (docker run --gpus all, with "
-		    "the NVIDIA Container Toolkit), or the driver is not installed (nvidia-smi fails too); "
-		    "on a machine without a GPU there is nothing to fix");
+		PUSH(v, ENV_WARN, ENV_F_NO_DRIVER, "driver");
+		SET(v->text, f->nvml_error);
 		return 0;
 	}
-	PUSH(v, ENV_OK, "driver");
-	WHAT(v, "NVIDIA driver %s", f->driver[0] ? f->driver : "(version unknown)");
-	if (J->dmax[0])
-		WHAT(v, ", runs CUDA up to %s", J->dmax);
-	WHAT(v, "; %zu GPU%s", f->ngpus, f->ngpus == 1 ? "" : "s");
-	if (!f->ngpus) {
-		PUSH(v, ENV_WARN, "driver");
-		WHAT(v, "the driver works but sees no GPU");
-		FIX(v, "check NVIDIA_VISIBLE_DEVICES of the container and nvidia-smi; a GPU that fell off "
-		    "the bus needs a reboot of the host (ask the provider)");
-	}
+	PUSH(v, ENV_OK, ENV_F_DRIVER, "driver");
+	SET(v->driver, f->driver);
+	SET(v->dmax, J->dmax);
+	v->ngpus = f->ngpus;
+	if (!f->ngpus)
+		PUSH(v, ENV_WARN, ENV_F_DRIVER_NO_GPU, "driver");
 	return 0;
 out_oom:
 	return -1;
 }
 
+/* A finding on GPU i, with the GPU and its data/gpus.csv row. */
+static struct env_finding *push_gpu(struct env_report *r, enum env_level lv, enum env_code code,
+				    const char *topic, const struct env_gpu *g, size_t i,
+				    const struct gpu_spec *spec)
+{
+	struct env_finding *v = push(r, lv, code, topic);
+
+	if (!v)
+		return NULL;
+	v->gpu_index = (int)i;
+	v->gpu = *g;
+	if (spec) {
+		SET(v->spec, spec->name);
+		v->nominal = spec->memory_bytes;
+		v->spec_pcie_gen = spec->pcie_gen;
+	}
+	return v;
+}
+
+#define PUSH_GPU(var, lv, code) \
+	do { if (!((var) = push_gpu(r, (lv), (code), topic, g, i, spec))) goto out_oom; } while (0)
+
 static int judge_gpu(struct judge *J, struct env_report *r, size_t i)
 {
 	const struct env_gpu *g = &J->f->gpus[i];
 	const struct gpu_spec *spec = envcheck_find_gpu(J->db, g->name, g->mem_total);
-	struct env_verdict *v;
+	struct env_finding *v;
 	char topic[16];
-	double total = g->mem_total / GIB, used = (g->mem_total - g->mem_free) / GIB;
+	double used = (g->mem_total - g->mem_free) / GIB;
 	double nominal = spec ? spec->memory_bytes : 0;
+	bool sliced = g->mem_total && nominal > 0 && g->mem_total < ENV_SLICED_RATIO * nominal;
 
 	snprintf(topic, sizeof(topic), "gpu%zu", i);
-	PUSH(v, ENV_INFO, topic);
-	WHAT(v, "%s", g->name[0] ? g->name : "(unnamed GPU)");
-	if (g->mem_total)
-		WHAT(v, ": %.1f GiB, %.1f GiB free", total, g->mem_free / GIB);
-	if (g->cc_major >= 0)
-		WHAT(v, "; compute capability %d.%d", g->cc_major, g->cc_minor);
-	if (g->pcie_gen > 0 && g->pcie_width > 0)
-		WHAT(v, "; PCIe gen%d x%d now", g->pcie_gen, g->pcie_width);
-	if (g->pcie_gen_max > 0 && g->pcie_width_max > 0)
-		WHAT(v, " (gen%d x%d at most)", g->pcie_gen_max, g->pcie_width_max);
-	if (g->nvlink_active > 0)
-		WHAT(v, "; %d NVLink links active", g->nvlink_active);
-	if (g->virt > ENV_VIRT_NONE)
-		WHAT(v, "; virtualization: %s", env_virt_name(g->virt));
+	PUSH_GPU(v, ENV_INFO, ENV_F_GPU);
 
 	/* A whole card, a slice, or a share? */
 	if (g->mig == 1) {
-		PUSH(v, ENV_WARN, topic);
-		WHAT(v, "MIG mode is on: you get a slice (a MIG instance) of this card");
-		if (g->mig_mem_total)
-			WHAT(v, " with %.1f GiB", g->mig_mem_total / GIB);
-		else if (g->mem_total && nominal > 0 && g->mem_total < ENV_SLICED_RATIO * nominal)
-			WHAT(v, " (%.1f GiB visible)", total);
-		if (nominal > 0)
-			WHAT(v, "; the whole %s has %.0f GB", spec->name, nominal / 1e9);
-		WHAT(v, ", and a fraction of its compute and memory bandwidth");
-		FIX(v, "if you paid for a whole card, ask the provider to turn MIG off (nvidia-smi -mig 0, "
-		    "root on the host) or to refund the difference: MIG slices rent for a fraction of "
-		    "the price; size the job for the slice (gpurent estimate --gpu with its memory)");
+		PUSH_GPU(v, ENV_WARN, ENV_F_GPU_MIG);
+		v->sliced = sliced;
 	} else if (g->virt == ENV_VIRT_VGPU) {
-		PUSH(v, ENV_WARN, topic);
-		WHAT(v, "a vGPU: the card is virtualised and may be time-shared with other tenants");
-		if (g->mem_total && nominal > 0)
-			WHAT(v, " (%.1f GiB visible; the whole %s has %.0f GB)", total, spec->name, nominal / 1e9);
-		FIX(v, "expect less than the nominal speed: measure it with gpurent bench; if you paid "
-		    "for a dedicated card, ask for passthrough or bare metal");
-	} else if (spec && g->mem_total && g->mem_total < ENV_SLICED_RATIO * nominal) {
-		PUSH(v, ENV_WARN, topic);
-		WHAT(v, "visible memory %.1f GiB is %.0f%% of the %s's %.0f GB: the card is sliced or shared",
-		     total, 100.0 * g->mem_total / nominal, spec->name, nominal / 1e9);
-		FIX(v, "ask the provider which share of the card you rent and price it as the smaller "
-		    "card; size the job for %.1f GiB", total);
+		PUSH_GPU(v, ENV_WARN, ENV_F_GPU_VGPU);
+	} else if (spec && sliced) {
+		PUSH_GPU(v, ENV_WARN, ENV_F_GPU_SLICED);
+		v->sliced = true;
 	} else if (spec && g->mem_total) {
-		PUSH(v, ENV_OK, topic);
-		WHAT(v, "a whole card: %.1f GiB visible; the %s has %.0f GB", total, spec->name,
-		     nominal / 1e9);
-		if (g->virt == ENV_VIRT_PASSTHROUGH)
-			WHAT(v, " (passed through to a VM)");
+		PUSH_GPU(v, ENV_OK, ENV_F_GPU_WHOLE);
 	} else if (!spec && g->name[0]) {
-		PUSH(v, ENV_INFO, topic);
-		WHAT(v, "%s is not in data/gpus.csv: memory and PCIe not compared with nominal figures",
-		     g->name);
+		PUSH_GPU(v, ENV_INFO, ENV_F_GPU_UNKNOWN);
 	}
 
 	/* Someone else on it? */
 	if (g->mem_total && g->mem_free <= g->mem_total && used * GIB > ENV_BUSY_BYTES &&
-	    used * GIB > 0.05 * g->mem_total) {
-		PUSH(v, ENV_WARN, topic);
-		WHAT(v, "%.1f GiB of %.1f GiB already in use: another process or tenant is on this GPU",
-		     used, total);
-		FIX(v, "nvidia-smi lists the processes (inside a container it may list none although the "
-		    "memory is taken); stop yours, or ask the provider: a shared card gives you less "
-		    "memory and speed");
-	}
+	    used * GIB > 0.05 * g->mem_total)
+		PUSH_GPU(v, ENV_WARN, ENV_F_GPU_BUSY);
 
 	/* The link to the host. */
-	if (spec && spec->pcie_gen > 0 && g->pcie_gen_max > 0 && g->pcie_gen_max < spec->pcie_gen) {
-		PUSH(v, ENV_WARN, topic);
-		WHAT(v, "the PCIe link reaches only gen%d (the %s supports gen%ld): host<->device copies at "
-		     "most %.0f%% of the card's speed", g->pcie_gen_max, spec->name, spec->pcie_gen,
-		     100.0 / (double)(1L << (spec->pcie_gen - g->pcie_gen_max)));
-		FIX(v, "an older slot or riser: data loading and checkpoint copies are slower, "
-		    "compute-bound training is not; measure it with gpurent bench");
-	}
-	if (g->pcie_width_max > 0 && g->pcie_width_max < 16) {
-		PUSH(v, ENV_WARN, topic);
-		WHAT(v, "the PCIe link is x%d, not x16: host<->device copies at %d/16 of full speed",
-		     g->pcie_width_max, g->pcie_width_max);
-		FIX(v, "typical of risers in marketplace rigs: fine for compute-bound work, slow for "
-		    "data-heavy loading and multi-GPU training over PCIe; measure it with gpurent bench");
-	}
+	if (spec && spec->pcie_gen > 0 && g->pcie_gen_max > 0 && g->pcie_gen_max < spec->pcie_gen)
+		PUSH_GPU(v, ENV_WARN, ENV_F_PCIE_GEN);
+	if (g->pcie_width_max > 0 && g->pcie_width_max < 16)
+		PUSH_GPU(v, ENV_WARN, ENV_F_PCIE_WIDTH);
 	return 0;
 out_oom:
 	return -1;
@@ -554,26 +497,25 @@ static void cuda_str(int v, char *out, size_t n)
 	snprintf(out, n, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-/* A system CUDA (runtime or compiler) newer than the driver runs. */
-static int judge_system_cuda(struct judge *J, struct env_report *r, const char *what,
+/* A system CUDA (runtime or compiler, by code) newer than the driver runs. */
+static int judge_system_cuda(struct judge *J, struct env_report *r, enum env_code code,
 			     const char *ver)
 {
 	const struct env_facts *f = J->f;
 	const char *full, *compat;
-	struct env_verdict *v;
+	struct env_finding *v;
 
 	if (!f->nvml || !f->driver[0] || envcheck_cuda_needs(J->t, ver, &full, &compat))
 		return 0;
 	if (envcheck_version_cmp(f->driver, full) >= 0)
 		return 0;
-	PUSH(v, ENV_WARN, "cuda");
-	WHAT(v, "the system %s is CUDA %s, which needs driver >= %s; driver %s runs CUDA <= %s",
-	     what, ver, full, f->driver, J->dmax[0] ? J->dmax : "?");
-	if (compat[0] && envcheck_version_cmp(f->driver, compat) >= 0)
-		WHAT(v, " (minor version compatibility covers it, without PTX JIT of newer kernels)");
-	FIX(v, "frameworks from pip/conda bring their own CUDA and are judged below; for code you "
-	    "build yourself use a toolkit <= %s (or upgrade the driver to >= %s)",
-	    J->dmax[0] ? J->dmax : "the driver's", full);
+	PUSH(v, ENV_WARN, code, "cuda");
+	SET(v->cuda, ver);
+	SET(v->need, full);
+	SET(v->compat, compat);
+	SET(v->driver, f->driver);
+	SET(v->dmax, J->dmax);
+	v->compat_covers = compat[0] && envcheck_version_cmp(f->driver, compat) >= 0;
 	return 0;
 out_oom:
 	return -1;
@@ -582,28 +524,24 @@ out_oom:
 static int judge_cuda(struct judge *J, struct env_report *r)
 {
 	const struct env_facts *f = J->f;
-	struct env_verdict *v;
-	char rt[24];
+	struct env_finding *v;
+	char rt[16] = "";
 
 	if (!f->cudart_version && !f->nvcc_version[0]) {
-		PUSH(v, ENV_INFO, "cuda");
-		WHAT(v, "no system CUDA toolkit (no libcudart on the library path, no nvcc on PATH): "
-		     "pip and conda frameworks carry their own CUDA runtime; only building CUDA "
-		     "extensions needs one");
+		PUSH(v, ENV_INFO, ENV_F_CUDA_NONE, "cuda");
 		return 0;
 	}
-	PUSH(v, ENV_INFO, "cuda");
-	WHAT(v, "system CUDA:");
+	PUSH(v, ENV_INFO, ENV_F_CUDA_SYSTEM, "cuda");
 	if (f->cudart_version) {
 		cuda_str(f->cudart_version, rt, sizeof(rt));
-		WHAT(v, " runtime %s (%s)", rt, f->cudart_lib[0] ? f->cudart_lib : "libcudart");
+		SET(v->cuda, rt);
+		SET(v->lib, f->cudart_lib);
 	}
-	if (f->nvcc_version[0])
-		WHAT(v, "%s nvcc %s", f->cudart_version ? "," : "", f->nvcc_version);
-	if (f->cudart_version && judge_system_cuda(J, r, "CUDA runtime", rt))
+	SET(v->nvcc, f->nvcc_version);
+	if (f->cudart_version && judge_system_cuda(J, r, ENV_F_CUDART_TOO_NEW, rt))
 		return -1;
 	if (f->nvcc_version[0] && (!f->cudart_version || strcmp(rt, f->nvcc_version)) &&
-	    judge_system_cuda(J, r, "nvcc", f->nvcc_version))
+	    judge_system_cuda(J, r, ENV_F_NVCC_TOO_NEW, f->nvcc_version))
 		return -1;
 	return 0;
 out_oom:
@@ -638,17 +576,40 @@ static int arch_list_runs(const char *list, int maj, int min)
 	return best;
 }
 
+/* A finding on framework w: its name, version and CUDA, the driver. */
+static struct env_finding *push_fw(struct judge *J, struct env_report *r, enum env_level lv,
+				   enum env_code code, const struct env_framework *w)
+{
+	struct env_finding *v = push(r, lv, code, w->name);
+
+	if (!v)
+		return NULL;
+	SET(v->fw, w->name);
+	SET(v->version, w->version);
+	SET(v->cuda, w->cuda);
+	SET(v->driver, J->f->driver);
+	SET(v->dmax, J->dmax);
+	SET(v->text, w->error);
+	v->datacenter = J->datacenter;
+	v->ngpus = J->f->ngpus;
+	return v;
+}
+
+#define PUSH_FW(var, lv, code) \
+	do { if (!((var) = push_fw(J, r, (lv), (code), w))) goto out_oom; } while (0)
+
 /* The framework against each GPU's architecture. */
 static int judge_fw_arch(struct judge *J, struct env_report *r, const struct env_framework *w)
 {
 	const struct env_facts *f = J->f;
-	struct env_verdict *v;
+	struct env_finding *v;
 
 	for (size_t i = 0; i < f->ngpus; i++) {
 		const struct env_gpu *g = &f->gpus[i];
 		const struct env_arch_row *a;
+		enum env_code code = ENV_F_COUNT;
+		enum env_level lv = ENV_WARN;
 		bool seen = false;
-		int runs;
 
 		if (g->cc_major < 0)
 			continue;
@@ -658,58 +619,40 @@ static int judge_fw_arch(struct judge *J, struct env_report *r, const struct env
 			continue;
 		a = envcheck_arch(J->t, g->cc_major, g->cc_minor);
 		if (w->archs[0]) {
-			runs = arch_list_runs(w->archs, g->cc_major, g->cc_minor);
+			int runs = arch_list_runs(w->archs, g->cc_major, g->cc_minor);
 			if (runs == 2)
 				continue;
-			PUSH(v, runs ? ENV_WARN : ENV_FAIL, w->name);
-			if (runs)
-				WHAT(v, "%s %s has no native kernels for sm_%d%d (%s), only PTX that the driver "
-				     "compiles at start-up: slow first run, and libraries without PTX fail",
-				     fw_title(w->name), w->version, g->cc_major, g->cc_minor, g->name);
-			else
-				WHAT(v, "%s %s has no kernels for sm_%d%d (%s; it has %s): CUDA calls fail with "
-				     "'no kernel image is available for execution on the device'",
-				     fw_title(w->name), w->version, g->cc_major, g->cc_minor, g->name, w->archs);
-			if (a && a->first_cuda[0])
-				FIX(v, "install a build for CUDA >= %s, the first that targets %s: ",
-				    a->first_cuda, a->arch);
-			else
-				FIX(v, "install a build that targets sm_%d%d: ", g->cc_major, g->cc_minor);
-			fix_build(v, w->name, "");
+			code = runs ? ENV_F_FW_PTX_ONLY : ENV_F_FW_NO_KERNELS;
+			lv = runs ? ENV_WARN : ENV_FAIL;
+		} else if (!a || !w->cuda[0]) {
 			continue;
-		}
-		if (!a || !w->cuda[0])
-			continue;
-		if (a->last_cuda[0]) {
-			char mm[16];
-			long c[3];
-			int k = parse_version(w->cuda, c);
+		} else {
+			long c[3], fc[3];
+			int k = envcheck_version_parse(w->cuda, c);
+			char mm[48];
+
 			snprintf(mm, sizeof(mm), "%ld.%ld", c[0], k > 1 ? c[1] : 0L);
-			if (envcheck_version_cmp(mm, a->last_cuda) > 0) {
-				PUSH(v, ENV_FAIL, w->name);
-				WHAT(v, "%s %s is built for CUDA %s, but CUDA after %s dropped %s (sm_%d%d, %s): "
-				     "it has no kernels for this GPU", fw_title(w->name), w->version, w->cuda,
-				     a->last_cuda, a->arch, g->cc_major, g->cc_minor, g->name);
-				FIX(v, "install a build for CUDA <= %s: ", a->last_cuda);
-				fix_build(v, w->name, a->last_cuda);
+			envcheck_version_parse(a->first_cuda, fc);
+			if (a->last_cuda[0] && envcheck_version_cmp(mm, a->last_cuda) > 0) {
+				code = ENV_F_FW_ARCH_DROPPED;
+				lv = ENV_FAIL;
+			} else if (a->first_cuda[0] &&
+				   /* "12" (jax) is the whole family: older only if the major is */
+				   ((k == 1 && c[0] < fc[0]) ||
+				    (k > 1 && envcheck_version_cmp(w->cuda, a->first_cuda) < 0))) {
+				code = ENV_F_FW_CUDA_BEFORE_ARCH;
+			} else {
 				continue;
 			}
 		}
-		if (a->first_cuda[0]) {
-			long c[3], fc[3];
-			int k = parse_version(w->cuda, c);
-			parse_version(a->first_cuda, fc);
-			/* "12" (jax) is the whole family: older only if the major is */
-			if ((k == 1 && c[0] < fc[0]) ||
-			    (k > 1 && envcheck_version_cmp(w->cuda, a->first_cuda) < 0)) {
-				PUSH(v, ENV_WARN, w->name);
-				WHAT(v, "%s %s is built for CUDA %s, older than CUDA %s, the first to target %s "
-				     "(sm_%d%d, %s): it runs only through PTX JIT, if it ships PTX",
-				     fw_title(w->name), w->version, w->cuda, a->first_cuda, a->arch,
-				     g->cc_major, g->cc_minor, g->name);
-				FIX(v, "install a build for CUDA >= %s: ", a->first_cuda);
-				fix_build(v, w->name, "");
-			}
+		PUSH_FW(v, lv, code);
+		v->gpu_index = (int)i;
+		v->gpu = *g;
+		SET(v->text, w->archs);
+		if (a) {
+			SET(v->arch, a->arch);
+			SET(v->first_cuda, a->first_cuda);
+			SET(v->last_cuda, a->last_cuda);
 		}
 	}
 	return 0;
@@ -729,93 +672,64 @@ static int judge_framework(struct judge *J, struct env_report *r, size_t idx)
 {
 	const struct env_facts *f = J->f;
 	const struct env_framework *w = &f->fw[idx];
-	const char *title = fw_title(w->name), *full, *compat;
-	struct env_verdict *v;
+	const char *full, *compat;
+	struct env_finding *v;
 
 	if (!w->installed)
 		return 0;
 	if (w->import_failed) {
-		PUSH(v, ENV_WARN, w->name);
-		WHAT(v, "%s is installed but fails to import: %s", title, w->error[0] ? w->error : "?");
-		FIX(v, "reinstall it in this environment (pip install --force-reinstall %s) or install "
-		    "what the error names", !strcmp(w->name, "torch") ? "torch" : w->name);
+		PUSH_FW(v, ENV_WARN, ENV_F_FW_IMPORT_FAILED);
 		return 0;
 	}
 	if (!w->cuda[0]) {
-		if (f->ngpus) {
-			PUSH(v, ENV_FAIL, w->name);
-			WHAT(v, "%s %s is a CPU-only build: it will not use the %zu GPU%s", title,
-			     w->version, f->ngpus, f->ngpus == 1 ? "" : "s");
-			FIX(v, "install a CUDA build: ");
-			fix_build(v, w->name, J->dmax);
-		} else {
-			PUSH(v, ENV_INFO, w->name);
-			WHAT(v, "%s %s (CPU-only build)", title, w->version);
-		}
+		if (f->ngpus)
+			PUSH_FW(v, ENV_FAIL, ENV_F_FW_CPU_ONLY);
+		else
+			PUSH_FW(v, ENV_INFO, ENV_F_FW_CPU_ONLY_NO_GPU);
 		return 0;
 	}
 	/* A CUDA build: does its CUDA run on this driver? */
 	if (!f->nvml || !f->driver[0]) {
-		PUSH(v, f->nvml ? ENV_INFO : ENV_WARN, w->name);
-		WHAT(v, "%s %s is built for CUDA %s, but %s: it runs on the CPU", title, w->version,
-		     w->cuda, f->nvml ? "the driver version is unknown" : "there is no NVIDIA driver");
-		if (!f->nvml)
-			FIX(v, "see the driver line");
+		if (f->nvml)
+			PUSH_FW(v, ENV_INFO, ENV_F_FW_DRIVER_UNKNOWN);
+		else
+			PUSH_FW(v, ENV_WARN, ENV_F_FW_NO_DRIVER);
 		return 0;
 	}
 	if (envcheck_cuda_needs(J->t, w->cuda, &full, &compat)) {
-		PUSH(v, ENV_WARN, w->name);
-		WHAT(v, "%s %s is built for CUDA %s, which is not in data/cuda_driver.csv (newer than "
-		     "gpurent's data?): the driver check was skipped", title, w->version, w->cuda);
-		FIX(v, "update gpurent, or add the row from NVIDIA's CUDA release notes "
-		    "(table 'CUDA Toolkit and Corresponding Driver Versions')");
+		PUSH_FW(v, ENV_WARN, ENV_F_FW_CUDA_UNKNOWN);
 	} else if (full[0] && envcheck_version_cmp(f->driver, full) >= 0) {
-		PUSH(v, ENV_OK, w->name);
-		WHAT(v, "%s %s, built for CUDA %s, runs on driver %s (needs >= %s)", title, w->version,
-		     w->cuda, f->driver, full);
+		PUSH_FW(v, ENV_OK, ENV_F_FW_DRIVER_OK);
+		SET(v->need, full);
+		SET(v->compat, compat);
 	} else if (!full[0] && compat[0] && envcheck_version_cmp(f->driver, compat) >= 0) {
-		PUSH(v, ENV_OK, w->name);
-		WHAT(v, "%s %s, built for CUDA %s, runs on driver %s (CUDA %s.x needs >= %s)", title,
-		     w->version, w->cuda, f->driver, w->cuda, compat);
+		PUSH_FW(v, ENV_OK, ENV_F_FW_DRIVER_OK_FAMILY);
+		SET(v->compat, compat);
+		v->compat_covers = true;
 	} else if (full[0] && compat[0] && envcheck_version_cmp(f->driver, compat) >= 0) {
-		PUSH(v, ENV_WARN, w->name);
-		WHAT(v, "%s %s is built for CUDA %s, which needs driver >= %s; driver %s runs it only "
-		     "through CUDA minor version compatibility: kernels shipped as PTX for a newer CUDA "
-		     "cannot be JIT-compiled and features newer than CUDA %s fail", title, w->version,
-		     w->cuda, full, f->driver, J->dmax[0] ? J->dmax : "the driver's");
-		fix_driver(J, v, w->name, w->cuda, full);
+		PUSH_FW(v, ENV_WARN, ENV_F_FW_MINOR_COMPAT);
+		SET(v->need, full);
+		SET(v->compat, compat);
+		v->compat_covers = true;
 	} else {
-		const char *need = full[0] ? full : compat;
 		J->driver_too_old[idx] = true;
-		PUSH(v, ENV_FAIL, w->name);
-		WHAT(v, "%s %s is built for CUDA %s, which needs driver >= %s", title, w->version,
-		     w->cuda, need);
-		if (compat[0] && strcmp(compat, need))
-			WHAT(v, " (>= %s with minor version compatibility)", compat);
-		WHAT(v, "; driver %s runs CUDA <= %s: CUDA fails to start ('the CUDA driver version is "
-		     "insufficient for CUDA runtime version')", f->driver, J->dmax[0] ? J->dmax : "?");
-		fix_driver(J, v, w->name, w->cuda, need);
+		PUSH_FW(v, ENV_FAIL, ENV_F_DRIVER_TOO_OLD);
+		SET(v->need, full[0] ? full : compat);
+		SET(v->compat, compat);
+		v->driver_too_old = true;
 	}
 	/* Does it see the GPUs? */
 	if (f->ngpus && w->gpus == 0) {
-		PUSH(v, ENV_FAIL, w->name);
-		WHAT(v, "%s cannot see the GPU%s", title, f->ngpus == 1 ? "" : "s");
-		if (w->error[0])
-			WHAT(v, ": %s", w->error);
-		if (cvd_hides_all(f))
-			FIX(v, "CUDA_VISIBLE_DEVICES='%s' hides every GPU: unset it or list the devices",
-			    f->cuda_visible_devices);
-		else if (J->driver_too_old[idx])
-			FIX(v, "fix the driver / CUDA mismatch above");
-		else
-			FIX(v, "python3 -c 'import torch; torch.cuda.init()' (or the framework's equivalent) "
-			    "shows the error; a container started without --gpus, or without "
-			    "/dev/nvidia-uvm, does this");
+		PUSH_FW(v, ENV_FAIL, ENV_F_FW_NO_GPU);
+		v->cvd_set = f->cvd_set;
+		v->cvd_hides_all = cvd_hides_all(f);
+		v->driver_too_old = J->driver_too_old[idx];
+		SET(v->cvd, f->cuda_visible_devices);
 	} else if (f->ngpus && w->gpus > 0 && (size_t)w->gpus < f->ngpus) {
-		PUSH(v, ENV_INFO, w->name);
-		WHAT(v, "%s sees %d of the %zu GPUs", title, w->gpus, f->ngpus);
-		if (f->cvd_set)
-			WHAT(v, " (CUDA_VISIBLE_DEVICES=%s)", f->cuda_visible_devices);
+		PUSH_FW(v, ENV_INFO, ENV_F_FW_SOME_GPUS);
+		v->gpus_seen = w->gpus;
+		v->cvd_set = f->cvd_set;
+		SET(v->cvd, f->cuda_visible_devices);
 	}
 	return judge_fw_arch(J, r, w);
 out_oom:
@@ -825,25 +739,23 @@ out_oom:
 static int judge_python(struct judge *J, struct env_report *r)
 {
 	const struct env_facts *f = J->f;
-	struct env_verdict *v;
+	struct env_finding *v;
 
 	if (!f->python) {
-		PUSH(v, ENV_INFO, "python");
-		WHAT(v, "no python3 to ask%s%s: framework checks skipped",
-		     f->python_error[0] ? ": " : "", f->python_error);
+		PUSH(v, ENV_INFO, ENV_F_NO_PYTHON, "python");
+		SET(v->text, f->python_error);
 		return 0;
 	}
-	PUSH(v, ENV_INFO, "python");
-	WHAT(v, "python %s:", f->python_version[0] ? f->python_version : "?");
-	for (size_t i = 0; i < f->nfw; i++) {
+	PUSH(v, ENV_INFO, ENV_F_PYTHON, "python");
+	SET(v->version, f->python_version);
+	for (size_t i = 0; i < f->nfw && i < ENV_MAX_FW; i++) {
 		const struct env_framework *w = &f->fw[i];
-		WHAT(v, "%s %s ", i ? "," : "", w->name);
-		if (!w->installed)
-			WHAT(v, "not installed");
-		else if (w->import_failed)
-			WHAT(v, "(fails to import)");
-		else
-			WHAT(v, "%s%s%s", w->version, w->cuda[0] ? " for CUDA " : " CPU-only", w->cuda);
+		struct env_fw_brief *b = &v->fws[v->nfws++];
+		SET(b->name, w->name);
+		b->installed = w->installed;
+		b->import_failed = w->import_failed;
+		SET(b->version, w->version);
+		SET(b->cuda, w->cuda);
 	}
 	for (size_t i = 0; i < f->nfw; i++)
 		if (judge_framework(J, r, i))
@@ -856,86 +768,58 @@ out_oom:
 static int judge_host(struct judge *J, struct env_report *r)
 {
 	const struct env_facts *f = J->f;
-	struct env_verdict *v;
+	struct env_finding *v;
 	double gpumem = 0;
 
 	for (size_t i = 0; i < f->ngpus; i++)
 		gpumem += (double)f->gpus[i].mem_total;
 	if (f->cpus > 0) {
-		if (f->ngpus && f->cpus < ENV_CPUS_PER_GPU * (long)f->ngpus) {
-			PUSH(v, ENV_WARN, "cpu");
-			WHAT(v, "%ld CPU core%s for %zu GPU%s: fewer than %d per GPU starves the data loader",
-			     f->cpus, f->cpus == 1 ? "" : "s", f->ngpus, f->ngpus == 1 ? "" : "s",
-			     ENV_CPUS_PER_GPU);
-			FIX(v, "set DataLoader num_workers to about cores/GPUs - 1, decode and augment "
-			    "offline, or rent a box with more vCPUs per GPU");
-		} else {
-			PUSH(v, ENV_OK, "cpu");
-			WHAT(v, "%ld CPU cores", f->cpus);
-			if (f->ngpus)
-				WHAT(v, " (%.1f per GPU)", (double)f->cpus / (double)f->ngpus);
-		}
-		if (f->cpus_online > f->cpus)
-			WHAT(v, "; %ld usable of the %ld the machine shows (a CPU quota or affinity: set "
-			     "num_workers and thread counts from the usable number, not os.cpu_count())",
-			     f->cpus, f->cpus_online);
+		if (f->ngpus && f->cpus < ENV_CPUS_PER_GPU * (long)f->ngpus)
+			PUSH(v, ENV_WARN, ENV_F_CPU_FEW, "cpu");
+		else
+			PUSH(v, ENV_OK, ENV_F_CPU_OK, "cpu");
+		v->cpus = f->cpus;
+		v->cpus_online = f->cpus_online;
+		v->ngpus = f->ngpus;
+		v->cpus_per_gpu = ENV_CPUS_PER_GPU;
 	}
 	if (f->ram_total) {
-		if (f->ngpus && (double)f->ram_total < gpumem) {
-			PUSH(v, ENV_WARN, "ram");
-			WHAT(v, "RAM %.1f GiB is less than the GPUs' %.1f GiB: loading a checkpoint that "
-			     "fills the GPUs goes through host memory first", f->ram_total / GIB,
-			     gpumem / GIB);
-			FIX(v, "load with mmap (safetensors, torch.load(mmap=True)), shard the checkpoint, "
-			    "or rent more RAM");
-		} else {
-			PUSH(v, ENV_OK, "ram");
-			WHAT(v, "RAM %.1f GiB, %.1f GiB available", f->ram_total / GIB, f->ram_avail / GIB);
-		}
-		if (f->ram_host > f->ram_total)
-			WHAT(v, " (a container limit: the host has %.1f GiB, and going over the limit "
-			     "gets the job killed)", f->ram_host / GIB);
+		if (f->ngpus && (double)f->ram_total < gpumem)
+			PUSH(v, ENV_WARN, ENV_F_RAM_LOW, "ram");
+		else
+			PUSH(v, ENV_OK, ENV_F_RAM_OK, "ram");
+		v->ram_total = f->ram_total;
+		v->ram_avail = f->ram_avail;
+		v->ram_host = f->ram_host;
+		v->gpu_mem = gpumem;
+		v->ngpus = f->ngpus;
 	}
 	/* /dev/shm: PyTorch's DataLoader workers pass batches through it. */
-	if (!f->shm_exists) {
-		PUSH(v, ENV_WARN, "shm");
-		WHAT(v, "%s does not exist: PyTorch DataLoader workers (num_workers > 0) need shared "
-		     "memory", f->shm_path[0] ? f->shm_path : "/dev/shm");
-	} else if (f->shm_free < ENV_SHM_WARN_BYTES) {
-		PUSH(v, f->shm_free < ENV_SHM_FAIL_BYTES ? ENV_FAIL : ENV_WARN, "shm");
-		WHAT(v, "%s has %.0f MiB free (%.0f MiB in all): PyTorch DataLoader workers %s with "
-		     "'bus error' / 'insufficient shared memory (shm)'", f->shm_path, f->shm_free / MIB,
-		     f->shm_total / MIB, f->shm_free < ENV_SHM_FAIL_BYTES ? "die" : "can die");
-	} else {
-		PUSH(v, ENV_OK, "shm");
-		WHAT(v, "%s: %.1f GiB free", f->shm_path, f->shm_free / GIB);
-	}
-	if (v->level >= ENV_WARN)
-		FIX(v, "restart the container with --shm-size=16g or --ipc=host (docker), mount an "
-		    "emptyDir with medium: Memory at /dev/shm (Kubernetes), or as root: mount -o "
-		    "remount,size=16G /dev/shm; else DataLoader(num_workers=0), which is slow");
+	if (!f->shm_exists)
+		PUSH(v, ENV_WARN, ENV_F_SHM_MISSING, "shm");
+	else if (f->shm_free < ENV_SHM_WARN_BYTES)
+		PUSH(v, f->shm_free < ENV_SHM_FAIL_BYTES ? ENV_FAIL : ENV_WARN, ENV_F_SHM_SMALL, "shm");
+	else
+		PUSH(v, ENV_OK, ENV_F_SHM_OK, "shm");
+	SET(v->path, f->shm_path);
+	v->free_bytes = f->shm_free;
+	v->total_bytes = f->shm_total;
 	for (size_t i = 0; i < f->ndirs; i++) {
 		const struct env_dir *d = &f->dirs[i];
-		if (!d->exists || d->error[0]) {
-			PUSH(v, ENV_WARN, "disk");
-			WHAT(v, "%s (%s): %s", d->path, d->role, d->error[0] ? d->error : "does not exist");
-			FIX(v, "create it, or point --dir at where logs and checkpoints go");
-			continue;
-		}
-		if (d->free_bytes < ENV_DISK_WARN_BYTES) {
-			PUSH(v, d->free_bytes < ENV_DISK_FAIL_BYTES ? ENV_FAIL : ENV_WARN, "disk");
-			WHAT(v, "%s (%s): only %.1f GiB free of %.1f GiB: %s", d->path, d->role,
-			     d->free_bytes / GIB, d->total_bytes / GIB,
-			     d->free_bytes < ENV_DISK_FAIL_BYTES ?
-			     "the next checkpoint or log write fails" :
-			     "one bf16 checkpoint of a 7B model (14 GB) barely fits");
-			FIX(v, "free space, mount a larger volume here, keep only the last few "
-			    "checkpoints, or write them to object storage");
-		} else {
-			PUSH(v, ENV_OK, "disk");
-			WHAT(v, "%s (%s): %.1f GiB free of %.1f GiB", d->path, d->role, d->free_bytes / GIB,
-			     d->total_bytes / GIB);
-		}
+		if (d->error[0])
+			PUSH(v, ENV_WARN, ENV_F_DIR_ERROR, "disk");
+		else if (!d->exists)
+			PUSH(v, ENV_WARN, ENV_F_DIR_MISSING, "disk");
+		else if (d->free_bytes < ENV_DISK_WARN_BYTES)
+			PUSH(v, d->free_bytes < ENV_DISK_FAIL_BYTES ? ENV_FAIL : ENV_WARN, ENV_F_DISK_LOW,
+			     "disk");
+		else
+			PUSH(v, ENV_OK, ENV_F_DISK_OK, "disk");
+		SET(v->path, d->path);
+		SET(v->role, d->role);
+		SET(v->text, d->error);
+		v->free_bytes = d->free_bytes;
+		v->total_bytes = d->total_bytes;
 	}
 	return 0;
 out_oom:

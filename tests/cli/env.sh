@@ -108,6 +108,10 @@ levels = {c['level'] for c in d['checks']}
 assert levels <= {'info', 'ok', 'warn', 'fail'}
 assert d['verdict'] == ('fail' if d['counts']['fail'] else 'warn' if d['counts']['warn'] else 'ok')
 assert any(c['topic'] == 'gpu0' and c['level'] == 'ok' for c in d['checks'])
+import re
+assert all(re.fullmatch('[a-z][a-z_]*', c['code']) for c in d['checks']), d['checks']
+assert any(c['topic'] == 'gpu0' and c['code'] == 'gpu_whole' for c in d['checks'])
+assert any(c['topic'] == 'torch' and c['code'] == 'fw_driver_ok' and c['fix'] is None for c in d['checks'])
 " && ok || bad "--json"
 	else
 		echo "SKIP env --json: no python3 to read it"
