@@ -35,6 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_STRICT_CHECK(cond) ((void)0)
 #endif
 
+/* Where harnesses sum bytes they read only to prove them readable. */
+extern unsigned fuzz_sink;
+
 /* build/embedded.c: the data files (data/NAME.csv), by base name, NULL-terminated. */
 struct embedded_file { const char *name; const char *data; size_t len; };
 extern const struct embedded_file embedded_files[];
