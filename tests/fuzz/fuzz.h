@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/core/catalog.h"
 #include "../../src/core/gpu.h"
 #include "../../src/core/model.h"
 
@@ -91,6 +92,30 @@ static inline const struct model_db *fuzz_model_db(void)
 		loaded = 1;
 	}
 	return &db;
+}
+
+/* data/offers.csv (prices in USD and CNY) as an offer set loaded once. */
+static inline const struct offer_set *fuzz_offers(void)
+{
+	static const struct currency_rate rates[] = {{"USD", 1}, {"CNY", 0.1389}};
+	static struct offer_set s;
+	static int loaded;
+	struct catalog_opts o = {.gpus = NULL, .rates = rates, .nrates = 2};
+	char err[512];
+	size_t len;
+	const char *buf;
+
+	if (!loaded) {
+		o.gpus = fuzz_gpu_db();
+		buf = fuzz_data_file("offers.csv", &len);
+		offer_set_init(&s);
+		if (catalog_load(&s, buf, len, false, "offers.csv", &o, err, sizeof(err)) || !s.n) {
+			fprintf(stderr, "fuzz: offers.csv: %s\n", err);
+			abort();
+		}
+		loaded = 1;
+	}
+	return &s;
 }
 
 /* data[0..size) as a NUL-terminated string the caller frees (it stops at
