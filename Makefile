@@ -111,7 +111,7 @@ $(CLI_RUNS): cli-%: $(BUILD)/gpurent $(FAKE_LIB) $(PROG_BIN)
 	@GPURENT=$(CURDIR)/$(BUILD)/gpurent sh tests/cli/$*.sh >$(BUILD)/cli/$*.log 2>&1; rc=$$?; \
 	    cat $(BUILD)/cli/$*.log; exit $$rc
 
-test: unit cli
+test: unit cli fuzz-replay
 
 # JOBS: how many test scripts run at once (make -jN check passes its N down).
 JOBS ?= 2
@@ -139,3 +139,80 @@ install: $(BUILD)/gpurent
 
 clean:
 	rm -rf build
+
+# ---- fuzzing (tests/fuzz, CONTRIBUTING.md "Fuzzing") ----
+#   make fuzz          every harness under libFuzzer for FUZZ_TIME seconds each
+#                      (crashes: build/fuzz/crashes/NAME/; FUZZ_MERGE=1 merges
+#                      new inputs into tests/fuzz/corpus/NAME)
+#   make fuzz-replay   every harness's corpus and regress inputs through a plain
+#                      main() built with $(CC) (part of `make test`)
+# A harness is tests/fuzz/fuzz_NAME.c; its seeds tests/fuzz/corpus/NAME/, the
+# inputs that once failed tests/fuzz/regress/NAME/ (tests/fuzz/pending/ holds
+# the ones whose bug is not fixed yet: not replayed).
+FUZZ_SRC    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES  := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_TIME   ?= 60
+FUZZ_MERGE  ?=
+FUZZ_CC     ?= clang
+FUZZ_FLAGS  ?=
+FUZZ_DIR    := build/fuzz
+FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -pthread $(FUZZ_SAN) \
+               $(shell pkg-config --cflags $(PKGS) $(DLOPEN_PKGS) 2>/dev/null) $(FUZZ_FLAGS)
+FUZZ_OBJ    := $(CORE_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/embedded.o
+FUZZ_BIN    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+REPLAY_BIN  := $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/fuzz_%)
+
+.PHONY: fuzz fuzz-build fuzz-replay
+.SECONDARY: $(FUZZ_OBJ)
+# fuzz_sky_task.c includes fuzz_workload.c, and others may share code so.
+$(FUZZ_BIN) $(REPLAY_BIN): $(FUZZ_SRC)
+
+# The core with coverage for libFuzzer (no -Werror: clang's warnings are not gcc's).
+$(FUZZ_DIR)/obj/%.o: %.c $(wildcard src/core/*.h)
+	@mkdir -p $(dir $@)
+	@echo '  FUZZCC  $<'
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ_DIR)/obj/embedded.o: $(BUILD)/embedded.c
+	@mkdir -p $(dir $@)
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJ)
+	@echo '  FUZZER  $@'
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(WARN) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+# Each harness runs on a copy of its corpus (plus its regress inputs), so the
+# repository's corpus changes only with FUZZ_MERGE=1.
+fuzz: fuzz-build
+	@rm -rf $(FUZZ_DIR)/work; fail=""; \
+	for n in $(FUZZ_NAMES); do \
+	    w=$(FUZZ_DIR)/work/$$n; c=$(FUZZ_DIR)/crashes/$$n; mkdir -p $$w $$c $(FUZZ_DIR)/log; \
+	    cp tests/fuzz/corpus/$$n/* $$w/ 2>/dev/null; \
+	    r=; [ -d tests/fuzz/regress/$$n ] && r=tests/fuzz/regress/$$n; \
+	    echo "  FUZZ    $$n ($(FUZZ_TIME) s)"; \
+	    if ! $(FUZZ_DIR)/fuzz_$$n -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=10 \
+	        -print_final_stats=1 -artifact_prefix=$$c/ $$w $$r >$(FUZZ_DIR)/log/$$n.log 2>&1; then \
+	        fail="$$fail $$n"; grep -m1 -A12 'ERROR\|invariant violated\|Test unit written' $(FUZZ_DIR)/log/$$n.log; fi; \
+	    awk -v n=$$n '/stat::number_of_executed_units/ {e=$$2} /stat::average_exec_per_sec/ {s=$$2} \
+	        END {printf "          %s: %s executions, %s/s\n", n, e, s}' $(FUZZ_DIR)/log/$$n.log; \
+	    if [ "$(FUZZ_MERGE)" = 1 ]; then mkdir -p tests/fuzz/corpus/$$n; \
+	        $(FUZZ_DIR)/fuzz_$$n -merge=1 -rss_limit_mb=2048 -timeout=10 tests/fuzz/corpus/$$n $$w \
+	            >>$(FUZZ_DIR)/log/$$n.log 2>&1 || fail="$$fail $$n(merge)"; fi; \
+	done; \
+	if [ -n "$$fail" ]; then echo "fuzz: failed:$$fail (inputs in $(FUZZ_DIR)/crashes/, logs in $(FUZZ_DIR)/log/)"; exit 1; fi; \
+	echo "fuzz: $(words $(FUZZ_NAMES)) harnesses, no crash"
+
+# The same harnesses with the normal compiler and flags (SAN=1 included).
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(CORE_OBJ) $(BUILD)/obj/embedded.o
+	@mkdir -p $(dir $@)
+	@echo '  REPLAY  $@'
+	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(CORE_OBJ) $(BUILD)/obj/embedded.o $(LDLIBS)
+
+fuzz-replay: $(REPLAY_BIN)
+	@fail=0; total=0; for n in $(FUZZ_NAMES); do \
+	    set -- $$(find tests/fuzz/corpus/$$n tests/fuzz/regress/$$n -type f 2>/dev/null | LC_ALL=C sort); \
+	    total=$$((total + $$#)); \
+	    [ $$# = 0 ] || $(BUILD)/fuzz-replay/fuzz_$$n "$$@" || { fail=1; for f; do \
+	        $(BUILD)/fuzz-replay/fuzz_$$n "$$f" >/dev/null 2>&1 || echo "fuzz-replay: $$n: $$f fails"; done; }; \
+	done; test $$fail = 0 && echo "fuzz-replay: $(words $(FUZZ_NAMES)) harnesses, $$total inputs replayed"

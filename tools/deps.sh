@@ -24,6 +24,11 @@ command -v xxhsum >/dev/null 2>&1 || tools="$tools xxhash"
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
 # ps/pgrep for the guard tests' orphan checks.
 command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
+# clang and its libFuzzer runtime for `make fuzz` (CI runs it; `make check` does not need them).
+command -v clang >/dev/null 2>&1 || tools="$tools clang"
+clang_major=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
+ls /usr/lib/llvm-${clang_major:-14}/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 ||
+	tools="$tools libclang-rt-${clang_major:-14}-dev"
 [ -z "$pkgs$tools" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$pkgs$tools"

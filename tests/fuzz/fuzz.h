@@ -1,0 +1,156 @@
+/*
+ * fuzz.h - what every tests/fuzz/fuzz_<name>.c harness shares: the
+ * libFuzzer entry point's prototype, the invariant check that aborts, and
+ * the data files embedded in the build (build/embedded.c, tools/embed.c).
+ */
+#ifndef GPURENT_FUZZ_H
+#define GPURENT_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/catalog.h"
+#include "../../src/core/gpu.h"
+#include "../../src/core/model.h"
+
+/* Called by libFuzzer, or by tests/fuzz/replay.c once per file. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * An invariant the code's documentation promises. FUZZ_STRICT builds also
+ * check the ones that fire on known, not yet fixed bugs (see
+ * CONTRIBUTING.md "Fuzzing"); they are written FUZZ_STRICT_CHECK.
+ */
+#define FUZZ_CHECK(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: fuzz invariant violated: %s\n", __FILE__, __LINE__, #cond); \
+		abort(); \
+	} \
+} while (0)
+#ifdef FUZZ_STRICT
+#define FUZZ_STRICT_CHECK(cond) FUZZ_CHECK(cond)
+#else
+#define FUZZ_STRICT_CHECK(cond) ((void)sizeof(cond))   /* not evaluated */
+/* A loader's error "FNAME:LINE: column: ..." (csv.h, gpu.h, ...); one line
+ * as CONTRIBUTING.md asks, but a quoted field with a newline is echoed as
+ * it is (tests/fuzz/pending/), hence strict. */
+#define FUZZ_CHECK_LOAD_ERR(err, fname) do { \
+	FUZZ_CHECK(!strncmp((err), (fname), strlen(fname))); \
+	FUZZ_STRICT_CHECK(fuzz_one_line(err)); \
+} while (0)
+
+#endif
+
+/* Where harnesses sum bytes they read only to prove them readable. */
+extern unsigned fuzz_sink;
+
+/* build/embedded.c: the data files (data/NAME.csv), by base name, NULL-terminated. */
+struct embedded_file { const char *name; const char *data; size_t len; };
+extern const struct embedded_file embedded_files[];
+
+/* The embedded data file name (its length in *len); aborts when absent. */
+static inline const char *fuzz_data_file(const char *name, size_t *len)
+{
+	for (const struct embedded_file *f = embedded_files; f->name; f++)
+		if (!strcmp(f->name, name)) {
+			*len = f->len;
+			return f->data;
+		}
+	fprintf(stderr, "fuzz: %s is not embedded\n", name);
+	abort();
+}
+
+/* data/gpus.csv and data/models.csv as loaded once (kept until exit). */
+static inline const struct gpu_db *fuzz_gpu_db(void)
+{
+	static struct gpu_db db;
+	static int loaded;
+	char err[512];
+	size_t len;
+	const char *buf;
+
+	if (!loaded) {
+		buf = fuzz_data_file("gpus.csv", &len);
+		if (gpu_db_load(&db, buf, len, "gpus.csv", err, sizeof(err))) {
+			fprintf(stderr, "fuzz: %s\n", err);
+			abort();
+		}
+		loaded = 1;
+	}
+	return &db;
+}
+
+static inline const struct model_db *fuzz_model_db(void)
+{
+	static struct model_db db;
+	static int loaded;
+	char err[512];
+	size_t len;
+	const char *buf;
+
+	if (!loaded) {
+		buf = fuzz_data_file("models.csv", &len);
+		if (model_db_load(&db, buf, len, "models.csv", err, sizeof(err))) {
+			fprintf(stderr, "fuzz: %s\n", err);
+			abort();
+		}
+		loaded = 1;
+	}
+	return &db;
+}
+
+/* data/offers.csv (prices in USD and CNY) as an offer set loaded once. */
+static inline const struct offer_set *fuzz_offers(void)
+{
+	static const struct currency_rate rates[] = {{"USD", 1}, {"CNY", 0.1389}};
+	static struct offer_set s;
+	static int loaded;
+	struct catalog_opts o = {.gpus = NULL, .rates = rates, .nrates = 2};
+	char err[512];
+	size_t len;
+	const char *buf;
+
+	if (!loaded) {
+		o.gpus = fuzz_gpu_db();
+		buf = fuzz_data_file("offers.csv", &len);
+		offer_set_init(&s);
+		if (catalog_load(&s, buf, len, false, "offers.csv", &o, err, sizeof(err)) || !s.n) {
+			fprintf(stderr, "fuzz: offers.csv: %s\n", err);
+			abort();
+		}
+		loaded = 1;
+	}
+	return &s;
+}
+
+/* data[0..size) as a NUL-terminated string the caller frees (it stops at
+ * the first NUL the input holds, as a C string would). */
+static inline char *fuzz_cstr(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	if (!s)
+		abort();
+	memcpy(s, data, size);
+	s[size] = '\0';
+	return s;
+}
+
+/* An error message is one non-empty line. */
+static inline int fuzz_one_line(const char *err)
+{
+	return err[0] && !strchr(err, '\n');
+}
+
+/* A loader's error "FNAME:LINE: column: ..." (csv.h, gpu.h, ...); one line
+ * as CONTRIBUTING.md asks, but a quoted field with a newline is echoed as
+ * it is (tests/fuzz/pending/), hence strict. */
+#define FUZZ_CHECK_LOAD_ERR(err, fname) do { \
+	FUZZ_CHECK(!strncmp((err), (fname), strlen(fname))); \
+	FUZZ_STRICT_CHECK(fuzz_one_line(err)); \
+} while (0)
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * fuzz_workload.c - workload_load_yaml (src/core/workload_yaml.c) on a
+ * workload file, then workload_resolve against the embedded data.
+ */
+#include <math.h>
+
+#include "../../src/core/workload.h"
+#include "fuzz.h"
+
+#ifndef FUZZ_FNAME
+#define FUZZ_FNAME "fuzz.yaml"
+#endif
+
+/* Every number a loaded workload holds is finite (tests/unit/test_fuzz.c
+ * asks the same); overflowing units are a known bug, hence strict. */
+static void check_numbers(const struct workload *w)
+{
+	for (size_t i = 0; i < workload_nfields; i++) {
+		const struct workload_field *f = &workload_fields[i];
+		const char *p = (const char *)w + f->offset;
+		double v;
+
+		switch (f->type) {
+		case F_COUNT: case F_BYTES: case F_DURATION: case F_FRACTION:
+		case F_NUMBER: case F_BANDWIDTH:
+			memcpy(&v, p, sizeof(v));
+			break;
+		case F_MONEY:
+			memcpy(&v, p + offsetof(struct money, amount), sizeof(v));
+			break;
+		default:
+			continue;
+		}
+		FUZZ_CHECK(!isnan(v));
+		FUZZ_STRICT_CHECK(isfinite(v));
+	}
+}
+
+/* The resources: section (SkyPilot task YAML) holds what workload.h says. */
+static void check_sky(const struct sky_resources *r)
+{
+	FUZZ_CHECK(r->naccel >= 0 && r->naccel <= SKY_MAX_ACCEL);
+	for (int i = 0; i < r->naccel; i++) {
+		FUZZ_CHECK(memchr(r->accel[i], '\0', sizeof(r->accel[i])) != NULL);
+		FUZZ_CHECK(r->accel[i][0] != '\0');
+		FUZZ_CHECK(r->accel_count[i] >= 0);   /* 0 = any */
+	}
+	FUZZ_CHECK(r->use_spot >= -1 && r->use_spot <= 1);
+	FUZZ_CHECK(r->cpus >= 0 && r->memory_gib >= 0 && r->disk_gb >= 0);
+	FUZZ_CHECK(memchr(r->infra, '\0', sizeof(r->infra)) != NULL);
+	FUZZ_CHECK(memchr(r->cloud, '\0', sizeof(r->cloud)) != NULL);
+	FUZZ_CHECK(memchr(r->region, '\0', sizeof(r->region)) != NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct workload w;
+	struct model_spec arch;
+	const struct gpu_spec *gpu;
+	char err[512];
+	int rc, bad;
+
+	workload_init(&w);
+	err[0] = '\0';
+	rc = workload_load_yaml(&w, (const char *)data, size, FUZZ_FNAME, err, sizeof(err));
+	FUZZ_CHECK(rc == 0 || rc == -1);
+	if (rc) {
+		/* "fname:line: field: what", one line */
+		FUZZ_CHECK(!strncmp(err, FUZZ_FNAME, strlen(FUZZ_FNAME)));
+		FUZZ_CHECK(fuzz_one_line(err));
+		return 0;
+	}
+	FUZZ_CHECK(memchr(w.model, '\0', sizeof(w.model)) != NULL);
+	FUZZ_CHECK(memchr(w.gpu, '\0', sizeof(w.gpu)) != NULL);
+	FUZZ_CHECK(memchr(w.lora_targets, '\0', sizeof(w.lora_targets)) != NULL);
+	check_numbers(&w);
+	if (w.sky.given)
+		check_sky(&w.sky);
+	err[0] = '\0';
+	bad = -2;
+	rc = workload_resolve(&w, fuzz_model_db(), fuzz_gpu_db(), &arch, &gpu, &bad, err, sizeof(err));
+	FUZZ_CHECK(rc == 0 || rc == -1);
+	if (rc) {
+		FUZZ_CHECK(err[0] != '\0');
+		FUZZ_CHECK(bad >= -1 && bad < (int)workload_nfields);
+	}
+	return 0;
+}
