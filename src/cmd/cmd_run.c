@@ -1014,9 +1014,53 @@ static double watchdog_after(const struct run_opts *o)
 }
 
 /*
+ * In the watchdog: read what the guard said. Each attempt's process group
+ * (told before CMD can exec: child_opts.on_fork), 0 to cancel; EOF when
+ * the guard is gone. Non-blocking: drains what is there.
+ */
+static void watchdog_read(int fd, pid_t *pgid, bool *guard_gone)
+{
+	int32_t msg;
+	ssize_t r;
+
+	for (;;) {
+		r = read(fd, &msg, sizeof(msg));
+		if (r == (ssize_t)sizeof(msg) && msg > 0)
+			*pgid = msg;
+		else if (r == (ssize_t)sizeof(msg))
+			_exit(0);   /* cancelled: the guard ended cleanly */
+		else if (r < 0 && errno == EINTR)
+			continue;
+		else if (r < 0 && errno == EAGAIN)
+			return;
+		else {
+			*guard_gone = true;   /* EOF (or a broken pipe): the guard is gone */
+			return;
+		}
+	}
+}
+
+/*
+ * SIGTERM to CMD's group, SIGKILL after --grace. A group whose leader is
+ * gone still takes the signal while any member is left; one SIGKILL is
+ * enough even for a member that forks meanwhile (the kernel restarts a
+ * fork that races with a group signal).
+ */
+static void watchdog_kill_group(struct guard *g, pid_t pgid)
+{
+	if (pgid <= 0 || !child_group_alive(pgid))
+		return;
+	kill(-pgid, SIGTERM);
+	for (double until = mono() + g->o->grace_s; mono() < until && child_group_alive(pgid);)
+		usleep(20000);
+	kill(-pgid, SIGKILL);
+}
+
+/*
  * In the watchdog, a fork of the guard in its own session: wait for the
- * deadline unless the guard cancels; the pipe tells it each attempt's
- * process group, and EOF means the guard is gone.
+ * deadline unless the guard cancels. The guard is gone when the pipe
+ * reads EOF or, should a descendant still hold the pipe's other end, when
+ * the watchdog's parent is no longer the guard (it was reparented).
  */
 static void watchdog_main(struct guard *g, int fd, pid_t guard_pid)
 {
@@ -1026,32 +1070,27 @@ static void watchdog_main(struct guard *g, int fd, pid_t guard_pid)
 	struct action_event ev = {0};
 	char err[1024];
 
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	for (;;) {
 		double left = deadline - mono();
-		struct pollfd p = {guard_gone ? -1 : fd, POLLIN, 0};
-		int32_t msg;
-		ssize_t r;
+		struct pollfd p = {fd, POLLIN, 0};
 
+		if (!guard_gone)
+			watchdog_read(fd, &pgid, &guard_gone);
+		if (!guard_gone && getppid() != guard_pid) {
+			watchdog_read(fd, &pgid, &guard_gone);   /* what it said before it died */
+			guard_gone = true;
+		}
 		if (left <= 0)
 			break;
-		if (poll(&p, 1, poll_ms(left)) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
-			continue;
-		r = read(fd, &msg, sizeof(msg));
-		if (r == (ssize_t)sizeof(msg) && msg > 0)
-			pgid = msg;
-		else if (r == (ssize_t)sizeof(msg))
-			_exit(0);   /* cancelled: the guard ended cleanly */
-		else if (r == 0)
-			guard_gone = true;
+		/* wake at least twice a second for the getppid() look */
+		if (guard_gone)
+			p.fd = -1;
+		poll(&p, 1, poll_ms(fmin(left, 0.5)));
 	}
-	if (!guard_gone)
-		kill(guard_pid, SIGKILL);   /* the guard hung past its own deadline */
-	if (pgid > 0 && child_group_alive(pgid)) {
-		kill(-pgid, SIGTERM);
-		for (double until = mono() + g->o->grace_s; mono() < until && child_group_alive(pgid);)
-			usleep(50000);
-		kill(-pgid, SIGKILL);
-	}
+	if (!guard_gone && getppid() == guard_pid)
+		kill(guard_pid, SIGKILL);   /* the guard hung past its own deadline (and is still ours: no pid reuse) */
+	watchdog_kill_group(g, pgid);
 	say(g, "hard deadline: the guard %s; the watchdog stops the job and fires the stop action",
 	    guard_gone ? "was killed" : "did not stop in time");
 	ev.reason = guard_reason_name(GUARD_DEADLINE);
@@ -1117,6 +1156,12 @@ static void watchdog_tell(struct guard *g, int32_t msg)
 	if (g->wd_fd >= 0 && write(g->wd_fd, &msg, sizeof(msg)) < 0) {
 		/* the watchdog is gone; the guard goes on */
 	}
+}
+
+/* child_opts.on_fork: the watchdog learns the group before CMD can run. */
+static void watchdog_on_fork(pid_t pid, void *ctx)
+{
+	watchdog_tell(ctx, (int32_t)pid);
 }
 
 static void watchdog_cancel(struct guard *g)
@@ -1413,6 +1458,10 @@ static int start_attempt(struct guard *g)
 	co.in_fd = isatty(0) ? -1 : 0;
 	co.capture = true;
 	co.parent_death_term = true;
+	if (g->wd_fd >= 0) {
+		co.on_fork = watchdog_on_fork;
+		co.on_fork_ctx = g;
+	}
 	rc = child_spawn(&co, &g->child, &g->exec_errno, err, sizeof(err));
 	env_free(env);
 	if (rc) {
@@ -1428,7 +1477,6 @@ static int start_attempt(struct guard *g)
 	guard_start(&g->gs, mono());
 	g->cpu_prev_t = 0;
 	proc_tree_reset(&g->ptree);   /* a new CMD: look for its processes now */
-	watchdog_tell(g, (int32_t)g->child.pid);
 	return 0;
 }
 

@@ -70,7 +70,7 @@ static int pipe_cloexec(int fd[2])
 
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_exec(const struct child_opts *o, const char *path, pid_t parent,
-		       int in_fd, int out_w, int err_w, int notify_w)
+		       int in_fd, int out_w, int err_w, int notify_w, const int hold[2])
 {
 	struct sigaction dfl;
 	sigset_t none;
@@ -94,6 +94,18 @@ static void child_exec(const struct child_opts *o, const char *path, pid_t paren
 #else
 	(void)parent;
 #endif
+	if (hold[0] >= 0) {
+		/* wait for the parent's on_fork(); EOF: it died before */
+		char go = 0;
+		ssize_t r;
+
+		close(hold[1]);
+		do
+			r = read(hold[0], &go, 1);
+		while (r < 0 && errno == EINTR);
+		if (r != 1)
+			_exit(128 + SIGTERM);
+	}
 	if (in_fd >= 0 && in_fd != 0)
 		dup2(in_fd, 0);
 	if (out_w >= 0) {
@@ -112,7 +124,7 @@ static void child_exec(const struct child_opts *o, const char *path, pid_t paren
 int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 		char *err, size_t errlen)
 {
-	int notify[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
+	int notify[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, hold[2] = {-1, -1};
 	int in_fd = o->in_fd, null_fd = -1, eno = 0, rc = -1;
 	sigset_t all, old;
 	char *path = NULL;
@@ -132,7 +144,8 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
 		goto out_free_path;
 	}
-	if (pipe_cloexec(notify) || (o->capture && (pipe_cloexec(out) || pipe_cloexec(errp)))) {
+	if (pipe_cloexec(notify) || (o->capture && (pipe_cloexec(out) || pipe_cloexec(errp))) ||
+	    (o->on_fork && pipe_cloexec(hold))) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto out_close;
 	}
@@ -140,9 +153,16 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = fork();
 	if (pid == 0)
-		child_exec(o, path, parent, in_fd, out[1], errp[1], notify[1]);
+		child_exec(o, path, parent, in_fd, out[1], errp[1], notify[1], hold);
 	if (pid > 0 && !o->new_session)
 		setpgid(pid, pid);   /* both sides set it: no race with a kill(-pgid) */
+	if (pid > 0 && o->on_fork) {
+		char go = 1;
+
+		o->on_fork(pid, o->on_fork_ctx);
+		while (write(hold[1], &go, 1) < 0 && errno == EINTR)
+			;
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		snprintf(err, errlen, "fork: %s", strerror(errno));
@@ -177,6 +197,8 @@ out_close:
 			close(out[i]);
 		if (errp[i] >= 0)
 			close(errp[i]);
+		if (hold[i] >= 0)
+			close(hold[i]);
 	}
 	if (null_fd >= 0)
 		close(null_fd);

@@ -20,6 +20,15 @@ struct child_opts {
 	bool capture;              /* stdout and stderr into pipes (else inherited) */
 	bool new_session;          /* setsid() instead of setpgid(0, 0) */
 	bool parent_death_term;    /* Linux: SIGTERM when the guard dies */
+	/*
+	 * Called in the parent right after fork, with the child's pid (its
+	 * process group already set on both sides), before the child may
+	 * exec: the child waits until it returns, and exits without running
+	 * argv when the parent dies first. So whatever on_fork tells (the
+	 * watchdog: the group to kill) is told before CMD can run. NULL: none.
+	 */
+	void (*on_fork)(pid_t pid, void *ctx);
+	void *on_fork_ctx;         /* borrowed, passed to on_fork */
 };
 
 struct child {
