@@ -70,7 +70,8 @@ static const char usage[] =
 	"What to do:\n"
 	"  --on-stop 'CMD'      run this with /bin/sh (e.g. 'shutdown -h now'); it sees\n"
 	"                       GPURENT_STOP_REASON, GPURENT_EXIT_STATUS, GPURENT_STOP_COST\n"
-	"  --stop-url URL       POST a JSON event to URL (libcurl), with\n"
+	"  --stop-url URL       POST a JSON event to URL (libcurl); hidden from ps. Or:\n"
+	"  --stop-url-file F    the URL from F (mode 600), else $GPURENT_STOP_URL; with\n"
 	"  --token-env VAR      a bearer token read from environment variable VAR, or\n"
 	"  --token-file FILE    from FILE (mode 600 or stricter); never shown anywhere\n"
 	"  --stop-timeout DUR   per HTTP attempt, and for the --on-stop command (30s)\n"
@@ -106,7 +107,7 @@ struct run_opts {
 	long restarts;
 	bool keep_on_exit, dry_run, no_ledger;
 	const char *log_dir, *ckpt_dir, *progress_file, *ledger_path, *billing, *tags;
-	const char *preset, *token_env, *token_file;
+	const char *preset, *token_env, *token_file, *stop_url_file;
 	char currency[8];
 	struct action_cfg action;
 	char **cmd;                  /* argv of CMD, borrowed from main's argv */
@@ -431,7 +432,7 @@ static const char *const run_valued[] = {
 	"--backoff", "--billing", "--budget", "--ckpt-dir", "--grace", "--hard-deadline", "--idle",
 	"--idle-util", "--ledger", "--log-dir", "--max-runtime", "--on-stop", "--poll", "--preset",
 	"--price", "--progress-file", "--restarts", "--stall", "--stop-retries", "--stop-timeout",
-	"--stop-url", "--tag", "--token-env", "--token-file",
+	"--stop-url", "--stop-url-file", "--tag", "--token-env", "--token-file",
 };
 static const char *const run_flags[] = {"--dry-run", "--keep-on-exit", "--no-ledger"};
 
@@ -527,6 +528,8 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 		o->action.shell = v;
 	else if (!strcmp(name, "--stop-url"))
 		o->action.url = v;
+	else if (!strcmp(name, "--stop-url-file"))
+		o->stop_url_file = v;
 	else if (!strcmp(name, "--token-env"))
 		o->token_env = v;
 	else if (!strcmp(name, "--token-file"))
@@ -641,7 +644,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		}
 		o->action.shell = p->shell;
 	}
-	if ((o->token_env || o->token_file) && !o->action.url)
+	if ((o->token_env || o->token_file) && !o->action.url && !o->stop_url_file && !getenv("GPURENT_STOP_URL"))
 		return run_usage_error("--token-env/--token-file: give --stop-url too");
 	if (o->token_env && o->token_file)
 		return run_usage_error("--token-env and --token-file: give one");
@@ -1686,16 +1689,23 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {0};
 	struct guard *g;
-	char msg[256], err[1200];
+	char msg[256], err[1200], *url = NULL;
 	int rc, code;
 
 	if ((rc = parse_args(argc, argv, &o)) >= 0)
 		return rc;
 	sanitize_stdfds();
-	if (o.token_env && action_token_from_env(o.token_env, &o.action.token, err, sizeof(err)))
+	if (action_url_load(&o.action, o.stop_url_file, argc, argv, &url, err, sizeof(err)))
 		return run_usage_error("%s", err);
-	if (o.token_file && action_token_from_file(o.token_file, &o.action.token, err, sizeof(err)))
+	if ((o.token_env || o.token_file) && !o.action.url) {
+		action_token_free(url);
+		return run_usage_error("--token-env/--token-file: give --stop-url too");
+	}
+	if ((o.token_env && action_token_from_env(o.token_env, &o.action.token, err, sizeof(err))) ||
+	    (o.token_file && action_token_from_file(o.token_file, &o.action.token, err, sizeof(err)))) {
+		action_token_free(url);
 		return run_usage_error("%s", err);
+	}
 	o.action.token_from = o.token_env ? o.token_env : o.token_file;
 	if (o.hard_deadline_s > 0)
 		o.lim.deadline_s = o.hard_deadline_s;
@@ -1703,6 +1713,7 @@ int cmd_run(int argc, char **argv)
 	if (!(g = calloc(1, sizeof(*g)))) {
 		common_error("run: out of memory");
 		action_token_free(o.action.token);
+		action_token_free(url);
 		return EXIT_RUNTIME;
 	}
 	g->o = &o;
@@ -1807,6 +1818,7 @@ out_close_log:
 out_free_token:
 	free(g);
 	action_token_free(o.action.token);
+	action_token_free(url);
 	fflush(stdout);
 	return code;
 }

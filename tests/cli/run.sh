@@ -502,6 +502,75 @@ chmod 600 tokfile
 "$G" run --no-ledger --stop-url "$URL" --token-file tokfile -- true >out 2>err
 [ "$(grep -c '^REQUEST' hlog)" -eq 2 ] && [ "$(grep -c "^Authorization: Bearer $TOKEN\$" hlog)" -eq 2 ] && ok \
 	|| bad "token from a 0600 file: $(cat err)"
+# the stop URL's user info and query, and the token, are in no argv of the
+# run (the guard's, the watchdog's, any process with the run's token) while
+# it runs, nor in CMD's environment; the request still uses the real URL
+start_httpd 200
+newtok
+SECRETURL="http://alice:PwS3cr3t@127.0.0.1:$PORT/stop?key=QkS3cr3t"
+secret_re='alice|PwS3cr3t|QkS3cr3t'
+rm -f ready go childenv
+GPURENT_TEST_RUN=$tok "$G" run --no-ledger --hard-deadline 1h --stop-url "$SECRETURL" --token-file tokfile -- \
+	sh -c 'env >childenv; echo >ready; i=0; while [ ! -e go ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' >out 2>err &
+gp=$!
+wait_for ready
+wd=$(sed -n 's/.*watchdog \([0-9]*\) armed.*/\1/p' err)
+: >cmdlines
+for p in $gp $wd $(tok_procs "$tok" | awk '{print $1}'); do
+	{ tr '\0' ' ' <"/proc/$p/cmdline"; echo; } >>cmdlines 2>/dev/null
+done
+: >go
+wait "$gp"
+rc=$?
+[ -n "$wd" ] && grep -q "^$G run .*--stop-url http://127.0.0.1:$PORT/stop?\.\.\. " cmdlines && ok \
+	|| bad "the guard's and the watchdog's argv read (watchdog '$wd'): $(cat cmdlines err)"
+grep -Eq "$secret_re" cmdlines && bad "the stop URL's secrets in argv: $(grep -E "$secret_re" cmdlines)" || ok
+grep -qF "$TOKEN" cmdlines && bad "the token in argv" || ok
+grep -Eq "$secret_re" childenv && bad "the stop URL's secrets in CMD's environment" || ok
+[ "$rc" -eq 0 ] && grep -q '^POST /stop?key=QkS3cr3t ' hlog && grep -q "^Authorization: Bearer $TOKEN" hlog && ok \
+	|| bad "the request with the real URL: rc $rc $(cat hlog err)"
+grep -Eq "$secret_re" out err && bad "the stop URL's secrets in messages" || ok
+# --stop-url-file and $GPURENT_STOP_URL: not on the command line at all;
+# the variable is neither passed to CMD nor left readable in the guard's environ
+printf '%s\n' "$SECRETURL" >urlfile
+chmod 600 urlfile
+"$G" run --no-ledger --stop-url-file urlfile -- true >out 2>err
+[ "$(grep -c '^POST /stop?key=QkS3cr3t ' hlog)" -eq 2 ] && ok || bad "--stop-url-file: $(cat err)"
+chmod 644 urlfile
+"$G" run --no-ledger --stop-url-file urlfile -- true >out 2>err
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'chmod 600 urlfile' err && ok || bad "a 0644 --stop-url-file: rc $rc $(cat err)"
+rm -f ready go childenv
+GPURENT_STOP_URL=$SECRETURL "$G" run --no-ledger -- \
+	sh -c 'env >childenv; echo >ready; i=0; while [ ! -e go ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' >out 2>err &
+gp=$!
+wait_for ready
+tr '\0' '\n' <"/proc/$gp/environ" >guard-env 2>/dev/null
+: >go
+wait "$gp"
+[ "$(grep -c '^POST /stop?key=QkS3cr3t ' hlog)" -eq 3 ] && ok || bad "GPURENT_STOP_URL: $(cat err)"
+grep -Eq "$secret_re" childenv guard-env && bad "GPURENT_STOP_URL readable: $(grep -E "$secret_re" childenv guard-env)" || ok
+grep -q '^GPURENT_STOP_URL=' childenv && bad "CMD inherits GPURENT_STOP_URL" || ok
+# a FIFO (or a directory) as a secret file is refused at once, not opened
+# and waited on for ever
+mkfifo -m 600 secfifo
+for opt in --token-file --stop-url-file; do
+	if [ "$opt" = --token-file ]; then
+		timeout 20 "$G" run --no-ledger --dry-run --stop-url http://127.0.0.1:9/x --token-file secfifo -- true >out 2>err
+	else
+		timeout 20 "$G" run --no-ledger --dry-run --stop-url-file secfifo -- true >out 2>err
+	fi
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(lines err)" -eq 1 ] \
+		&& grep -qxF "gpurent run: $opt secfifo: expected a regular file, got a FIFO" err && ok \
+		|| bad "$opt a FIFO: rc $rc (124: it blocked) $(cat err)"
+done
+mkdir -p secdir
+chmod 700 secdir
+timeout 20 "$G" run --no-ledger --dry-run --stop-url http://127.0.0.1:9/x --token-file secdir -- true >out 2>err
+rc=$?
+[ "$rc" -eq 2 ] && grep -qxF 'gpurent run: --token-file secdir: expected a regular file, got a directory' err && ok \
+	|| bad "--token-file a directory: rc $rc $(cat err)"
 # a 503 is retried, then delivered
 start_httpd 503 200
 "$G" run --no-ledger --stop-url "http://127.0.0.1:$PORT/stop" --stop-retries 2 -- true >out 2>err
@@ -567,6 +636,8 @@ usage_case 'expected a duration' --stall 5x -- true
 usage_case 'give --stop-url too' --token-env X -- true
 usage_case '--token-env STOPTOK: the variable is not set' --stop-url http://127.0.0.1:9/ --token-env STOPTOK -- true
 usage_case 'expected an http:// or https:// URL' --stop-url file:///etc/passwd -- true
+usage_case 'give one' --stop-url http://127.0.0.1:9/ --stop-url-file urlfile -- true
+usage_case 'expected a regular file, got a FIFO' --stop-url-file secfifo -- true
 usage_case '--budget is in CNY but --price in USD' --price 2 --budget 5CNY -- true
 
 # ---- the docs say what the code does ----
