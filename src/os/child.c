@@ -144,7 +144,12 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
 		goto out_free_path;
 	}
-	if (pipe_cloexec(notify) || (o->capture && (pipe_cloexec(out) || pipe_cloexec(errp))) ||
+	if (o->capture && o->err_null &&
+	    (errp[1] = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+		goto out_close;
+	}
+	if (pipe_cloexec(notify) || (o->capture && (pipe_cloexec(out) || (!o->err_null && pipe_cloexec(errp)))) ||
 	    (o->on_fork && pipe_cloexec(hold))) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto out_close;
@@ -186,7 +191,8 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 		c->err_fd = errp[0];
 		out[0] = errp[0] = -1;
 		fcntl(c->out_fd, F_SETFL, fcntl(c->out_fd, F_GETFL) | O_NONBLOCK);
-		fcntl(c->err_fd, F_SETFL, fcntl(c->err_fd, F_GETFL) | O_NONBLOCK);
+		if (c->err_fd >= 0)
+			fcntl(c->err_fd, F_SETFL, fcntl(c->err_fd, F_GETFL) | O_NONBLOCK);
 	}
 	rc = 0;
 out_close:

@@ -17,6 +17,7 @@ struct child_opts {
 	char *const *envp;         /* the child's whole environment */
 	int in_fd;                 /* dup'ed to stdin; -1: /dev/null */
 	bool capture;              /* stdout and stderr into pipes (else inherited) */
+	bool err_null;             /* with capture: stderr to /dev/null, no pipe (err_fd -1) */
 	bool new_session;          /* setsid() instead of setpgid(0, 0) */
 	bool parent_death_term;    /* Linux: SIGTERM when the guard dies */
 	/*
