@@ -45,7 +45,7 @@ CMD_OBJ  += $(STORE_OBJ)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check test unit cli asan demo deps clean install
+.PHONY: all check test unit cli asan demo deps clean install stress
 all: $(BUILD)/gpurent
 
 $(BUILD)/gpurent: $(CMD_OBJ) $(CORE_OBJ)
@@ -120,6 +120,11 @@ check: deps
 	@echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer =="
 	@$(MAKE) --no-print-directory -k -j$(JOBS) BUILD=build/asan SAN=1 test
 	@echo "check: all test suites passed (plain and sanitized)"
+
+# The --hard-deadline watchdog against a guard SIGKILLed at every moment of
+# its start, 50 times under `stress-ng --cpu 4` (a SKIP line without it).
+stress: $(BUILD)/gpurent
+	@GPURENT=$(CURDIR)/$(BUILD)/gpurent sh bench/stress-watchdog.sh 50
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 all

@@ -126,14 +126,14 @@ overhead "CPU fallback:" GPURENT_NVML_LIB=none
 
 # Finding CMD's processes, the costly part of the CPU fallback: a look
 # through the children files against a scan of all of /proc, with the
-# guard's own code (src/os/child.o), 300 looks each, the tree one process.
+# guard's own code (src/os/proc.o), 300 looks each, the tree one process.
 cat >look.c <<'EOF'
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-#include "child.h"
+#include "proc.h"
 int main(void)
 {
 	struct proc_tree t = {0};
@@ -157,7 +157,7 @@ int main(void)
 	return sum < 0;
 }
 EOF
-${CC:-cc} -O2 -D_DEFAULT_SOURCE -I"$ROOT/src/os" -o look look.c "$ROOT/$BUILD/obj/src/os/child.o"
+${CC:-cc} -O2 -D_DEFAULT_SOURCE -I"$ROOT/src/os" -o look look.c "$ROOT/$BUILD/obj/src/os/proc.o"
 walk=$(./look)
 scan=$(GPURENT_PROC_WALK=scan ./look)
 echo "$walk $scan $(ls /proc | grep -c '^[0-9]')" | awk '{

@@ -11,7 +11,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "../cli/common.h"
 #include "../cli/opt.h"
 #include "../cli/envwords.h"
+#include "../os/child.h"
 
 extern char **environ;
 
@@ -151,38 +151,27 @@ static const char py_probe[] =
 static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, char *err,
 		   size_t errlen)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
+	struct child_opts co = {0};
+	struct child c;
 	struct timespec t0, t;
 	size_t len = 0;
-	int pfd[2], status = 0, rc = -1;
-	pid_t pid;
+	int status = 0, rc = -1, eno;
 	bool timed_out = false;
 
 	buf[0] = '\0';
-	if (pipe2(pfd, O_CLOEXEC)) {
-		snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(errno));
+	co.argv = (const char *const *)argv;
+	co.envp = environ;
+	co.in_fd = -1;          /* /dev/null */
+	co.capture = true;
+	co.err_null = true;
+	if (child_spawn(&co, &c, &eno, err, errlen)) {
+		if (eno)
+			snprintf(err, errlen, "%s %s", argv[0], eno == ENOENT ? "not found on PATH" : strerror(eno));
 		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_init(&at);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&at, 0);
-	errno = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	close(pfd[1]);
-	if (errno) {
-		snprintf(err, errlen, "%s %s", argv[0],
-			 errno == ENOENT ? "not found on PATH" : strerror(errno));
-		goto out_close;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		struct pollfd p = {.fd = pfd[0], .events = POLLIN};
+		struct pollfd p = {.fd = c.out_fd, .events = POLLIN};
 		char chunk[4096];
 		long left;
 		ssize_t got;
@@ -192,7 +181,7 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 					    (t.tv_nsec - t0.tv_nsec) / 1000000L);
 		if (left <= 0) {
 			timed_out = true;
-			kill(-pid, SIGKILL);
+			kill(-c.pid, SIGKILL);
 			break;
 		}
 		if (poll(&p, 1, (int)left) < 0) {
@@ -200,8 +189,8 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 				continue;
 			break;
 		}
-		got = read(pfd[0], chunk, sizeof(chunk));
-		if (got < 0 && errno == EINTR)
+		got = read(c.out_fd, chunk, sizeof(chunk));
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (got <= 0)
 			break;
@@ -212,15 +201,14 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 			buf[len] = '\0';
 		}
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	child_wait(c.pid, &status, 0);
 	if (timed_out) {
 		snprintf(err, errlen, "%s took longer than %d s and was stopped", argv[0], timeout_s);
 		goto out_close;
 	}
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	rc = child_exit_code(status);
 out_close:
-	close(pfd[0]);
+	close(c.out_fd);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,46 +428,166 @@ int action_token_from_env(const char *var, char **token, char *err, size_t errle
 	return 0;
 }
 
-int action_token_from_file(const char *path, char **token, char *err, size_t errlen)
+/* What st is, for "expected a regular file, got a FIFO". */
+static const char *file_kind(mode_t m)
 {
-	char buf[4097], *s, *e;
-	struct stat st;
-	ssize_t n;
-	int fd;
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
 
-	*token = NULL;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "--token-file %s: %s", path, strerror(errno));
+int action_read_private_file(const char *opt, const char *path, char *buf, size_t n,
+			     char *err, size_t errlen)
+{
+	struct stat st;
+	size_t got = 0;
+	char *s, *e;
+	int fd, rc = -1;
+
+	/* O_NONBLOCK: a FIFO (or a device) must not block the open; it is refused below */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "--token-file %s: not a regular file", path);
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s %s: %s", opt, path, strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s %s: expected a regular file, got %s", opt, path, file_kind(st.st_mode));
 		goto out_close;
 	}
 	if (st.st_mode & 077) {
-		snprintf(err, errlen, "--token-file %s: group or others may read or write it (mode %04o); "
-			 "run: chmod 600 %s", path, (unsigned)(st.st_mode & 07777), path);
+		snprintf(err, errlen, "%s %s: group or others may read or write it (mode %04o); "
+			 "run: chmod 600 %s", opt, path, (unsigned)(st.st_mode & 07777), path);
 		goto out_close;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		snprintf(err, errlen, "--token-file %s: %s", path, strerror(errno));
-		goto out_close;
+	while (got < n - 1) {
+		ssize_t r = read(fd, buf + got, n - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s %s: %s", opt, path, strerror(errno));
+			explicit_bzero(buf, got);
+			goto out_close;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
 	}
-	buf[n] = '\0';
-	close(fd);
+	buf[got] = '\0';
 	for (s = buf; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'; s++)
 		;
 	e = s + strcspn(s, "\r\n");
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	*e = '\0';
-	if (!token_check(s, path, err, errlen) && !(*token = strdup(s)))
+	memmove(buf, s, (size_t)(e - s) + 1);
+	rc = 0;
+out_close:
+	close(fd);
+	return rc;
+}
+
+int action_token_from_file(const char *path, char **token, char *err, size_t errlen)
+{
+	char buf[4097];
+
+	*token = NULL;
+	if (action_read_private_file("--token-file", path, buf, sizeof(buf), err, errlen))
+		return -1;
+	if (!token_check(buf, path, err, errlen) && !(*token = strdup(buf)))
 		snprintf(err, errlen, "--token-file %s: out of memory", path);
 	explicit_bzero(buf, sizeof(buf));
 	return *token ? 0 : -1;
-out_close:
-	close(fd);
+}
+
+/* Is it an http:// or https:// URL? */
+static bool url_scheme_ok(const char *u)
+{
+	return !strncmp(u, "http://", 7) || !strncmp(u, "https://", 8);
+}
+
+/*
+ * Overwrite, in the process's own argv memory, the argument that value
+ * points into with shown (truncated to fit, the rest zeroed): that memory
+ * is what ps and /proc/PID/cmdline read, for this process and for every
+ * fork of it.
+ */
+static void argv_scrub(int argc, char **argv, const char *value, const char *shown)
+{
+	uintptr_t v = (uintptr_t)value;
+
+	for (int i = 1; i < argc; i++) {
+		uintptr_t a = (uintptr_t)argv[i];
+		size_t len = strlen(argv[i]), n, k;
+
+		if (v < a || v > a + len)
+			continue;
+		n = strlen(argv[i] + (v - a));
+		k = strlen(shown) < n ? strlen(shown) : n;
+		memmove(argv[i] + (v - a), shown, k);
+		memset(argv[i] + (v - a) + k, 0, n - k);
+		return;
+	}
+}
+
+int action_url_load(struct action_cfg *a, const char *file, int argc, char **argv, char **owned,
+		    char *err, size_t errlen)
+{
+	char buf[4097], shown[512], *env = getenv(ACTION_URL_ENV);
+	const char *from = NULL;
+
+	*owned = NULL;
+	buf[0] = '\0';
+	if (a->url && file) {
+		snprintf(err, errlen, "--stop-url and --stop-url-file: give one");
+		return -1;
+	}
+	if (a->url) {
+		if (strlen(a->url) >= sizeof(buf)) {
+			snprintf(err, errlen, "--stop-url: longer than %zu bytes", sizeof(buf) - 1);
+			return -1;
+		}
+		snprintf(buf, sizeof(buf), "%s", a->url);
+		argv_scrub(argc, argv, a->url, action_url_redacted(buf, shown, sizeof(shown)));
+		from = "--stop-url";
+	} else if (file) {
+		if (action_read_private_file("--stop-url-file", file, buf, sizeof(buf), err, errlen))
+			return -1;
+		from = "--stop-url-file";
+	} else if (env && *env) {
+		snprintf(buf, sizeof(buf), "%s", env);
+		from = ACTION_URL_ENV;
+	}
+	if (env) {
+		/* never passed on: blanked in /proc/PID/environ, gone from children's environment */
+		memset(env, '*', strlen(env));
+		unsetenv(ACTION_URL_ENV);
+	}
+	if (!from)
+		return 0;
+	if (!buf[0] || !url_scheme_ok(buf) || strpbrk(buf, " \t\r\n")) {
+		snprintf(err, errlen, "%s: expected an http:// or https:// URL", from);
+		goto out_zero;
+	}
+	if (!(*owned = strdup(buf))) {
+		snprintf(err, errlen, "%s: out of memory", from);
+		goto out_zero;
+	}
+	a->url = *owned;
+	explicit_bzero(buf, sizeof(buf));
+	return 0;
+out_zero:
+	explicit_bzero(buf, sizeof(buf));
 	return -1;
 }
 

@@ -73,6 +73,33 @@ int action_token_from_env(const char *var, char **token, char *err, size_t errle
  */
 int action_token_from_file(const char *path, char **token, char *err, size_t errlen);
 
+/*
+ * The first line of a file that holds a secret (surrounding blanks
+ * removed), into buf (n bytes, the caller's; zero it after use). Opened
+ * without blocking: a FIFO, a device or a directory is refused ("OPT PATH:
+ * expected a regular file, got a FIFO"), as is a file that group or others
+ * may read or write. 0, or -1 with a sentence in err.
+ */
+int action_read_private_file(const char *opt, const char *path, char *buf, size_t n,
+			     char *err, size_t errlen);
+
+/* The environment variable a stop URL may come from (never passed on). */
+#define ACTION_URL_ENV "GPURENT_STOP_URL"
+
+/*
+ * Settle a->url, the stop URL, so that its secrets (user info, query) stay
+ * out of argv and of children's environment: from --stop-url (a->url
+ * points into argv: copied, then overwritten there with the redacted URL,
+ * so that ps shows no secret from now on, in this process and its forks),
+ * else from --stop-url-file `file` (action_read_private_file()), else
+ * from $GPURENT_STOP_URL. That variable is blanked and removed from the
+ * environment in every case. On success a->url is *owned (NULL: no URL;
+ * caller frees with action_token_free()). 0, or -1 with a sentence in err
+ * (never the URL).
+ */
+int action_url_load(struct action_cfg *a, const char *file, int argc, char **argv, char **owned,
+		    char *err, size_t errlen);
+
 /* Zero and free a token. NULL is fine. */
 void action_token_free(char *token);
 

@@ -1,10 +1,9 @@
 /*
- * run_child.h - child processes for `gpurent run`, the git run-command
+ * child.h - child processes, the git run-command
  * way: everything prepared before fork, signals blocked around it, exec
  * failure reported through a close-on-exec pipe, waitpid retried on
  * EINTR, each child in its own process group so that the group can be
- * signalled and killed as a whole. Plus the /proc readings the guard
- * needs: the CPU time of a process tree and its members.
+ * signalled and killed as a whole. The /proc readings are in proc.h.
  */
 #ifndef GPURENT_RUN_CHILD_H
 #define GPURENT_RUN_CHILD_H
@@ -18,8 +17,18 @@ struct child_opts {
 	char *const *envp;         /* the child's whole environment */
 	int in_fd;                 /* dup'ed to stdin; -1: /dev/null */
 	bool capture;              /* stdout and stderr into pipes (else inherited) */
+	bool err_null;             /* with capture: stderr to /dev/null, no pipe (err_fd -1) */
 	bool new_session;          /* setsid() instead of setpgid(0, 0) */
 	bool parent_death_term;    /* Linux: SIGTERM when the guard dies */
+	/*
+	 * Called in the parent right after fork, with the child's pid (its
+	 * process group already set on both sides), before the child may
+	 * exec: the child waits until it returns, and exits without running
+	 * argv when the parent dies first. So whatever on_fork tells (the
+	 * watchdog: the group to kill) is told before CMD can run. NULL: none.
+	 */
+	void (*on_fork)(pid_t pid, void *ctx);
+	void *on_fork_ctx;         /* borrowed, passed to on_fork */
 };
 
 struct child {
@@ -46,47 +55,5 @@ int child_exit_code(int status);
 
 /* Does process group pgid still have a member (zombies included)? */
 bool child_group_alive(pid_t pgid);
-
-/*
- * The processes under root (its descendants, not root itself): writes up
- * to max pids into out and returns how many there are. Reads /proc (the
- * children files, else a scan, as below); 0 where /proc is absent.
- */
-size_t proc_descendants(pid_t root, pid_t *out, size_t max);
-
-/*
- * The CPU time of root's descendants, read once per poll. Finding them
- * is the costly part, so the tracker keeps /proc/PID/stat open for the
- * descendants it found and rereads only those (one pread each), looking
- * again 2 s after a reset (to catch the workers a launcher starts) and
- * then every `rescan_s` seconds. A look walks /proc/PID/task/TID/children
- * down from root (only the tree's own processes are read); where the
- * kernel lacks that file, or GPURENT_PROC_WALK=scan, it reads every
- * process's parent from a scan of /proc. One that
- * is gone is dropped: its CPU time is in its parent's cutime. A process
- * born between scans is counted from the next scan (or through its
- * parent's cutime once reaped). Initialise with {0}; reset (a new CMD)
- * with proc_tree_reset(); free with proc_tree_free().
- */
-struct proc_tree {
-	pid_t *pids;
-	int *fds;                /* open /proc/PID/stat of each, -1 when it could not be opened */
-	size_t n, cap;
-	double next_scan;        /* monotonic seconds */
-	double gap;              /* seconds to the next scan after this one */
-};
-
-/* Forget the processes: the next call scans /proc. */
-void proc_tree_reset(struct proc_tree *t);
-
-/*
- * CPU seconds used by root's descendants, living ones with the children
- * they have reaped (utime+stime+cutime+cstime), skipping pid `except` and
- * its descendants (-1: none), at monotonic time now. Returns < 0 where
- * /proc is absent.
- */
-double proc_tree_cpu(struct proc_tree *t, pid_t root, pid_t except, double now, double rescan_s);
-
-void proc_tree_free(struct proc_tree *t);
 
 #endif
