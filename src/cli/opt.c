@@ -294,7 +294,11 @@ static int take(const struct opt_cmd *c, const struct opt *o, const char *shown,
 
 	if (o->seen)
 		*o->seen = true;
-	if (opt_value(o, v, ctx, err, sizeof(err)))
+	int r = opt_value(o, v, ctx, err, sizeof(err));
+
+	if (r == OPT_REPORTED)
+		return EXIT_USAGE;
+	if (r)
 		return msg_usage("%s: %s", shown, err);
 	(void)c;
 	return 0;

@@ -106,6 +106,9 @@ struct opt_cmd {
 
 enum { OPT_GO = -1 };
 
+/* A callback's return for "refused, and I said why myself" (exit 2). */
+enum { OPT_REPORTED = -2 };
+
 /*
  * Parse argv[1..argc-1] against opts (ended by OPT_TABLE_END). The
  * operands (arguments that are not options) are moved to the front:

@@ -15,6 +15,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/opt.h"
 #include "../guard/action.h"
 #include "../guard/guard.h"
 
@@ -91,18 +92,7 @@ struct run_opts {
 	char **cmd;                  /* argv of CMD, borrowed from main's argv */
 };
 
-static int run_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gpurent run: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define run_usage_error msg_usage
 
 /* ---- option parsing ---- */
 
@@ -113,29 +103,7 @@ static int parse_dur(const char *name, const char *v, double *out)
 
 	if (!units_parse_duration(v, out, err, sizeof(err)))
 		return 0;
-	return run_usage_error("%s: expected a duration such as 500ms, 90s, 30m or 6h, got '%s'", name, v);
-}
-
-static const char *const run_valued[] = {
-	"--backoff", "--billing", "--budget", "--ckpt-dir", "--grace", "--hard-deadline", "--idle",
-	"--idle-util", "--ledger", "--log-dir", "--max-runtime", "--on-stop", "--poll", "--preset",
-	"--price", "--progress-file", "--restarts", "--stall", "--stop-retries", "--stop-timeout",
-	"--stop-url", "--stop-url-file", "--tag", "--token-env", "--token-file",
-};
-static const char *const run_flags[] = {"--dry-run", "--keep-on-exit", "--no-ledger"};
-
-static int unknown_option(const char *key)
-{
-	struct names_suggest sg;
-
-	names_suggest_init(&sg, key);
-	for (size_t k = 0; k < sizeof(run_valued) / sizeof(run_valued[0]); k++)
-		names_suggest_add(&sg, run_valued[k]);
-	for (size_t k = 0; k < sizeof(run_flags) / sizeof(run_flags[0]); k++)
-		names_suggest_add(&sg, run_flags[k]);
-	if (sg.best[0])
-		return run_usage_error("%s: unknown option (did you mean '%s'?)", key, sg.best);
-	return run_usage_error("%s: unknown option (see 'gpurent help run')", key);
+	return run_usage_error("%s: %s", name, err);
 }
 
 static int set_option(struct run_opts *o, const char *name, const char *v, char budget_cur[8])
@@ -240,10 +208,68 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 }
 
 /* Returns -1 to go on, else the exit code. */
-static int parse_args(int argc, char **argv, struct run_opts *o)
+struct run_ctx {
+	struct run_opts *o;
+	char budget_cur[8];
+};
+
+static int value_cb(const struct opt *op, const char *v, void *ctx, char *err, size_t errlen)
 {
-	char budget_cur[8] = "";
-	int i;
+	struct run_ctx *c = ctx;
+	char name[64];
+
+	(void)err;
+	(void)errlen;
+	snprintf(name, sizeof(name), "--%s", op->name);
+	return set_option(c->o, name, v, c->budget_cur) ? OPT_REPORTED : 0;
+}
+
+#define VAL(t, n, a, ex) {.name = (n), .type = (t), .cb = value_cb, .raw = true, .arg = (a), .example = (ex)}
+
+/*
+ * Returns OPT_GO to go on, else the exit code. The options are parsed from
+ * a copy of argv (*copy, the caller frees it; o->cmd points into it), so
+ * that argv itself stays whole for action_url_load() to scrub.
+ */
+static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
+{
+	struct run_ctx c = {.o = o};
+	const struct opt opts[] = {
+		VAL(OPT_DURATION, "backoff", "DUR", "1s"),
+		VAL(OPT_STRING, "billing", "PROFILE", "hourly"),
+		VAL(OPT_MONEY, "budget", "MONEY", "50"),
+		VAL(OPT_FILE, "ckpt-dir", "DIR", "."),
+		OPT_BOOL("dry-run", &o->dry_run, N_("run CMD, but only say what the stop action would do")),
+		VAL(OPT_DURATION, "grace", "DUR", "30s"),
+		VAL(OPT_DURATION, "hard-deadline", "DUR", "6h"),
+		VAL(OPT_DURATION, "idle", "DUR", "20m"),
+		VAL(OPT_STRING, "idle-util", "PCT", "5"),
+		OPT_BOOL("keep-on-exit", &o->keep_on_exit, N_("CMD's own end does not fire the stop action")),
+		VAL(OPT_FILE, "ledger", "PATH", "ledger.db"),
+		VAL(OPT_FILE, "log-dir", "DIR", "gpurent-logs"),
+		VAL(OPT_DURATION, "max-runtime", "DUR", "6h"),
+		{.name = "no-ledger", .type = OPT_FLAG, .dest = &o->no_ledger,
+		 .help = N_("do not record the run in the ledger")},
+		VAL(OPT_STRING, "on-stop", "CMD", "true"),
+		VAL(OPT_DURATION, "poll", "DUR", "1s"),
+		VAL(OPT_STRING, "preset", "NAME", "shutdown"),
+		VAL(OPT_MONEY, "price", "PRICE", "2.1"),
+		VAL(OPT_FILE, "progress-file", "F", "README.md"),
+		{.name = "restarts", .type = OPT_INT, .cb = value_cb, .raw = true, .arg = "N", .example = "3"},
+		VAL(OPT_DURATION, "stall", "DUR", "30m"),
+		{.name = "stop-retries", .type = OPT_INT, .cb = value_cb, .raw = true, .arg = "N", .example = "3"},
+		VAL(OPT_DURATION, "stop-timeout", "DUR", "30s"),
+		VAL(OPT_STRING, "stop-url", "URL", "http://127.0.0.1:9/stop"),
+		VAL(OPT_FILE, "stop-url-file", "F", "/dev/null"),
+		VAL(OPT_STRING, "tag", "TAGS", "lora"),
+		VAL(OPT_STRING, "token-env", "VAR", "HOME"),
+		VAL(OPT_FILE, "token-file", "FILE", "/dev/null"),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "run", .usage = usage, .flags = OPT_STOP_AT_OPERAND,
+				   .max_operands = -1};
+	char **av;
+	int rc, nops;
 
 	o->lim.idle_util = 5;
 	o->grace_s = 30;
@@ -253,55 +279,18 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->action.timeout_s = 30;
 	o->action.retries = 3;
 	snprintf(o->currency, sizeof(o->currency), "USD");
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i], *eq, *v, *name = NULL;
-		size_t len;
-		int rc;
-
-		if (!strcmp(arg, "--")) {
-			i++;
-			break;
-		}
-		if (arg[0] != '-')
-			break;   /* CMD starts here */
-		if (common_is_help(arg)) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		}
-		if (!strcmp(arg, "--dry-run")) {
-			o->dry_run = o->action.dry_run = true;
-			continue;
-		}
-		if (!strcmp(arg, "--keep-on-exit")) {
-			o->keep_on_exit = true;
-			continue;
-		}
-		if (!strcmp(arg, "--no-ledger")) {
-			o->no_ledger = true;
-			continue;
-		}
-		eq = strchr(arg, '=');
-		len = eq ? (size_t)(eq - arg) : strlen(arg);
-		for (size_t k = 0; k < sizeof(run_valued) / sizeof(run_valued[0]); k++)
-			if (strlen(run_valued[k]) == len && !strncmp(arg, run_valued[k], len))
-				name = run_valued[k];
-		if (!name) {
-			char key[64];
-			snprintf(key, sizeof(key), "%.*s", (int)len, arg);
-			return unknown_option(key);
-		}
-		if (eq)
-			v = eq + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else
-			return run_usage_error("%s: expected a value", name);
-		if ((rc = set_option(o, name, v, budget_cur)))
-			return rc;
-	}
-	if (i >= argc)
+	if (!(av = calloc((size_t)argc + 1, sizeof(*av))))
+		return msg_fail("%s", _("out of memory"));
+	memcpy(av, argv, (size_t)argc * sizeof(*av));
+	*copy = av;
+	if ((rc = opt_parse(&oc, opts, argc, av, &c, &nops)) != OPT_GO)
+		return rc;
+	o->action.dry_run = o->dry_run;
+	if (nops < 1)
 		return run_usage_error("expected a command to run after the options: gpurent run [options] -- CMD [ARGS...]");
-	o->cmd = argv + i;
+	o->cmd = av;
+	{
+		char *budget_cur = c.budget_cur;
 	if (o->lim.budget > 0 && !(o->lim.price_per_hour > 0))
 		return run_usage_error("--budget: needs --price (what the box costs per hour)");
 	if (budget_cur[0] && strcmp(budget_cur, o->currency))
@@ -338,7 +327,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		return run_usage_error("--token-env and --token-file: give one");
 	if (o->action.url && strncmp(o->action.url, "http://", 7) && strncmp(o->action.url, "https://", 8))
 		return run_usage_error("--stop-url: expected an http:// or https:// URL");
-	return -1;
+	}
+	return OPT_GO;
 }
 
 /* The guard's part of the options (src/guard/guard.h). */
@@ -369,14 +359,18 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {0};
 	struct guard_opts go = {0};
-	char err[1200], *url = NULL;
+	char err[1200], *url = NULL, **av = NULL;
 	int rc;
 
-	if ((rc = parse_args(argc, argv, &o)) >= 0)
+	if ((rc = parse_args(argc, argv, &o, &av)) != OPT_GO) {
+		free(av);
 		return rc;
+	}
 	/* the URL's secrets leave argv before anything forks (action.h) */
-	if (action_url_load(&o.action, o.stop_url_file, argc, argv, &url, err, sizeof(err)))
+	if (action_url_load(&o.action, o.stop_url_file, argc, argv, &url, err, sizeof(err))) {
+		free(av);
 		return run_usage_error("%s", err);
+	}
 	if ((o.token_env || o.token_file) && !o.action.url) {
 		rc = run_usage_error("--token-env/--token-file: give --stop-url too");
 		goto out_free_url;
@@ -394,5 +388,6 @@ int cmd_run(int argc, char **argv)
 	action_token_free(o.action.token);
 out_free_url:
 	action_token_free(url);
+	free(av);
 	return rc;
 }
