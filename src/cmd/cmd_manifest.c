@@ -16,6 +16,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/out.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -39,7 +40,8 @@ static const char usage[] =
 	"\n"
 	"Names with spaces, newlines, backslashes or any other bytes are escaped as\n"
 	"sha256sum escapes them. FIFOs, sockets and devices are left out. Exit status:\n"
-	"0 written, 1 a file could not be read or the manifest not written, 2 bad usage.\n";
+	"0 written, 1 a file could not be read or the manifest not written, 2 bad usage\n"
+	"or directories nested more than 256 levels deep.\n";
 
 /* Write buf to path atomically: temp file beside it, fsync, rename, fsync the directory. */
 static int write_atomic(const char *path, const char *buf, size_t len, char *err, size_t errlen)
@@ -210,8 +212,16 @@ int cmd_manifest(int argc, char **argv)
 	wo.follow_symlinks = follow;
 	manifest_init(&m, format, algo);
 	m.follow_symlinks = follow;
-	if (walk_tree(rootfd, &wo, &m, err, sizeof(err))) {
-		walk_error("manifest", "%s: %s", dir, err);
+	if ((r = walk_tree(rootfd, &wo, &m, err, sizeof(err)))) {
+		/* names from the tree are escaped for the terminal (out.h) */
+		fputs("gpurent manifest: ", stderr);
+		out_puts_safe(stderr, dir);
+		/* -2: err starts with the path below dir */
+		fputs(r != -2 ? ": " : dir[strlen(dir) - 1] == '/' ? "" : "/", stderr);
+		out_puts_safe(stderr, err);
+		fputc('\n', stderr);
+		if (r == -2)
+			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
 		goto out_free;
 	}
 	manifest_sort(&m);

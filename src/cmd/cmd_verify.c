@@ -15,6 +15,7 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/out.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -39,7 +40,8 @@ static const char usage[] =
 	"  -j, --jobs N       hashing threads (default: the number of CPUs)\n"
 	"\n"
 	"Exit status: 0 everything matches, 1 anything differs or cannot be read,\n"
-	"2 bad usage or a malformed manifest (one line: FILE:LINE: what was expected).\n";
+	"2 bad usage, a malformed manifest (one line: FILE:LINE: what was expected) or\n"
+	"directories nested more than 256 levels deep.\n";
 
 static void print_issue(const struct mf_issue *is)
 {
@@ -154,8 +156,16 @@ int cmd_verify(int argc, char **argv)
 	wo.follow_symlinks = want.format == MF_GPURENT ? want.follow_symlinks : follow;
 	manifest_init(&have, want.format, want.algo);
 	have.follow_symlinks = wo.follow_symlinks;
-	if (walk_tree(rootfd, &wo, &have, err, sizeof(err))) {
-		walk_error("verify", "%s: %s", dir, err);
+	if ((r = walk_tree(rootfd, &wo, &have, err, sizeof(err)))) {
+		/* names from the tree are escaped for the terminal (out.h) */
+		fputs("gpurent verify: ", stderr);
+		out_puts_safe(stderr, dir);
+		/* -2: err starts with the path below dir */
+		fputs(r != -2 ? ": " : dir[strlen(dir) - 1] == '/' ? "" : "/", stderr);
+		out_puts_safe(stderr, err);
+		fputc('\n', stderr);
+		if (r == -2)
+			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
 		goto out_have;
 	}
 	manifest_sort(&have);
