@@ -351,6 +351,43 @@ static int classify(struct ledger *l, int *version, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * PRAGMA quick_check on the ledger: every page, cell and record is
+ * looked at (not the indexes' contents), so a damaged file is refused on
+ * open by every command (add and the guard's record too, not only the
+ * reads that stumble on the damage) and never written further. 0, or -1
+ * with "PATH: the ledger is corrupted (...)".
+ */
+static int check_integrity(struct ledger *l, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(l->db, "PRAGMA quick_check(1)", -1, &st, NULL);
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *what = (const char *)sqlite3_column_text(st, 0);
+		if (what && !strcmp(what, "ok")) {
+			sqlite3_finalize(st);
+			return 0;
+		}
+		char first[200];
+		const char *nl;
+		/* one line: SQLite's "*** in database main ***" heading dropped, lines joined */
+		if (what && (nl = strchr(what, '\n')) && !strncmp(what, "***", 3))
+			what = nl + 1;
+		snprintf(first, sizeof(first), "%s", what ? what : "?");
+		for (char *c = first; *c; c++)
+			if (*c == '\n' || *c == '\r')
+				*c = ' ';
+		set_err(err, errlen, "%s: the ledger is corrupted (%s); keep a copy and try "
+			"'sqlite3 %s .recover'", l->path, first, l->path);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	db_error(l, rc, "checking the ledger", err, errlen);
+	sqlite3_finalize(st);
+	return -1;
+}
+
 static int classify_snapshot(struct ledger *l, int *version, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
@@ -379,7 +416,7 @@ static int classify_snapshot(struct ledger *l, int *version, char *err, size_t e
 			return -1;
 		}
 		*version = (int)user_version;
-		return 0;
+		return check_integrity(l, err, errlen);
 	}
 	if (app_id == 0 && user_version == 0 && tables == 0) {
 		*version = 0;

@@ -251,4 +251,19 @@ else
 	[ "$(grep -c '"command": "w' "$T/out")" -eq 48 ] && ok || bad "8 writers x 6 entries"
 fi
 
+# --- ledger-add-writes-into-corrupt-db: a damaged ledger is refused by every
+# command on open (PRAGMA quick_check), never written further
+D=$T/damaged.db
+"$G" ledger --ledger "$D" add --cost 12.5 --currency CNY --duration 2h --gpu RTX4090 >/dev/null 2>&1 || bad "damaged: first add"
+# page 5 of a fresh ledger is the runs table: break its first cell pointer
+printf '\377\000\377\023\377\000\377\023\377\000\377\023\377\000\377\023' |
+	dd of="$D" bs=1 seek=$((4 * 4096 + 8)) conv=notrunc 2>/dev/null
+cp "$D" "$T/damaged.copy"
+for c in "add --cost 1 --currency USD" "list" "show 1" "summary" "export --csv" "export --json"; do
+	run "$G" ledger --ledger "$D" $c
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "damaged.db: the ledger is corrupted (" "$T/err" \
+		&& [ ! -s "$T/out" ]; then ok; else bad "damaged ledger, '$c': rc $rc $(cat "$T/err" "$T/out")"; fi
+done
+cmp -s "$D" "$T/damaged.copy" && [ ! -s "$D-wal" ] && ok || bad "a damaged ledger was written"
+
 finish

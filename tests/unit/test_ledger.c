@@ -513,6 +513,37 @@ static void test_damaged_ledger(void **state)
 	assert_non_null(strstr(err, path));
 }
 
+/* ledger-add-writes-into-corrupt-db: damage that only a full read would meet
+ * (a cell pointer of the runs table) is refused on open, before any write. */
+static void test_damaged_refused_on_open(void **state)
+{
+	const char *path = tmp_path("damaged-cell.db");
+	struct ledger *l = open_ok(path);
+	static const unsigned char bad[4] = {0xff, 0x00, 0xff, 0x13};
+	struct ledger_run r;
+	char err[1024] = "";
+	int fd;
+
+	(void)state;
+	ledger_run_init(&r);
+	r.start = 1e9;
+	r.cost = 12.5;
+	r.currency = "CNY";
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), 0);
+	ledger_close(l);
+	/* page 5 of a fresh ledger is the runs table */
+	assert_true((fd = open(path, O_WRONLY)) >= 0);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(pwrite(fd, bad, sizeof(bad), 4 * 4096 + 8 + 4 * i), 4);
+	close(fd);
+	l = NULL;
+	assert_int_equal(ledger_open(path, &l, err, sizeof(err)), -1);
+	assert_null(l);
+	assert_non_null(strstr(err, "the ledger is corrupted ("));
+	assert_non_null(strstr(err, path));
+	assert_null(strchr(err, '\n'));
+}
+
 static void test_foreign_database(void **state)
 {
 	const char *path = tmp_path("places.sqlite");
@@ -818,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_runs),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_corrupted_file),
+		cmocka_unit_test(test_damaged_refused_on_open),
 		cmocka_unit_test(test_damaged_ledger),
 		cmocka_unit_test(test_foreign_database),
 		cmocka_unit_test(test_newer_schema),
