@@ -645,16 +645,19 @@ static int validate(const struct ledger_run *r, double start, double end, const 
 #define BAD(...) do { set_err(err, errlen, __VA_ARGS__); return LEDGER_INVALID; } while (0)
 	if (r->kind && strcmp(r->kind, "guard") && strcmp(r->kind, "manual"))
 		BAD("kind: expected 'guard' or 'manual', got '%s'", r->kind);
-	if (!isfinite(start) || start < 0)
-		BAD("start: expected unix seconds >= 0");
-	if (known(end) && (!isfinite(end) || end < start))
-		BAD("end: expected unix seconds not before the start (%.0f), got %.0f", start, end);
-	if (known(r->price_per_hour) && !(isfinite(r->price_per_hour) && r->price_per_hour >= 0))
-		BAD("price_per_hour: expected a finite amount >= 0");
-	if (known(r->cost) && !(isfinite(r->cost) && r->cost >= 0))
-		BAD("cost: expected a finite amount >= 0");
-	if (known(r->idle_seconds) && !(isfinite(r->idle_seconds) && r->idle_seconds >= 0))
-		BAD("idle_seconds: expected a finite number of seconds >= 0");
+	/* Bounded so that no sum of stored values can overflow (ledger-cost-unbounded). */
+	if (!(start >= 0 && start <= LEDGER_MAX_TIME))
+		BAD("start: expected unix seconds between 0 and %.0e", LEDGER_MAX_TIME);
+	if (known(end) && !(end >= start && end <= LEDGER_MAX_TIME))
+		BAD("end: expected unix seconds not before the start (%.0f) and at most %.0e, got %.0f",
+		    start, LEDGER_MAX_TIME, end);
+	if (known(r->price_per_hour) && !(r->price_per_hour >= 0 && r->price_per_hour <= LEDGER_MAX_MONEY))
+		BAD("price_per_hour: expected an amount between 0 and %.0e, got %g", LEDGER_MAX_MONEY,
+		    r->price_per_hour);
+	if (known(r->cost) && !(r->cost >= 0 && r->cost <= LEDGER_MAX_MONEY))
+		BAD("cost: expected an amount between 0 and %.0e, got %g", LEDGER_MAX_MONEY, r->cost);
+	if (known(r->idle_seconds) && !(r->idle_seconds >= 0 && r->idle_seconds <= LEDGER_MAX_TIME))
+		BAD("idle_seconds: expected a number of seconds between 0 and %.0e", LEDGER_MAX_TIME);
 	if (r->gpu_count < -1 || r->exit_status < -1 || r->restarts < -1)
 		BAD("%s: expected a count >= 0 (-1 for unknown)", r->gpu_count < -1 ? "gpu_count" :
 		    r->exit_status < -1 ? "exit_status" : "restarts");
@@ -683,7 +686,7 @@ static void bind_str(sqlite3_stmt *st, int i, const char *s)
 static void bind_real(sqlite3_stmt *st, int i, double v)
 {
 	if (known(v))
-		sqlite3_bind_double(st, i, v);
+		sqlite3_bind_double(st, i, v + 0.0);   /* -0 is stored as 0 */
 	else
 		sqlite3_bind_null(st, i);
 }
@@ -1219,11 +1222,14 @@ int ledger_summarize(const struct ledger_entries *e, enum ledger_by by,
 		t->runs++;
 		if (it.v[i].e->status && !strcmp(it.v[i].e->status, "running"))
 			t->running++;
-		if (known(r->cost))
+		/* Only values within the bounds writes enforce are summed: a row stored
+		 * by hand or by an older gpurent (1.7e308) counts as without a cost,
+		 * so no total overflows to inf. */
+		if (r->cost >= 0 && r->cost <= LEDGER_MAX_MONEY)
 			t->cost += r->cost;
 		else
 			t->runs_without_cost++;
-		if (known(r->end) && known(r->start)) {
+		if (r->start >= 0 && r->end >= r->start && r->end <= LEDGER_MAX_TIME) {
 			double h = (r->end - r->start) / 3600.0;
 			t->hours += h;
 			if (r->gpu_count >= 0)

@@ -23,6 +23,15 @@
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */
 #define LEDGER_INVALID   (-3)  /* the run given is inconsistent (bad kind, end < start ...) */
 
+/*
+ * Bounds of stored values, checked on every write (LEDGER_INVALID beyond
+ * them) and on reading for summaries: money (cost, price_per_hour) at most
+ * 1e12 in its currency, times and durations at most 1e11 seconds, so that
+ * a sum over any number of runs stays finite.
+ */
+#define LEDGER_MAX_MONEY 1e12
+#define LEDGER_MAX_TIME 1e11
+
 struct ledger;  /* opaque */
 
 /*

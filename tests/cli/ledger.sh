@@ -266,4 +266,29 @@ for c in "add --cost 1 --currency USD" "list" "show 1" "summary" "export --csv" 
 done
 cmp -s "$D" "$T/damaged.copy" && [ ! -s "$D-wal" ] && ok || bad "a damaged ledger was written"
 
+# --- ledger-cost-unbounded: money at most 1e12, times at most 1e11 s; a sum
+# never prints inf, nan, - or -0.00 for the rows there are
+B=$T/big.db
+expect_err cost-huge 2 'cost: expected an amount between 0 and 1e+12, got 1.7e+308' \
+	"$G" ledger --ledger "$B" add --cost 1.7e308 --currency USD
+expect_err price-huge 2 'price_per_hour: expected an amount between 0 and 1e+12' \
+	"$G" ledger --ledger "$B" add --price 1e13 --currency USD --duration 1h --cost 1
+expect_ok cost-max '^run 1 recorded: 1000000000000\.00 USD' "$G" ledger --ledger "$B" add --cost 1e12 --currency USD --duration 1h
+expect_ok cost-max2 '^run 2 recorded' "$G" ledger --ledger "$B" add --cost 1e12 --currency USD --duration 1h
+expect_ok cost-zero '^run 3 recorded: 0\.00 USD' "$G" ledger --ledger "$B" add --cost 0 --currency USD
+expect_ok sum-max '^total +USD +3 +2\.00 +[0-9.]+ +2000000000000\.00$' "$G" ledger --ledger "$B" summary
+if grep -Eq 'inf|nan| -$|-0\.00' "$T/out"; then bad "summary prints inf/nan/-: $(cat "$T/out")"; else ok; fi
+if [ "$HAVE_PY" = 1 ]; then
+	# rows stored by hand (or an older gpurent) beyond the bounds: counted without a cost
+	python3 -c "import sqlite3; c = sqlite3.connect('$B'); c.execute('UPDATE runs SET cost = 1.7e308 WHERE id < 3'); c.commit()"
+	run "$G" ledger --ledger "$B" summary --json
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+t = [g for g in d['totals'] if g['currency'] == 'USD'][0]
+assert t['cost'] == 0 and t['runs_without_cost'] == 2 and t['runs'] == 3, t" \
+		&& ok || bad "stored 1.7e308 costs are summed as without a cost: $(cat "$T/out")"
+	run "$G" ledger --ledger "$B" summary
+	if grep -Eq 'inf|nan| -$' "$T/out"; then bad "summary of stored 1.7e308: $(cat "$T/out")"; else ok; fi
+fi
+
 finish

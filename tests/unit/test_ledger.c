@@ -544,6 +544,51 @@ static void test_damaged_refused_on_open(void **state)
 	assert_null(strchr(err, '\n'));
 }
 
+/* ledger-cost-unbounded: money at most 1e12, times at most 1e11 s, on every write */
+static void test_bounds(void **state)
+{
+	const char *path = tmp_path("bounds.db");
+	struct ledger *l = open_ok(path);
+	struct ledger_run r;
+	char err[1024] = "";
+	int64_t id;
+
+	(void)state;
+	ledger_run_init(&r);
+	r.start = 1e9;
+	r.currency = "USD";
+	r.cost = 1.7e308;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	assert_non_null(strstr(err, "cost: expected an amount between 0 and 1e+12"));
+	r.cost = 1e12 * (1 + 1e-15) + 1e3;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	r.cost = 1;
+	r.price_per_hour = 2e12;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	assert_non_null(strstr(err, "price_per_hour"));
+	r.price_per_hour = NAN;
+	r.end = 2e11;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	r.end = NAN;
+	r.idle_seconds = 1e300;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	r.idle_seconds = NAN;
+	r.cost = 1e12;
+	assert_int_equal(ledger_add(l, &r, &id, err, sizeof(err)), 0);
+	/* updates are bounded too (the guard's record path) */
+	ledger_run_init(&r);
+	r.start = 1e9;
+	r.currency = "USD";
+	assert_int_equal(ledger_begin_run(l, &r, &id, err, sizeof(err)), 0);
+	ledger_run_init(&r);
+	r.cost = 1.7e308;
+	assert_int_equal(ledger_update_run(l, id, &r, err, sizeof(err)), LEDGER_INVALID);
+	r.cost = 3;
+	r.end = 1e9 + 3600;
+	assert_int_equal(ledger_finish_run(l, id, &r, err, sizeof(err)), 0);
+	ledger_close(l);
+}
+
 static void test_foreign_database(void **state)
 {
 	const char *path = tmp_path("places.sqlite");
@@ -850,6 +895,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_corrupted_file),
 		cmocka_unit_test(test_damaged_refused_on_open),
+		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_damaged_ledger),
 		cmocka_unit_test(test_foreign_database),
 		cmocka_unit_test(test_newer_schema),
