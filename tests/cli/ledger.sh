@@ -291,4 +291,35 @@ assert t['cost'] == 0 and t['runs_without_cost'] == 2 and t['runs'] == 3, t" \
 	if grep -Eq 'inf|nan| -$' "$T/out"; then bad "summary of stored 1.7e308: $(cat "$T/out")"; else ok; fi
 fi
 
+# --- terminal-escape-injection: stored fields with ESC, BEL, OSC titles,
+# newlines and invalid UTF-8 are escaped in list, show and summary
+E=$T/esc.db
+"$G" ledger --ledger "$E" add --cost 1 --currency USD --tag "$(printf 'x\033]0;pwned\007')" --tag "$(printf 't\033[2J')" \
+	--host "$(printf 'h\033]0;title\007')" --gpu "$(printf 'A100\033[2J')" \
+	--problems "$(printf 'OOM\033[31mRED\nline2 \377 \302\233 \344\270\255')" --notes "$(printf 'n\033c')" >/dev/null 2>&1 \
+	|| bad "esc: add"
+for c in "list" "show 1" "summary --by tag" "summary --by gpu"; do
+	run "$G" ledger --ledger "$E" $c
+	if [ "$rc" -eq 0 ] && tr -d '\033\007' <"$T/out" | cmp -s - "$T/out"; then ok
+	else bad "ledger $c writes ESC/BEL raw: rc $rc $(cat -v "$T/out")"; fi
+done
+run "$G" ledger --ledger "$E" show 1
+grep -Fq 'host          h\x1b]0;title\x07' "$T/out" && grep -Fq "$(printf 'OOM\\x1b[31mRED\\nline2 \\xff \\xc2\\x9b \344\270\255')" "$T/out" \
+	&& ok || bad "show escapes visibly, keeps UTF-8: $(cat -v "$T/out")"
+run "$G" ledger --ledger "$E" summary --by tag
+grep -Fq 't\x1b[2J' "$T/out" && ok || bad "summary --by tag escapes the key: $(cat -v "$T/out")"
+run "$G" ledger --ledger "$E" export --csv
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import csv, io
+rows = list(csv.reader(io.open('$T/out', newline='', encoding='latin-1')))
+assert len(rows) == 2 and len(rows[0]) == len(rows[1]), rows
+assert any(f.startswith('OOM\x1b[31mRED\nline2') for f in rows[1]), rows" && ok || bad "export --csv quotes the newline: $(cat -v "$T/out")"
+	run "$G" ledger --ledger "$E" export --json
+	python3 -c "
+import json; d = json.load(open('$T/out', encoding='utf-8'))
+assert d['runs'][0]['problems'] == 'OOM\x1b[31mRED\nline2 \ufffd \x9b \u4e2d', d['runs'][0]['problems']" \
+		&& ok || bad "export --json is valid UTF-8: $(cat -v "$T/out")"
+fi
+
 finish
