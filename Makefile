@@ -42,6 +42,9 @@ CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/src/main.o $(BUILD)/obj
 STORE_SRC := $(sort $(wildcard src/store/*.c))
 STORE_OBJ := $(STORE_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ  += $(STORE_OBJ)
+# The OS helpers whose logic the unit tests reach through a fake root
+# (src/os/sys.c: cgroup quotas under $GPURENT_CGROUP_ROOT).
+UNIT_OS_OBJ := $(BUILD)/obj/src/os/sys.o $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -69,13 +72,11 @@ $(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
 	@mkdir -p $(dir $@)
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-# Unit tests link the core alone (no I/O layer), plus src/store for the ledger's
-# and the loader of libcrypto's SHA-256, which the core takes injected.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ) $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o
+# Unit tests link the core alone (no I/O layer), plus src/store for the ledger's.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ)
 	@mkdir -p $(dir $@)
 	@echo '  TEST    $@'
-	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) \
-	    $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o \
+	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ) \
 	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/embedded.c

@@ -4,11 +4,16 @@
  */
 #include "common.h"
 
+#include "out.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char *common_data_dir;
 
@@ -23,18 +28,50 @@ void common_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int common_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+const char *common_file_kind(mode_t mode)
 {
-	FILE *f = fopen(path, "rb");
-	char *p = NULL;
-	size_t n = 0, cap = 0;
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket"
+	       : S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+	       : S_ISLNK(mode) ? "a symlink" : S_ISREG(mode) ? "a regular file" : "a special file";
+}
 
-	if (!f) {
+int common_open_regular(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; checked below */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), flags;
+
+	if (fd < 0) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, st)) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "%s: expected a regular file, got %s", path,
+			 common_file_kind(st->st_mode));
+		goto out_close;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) >= 0)
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	return fd;
+out_close:
+	close(fd);
+	return -1;
+}
+
+int common_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	char *p = NULL;
+	size_t n = 0, cap = 0;
+	int fd = common_open_regular(path, &st, err, errlen);
+
+	if (fd < 0)
+		return -1;
 	for (;;) {
-		size_t got;
+		ssize_t got;
 		if (cap - n < 65536) {
 			size_t ncap = cap ? cap * 2 : 65536;
 			char *np = realloc(p, ncap + 1);
@@ -45,23 +82,25 @@ int common_read_file(const char *path, char **buf, size_t *len, char *err, size_
 			p = np;
 			cap = ncap;
 		}
-		got = fread(p + n, 1, cap - n, f);
-		n += got;
+		got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+			goto out_fail;
+		}
 		if (got == 0)
 			break;
+		n += (size_t)got;
 	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-		goto out_fail;
-	}
-	fclose(f);
+	close(fd);
 	p[n] = '\0';
 	*buf = p;
 	*len = n;
 	return 0;
 out_fail:
 	free(p);
-	fclose(f);
+	close(fd);
 	return -1;
 }
 
@@ -213,21 +252,40 @@ static void indent(struct json *j)
 		fputs("  ", j->f);
 }
 
+/*
+ * A JSON string that is always valid UTF-8 (docs/json.md): quote and
+ * backslash escaped, control bytes (C0, DEL, C1) as \u00XX (\n and \t
+ * short), valid UTF-8 as is, every byte that is not valid UTF-8 as U+FFFD.
+ */
 static void put_string(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		size_t k;
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			fputc(c, f);
+		else if ((k = out_utf8_len(p + i, n - i))) {
+			if (c == 0xc2 && p[i + 1] <= 0x9f)
+				fprintf(f, "\\u%04x", p[i + 1]);   /* C1 control */
+			else
+				fwrite(p + i, 1, k, f);
+			i += k;
+			continue;
+		} else
+			fputs("\xef\xbf\xbd", f);   /* U+FFFD for a byte that is not UTF-8 */
+		i++;
 	}
 	fputc('"', f);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "../core/billing.h"
 #include "../core/gpu.h"
@@ -52,8 +53,23 @@ int common_load_data(struct gpu_db *gdb, struct model_db *mdb);
  */
 int common_load_billing(struct billing_db *db);
 
-/* Read a whole file; caller frees *buf. 0, or -1 with a message in err. */
+/*
+ * Read a whole regular file; caller frees *buf. 0, or -1 with a message
+ * in err ("PATH: expected a regular file, got a FIFO" for anything else:
+ * FIFOs are refused without waiting for a writer).
+ */
 int common_read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
+/*
+ * Open path read-only when it is a regular file, without blocking on a
+ * FIFO (O_NONBLOCK, then fstat). Returns the descriptor (caller closes;
+ * O_NONBLOCK cleared) with *st filled, or -1 with "PATH: cannot open: ..."
+ * or "PATH: expected a regular file, got a FIFO" in err.
+ */
+int common_open_regular(const char *path, struct stat *st, char *err, size_t errlen);
+
+/* "a FIFO", "a directory", "a socket", ... for messages; static storage. */
+const char *common_file_kind(mode_t mode);
 
 /* Print "gpurent: msg" to stderr. */
 void common_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -15,13 +15,15 @@
 
 #include "../core/csv.h"
 #include "common.h"
+#include "out.h"
 
 static void print_bad(void *ctx, const char *msg)
 {
 	struct offers_ctx *c = ctx;
 
 	c->bad_rows++;
-	fprintf(stderr, "%s\n", msg);
+	out_puts_safe(stderr, msg);   /* the message quotes catalog text */
+	fputc('\n', stderr);
 }
 
 static int rate_row(const struct csv *t, const struct csv_row *r, const char *fname, void *rec,
@@ -110,19 +112,15 @@ double offers_rate(const struct offers_ctx *c, const char *code)
 /* Map a file read-only; the mapping lives until offers_free(). */
 static int map_file(struct offers_ctx *c, const char *path, const char **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	char err[4200];
 	void *m;
 	void **nm;
 	size_t *nl;
+	int fd = common_open_regular(path, &st, err, sizeof(err));
 
 	if (fd < 0) {
-		common_error("%s: %s: cannot open: %s", c->cmd, path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		common_error("%s: %s: not a regular file", c->cmd, path);
-		close(fd);
+		common_error("%s: %s", c->cmd, err);
 		return EXIT_USAGE;
 	}
 	if (st.st_size == 0) {
@@ -272,6 +270,16 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 		if (!full)
 			break;
 		sprintf(full, "%s/%s", path, e->d_name);
+		if (!stat(full, &es) && !S_ISDIR(es.st_mode) && !S_ISREG(es.st_mode) && is_csv(e->d_name)) {
+			/* a FIFO named like a catalog: never opened (it could block), said */
+			c->skipped_special++;
+			fprintf(stderr, "gpurent: %s: note: ", c->cmd);
+			out_puts_safe(stderr, full);
+			fprintf(stderr, ": skipped: expected a regular file, got %s\n",
+				common_file_kind(es.st_mode));
+			free(full);
+			continue;
+		}
 		if (stat(full, &es) || (!S_ISDIR(es.st_mode) && !(S_ISREG(es.st_mode) && is_csv(e->d_name))) ||
 		    (S_ISREG(es.st_mode) && !strcmp(e->d_name, "accelerators.csv"))) {
 			free(full);   /* not a catalog: SkyPilot's accelerators.csv lists names only */
@@ -350,7 +358,9 @@ void offers_report(FILE *f, const struct offers_ctx *c)
 {
 	for (size_t i = 0; i < c->set.nreports; i++) {
 		const struct catalog_report *r = &c->set.reports[i];
-		fprintf(f, "  %s (%s): %zu rows, %zu offers", r->path, r->format, r->rows, r->loaded);
+		fputs("  ", f);
+		out_puts_safe(f, r->path);
+		fprintf(f, " (%s): %zu rows, %zu offers", r->format, r->rows, r->loaded);
 #define Q(field, what) if (r->field) fprintf(f, "; %zu " what, r->field)
 		Q(cpu_only, "CPU-only skipped");
 		Q(missing_price, "without a price skipped");
@@ -361,10 +371,16 @@ void offers_report(FILE *f, const struct offers_ctx *c)
 		Q(mem_total_fixed, "with instance-total GPU memory divided");
 		Q(mem_from_spec, "with missing or implausible GPU memory taken from gpus.csv");
 #undef Q
-		if (r->unknown_gpu)
-			fprintf(f, "; %zu with GPUs not in gpus.csv (%s)", r->unknown_gpu, r->unknown_names);
+		if (r->unknown_gpu) {
+			fprintf(f, "; %zu with GPUs not in gpus.csv (", r->unknown_gpu);
+			out_puts_safe(f, r->unknown_names);
+			fputc(')', f);
+		}
 		fputc('\n', f);
 	}
+	if (c->skipped_special)
+		fprintf(f, "  %zu non-regular file%s (FIFOs, sockets, devices) named *.csv skipped\n",
+			c->skipped_special, c->skipped_special == 1 ? "" : "s");
 }
 
 void offers_free(struct offers_ctx *c)

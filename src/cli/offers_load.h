@@ -22,6 +22,7 @@ struct offers_ctx {
 	size_t *map_len;
 	size_t nmaps;
 	size_t bad_rows;         /* printed to stderr as they were found */
+	size_t skipped_special;  /* FIFOs etc. named *.csv in folders: noted, skipped */
 	const char *cmd;         /* "offers" or "plan", for messages */
 };
 

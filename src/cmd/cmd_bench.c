@@ -31,6 +31,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../os/sys.h"
 
 static const char usage[] =
 	"usage: gpurent bench [--dir PATH] [--json] [--gpu N|all] [--no-gpu]\n"
@@ -131,15 +132,12 @@ static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* CPUs this process may run on (affinity), at most MAX_THREADS. */
+/* CPUs this process may use (affinity and cgroup quotas, src/os/sys.h), at most MAX_THREADS. */
 static int usable_cpus(void)
 {
-	cpu_set_t set;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = sys_usable_cpus();
 
-	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
-		n = CPU_COUNT(&set);
-	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+	return n > MAX_THREADS ? MAX_THREADS : n;
 }
 
 /* ---- host: memory copy and CPU sort, on 1 and on all usable threads ---- */
@@ -236,14 +234,15 @@ static uint64_t mix(uint64_t *s)
 static int bench_memory(struct bench *b, int threads)
 {
 	size_t size = 256u << 20;
-	long avail = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	struct sys_memory mem;
 	char *src = NULL, *dst = NULL;
 	struct job jobs[MAX_THREADS];
 	int rc = -1;
 
-	/* two buffers, at most an eighth of free memory each */
-	if (avail > 0 && page > 0 && (double)avail * page / 8 < size)
-		size = (size_t)((double)avail * page / 8) & ~(size_t)0xfffff;
+	/* two buffers, at most an eighth of the memory free to us (cgroup limit included) each */
+	sys_memory(&mem);
+	if (mem.avail && (double)mem.avail / 8 < size)
+		size = (size_t)((double)mem.avail / 8) & ~(size_t)0xfffff;
 	if (size < (16u << 20))
 		size = 16u << 20;
 	if (!(src = malloc(size)) || !(dst = malloc(size))) {

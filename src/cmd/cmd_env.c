@@ -28,6 +28,7 @@
 #include "../cli/opt.h"
 #include "../cli/envwords.h"
 #include "../os/child.h"
+#include "../os/sys.h"
 
 extern char **environ;
 
@@ -355,63 +356,11 @@ static void gather_nvml(struct env_facts *f)
 	nvml_close(n);
 }
 
-/* First line of a small file into buf; -1 if unreadable. */
-static int read_line(const char *path, char *buf, size_t n)
-{
-	FILE *fp = fopen(path, "r");
-	int rc = -1;
-
-	if (!fp)
-		return -1;
-	if (fgets(buf, (int)n, fp)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		rc = 0;
-	}
-	fclose(fp);
-	return rc;
-}
-
-/* The CPUs a cgroup quota allows (cgroup v2 cpu.max, else v1); -1 none. */
-static long cgroup_cpus(void)
-{
-	char line[128], q[32];
-	double quota = 0, period = 0;
-
-	if (!read_line("/sys/fs/cgroup/cpu.max", line, sizeof(line))) {
-		if (sscanf(line, "%31s %lf", q, &period) == 2 && strcmp(q, "max"))
-			quota = atof(q);
-	} else if (!read_line("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", line, sizeof(line))) {
-		quota = atof(line);
-		if (!read_line("/sys/fs/cgroup/cpu/cpu.cfs_period_us", line, sizeof(line)))
-			period = atof(line);
-	}
-	if (quota <= 0 || period <= 0)
-		return -1;
-	return (long)ceil(quota / period);
-}
-
-/* The memory limit of the cgroup (v2 memory.max, else v1); 0 none. */
-static uint64_t cgroup_memory(void)
-{
-	char line[64];
-	double v;
-
-	if (!read_line("/sys/fs/cgroup/memory.max", line, sizeof(line)))
-		return strcmp(line, "max") ? (uint64_t)strtoull(line, NULL, 10) : 0;
-	if (!read_line("/sys/fs/cgroup/memory/memory.limit_in_bytes", line, sizeof(line))) {
-		v = atof(line);
-		return v > 0 && v < 1e18 ? (uint64_t)v : 0;   /* "unlimited" is a huge number */
-	}
-	return 0;
-}
-
 static void gather_host(struct env_facts *f)
 {
 	FILE *fp;
 	char line[512];
-	cpu_set_t set;
-	long quota;
-	uint64_t limit, total = 0, avail = 0;
+	struct sys_memory mem;
 
 	if ((fp = fopen("/proc/cpuinfo", "r"))) {
 		long n = 0;
@@ -430,34 +379,12 @@ static void gather_host(struct env_facts *f)
 	}
 	if (f->cpus_online < 0)
 		f->cpus_online = sysconf(_SC_NPROCESSORS_ONLN);
-	f->cpus = f->cpus_online;
-	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
-		f->cpus = CPU_COUNT(&set);
-	if ((quota = cgroup_cpus()) > 0 && quota < f->cpus)
-		f->cpus = quota;
-
-	if ((fp = fopen("/proc/meminfo", "r"))) {
-		while (fgets(line, sizeof(line), fp)) {
-			unsigned long long kb;
-			if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
-				total = (uint64_t)kb * 1024;
-			else if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-				avail = (uint64_t)kb * 1024;
-		}
-		fclose(fp);
-	}
-	f->ram_host = f->ram_total = total;
-	f->ram_avail = avail;
-	if ((limit = cgroup_memory()) && limit < total) {
-		char cur[64];
-		uint64_t used = 0;
-		f->ram_total = limit;
-		if (!read_line("/sys/fs/cgroup/memory.current", cur, sizeof(cur)))
-			used = (uint64_t)strtoull(cur, NULL, 10);
-		f->ram_avail = limit > used ? limit - used : 0;
-		if (avail && f->ram_avail > avail)
-			f->ram_avail = avail;
-	}
+	/* affinity and cgroup quotas, the answer every command uses (src/os/sys.h) */
+	f->cpus = sys_usable_cpus();
+	sys_memory(&mem);
+	f->ram_host = mem.host;
+	f->ram_total = mem.total;
+	f->ram_avail = mem.avail;
 }
 
 static void gather_space(const char *path, bool *exists, uint64_t *freeb, uint64_t *total,

@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
 
 static const char usage[] =
 	"usage: gpurent ledger [--ledger PATH] <subcommand> [options]\n"
@@ -540,16 +541,18 @@ static char *fmt_state(const struct ledger_entry *e, char *buf, size_t n)
 	return buf;
 }
 
-/* At most w bytes of s, on one line, "..." when cut (never mid-UTF-8). */
+/*
+ * At most w bytes of s, on one line, "..." when cut (never mid-UTF-8):
+ * control bytes and invalid UTF-8 escaped for the terminal (out.h).
+ */
 static char *clip(const char *s, size_t w, char *buf, size_t n)
 {
-	size_t len = 0;
+	size_t len;
 
 	if (!s)
 		s = "";
-	for (; s[len] && len < n - 1; len++)
-		buf[len] = (s[len] == '\n' || s[len] == '\t' || s[len] == '\r') ? ' ' : s[len];
-	buf[len] = '\0';
+	out_safe(s, strlen(s), buf, n);
+	len = strlen(buf);
 	if (len > w && w > 3 && w < n) {
 		size_t cut = w - 3;
 		while (cut > 0 && ((unsigned char)buf[cut] & 0xC0) == 0x80)
@@ -613,7 +616,8 @@ static int ledger_list_cmd(int argc, char **argv)
 				 r->command && r->problems ? " / " : "", r->problems ? r->problems : "");
 			printf("%5lld  %-16s %7s  %-14s %14s  %-14s %-14s %s\n", (long long)e->id,
 			       fmt_local(r->start, false, when, sizeof(when)), hours,
-			       clip(gpu, 14, (char[80]){0}, 80), cost, fmt_state(e, state, sizeof(state)),
+			       clip(gpu, 14, (char[80]){0}, 80), cost,
+			       clip(fmt_state(e, state, sizeof(state)), 63, (char[256]){0}, 256),
 			       clip(r->tags ? r->tags : "-", 14, tags, sizeof(tags)),
 			       clip(what, 60, (char[256]){0}, 256));
 		}
@@ -660,43 +664,49 @@ static int ledger_show_cmd(int argc, char **argv)
 		const struct ledger_run *r = &e.run;
 		double h = hours_of(r);
 #define LINE(label, ...) do { printf("%-13s ", label); printf(__VA_ARGS__); putchar('\n'); } while (0)
-		printf("run %lld (%s, %s)\n", (long long)e.id, r->kind ? r->kind : "?",
-		       e.status ? e.status : "?");
+/* a stored string, escaped for the terminal (out.h) */
+#define LINE_STR(label, v) do { printf("%-13s ", label); out_puts_safe(stdout, v); putchar('\n'); } while (0)
+		char sa[256], sb[256];
+		printf("run %lld (%s, %s)\n", (long long)e.id, clip(r->kind ? r->kind : "?", 200, sa, sizeof(sa)),
+		       clip(e.status ? e.status : "?", 200, sb, sizeof(sb)));
 		LINE("start", "%s (%.0f)", fmt_local(r->start, true, buf, sizeof(buf)), r->start);
 		if (isfinite(r->end))
 			LINE("end", "%s (%.0f)", fmt_local(r->end, true, buf, sizeof(buf)), r->end);
 		if (isfinite(h))
 			LINE("duration", "%.2f h", h);
 		if (r->command)
-			LINE("command", "%s", r->command);
+			LINE_STR("command", r->command);
 		if (r->host)
-			LINE("host", "%s", r->host);
+			LINE_STR("host", r->host);
 		if (r->gpu_type || r->gpu_count >= 0)
-			LINE("gpu", "%s x %d", r->gpu_type ? r->gpu_type : "?", r->gpu_count);
+			LINE("gpu", "%s x %d", clip(r->gpu_type ? r->gpu_type : "?", 200, sa, sizeof(sa)),
+			     r->gpu_count);
 		if (isfinite(r->price_per_hour))
 			LINE("price", "%s %s/h%s%s%s", fmt_money(r->price_per_hour, m, sizeof(m)),
 			     r->currency ? r->currency : "", r->billing_mode ? " (" : "",
-			     r->billing_mode ? r->billing_mode : "", r->billing_mode ? ")" : "");
+			     r->billing_mode ? clip(r->billing_mode, 200, sa, sizeof(sa)) : "",
+			     r->billing_mode ? ")" : "");
 		else if (r->billing_mode)
-			LINE("billing", "%s", r->billing_mode);
+			LINE_STR("billing", r->billing_mode);
 		LINE("cost", "%s %s", fmt_money(r->cost, m, sizeof(m)), r->currency ? r->currency : "");
 		if (r->exit_status >= 0)
 			LINE("exit status", "%d", r->exit_status);
 		if (r->stop_reason)
-			LINE("stop reason", "%s", r->stop_reason);
+			LINE_STR("stop reason", r->stop_reason);
 		if (r->restarts >= 0)
 			LINE("restarts", "%d", r->restarts);
 		if (isfinite(r->idle_seconds))
 			LINE("idle", "%.0f s", r->idle_seconds);
 		if (r->log_path)
-			LINE("log", "%s", r->log_path);
+			LINE_STR("log", r->log_path);
 		if (r->tags)
-			LINE("tags", "%s", r->tags);
+			LINE_STR("tags", r->tags);
 		if (r->notes)
-			LINE("notes", "%s", r->notes);
+			LINE_STR("notes", r->notes);
 		if (r->problems)
-			LINE("problems", "%s", r->problems);
+			LINE_STR("problems", r->problems);
 		LINE("recorded", "%s", fmt_local(e.recorded_at, true, buf, sizeof(buf)));
+#undef LINE_STR
 #undef LINE
 	}
 	ledger_entry_free(&e);
@@ -704,22 +714,12 @@ static int ledger_show_cmd(int argc, char **argv)
 	return msg_finish(EXIT_OK);
 }
 
-/* One CSV field, RFC 4180: quoted when it holds a comma, quote or line break. */
+/* One CSV field, RFC 4180 (out.h): quoted when it holds a comma, quote or line break. */
 static void csv_field(const char *s, bool last)
 {
 	if (!s)
 		s = "";
-	if (strpbrk(s, ",\"\r\n")) {
-		putchar('"');
-		for (; *s; s++) {
-			if (*s == '"')
-				putchar('"');
-			putchar(*s);
-		}
-		putchar('"');
-	} else {
-		fputs(s, stdout);
-	}
+	out_csv_field(stdout, s, strlen(s));
 	fputs(last ? "\r\n" : ",", stdout);
 }
 
@@ -828,9 +828,11 @@ static void total_json(struct json *j, const struct ledger_total *t, bool key)
 
 static void total_line(const char *key, const struct ledger_total *t)
 {
-	char m[32];
+	char m[32], k[256];
 
-	printf("%-16s %-8s %6zu %9.2f %10.2f %14s\n", key, t->currency[0] ? t->currency : "-",
+	/* the key is a stored tag or GPU name: escaped for the terminal (out.h) */
+	printf("%-16s %-8s %6zu %9.2f %10.2f %14s\n", out_safe(key, strlen(key), k, sizeof(k)),
+	       t->currency[0] ? t->currency : "-",
 	       t->runs, t->hours, t->gpu_hours, fmt_money(t->cost, m, sizeof(m)));
 }
 

@@ -18,6 +18,7 @@
 #include "../cli/common.h"
 #include "../os/crypto.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -41,7 +42,8 @@ static const char usage[] =
 	"\n"
 	"Names with spaces, newlines, backslashes or any other bytes are escaped as\n"
 	"sha256sum escapes them. FIFOs, sockets and devices are left out. Exit status:\n"
-	"0 written, 1 a file could not be read or the manifest not written, 2 bad usage.\n";
+	"0 written, 1 a file could not be read or the manifest not written, 2 bad usage\n"
+	"or directories nested more than 256 levels deep.\n";
 
 /* Write buf to path atomically: temp file beside it, fsync, rename, fsync the directory. */
 static int write_atomic(const char *path, const char *buf, size_t len, char *err, size_t errlen)
@@ -144,7 +146,7 @@ int cmd_manifest(int argc, char **argv)
 	size_t *idx = NULL, nidx = 0, bad = 0, links = 0, others = 0, len;
 	char err[512], cwd[4096], cmdline[1024], *text = NULL, **args;
 	double t0 = now();
-	int rootfd, rc = EXIT_RUNTIME, hash_i = 0, format_i = 0;
+	int rootfd, rc = EXIT_RUNTIME, hash_i = 0, format_i = 0, r;
 	long jobs_opt = 0;
 	const struct opt opts[] = {
 		{.name = "output", .short_name = 'o', .type = OPT_FILE, .dest = &out, .arg = "FILE",
@@ -195,8 +197,16 @@ int cmd_manifest(int argc, char **argv)
 	manifest_init(&m, format, algo);
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	m.follow_symlinks = follow;
-	if (walk_tree(rootfd, &wo, &m, err, sizeof(err))) {
-		msg_error("%s: %s", dir, err);
+	if ((r = walk_tree(rootfd, &wo, &m, err, sizeof(err)))) {
+		/* names from the tree are escaped for the terminal (out.h) */
+		fputs("gpurent manifest: ", stderr);
+		out_puts_safe(stderr, dir);
+		/* -2: err starts with the path below dir */
+		fputs(r != -2 ? ": " : dir[strlen(dir) - 1] == '/' ? "" : "/", stderr);
+		out_puts_safe(stderr, err);
+		fputc('\n', stderr);
+		if (r == -2)
+			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
 		goto out_free;
 	}
 	manifest_sort(&m);

@@ -12,6 +12,7 @@
 #include "../cli/common.h"
 #include "../cli/opt.h"
 #include "../cli/offers_load.h"
+#include "../cli/out.h"
 
 static const char usage[] =
 	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort FIELD[-]] [--limit N]\n"
@@ -149,19 +150,7 @@ static const char *gpu_label(const struct offer *o, char *buf, size_t n)
 
 static void csv_text(const struct cat_str *s)
 {
-	bool q = memchr(s->p, ',', s->len) || memchr(s->p, '"', s->len);
-
-	if (!q) {
-		fwrite(s->p, 1, s->len, stdout);
-		return;
-	}
-	putchar('"');
-	for (uint32_t i = 0; i < s->len; i++) {
-		if (s->p[i] == '"')
-			putchar('"');
-		putchar(s->p[i]);
-	}
-	putchar('"');
+	out_csv_field(stdout, s->p, s->len);
 }
 
 int cmd_offers(int argc, char **argv)
@@ -309,12 +298,15 @@ int cmd_offers(int argc, char **argv)
 			csv_text(&o->instance);
 			putchar(',');
 			csv_text(&o->region);
-			printf(",%s,%g,%.1f,%.4f,%.4f,%g,%g,%s,%s\n", gpu_label(o, g, sizeof(g)), o->gpus,
+			putchar(',');
+			gpu_label(o, g, sizeof(g));
+			out_csv_field(stdout, g, strlen(g));
+			printf(",%g,%.1f,%.4f,%.4f,%g,%g,%s,%s\n", o->gpus,
 			       o->gpu_mem / 1e9, offer_price_per_gpu(o) / fx, offer_spot_per_gpu(o) / fx,
 			       o->vcpus, o->ram_gib, supply_type_name(o->supply), cur);
 		}
 	} else {
-		char g[64], spot[16];
+		char g[64], spot[16], prov[64], inst[128], reg[128], gs[128];
 		printf("%-14s %-30s %-14s %4s %7s %9s %9s %5s %7s %-12s %s\n", "provider", "instance", "gpu",
 		       "n", "mem GB", "/GPU-h", "spot", "vCPU", "RAM GiB", "supply", "region");
 		for (size_t i = 0; i < nres; i++) {
@@ -323,12 +315,14 @@ int cmd_offers(int argc, char **argv)
 				snprintf(spot, sizeof(spot), "%.3f", offer_spot_per_gpu(o) / fx);
 			else
 				snprintf(spot, sizeof(spot), "-");
-			printf("%-14.*s %-30.*s %-14s %4g %7.1f %9.3f %9s %5g %7g %-12s %.*s\n",
-			       (int)(o->provider.len > 14 ? 14 : o->provider.len), o->provider.p,
-			       (int)(o->instance.len > 30 ? 30 : o->instance.len), o->instance.p,
-			       gpu_label(o, g, sizeof(g)), o->gpus, o->gpu_mem / 1e9, offer_price_per_gpu(o) / fx,
-			       spot, o->vcpus, o->ram_gib, supply_type_name(o->supply),
-			       (int)(o->region.len > 24 ? 24 : o->region.len), o->region.p);
+			/* catalog text is escaped for the terminal (out.h), then cut to its column */
+			gpu_label(o, g, sizeof(g));
+			printf("%-14s %-30s %-14s %4g %7.1f %9.3f %9s %5g %7g %-12s %s\n",
+			       out_safe(o->provider.p, o->provider.len, prov, 15),
+			       out_safe(o->instance.p, o->instance.len, inst, 31),
+			       out_safe(g, strlen(g), gs, sizeof(gs)), o->gpus, o->gpu_mem / 1e9,
+			       offer_price_per_gpu(o) / fx, spot, o->vcpus, o->ram_gib,
+			       supply_type_name(o->supply), out_safe(o->region.p, o->region.len, reg, 25));
 		}
 		printf("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n", nres,
 		       s.matched, cur, sort_text);

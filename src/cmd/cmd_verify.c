@@ -17,6 +17,7 @@
 #include "../cli/common.h"
 #include "../os/crypto.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
 #include "../os/walk.h"
 
 static const char usage[] =
@@ -41,7 +42,8 @@ static const char usage[] =
 	"  -j, --jobs N       hashing threads (default: the number of CPUs)\n"
 	"\n"
 	"Exit status: 0 everything matches, 1 anything differs or cannot be read,\n"
-	"2 bad usage or a malformed manifest (one line: FILE:LINE: what was expected).\n";
+	"2 bad usage, a malformed manifest (one line: FILE:LINE: what was expected) or\n"
+	"directories nested more than 256 levels deep.\n";
 
 static void print_issue(const struct mf_issue *is)
 {
@@ -87,7 +89,7 @@ int cmd_verify(int argc, char **argv)
 	struct stat st;
 	size_t *idx = NULL, nidx, len;
 	char err[512], *buf = NULL;
-	int rootfd, rc = EXIT_RUNTIME, nops;
+	int rootfd, rc = EXIT_RUNTIME, nops, r;
 	long jobs_opt = 0;
 	const struct opt opts[] = {
 		OPT_BOOL("quick", &quick, N_("compare names and sizes only")),
@@ -136,8 +138,16 @@ int cmd_verify(int argc, char **argv)
 	manifest_init(&have, want.format, want.algo);
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	have.follow_symlinks = wo.follow_symlinks;
-	if (walk_tree(rootfd, &wo, &have, err, sizeof(err))) {
-		msg_error("%s: %s", dir, err);
+	if ((r = walk_tree(rootfd, &wo, &have, err, sizeof(err)))) {
+		/* names from the tree are escaped for the terminal (out.h) */
+		fputs("gpurent verify: ", stderr);
+		out_puts_safe(stderr, dir);
+		/* -2: err starts with the path below dir */
+		fputs(r != -2 ? ": " : dir[strlen(dir) - 1] == '/' ? "" : "/", stderr);
+		out_puts_safe(stderr, err);
+		fputc('\n', stderr);
+		if (r == -2)
+			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
 		goto out_have;
 	}
 	manifest_sort(&have);

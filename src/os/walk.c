@@ -24,11 +24,12 @@
 
 #include "../core/pool.h"
 #include "../core/units.h"
+#include "../cli/out.h"
+#include "sys.h"
 
 #define READ_BUF (1u << 20)     /* per worker; files up to MAP_MIN stream through it */
 #define MAP_MIN (8u << 20)      /* files this big are hashed from the page cache in place */
 #define MAP_WINDOW ((size_t)64 << 20)
-#define MAX_DEPTH 4096
 
 /* ---- walking ---- */
 
@@ -38,7 +39,9 @@ struct walker {
 	struct hash_ctx link_hash;  /* hashes symlink targets */
 	char *path;                 /* current relative path, owned */
 	size_t cap;
-	struct { dev_t dev; ino_t ino; } chain[MAX_DEPTH];  /* open directories, for loops */
+	char target[4096];          /* a symlink's target text: here, not on the stack */
+	/* open directories, for loops; the root is chain[0] */
+	struct { dev_t dev; ino_t ino; } chain[WALK_MAX_DEPTH + 1];
 	int depth;
 	char *err;
 	size_t errlen;
@@ -86,8 +89,13 @@ static int descend(struct walker *w, int dfd, const char *name, size_t len, cons
 	for (int i = 0; i < w->depth; i++)
 		if (w->chain[i].dev == st->st_dev && w->chain[i].ino == st->st_ino)
 			return add(w, len, MF_DIR_UNREADABLE, 0, ELOOP);
-	if (w->depth >= MAX_DEPTH)
-		return add(w, len, MF_DIR_UNREADABLE, 0, ELOOP);
+	if (w->depth > WALK_MAX_DEPTH) {
+		/* the recursion is bounded here: one frame of a few hundred bytes per level */
+		/* the path cut to 300 bytes, so that the line fits the caller's buffer */
+		snprintf(w->err, w->errlen, "%.*s%s: directories nested deeper than %d levels",
+			 (int)(len > 300 ? 300 : len), w->path, len > 300 ? "..." : "", WALK_MAX_DEPTH);
+		return -2;
+	}
 	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 		    (w->o->follow_symlinks ? 0 : O_NOFOLLOW));
 	if (fd < 0)
@@ -110,7 +118,7 @@ static bool skipped(const struct walker *w, const struct stat *st)
 static int entry(struct walker *w, int dfd, const char *name, size_t len)
 {
 	struct stat st;
-	char target[4096];
+	char *target = w->target;
 	ssize_t tn;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
@@ -121,9 +129,9 @@ static int entry(struct walker *w, int dfd, const char *name, size_t len)
 			if (fstatat(dfd, name, &st, 0))
 				return add(w, len, MF_UNREADABLE, 0, errno);
 		} else {
-			if ((tn = readlinkat(dfd, name, target, sizeof(target))) < 0)
+			if ((tn = readlinkat(dfd, name, target, sizeof(w->target))) < 0)
 				return add(w, len, MF_UNREADABLE, 0, errno);
-			if ((size_t)tn >= sizeof(target))
+			if ((size_t)tn >= sizeof(w->target))
 				return add(w, len, MF_UNREADABLE, 0, ENAMETOOLONG);
 			if (add(w, len, MF_SYMLINK, (uint64_t)tn, 0))
 				return -1;
@@ -247,23 +255,23 @@ void walk_put_path(FILE *f, const char *path)
 {
 	if (!*path)
 		fputc('.', f);
-	for (; *path; path++) {
-		if (*path == '\\')
+	while (*path) {
+		size_t run = strcspn(path, "\\");
+		/* control bytes and invalid UTF-8 as \xNN, newline and CR as \n, \r (out.h) */
+		out_write_safe(f, path, run);
+		path += run;
+		if (*path == '\\') {
 			fputs("\\\\", f);
-		else if (*path == '\n')
-			fputs("\\n", f);
-		else if (*path == '\r')
-			fputs("\\r", f);
-		else
-			fputc(*path, f);
+			path++;
+		}
 	}
 }
 
 unsigned walk_default_jobs(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = sys_usable_cpus();   /* affinity and cgroup quotas, not the host's CPUs */
 
-	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+	return n > 64 ? 64 : (unsigned)n;
 }
 
 /* ---- hashing ---- */

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdio.h>
 #include <sys/types.h>
 
 #include "../core/manifest.h"
@@ -22,13 +21,19 @@ struct walk_opts {
 	ino_t skip_ino;
 };
 
+/* How deep directories may nest below the root (docs/manifest.md). */
+#define WALK_MAX_DEPTH 256
+
 /*
  * List every entry under the directory rootfd into out (already
  * initialised; entries are appended, unsorted): regular files with their
  * size, symlinks (when not followed) with the size and hash (out->algo)
  * of their target text, and the entries that could not be listed, stat'ed
- * or followed as MF_UNREADABLE / MF_DIR_UNREADABLE with errno. Returns 0,
- * or -1 with a message in err when memory runs out.
+ * or followed as MF_UNREADABLE / MF_DIR_UNREADABLE with errno. FIFOs,
+ * sockets and devices are MF_OTHER, never opened. Returns 0, -1 with a
+ * message in err when memory runs out, or -2 (bad input) with "PATH:
+ * directories nested deeper than 256 levels" in err when a directory lies
+ * deeper than WALK_MAX_DEPTH (the walk recurses once per level).
  */
 int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char *err, size_t errlen);
 
@@ -49,13 +54,17 @@ void walk_follow(int rootfd, struct mf_entry *e);
 int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsigned jobs,
 	      const char *label, char *err, size_t errlen);
 
-/* Default for --jobs: the online CPUs, at most 64. */
+/* Default for --jobs: the usable CPUs (sys_usable_cpus()), at most 64. */
 unsigned walk_default_jobs(void);
 
 /* Print "gpurent CMD: message" to stderr. */
 void walk_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Write the name as sha256sum shows it (backslash, newline, CR escaped; "." for the top). */
+/*
+ * Write the name for a human: backslash as "\\", newline and CR as "\n",
+ * "\r" (as sha256sum shows them), other control bytes and invalid UTF-8
+ * as "\xNN" (out.h), "." for the top. path is borrowed.
+ */
 void walk_put_path(FILE *f, const char *path);
 
 #endif

@@ -16,6 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* struct ledger_run, ledger_entry(ies), the bounds and the summaries */
+#include "../core/ledger_summary.h"
+
 /* The schema version this build writes (PRAGMA user_version). */
 #define LEDGER_SCHEMA_VERSION 3
 
@@ -24,37 +27,6 @@
 #define LEDGER_INVALID   (-3)  /* the run given is inconsistent (bad kind, end < start ...) */
 
 struct ledger;  /* opaque */
-
-/*
- * One run. Every string is borrowed for the duration of the call that
- * receives it. Unknown values: strings NULL, doubles NaN, integers -1.
- * Start from ledger_run_init(), which sets everything unknown.
- */
-struct ledger_run {
-	const char *kind;          /* "guard" or "manual"; NULL: "guard" for
-				      begin_run, "manual" for add */
-	double start;              /* unix seconds; required */
-	double end;                /* unix seconds; NaN while running */
-	const char *command;       /* the command line as the user wrote it */
-	const char *host;          /* host name of the rented box */
-	const char *gpu_type;      /* "RTX4090", "A100-80GB" ... */
-	int gpu_count;
-	double price_per_hour;     /* for the whole rental, as paid at the time */
-	const char *currency;      /* ISO code: "USD", "CNY" ... */
-	const char *billing_mode;  /* "per-second", "hourly", "spot", "package" ... */
-	double cost;               /* what the run cost, in currency */
-	int exit_status;           /* the command's status (128+signal) */
-	int restarts;              /* restarts after abnormal ends */
-	double idle_seconds;       /* seconds the GPUs sat idle */
-	const char *stop_reason;   /* "exit", "idle", "stall", "budget", "signal" ... */
-	const char *log_path;      /* where the guard wrote the log */
-	const char *tags;          /* comma-separated: "lora,7b" */
-	const char *notes;         /* free text */
-	const char *problems;      /* problems met: "OOM at bs 8" */
-};
-
-/* Set every field of r to unknown (see above). */
-void ledger_run_init(struct ledger_run *r);
 
 /*
  * The default ledger path into buf (n bytes): $GPURENT_LEDGER when set and
@@ -121,20 +93,6 @@ int ledger_add(struct ledger *l, const struct ledger_run *r, int64_t *id,
 
 /* ---- reading ---- */
 
-/* One stored row. The strings of run point into storage owned by the entry. */
-struct ledger_entry {
-	int64_t id;
-	const char *status;   /* "running" or "finished" */
-	double recorded_at;   /* unix seconds when the row was written first */
-	struct ledger_run run;
-	char *storage_;       /* private: owns every string above */
-};
-
-struct ledger_entries {
-	struct ledger_entry *v;
-	size_t n;
-};
-
 /*
  * Read run id into *out (caller frees with ledger_entry_free()).
  * 0, LEDGER_NOT_FOUND, or -1.
@@ -154,47 +112,6 @@ int ledger_list(struct ledger *l, enum ledger_order order, size_t limit,
 		struct ledger_entries *out, char *err, size_t errlen);
 
 void ledger_entries_free(struct ledger_entries *e);
-
-/* ---- summaries (pure computation on entries read above) ---- */
-
-/* LEDGER_BY_ALL: one group per currency, key "all" (the grand totals). */
-enum ledger_by { LEDGER_BY_DAY, LEDGER_BY_WEEK, LEDGER_BY_MONTH, LEDGER_BY_TAG, LEDGER_BY_GPU,
-		 LEDGER_BY_ALL };
-
-/* "day", "week", "month", "tag", "gpu", "all" -> *by; 0 or -1. */
-int ledger_by_parse(const char *s, enum ledger_by *by);
-const char *ledger_by_name(enum ledger_by by);
-
-/*
- * One group of a summary. Totals are kept per currency: two currencies
- * under one key are two groups, never added together.
- */
-struct ledger_total {
-	char key[64];        /* "2024-03-05", "2024-W10", "2024-03", a tag, a GPU;
-				"(untagged)", "(unknown)" when absent */
-	char currency[8];    /* "" when the runs recorded no currency */
-	size_t runs;
-	size_t running;      /* runs not finished yet (no hours counted) */
-	size_t runs_without_cost;
-	double cost;         /* sum of known costs */
-	double hours;        /* sum of (end - start) of runs with an end */
-	double gpu_hours;    /* hours x gpu_count, where the count is known */
-};
-
-struct ledger_summary {
-	struct ledger_total *v;  /* sorted by key, then currency */
-	size_t n;
-};
-
-/*
- * Group e by `by` (day/week/month of the start in local time; week is the
- * ISO week, "2024-W10"; a run with several tags counts under each).
- * *out is the caller's (ledger_summary_free()). 0 or -1 (out of memory).
- */
-int ledger_summarize(const struct ledger_entries *e, enum ledger_by by,
-		     struct ledger_summary *out, char *err, size_t errlen);
-
-void ledger_summary_free(struct ledger_summary *s);
 
 /* ---- benchmark results (gpurent bench; schema v3) ---- */
 

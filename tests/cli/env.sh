@@ -344,4 +344,13 @@ for fl in --shm-path --no-python --disk-size --history --no-store; do
 	grep -Fq -- "$fl" "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 does not document $fl"
 done
 
+# one usable-CPU count (src/os/sys.c): the cgroup quota under GPURENT_CGROUP_ROOT
+mkdir -p cg
+echo "100000 100000" >cg/cpu.max
+GPURENT_CGROUP_ROOT=$T/cg "$G" env --json >cg.json 2>/dev/null
+grep -q '"cpus": 1,' cg.json && ok || bad "cpu.max 100000 100000 gives 1 usable CPU: $(grep cpus cg.json)"
+echo "max 100000" >cg/cpu.max
+GPURENT_CGROUP_ROOT=$T/cg "$G" env --json >cg.json 2>/dev/null
+grep -q '"cpus": [1-9]' cg.json && ok || bad "cpu.max max: affinity decides: $(grep cpus cg.json)"
+
 finish

@@ -251,4 +251,75 @@ else
 	[ "$(grep -c '"command": "w' "$T/out")" -eq 48 ] && ok || bad "8 writers x 6 entries"
 fi
 
+# --- ledger-add-writes-into-corrupt-db: a damaged ledger is refused by every
+# command on open (PRAGMA quick_check), never written further
+D=$T/damaged.db
+"$G" ledger --ledger "$D" add --cost 12.5 --currency CNY --duration 2h --gpu RTX4090 >/dev/null 2>&1 || bad "damaged: first add"
+# page 5 of a fresh ledger is the runs table: break its first cell pointer
+printf '\377\000\377\023\377\000\377\023\377\000\377\023\377\000\377\023' |
+	dd of="$D" bs=1 seek=$((4 * 4096 + 8)) conv=notrunc 2>/dev/null
+cp "$D" "$T/damaged.copy"
+for c in "add --cost 1 --currency USD" "list" "show 1" "summary" "export --csv" "export --json"; do
+	run "$G" ledger --ledger "$D" $c
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "damaged.db: the ledger is corrupted (" "$T/err" \
+		&& [ ! -s "$T/out" ]; then ok; else bad "damaged ledger, '$c': rc $rc $(cat "$T/err" "$T/out")"; fi
+done
+cmp -s "$D" "$T/damaged.copy" && [ ! -s "$D-wal" ] && ok || bad "a damaged ledger was written"
+
+# --- ledger-cost-unbounded: money at most 1e12, times at most 1e11 s; a sum
+# never prints inf, nan, - or -0.00 for the rows there are
+B=$T/big.db
+expect_err cost-huge 2 'cost: expected an amount between 0 and 1e+12, got 1.7e+308' \
+	"$G" ledger --ledger "$B" add --cost 1.7e308 --currency USD
+expect_err price-huge 2 'price_per_hour: expected an amount between 0 and 1e+12' \
+	"$G" ledger --ledger "$B" add --price 1e13 --currency USD --duration 1h --cost 1
+expect_ok cost-max '^run 1 recorded: 1000000000000\.00 USD' "$G" ledger --ledger "$B" add --cost 1e12 --currency USD --duration 1h
+expect_ok cost-max2 '^run 2 recorded' "$G" ledger --ledger "$B" add --cost 1e12 --currency USD --duration 1h
+expect_ok cost-zero '^run 3 recorded: 0\.00 USD' "$G" ledger --ledger "$B" add --cost 0 --currency USD
+expect_ok sum-max '^total +USD +3 +2\.00 +[0-9.]+ +2000000000000\.00$' "$G" ledger --ledger "$B" summary
+if grep -Eq 'inf|nan| -$|-0\.00' "$T/out"; then bad "summary prints inf/nan/-: $(cat "$T/out")"; else ok; fi
+if [ "$HAVE_PY" = 1 ]; then
+	# rows stored by hand (or an older gpurent) beyond the bounds: counted without a cost
+	python3 -c "import sqlite3; c = sqlite3.connect('$B'); c.execute('UPDATE runs SET cost = 1.7e308 WHERE id < 3'); c.commit()"
+	run "$G" ledger --ledger "$B" summary --json
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+t = [g for g in d['totals'] if g['currency'] == 'USD'][0]
+assert t['cost'] == 0 and t['runs_without_cost'] == 2 and t['runs'] == 3, t" \
+		&& ok || bad "stored 1.7e308 costs are summed as without a cost: $(cat "$T/out")"
+	run "$G" ledger --ledger "$B" summary
+	if grep -Eq 'inf|nan| -$' "$T/out"; then bad "summary of stored 1.7e308: $(cat "$T/out")"; else ok; fi
+fi
+
+# --- terminal-escape-injection: stored fields with ESC, BEL, OSC titles,
+# newlines and invalid UTF-8 are escaped in list, show and summary
+E=$T/esc.db
+"$G" ledger --ledger "$E" add --cost 1 --currency USD --tag "$(printf 'x\033]0;pwned\007')" --tag "$(printf 't\033[2J')" \
+	--host "$(printf 'h\033]0;title\007')" --gpu "$(printf 'A100\033[2J')" \
+	--problems "$(printf 'OOM\033[31mRED\nline2 \377 \302\233 \344\270\255')" --notes "$(printf 'n\033c')" >/dev/null 2>&1 \
+	|| bad "esc: add"
+for c in "list" "show 1" "summary --by tag" "summary --by gpu"; do
+	run "$G" ledger --ledger "$E" $c
+	if [ "$rc" -eq 0 ] && tr -d '\033\007' <"$T/out" | cmp -s - "$T/out"; then ok
+	else bad "ledger $c writes ESC/BEL raw: rc $rc $(cat -v "$T/out")"; fi
+done
+run "$G" ledger --ledger "$E" show 1
+grep -Fq 'host          h\x1b]0;title\x07' "$T/out" && grep -Fq "$(printf 'OOM\\x1b[31mRED\\nline2 \\xff \\xc2\\x9b \344\270\255')" "$T/out" \
+	&& ok || bad "show escapes visibly, keeps UTF-8: $(cat -v "$T/out")"
+run "$G" ledger --ledger "$E" summary --by tag
+grep -Fq 't\x1b[2J' "$T/out" && ok || bad "summary --by tag escapes the key: $(cat -v "$T/out")"
+run "$G" ledger --ledger "$E" export --csv
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import csv, io
+rows = list(csv.reader(io.open('$T/out', newline='', encoding='latin-1')))
+assert len(rows) == 2 and len(rows[0]) == len(rows[1]), rows
+assert any(f.startswith('OOM\x1b[31mRED\nline2') for f in rows[1]), rows" && ok || bad "export --csv quotes the newline: $(cat -v "$T/out")"
+	run "$G" ledger --ledger "$E" export --json
+	python3 -c "
+import json; d = json.load(open('$T/out', encoding='utf-8'))
+assert d['runs'][0]['problems'] == 'OOM\x1b[31mRED\nline2 \ufffd \x9b \u4e2d', d['runs'][0]['problems']" \
+		&& ok || bad "export --json is valid UTF-8: $(cat -v "$T/out")"
+fi
+
 finish

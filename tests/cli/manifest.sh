@@ -269,5 +269,38 @@ for c in manifest verify; do
 	done <opts
 done
 
+# --- walk-deep-stack-overflow: a chain 2,000 directories deep is refused with
+# one line and exit 2 (WALK_MAX_DEPTH 256), never a crash; 256 levels still work
+mkdir deep && (cd deep && i=0 && while [ $i -lt 2000 ]; do mkdir d && cd d || exit 1; i=$((i + 1)); done && echo x >f) \
+	|| bad "cannot make the deep chain"
+for c in "manifest deep -o deep.mf" "verify m.gp deep"; do
+	run timeout 60 "$G" $c
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "^gpurent ${c%% *}: deep/d/d/.*: directories nested deeper than 256 levels\$" err; then
+		ok
+	else
+		bad "deep chain ($c): rc $rc $(cut -c1-200 err)"
+	fi
+done
+[ ! -e deep.mf ] && ok || bad "deep chain: no manifest written"
+mkdir deep256 && (cd deep256 && i=0 && while [ $i -lt 256 ]; do mkdir d && cd d || exit 1; i=$((i + 1)); done && echo x >f)
+expect_rc deep-256 0 '^deep256.mf: 1 files' "$G" manifest deep256 -o deep256.mf
+expect_rc deep-256-verify 0 '^verify: OK: 1 entries' "$G" verify deep256.mf deep256
+
+# --- terminal-escape-injection: names with ESC/BEL/OSC are escaped in every report
+mkdir evil && cp data/zeros.bin evil/ 2>/dev/null; echo a >evil/ok
+"$G" manifest evil -o evil.mf >/dev/null 2>&1 || bad "manifest evil"
+printf x >"evil/$(printf 'pwn\033]0;pwned\007x')"
+printf x >"evil/$(printf 'clr\033[2Jx')"
+mkfifo evil/fifo
+run timeout 10 "$G" verify evil.mf evil
+if [ "$rc" -eq 1 ] && grep -Fq 'extra:           clr\x1b[2Jx' out && grep -Fq 'extra:           pwn\x1b]0;pwned\x07x' out \
+	&& tr -d '\033\007' <out | cmp -s - out; then ok; else bad "verify escapes names: rc $rc $(cat -v out)"; fi
+chmod 000 evil/ok 2>/dev/null
+mkdir "evil/$(printf 'dir\033[2J')"
+ln -s nowhere "evil/$(printf 'dir\033[2J')/$(printf 'l\033]0;t\007')"
+run timeout 10 "$G" manifest evil --follow-symlinks -o evil2.mf
+if [ "$rc" -eq 1 ] && grep -Fq 'l\x1b]0;t\x07: cannot read' err && tr -d '\033\007' <err | cmp -s - err; then
+	ok; else bad "manifest escapes names on stderr: rc $rc $(cat -v err)"; fi
+
 echo "manifest: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -56,6 +56,53 @@ run "$G" offers --currency XYZ
 run "$G" offers --rate CNY=abc
 [ "$rc" -eq 2 ] && ok || bad "bad --rate"
 
+# offers-csv-newline-unquoted, terminal-escape-injection: catalog text with a
+# newline, a quote, ESC, BEL and a byte that is not UTF-8
+printf 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n' >esc.csv
+printf '"multi\nline",A100,8.0,124.0,1800.0,10.32,"us,east",,\n' >>esc.csv
+printf '"q""uote\033]0;pwned\007",A100,8.0,124.0,1800.0,10.32,\033[2Jx,,\n' >>esc.csv
+printf 'bad\377\033[31mutf,A100,8.0,124.0,1800.0,10.32,\302\233x\344\270\255,,\n' >>esc.csv
+run "$G" offers --catalog esc.csv --limit 0
+[ "$rc" -eq 0 ] && ok || bad "escape catalog loads: $rc $(cat "$T/err")"
+if tr -d '\033\007' <"$T/out" | cmp -s - "$T/out"; then ok; else bad "table holds ESC or BEL: $(cat -v "$T/out")"; fi
+grep -Fq 'multi\nline' "$T/out" && grep -Fq 'bad\xff\x1b[31mutf' "$T/out" && grep -Fq '\x1b[2Jx' "$T/out" \
+	&& ok || bad "table escapes: $(cat -v "$T/out")"
+grep -Fq "$(printf '\\xc2\\x9bx\344\270\255')" "$T/out" && ok || bad "C1 escaped, UTF-8 kept: $(cat -v "$T/out")"
+run "$G" offers --catalog esc.csv --limit 0 --csv
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import csv, io
+rows = list(csv.reader(io.open('$T/out', newline='', encoding='latin-1')))
+assert len(rows) == 4 and all(len(r) == 12 for r in rows), rows
+inst = sorted(r[1] for r in rows[1:])
+assert 'multi\nline' in inst and any(i.startswith('q\"uote') for i in inst), inst
+assert 'us,east' in [r[2] for r in rows]" && ok || bad "--csv quotes per RFC 4180: $(cat -v "$T/out")"
+fi
+run "$G" offers --catalog esc.csv --limit 0 --json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import json, sys
+d = json.load(open('$T/out', encoding='utf-8'))
+inst = sorted(o['instance'] for o in d['offers'])
+assert inst[0] == 'bad\ufffd\x1b[31mutf' and inst[1] == 'multi\nline', inst
+assert inst[2] == 'q\"uote\x1b]0;pwned\x07', inst
+assert '\x9bx\u4e2d' in [o['region'] for o in d['offers']]" && ok || bad "--json is valid UTF-8: $(cat -v "$T/out")"
+fi
+
+# FIFOs (token-file-fifo-hang's family): refused without blocking, skipped in folders
+mkdir -p fifo-data fifo-cat/aws
+for f in billing currencies models offers; do cp "$ROOT/data/$f.csv" fifo-data/; done
+mkfifo fifo-data/gpus.csv fifo-cat/aws/vms.csv fifo.csv
+run timeout 10 "$G" --data-dir fifo-data gpus A100
+[ "$rc" -eq 2 ] && grep -q 'fifo-data/gpus.csv: expected a regular file, got a FIFO' "$T/err" \
+	&& ok || bad "a FIFO as a --data-dir CSV: rc $rc $(cat "$T/err")"
+run timeout 10 "$G" offers --catalog fifo.csv
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'fifo.csv: expected a regular file, got a FIFO' "$T/err" \
+	&& ok || bad "a FIFO as --catalog: rc $rc $(cat "$T/err")"
+run timeout 10 "$G" offers --catalog fifo-cat
+[ "$rc" -eq 0 ] && grep -q 'fifo-cat/aws/vms.csv: skipped: expected a regular file, got a FIFO' "$T/err" \
+	&& grep -q '1 non-regular file .* skipped' "$T/out" && ok || bad "a FIFO in a catalog folder: rc $rc $(cat "$T/err" "$T/out")"
+
 # the bundled catalog loads clean
 run "$G" offers --limit 0
 [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && ok || bad "bundled data/offers.csv: rc $rc $(head -3 "$T/err")"

@@ -513,6 +513,82 @@ static void test_damaged_ledger(void **state)
 	assert_non_null(strstr(err, path));
 }
 
+/* ledger-add-writes-into-corrupt-db: damage that only a full read would meet
+ * (a cell pointer of the runs table) is refused on open, before any write. */
+static void test_damaged_refused_on_open(void **state)
+{
+	const char *path = tmp_path("damaged-cell.db");
+	struct ledger *l = open_ok(path);
+	static const unsigned char bad[4] = {0xff, 0x00, 0xff, 0x13};
+	struct ledger_run r;
+	char err[1024] = "";
+	int fd;
+
+	(void)state;
+	ledger_run_init(&r);
+	r.start = 1e9;
+	r.cost = 12.5;
+	r.currency = "CNY";
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), 0);
+	ledger_close(l);
+	/* page 5 of a fresh ledger is the runs table */
+	assert_true((fd = open(path, O_WRONLY)) >= 0);
+	for (int i = 0; i < 16; i++)
+		assert_int_equal(pwrite(fd, bad, sizeof(bad), 4 * 4096 + 8 + 4 * i), 4);
+	close(fd);
+	l = NULL;
+	assert_int_equal(ledger_open(path, &l, err, sizeof(err)), -1);
+	assert_null(l);
+	assert_non_null(strstr(err, "the ledger is corrupted ("));
+	assert_non_null(strstr(err, path));
+	assert_null(strchr(err, '\n'));
+}
+
+/* ledger-cost-unbounded: money at most 1e12, times at most 1e11 s, on every write */
+static void test_bounds(void **state)
+{
+	const char *path = tmp_path("bounds.db");
+	struct ledger *l = open_ok(path);
+	struct ledger_run r;
+	char err[1024] = "";
+	int64_t id;
+
+	(void)state;
+	ledger_run_init(&r);
+	r.start = 1e9;
+	r.currency = "USD";
+	r.cost = 1.7e308;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	assert_non_null(strstr(err, "cost: expected an amount between 0 and 1e+12"));
+	r.cost = 1e12 * (1 + 1e-15) + 1e3;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	r.cost = 1;
+	r.price_per_hour = 2e12;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	assert_non_null(strstr(err, "price_per_hour"));
+	r.price_per_hour = NAN;
+	r.end = 2e11;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	r.end = NAN;
+	r.idle_seconds = 1e300;
+	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	r.idle_seconds = NAN;
+	r.cost = 1e12;
+	assert_int_equal(ledger_add(l, &r, &id, err, sizeof(err)), 0);
+	/* updates are bounded too (the guard's record path) */
+	ledger_run_init(&r);
+	r.start = 1e9;
+	r.currency = "USD";
+	assert_int_equal(ledger_begin_run(l, &r, &id, err, sizeof(err)), 0);
+	ledger_run_init(&r);
+	r.cost = 1.7e308;
+	assert_int_equal(ledger_update_run(l, id, &r, err, sizeof(err)), LEDGER_INVALID);
+	r.cost = 3;
+	r.end = 1e9 + 3600;
+	assert_int_equal(ledger_finish_run(l, id, &r, err, sizeof(err)), 0);
+	ledger_close(l);
+}
+
 static void test_foreign_database(void **state)
 {
 	const char *path = tmp_path("places.sqlite");
@@ -818,6 +894,8 @@ int main(void)
 		cmocka_unit_test(test_invalid_runs),
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_corrupted_file),
+		cmocka_unit_test(test_damaged_refused_on_open),
+		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_damaged_ledger),
 		cmocka_unit_test(test_foreign_database),
 		cmocka_unit_test(test_newer_schema),

@@ -1,0 +1,142 @@
+/*
+ * out.c - terminal-safe and CSV-quoted output of values that come from
+ * input (out.h).
+ */
+#include "out.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+size_t out_utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	unsigned lo = 0x80, hi = 0xbf;   /* range of the second byte */
+
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;           /* overlong */
+		else if (c == 0xed)
+			hi = 0x9f;           /* surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;           /* overlong */
+		else if (c == 0xf4)
+			hi = 0x8f;           /* past U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/*
+ * The escape for the byte or character at s[0..n): fills esc (at least 9
+ * bytes) and returns the number of input bytes it stands for; *esc_len is
+ * 0 when the bytes are written as they are.
+ */
+static size_t escape_at(const unsigned char *s, size_t n, char *esc, size_t *esc_len)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c = s[0];
+	size_t k;
+
+	*esc_len = 0;
+	if (c == '\n' || c == '\t' || c == '\r') {
+		esc[0] = '\\';
+		esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+		*esc_len = 2;
+		return 1;
+	}
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	if (c >= 0x80 && (k = out_utf8_len(s, n))) {
+		if (!(c == 0xc2 && s[1] <= 0x9f))
+			return k;
+		/* a C1 control, U+0080..U+009F: both bytes escaped */
+		memcpy(esc, "\\xc2\\x", 6);
+		esc[6] = hex[s[1] >> 4];
+		esc[7] = hex[s[1] & 15];
+		*esc_len = 8;
+		return 2;
+	}
+	esc[0] = '\\';
+	esc[1] = 'x';
+	esc[2] = hex[c >> 4];
+	esc[3] = hex[c & 15];
+	*esc_len = 4;
+	return 1;
+}
+
+void out_write_safe(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+
+	while (i < n) {
+		char esc[9];
+		size_t el, k = escape_at(p + i, n - i, esc, &el);
+		if (!el) {
+			i += k;
+			continue;
+		}
+		fwrite(p + run, 1, i - run, f);
+		fwrite(esc, 1, el, f);
+		i += k;
+		run = i;
+	}
+	fwrite(p + run, 1, n - run, f);
+}
+
+void out_puts_safe(FILE *f, const char *s)
+{
+	if (s)
+		out_write_safe(f, s, strlen(s));
+}
+
+const char *out_safe(const char *s, size_t n, char *buf, size_t bufn)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		char esc[9];
+		size_t el, k = escape_at(p + i, n - i, esc, &el);
+		const char *src = el ? esc : s + i;
+		size_t len = el ? el : k;
+		if (o + len + 1 > bufn)
+			break;
+		memcpy(buf + o, src, len);
+		o += len;
+		i += k;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+void out_csv_field(FILE *f, const char *s, size_t n)
+{
+	bool quote = false;
+
+	for (size_t i = 0; i < n && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+	if (!quote) {
+		fwrite(s, 1, n, f);
+		return;
+	}
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			fputc('"', f);
+		fputc(s[i], f);
+	}
+	fputc('"', f);
+}
