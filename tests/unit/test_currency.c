@@ -153,7 +153,7 @@ static void test_bad_files(void **s)
 		{"cny,0.1,x\n", "currencies.csv:2: code: expected 3 to 7 upper-case letters such as CNY, got 'cny'"},
 		{"RMB,0.1,x\n", "currencies.csv:2: code: expected 3 to 7 upper-case letters such as CNY, got 'RMB'"},
 		{"C1,0.1,x\n", "currencies.csv:2: code: expected 3 to 7 upper-case letters"},
-		{"CNY,0,x\n", "currencies.csv:2: usd: expected a number >= 1e-06, got '0'"},
+		{"CNY,0,x\n", "currencies.csv:2: usd: expected a number from 1e-06 to 1e+15, got '0'"},
 		{"CNY,inf,x\n", "currencies.csv:2: usd: expected a number"},
 		{"CNY,,x\n", "currencies.csv:2: usd: expected a number, got an empty field"},
 		{"USD,2,x\n", "currencies.csv:2: usd: USD is the reference, expected 1, got 2"},
