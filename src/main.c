@@ -85,7 +85,7 @@ static int help(const char *name)
 
 	if (!name || !strcmp(name, "help")) {
 		usage(stdout);
-		return common_finish(EXIT_OK);
+		return msg_finish(EXIT_OK);
 	}
 	if (!(c = find(name)))
 		return not_a_command("help: ", name);
@@ -105,8 +105,8 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--version")) {
 			printf("gpurent %s\n", GPURENT_VERSION);
-			return common_finish(EXIT_OK);
-		} else if (common_is_help(argv[i])) {
+			return msg_finish(EXIT_OK);
+		} else if ((!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
 			return help(NULL);
 		} else if (!strcmp(argv[i], "--data-dir") && i + 1 < argc) {
 			common_data_dir = argv[++i];
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 		return help(i + 1 < argc ? argv[i + 1] : NULL);
 	if (!strcmp(argv[i], "version")) {
 		printf("gpurent %s\n", GPURENT_VERSION);
-		return common_finish(EXIT_OK);
+		return msg_finish(EXIT_OK);
 	}
 	if (!(c = find(argv[i])))
 		return not_a_command("", argv[i]);

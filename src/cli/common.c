@@ -17,16 +17,6 @@
 
 const char *common_data_dir;
 
-void common_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gpurent: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 const char *common_file_kind(mode_t mode)
 {
@@ -119,12 +109,12 @@ int common_data_file(const char *name, const char **buf, size_t *len, char **own
 				*path = f->name;
 				return 0;
 			}
-		common_error("%s: not built into this binary", name);
+		msg_error(_("%s: not built into this binary"), name);
 		return EXIT_RUNTIME;
 	}
 	snprintf(pathbuf, sizeof(pathbuf), "%s/%s", common_data_dir, name);
 	if (common_read_file(pathbuf, owned, len, err, sizeof(err))) {
-		common_error("%s", err);
+		msg_error("%s", err);
 		return EXIT_USAGE;
 	}
 	*buf = *owned;
@@ -146,7 +136,7 @@ static int load_one(const char *name,
 	rc = load(db, buf, len, path, err, sizeof(err));
 	free(owned);
 	if (rc) {
-		common_error("%s", err);
+		msg_error("%s", err);
 		return common_data_dir ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	return 0;
@@ -186,21 +176,7 @@ int common_load_billing(struct billing_db *db)
 	return load_one("billing.csv", billing_loader, db);
 }
 
-int common_finish(int rc)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		if (errno == EPIPE)
-			return rc;
-		common_error("write error on standard output: %s", strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	return rc;
-}
 
-bool common_is_help(const char *arg)
-{
-	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
-}
 
 bool common_money_has_code(const char *v)
 {
@@ -214,29 +190,6 @@ bool common_money_has_code(const char *v)
 	return *end != '\0';
 }
 
-int common_list_args(int argc, char **argv, const char *cmd, const char *usage,
-		     const char **filter, bool *json)
-{
-	*filter = NULL;
-	*json = false;
-	for (int i = 1; i < argc; i++) {
-		if (common_is_help(argv[i])) {
-			fputs(usage, stdout);
-			return common_finish(EXIT_OK);
-		} else if (!strcmp(argv[i], "--json")) {
-			*json = true;
-		} else if (argv[i][0] == '-') {
-			common_error("%s: %s: unknown option (see 'gpurent help %s')", cmd, argv[i], cmd);
-			return EXIT_USAGE;
-		} else if (*filter) {
-			common_error("%s: expected one filter, got '%s' and '%s'", cmd, *filter, argv[i]);
-			return EXIT_USAGE;
-		} else {
-			*filter = argv[i];
-		}
-	}
-	return -1;
-}
 
 /* ---- JSON ---- */
 

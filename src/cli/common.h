@@ -71,25 +71,9 @@ int common_open_regular(const char *path, struct stat *st, char *err, size_t err
 /* "a FIFO", "a directory", "a socket", ... for messages; static storage. */
 const char *common_file_kind(mode_t mode);
 
-/* Print "gpurent: msg" to stderr. */
-void common_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* fflush(stdout) and report a write error (not EPIPE); returns rc or 1. */
-int common_finish(int rc);
-
-/* true when argv[i] is --help or -h */
-bool common_is_help(const char *arg);
-
 /* true when a money argument names its currency ("$1.2", "1.32CNY", "¥2"), not "1e3" */
 bool common_money_has_code(const char *v);
 
-/*
- * Arguments of a listing command: [FILTER] [--json] [--help]. Returns -1
- * when the caller should go on, else the exit code to return (help was
- * printed, or a usage error was reported as "gpurent CMD: ...").
- */
-int common_list_args(int argc, char **argv, const char *cmd, const char *usage,
-		     const char **filter, bool *json);
 
 /* Minimal JSON writer to stdout: objects/arrays with comma bookkeeping. */
 struct json {

@@ -55,7 +55,7 @@ int offers_init(struct offers_ctx *c, const char *cmd)
 	rc = csv_load_table(buf, len, path, sizeof(struct currency_rate), rate_row, &v, &n, err, sizeof(err));
 	free(owned);
 	if (rc) {
-		common_error("%s", err);
+		msg_error(_("%s"), err);
 		rc = EXIT_USAGE;
 		goto out_fail;
 	}
@@ -77,13 +77,13 @@ int offers_set_rate(struct offers_ctx *c, const char *arg)
 	double per_usd;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(code)) {
-		common_error("%s: --rate: expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'", c->cmd, arg);
+		msg_error(_("--rate: expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'"), arg);
 		return EXIT_USAGE;
 	}
 	per_usd = strtod(eq + 1, &end);
 	if (end == eq + 1 || *end || !(per_usd > 0)) {
-		common_error("%s: --rate: expected a positive number of %.*s per USD, got '%s'",
-			     c->cmd, (int)(eq - arg), arg, eq + 1);
+		msg_error(_("--rate: expected a positive number of %.*s per USD, got '%s'"),
+			     (int)(eq - arg), arg, eq + 1);
 		return EXIT_USAGE;
 	}
 	snprintf(code, sizeof(code), "%.*s", (int)(eq - arg), arg);
@@ -93,7 +93,7 @@ int offers_set_rate(struct offers_ctx *c, const char *arg)
 			return 0;
 		}
 	if (c->nrates == sizeof(c->rates) / sizeof(c->rates[0])) {
-		common_error("%s: --rate: too many currencies", c->cmd);
+		msg_error(_("--rate: too many currencies"));
 		return EXIT_USAGE;
 	}
 	snprintf(c->rates[c->nrates].code, sizeof(c->rates[0].code), "%s", code);
@@ -120,7 +120,7 @@ static int map_file(struct offers_ctx *c, const char *path, const char **buf, si
 	int fd = common_open_regular(path, &st, err, sizeof(err));
 
 	if (fd < 0) {
-		common_error("%s: %s", c->cmd, err);
+		msg_error(_("%s"), err);
 		return EXIT_USAGE;
 	}
 	if (st.st_size == 0) {
@@ -137,7 +137,7 @@ static int map_file(struct offers_ctx *c, const char *path, const char **buf, si
 #endif
 	close(fd);
 	if (m == MAP_FAILED) {
-		common_error("%s: %s: cannot map: %s", c->cmd, path, strerror(errno));
+		msg_error(_("%s: cannot map: %s"), path, strerror(errno));
 		return EXIT_RUNTIME;
 	}
 	madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -149,7 +149,7 @@ static int map_file(struct offers_ctx *c, const char *path, const char **buf, si
 		c->map_len = nl;
 	if (!nm || !nl) {
 		munmap(m, (size_t)st.st_size);
-		common_error("%s: out of memory", c->cmd);
+		msg_error(_("out of memory"));
 		return EXIT_RUNTIME;
 	}
 	c->maps[c->nmaps] = m;
@@ -187,7 +187,7 @@ static int load_path(struct offers_ctx *c, const char *path, const char *buf, si
 	/* offers keep pointers to the provider and file names: give them a home */
 	name = malloc(strlen(path) + strlen(prov) + 2);
 	if (!name) {
-		common_error("%s: out of memory", c->cmd);
+		msg_error(_("out of memory"));
 		return EXIT_RUNTIME;
 	}
 	strcpy(name, prov);
@@ -217,7 +217,7 @@ static int load_path(struct offers_ctx *c, const char *path, const char *buf, si
 		}
 	}
 	if (rc) {
-		common_error("%s", err);
+		msg_error(_("%s"), err);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -245,7 +245,7 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 	int rc = 0;
 
 	if (stat(path, &st)) {
-		common_error("%s: %s: cannot open: %s", c->cmd, path, strerror(errno));
+		msg_error(_("%s: cannot open: %s"), path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	if (!S_ISDIR(st.st_mode)) {
@@ -258,7 +258,7 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 	if (depth > 3)
 		return 0;
 	if (!(d = opendir(path))) {
-		common_error("%s: %s: cannot read folder: %s", c->cmd, path, strerror(errno));
+		msg_error(_("%s: cannot read folder: %s"), path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	while ((e = readdir(d))) {

@@ -511,8 +511,8 @@ static int cost(int argc, char **argv, struct opts *op)
 		goto out_free_db;
 	}
 	if (!prof_rate) {
-		common_error("%s: currency: profile '%s' is in %s, which data/currencies.csv lacks "
-			     "(add it with --rate %s=UNITS_PER_USD)", "billing.csv", p->name, p->currency, p->currency);
+		msg_error(_("%s: currency: profile '%s' is in %s, which data/currencies.csv lacks "
+			     "(add it with --rate %s=UNITS_PER_USD)"), "billing.csv", p->name, p->currency, p->currency);
 		rc = EXIT_USAGE;
 		goto out_free_db;
 	}

@@ -1,12 +1,11 @@
 /*
  * run_action.c - the stop actions of `gpurent run` (run_action.h): a shell
  * command in its own process group, and an HTTP POST through libcurl,
- * which is loaded with dlopen only when a POST is due (like NVML: a table
+ * which is loaded (src/os/dl.c) only when a POST is due (like NVML: a table
  * of function pointers) so that the guard stays small and the binary runs
  * on boxes without libcurl.
  */
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,6 +21,9 @@
 #include <unistd.h>
 
 #include "action.h"
+
+#include "../os/dl.h"
+#include "../util/util.h"
 #include "../os/child.h"
 
 extern char **environ;
@@ -190,46 +192,38 @@ static const struct curl_fns *curl_load(char *err, size_t errlen)
 	static struct curl_fns f;
 	static bool loaded;
 	static const char *const libs[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so"};
-	static const struct {
-		const char *name;
-		size_t off;
-	} syms[] = {
-		{"curl_global_init", offsetof(struct curl_fns, global_init)},
-		{"curl_easy_init", offsetof(struct curl_fns, easy_init)},
-		{"curl_easy_setopt", offsetof(struct curl_fns, easy_setopt)},
-		{"curl_easy_perform", offsetof(struct curl_fns, easy_perform)},
-		{"curl_easy_getinfo", offsetof(struct curl_fns, easy_getinfo)},
-		{"curl_easy_cleanup", offsetof(struct curl_fns, easy_cleanup)},
-		{"curl_easy_strerror", offsetof(struct curl_fns, easy_strerror)},
-		{"curl_slist_append", offsetof(struct curl_fns, slist_append)},
-		{"curl_slist_free_all", offsetof(struct curl_fns, slist_free_all)},
+	static const struct dl_sym syms[] = {
+		{{"curl_global_init"}, offsetof(struct curl_fns, global_init), true},
+		{{"curl_easy_init"}, offsetof(struct curl_fns, easy_init), true},
+		{{"curl_easy_setopt"}, offsetof(struct curl_fns, easy_setopt), true},
+		{{"curl_easy_perform"}, offsetof(struct curl_fns, easy_perform), true},
+		{{"curl_easy_getinfo"}, offsetof(struct curl_fns, easy_getinfo), true},
+		{{"curl_easy_cleanup"}, offsetof(struct curl_fns, easy_cleanup), true},
+		{{"curl_easy_strerror"}, offsetof(struct curl_fns, easy_strerror), true},
+		{{"curl_slist_append"}, offsetof(struct curl_fns, slist_append), true},
+		{{"curl_slist_free_all"}, offsetof(struct curl_fns, slist_free_all), true},
 	};
-	void *dl = NULL;
+	struct dl_lib *dl;
+	char why[256];
+	int rc;
 
 	if (loaded)
 		return &f;
-	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]) && !dl; i++)
-		dl = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
-	if (!dl) {
-		snprintf(err, errlen, "libcurl is not installed (libcurl.so.4): cannot send the stop request "
-			 "(apt-get install libcurl4)");
+	if ((rc = dl_open(libs, ARRAY_SIZE(libs), syms, ARRAY_SIZE(syms), &f, &dl, why, sizeof(why)))) {
+		if (rc == DL_ENOSYM)
+			snprintf(err, errlen, "%s: too old", why);
+		else
+			snprintf(err, errlen, "libcurl is not installed (libcurl.so.4): cannot send the stop request "
+				 "(apt-get install libcurl4)");
 		return NULL;
-	}
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-		void *p = dlsym(dl, syms[i].name);
-		if (!p) {
-			snprintf(err, errlen, "libcurl lacks %s: too old", syms[i].name);
-			dlclose(dl);
-			return NULL;
-		}
-		memcpy((char *)&f + syms[i].off, &p, sizeof(p));
 	}
 	if (f.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, errlen, "libcurl did not initialise");
-		dlclose(dl);
+		dl_close(dl);
 		return NULL;
 	}
-	loaded = true;   /* stays loaded until exit */
+	dl_keep(dl);   /* stays loaded until exit */
+	loaded = true;
 	return &f;
 }
 

@@ -1,7 +1,7 @@
 /*
  * run_action.h - what `gpurent run` does when it stops: a shell command
  * (--on-stop, or a platform preset) and/or an HTTP POST with a bearer
- * token (--stop-url, through libcurl loaded with dlopen). The token is
+ * token (--stop-url, through libcurl loaded by src/os/dl.c). The token is
  * kept in memory only: never in argv, the environment of children, logs,
  * messages or the ledger.
  */

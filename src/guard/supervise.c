@@ -653,7 +653,7 @@ int guard_run(const struct guard_opts *o)
 
 	sanitize_stdfds();
 	if (!(g = calloc(1, sizeof(*g)))) {
-		common_error("run: out of memory");
+		msg_error(_("out of memory"));
 		return EXIT_RUNTIME;
 	}
 	g->o = o;
@@ -674,17 +674,17 @@ int guard_run(const struct guard_opts *o)
 	g->host[sizeof(g->host) - 1] = '\0';
 	code = EXIT_RUNTIME;
 	if (!(g->command_line = join_command(o->cmd))) {
-		common_error("run: out of memory");
+		msg_error(_("out of memory"));
 		goto out_free_guard;
 	}
 	if (tee_open_log(g)) {
 		/* the job still runs and the stop action still fires: a box left
 		 * idle because a log could not be written is the costlier loss */
-		common_error("run: %s; the output goes to the terminal only", g->problems);
+		msg_error(_("%s; the output goes to the terminal only"), g->problems);
 		snprintf(g->log_path, sizeof(g->log_path), "(none)");
 	}
 	if (install_signals()) {
-		common_error("run: pipe: %s", strerror(errno));
+		msg_error(_("pipe: %s"), strerror(errno));
 		goto out_close_log;
 	}
 #ifdef __linux__
