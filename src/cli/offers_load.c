@@ -26,23 +26,11 @@ static void print_bad(void *ctx, const char *msg)
 	fputc('\n', stderr);
 }
 
-static int rate_row(const struct csv *t, const struct csv_row *r, const char *fname, void *rec,
-		    char *err, size_t errlen)
-{
-	struct currency_rate *cr = rec;
-
-	if (csv_field_str(t, r, "code", true, fname, cr->code, sizeof(cr->code), err, errlen) ||
-	    csv_field_double(t, r, "usd", true, 0, 1e-9, fname, &cr->usd, err, errlen))
-		return -1;
-	return 0;
-}
-
 int offers_init(struct offers_ctx *c, const char *cmd)
 {
 	const char *buf, *path;
 	char *owned, err[512];
-	size_t len, n;
-	void *v;
+	size_t len;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -52,61 +40,34 @@ int offers_init(struct offers_ctx *c, const char *cmd)
 		return rc;
 	if ((rc = common_data_file("currencies.csv", &buf, &len, &owned, &path)))
 		goto out_fail;
-	rc = csv_load_table(buf, len, path, sizeof(struct currency_rate), rate_row, &v, &n, err, sizeof(err));
+	rc = currency_table_load(&c->currencies, buf, len, path, err, sizeof(err));
 	free(owned);
 	if (rc) {
-		msg_error(_("%s"), err);
+		msg_error("%s", err);
 		rc = EXIT_USAGE;
 		goto out_fail;
 	}
-	if (n > sizeof(c->rates) / sizeof(c->rates[0]))
-		n = sizeof(c->rates) / sizeof(c->rates[0]);
-	memcpy(c->rates, v, n * sizeof(c->rates[0]));
-	c->nrates = n;
-	free(v);
 	return 0;
 out_fail:
 	gpu_db_free(&c->gdb);
+	currency_table_free(&c->currencies);
 	return rc;
 }
 
 int offers_set_rate(struct offers_ctx *c, const char *arg)
 {
-	const char *eq = strchr(arg, '=');
-	char code[8], *end;
-	double per_usd;
+	char err[256];
 
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(code)) {
-		msg_error(_("--rate: expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'"), arg);
-		return EXIT_USAGE;
-	}
-	per_usd = strtod(eq + 1, &end);
-	if (end == eq + 1 || *end || !(per_usd > 0)) {
-		msg_error(_("--rate: expected a positive number of %.*s per USD, got '%s'"),
-			     (int)(eq - arg), arg, eq + 1);
-		return EXIT_USAGE;
-	}
-	snprintf(code, sizeof(code), "%.*s", (int)(eq - arg), arg);
-	for (size_t i = 0; i < c->nrates; i++)
-		if (!strcasecmp(c->rates[i].code, code)) {
-			c->rates[i].usd = 1 / per_usd;
-			return 0;
-		}
-	if (c->nrates == sizeof(c->rates) / sizeof(c->rates[0])) {
-		msg_error(_("--rate: too many currencies"));
-		return EXIT_USAGE;
-	}
-	snprintf(c->rates[c->nrates].code, sizeof(c->rates[0].code), "%s", code);
-	c->rates[c->nrates++].usd = 1 / per_usd;
+	if (currency_set_rate(&c->currencies, arg, err, sizeof(err)))
+		return msg_usage("--rate: %s", err);
 	return 0;
 }
 
 double offers_rate(const struct offers_ctx *c, const char *code)
 {
-	for (size_t i = 0; i < c->nrates; i++)
-		if (!strcasecmp(c->rates[i].code, code))
-			return c->rates[i].usd;
-	return 0;
+	double r = currency_to_usd(&c->currencies, code);
+
+	return r > 0 ? r : 0;
 }
 
 /* Map a file read-only; the mapping lives until offers_free(). */
@@ -194,8 +155,7 @@ static int load_path(struct offers_ctx *c, const char *path, const char *buf, si
 	strcpy(name + strlen(prov) + 1, path);
 	memset(&o, 0, sizeof(o));
 	o.gpus = &c->gdb;
-	o.rates = c->rates;
-	o.nrates = c->nrates;
+	o.currencies = &c->currencies;
 	o.bad_row = print_bad;
 	o.bad_ctx = c;
 	o.keep = keep;
@@ -391,4 +351,5 @@ void offers_free(struct offers_ctx *c)
 	free(c->maps);
 	free(c->map_len);
 	gpu_db_free(&c->gdb);
+	currency_table_free(&c->currencies);
 }

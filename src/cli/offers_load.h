@@ -11,12 +11,12 @@
 #include <stdio.h>
 
 #include "../core/catalog.h"
+#include "../core/currency.h"
 #include "../core/gpu.h"
 
 struct offers_ctx {
 	struct gpu_db gdb;
-	struct currency_rate rates[16];
-	size_t nrates;
+	struct currency_table currencies;   /* data/currencies.csv and --rate (src/core/currency.h) */
 	struct offer_set set;
 	void **maps;             /* mmap'd catalogs, unmapped by offers_free() */
 	size_t *map_len;

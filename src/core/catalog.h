@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "currency.h"
 #include "gpu.h"
 
 enum supply_type {
@@ -66,12 +67,6 @@ struct offer_set {
 	size_t narena;
 };
 
-/* Currency rates: USD per unit of the currency (data/currencies.csv). */
-struct currency_rate {
-	char code[8];
-	double usd;
-};
-
 /* Called for each bad row (one line "file:line: field: expected ...");
  * the row is skipped and loading goes on. */
 typedef void (*catalog_bad_row_fn)(void *ctx, const char *msg);
@@ -83,8 +78,7 @@ typedef bool (*catalog_keep_fn)(void *ctx, const struct offer *o);
 
 struct catalog_opts {
 	const struct gpu_db *gpus;           /* required */
-	const struct currency_rate *rates;   /* for gpurent-format prices */
-	size_t nrates;
+	const struct currency_table *currencies;   /* for gpurent-format prices (currency.h) */
 	catalog_bad_row_fn bad_row;
 	void *bad_ctx;                       /* for bad_row */
 	catalog_keep_fn keep;

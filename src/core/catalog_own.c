@@ -135,10 +135,12 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 			continue;
 		}
 		cur = &f[col[OC_CURRENCY]];
-		for (size_t i = 0; i < ld->o->nrates; i++)
-			if (strlen(ld->o->rates[i].code) == cur->len &&
-			    !strncasecmp(ld->o->rates[i].code, cur->p, cur->len))
-				rate = ld->o->rates[i].usd;
+		if (cur->len < 16 && ld->o->currencies) {
+			char code[16];
+			memcpy(code, cur->p, cur->len);
+			code[cur->len] = '\0';
+			rate = currency_to_usd(ld->o->currencies, code);   /* read-only: safe on two threads */
+		}
 		if (rate <= 0) {
 			bad(ld, (uint32_t)rec_line, "currency", "unknown currency (see data/currencies.csv)", cur);
 			continue;

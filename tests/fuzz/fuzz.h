@@ -105,10 +105,11 @@ static inline const struct model_db *fuzz_model_db(void)
 /* data/offers.csv (prices in USD and CNY) as an offer set loaded once. */
 static inline const struct offer_set *fuzz_offers(void)
 {
-	static const struct currency_rate rates[] = {{"USD", 1}, {"CNY", 0.1389}};
+	static struct currency rate_v[] = {{"USD", 1, 0}, {"CNY", 0.1389, 0}};
+	static const struct currency_table rates = {rate_v, 2, 2};
 	static struct offer_set s;
 	static int loaded;
-	struct catalog_opts o = {.gpus = NULL, .rates = rates, .nrates = 2};
+	struct catalog_opts o = {.gpus = NULL, .currencies = &rates};
 	char err[512];
 	size_t len;
 	const char *buf;

@@ -61,9 +61,10 @@ static void check_offer(const struct offer *o)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct currency_rate rates[] = {{"USD", 1}, {"CNY", 0.1389}, {"EUR", 1.08}};
+	static struct currency rate_v[] = {{"USD", 1, 0}, {"CNY", 0.1389, 0}, {"EUR", 1.08, 0}};
+	static const struct currency_table rates = {rate_v, 3, 3};
 	struct catalog_opts opts = {
-		.gpus = fuzz_gpu_db(), .rates = rates, .nrates = 3, .bad_row = on_bad,
+		.gpus = fuzz_gpu_db(), .currencies = &rates, .bad_row = on_bad,
 		.provider = FUZZ_PROVIDER,
 	};
 	struct offer_set s;

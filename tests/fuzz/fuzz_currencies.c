@@ -1,45 +1,33 @@
 /*
  * fuzz_currencies.c - data/currencies.csv as the commands load it
- * (csv_load_table and the csv_field_* readers of src/core/csv.h).
+ * (currency_table_load of src/core/currency.h), then a --rate on top.
  */
 #include <math.h>
+#include <string.h>
 
-#include "../../src/core/catalog.h"
-#include "../../src/core/csv.h"
+#include "../../src/core/currency.h"
 #include "fuzz.h"
-
-/* The row reader of src/cmd/offers_load.c and cmd_cost.c. */
-static int rate_row(const struct csv *t, const struct csv_row *r, const char *fname, void *rec,
-		    char *err, size_t errlen)
-{
-	struct currency_rate *cr = rec;
-
-	if (csv_field_str(t, r, "code", true, fname, cr->code, sizeof(cr->code), err, errlen) ||
-	    csv_field_double(t, r, "usd", true, 0, 1e-9, fname, &cr->usd, err, errlen))
-		return -1;
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct currency_rate *v = NULL;
-	void *out = NULL;
+	struct currency_table t = {0};
 	char err[512];
-	size_t n = 0;
 
 	err[0] = '\0';
-	if (csv_load_table((const char *)data, size, "currencies.csv", sizeof(*v), rate_row, &out, &n,
-			   err, sizeof(err))) {
+	if (currency_table_load(&t, (const char *)data, size, "currencies.csv", err, sizeof(err))) {
 		FUZZ_CHECK_LOAD_ERR(err, "currencies.csv");
-		FUZZ_CHECK(out == NULL);   /* "on failure nothing is allocated" */
+		FUZZ_CHECK(t.n == 0);   /* "on failure the table is left empty" */
+		currency_table_free(&t);
 		return 0;
 	}
-	v = out;
-	for (size_t i = 0; i < n; i++) {
-		FUZZ_CHECK(memchr(v[i].code, '\0', sizeof(v[i].code)) != NULL);
-		FUZZ_CHECK(v[i].code[0] != '\0');        /* required */
-		FUZZ_CHECK(v[i].usd >= 1e-9 && isfinite(v[i].usd));
+	for (size_t i = 0; i < t.n; i++) {
+		FUZZ_CHECK(memchr(t.v[i].code, '\0', sizeof(t.v[i].code)) != NULL);
+		FUZZ_CHECK(t.v[i].code[0] != '\0');
+		FUZZ_CHECK(t.v[i].usd > 0 && isfinite(t.v[i].usd));
+		FUZZ_CHECK(currency_to_usd(&t, t.v[i].code) > 0);
 	}
-	free(v);
+	if (!currency_set_rate(&t, "CNY=7.2", err, sizeof(err)))
+		FUZZ_CHECK(fabs(currency_to_usd(&t, "CNY") - 1 / 7.2) < 1e-12);
+	currency_table_free(&t);
 	return 0;
 }

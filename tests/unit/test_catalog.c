@@ -17,7 +17,8 @@ static void on_bad(void *ctx, const char *msg)
 	nbad++;
 }
 
-static const struct currency_rate rates[] = {{"USD", 1}, {"CNY", 0.1389}};
+static struct currency rate_v[] = {{"USD", 1, 0}, {"CNY", 0.1389, 0}};
+static const struct currency_table rates = {rate_v, 2, 2};
 
 static struct offer_set set;
 static char *bufs[16];
@@ -27,7 +28,7 @@ static const struct catalog_report *load(const char *rel, const char *provider)
 {
 	size_t len;
 	char err[512];
-	struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = provider};
+	struct catalog_opts o = {.gpus = &tu_gdb, .currencies = &rates, .bad_row = on_bad, .provider = provider};
 	char *buf = tu_read(rel, &len);
 
 	assert_non_null(buf);
@@ -255,7 +256,7 @@ static void test_catalog_unbounded_counts(void **s)
 		"p,ai-cloud,mem,r,A100,1,whole,1e300,8,64,100,yes,1.5,,USD,,,,src,2024-01-01\n"
 		"p,ai-cloud,price,r,A100,1,whole,80,8,64,100,yes,1e-307,,USD,,,,src,2024-01-01\n"
 		"p,ai-cloud,wait,r,A100,1,whole,80,8,64,100,yes,1.5,,USD,,1e300d,,src,2024-01-01\n";
-	struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = "lambda"};
+	struct catalog_opts o = {.gpus = &tu_gdb, .currencies = &rates, .bad_row = on_bad, .provider = "lambda"};
 	struct offer_set cs;
 	char err[512];
 
@@ -318,7 +319,7 @@ static void test_real_catalogs(void **s)
 		size_t len;
 		char *buf;
 		char err[512];
-		struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = prov[i]};
+		struct catalog_opts o = {.gpus = &tu_gdb, .currencies = &rates, .bad_row = on_bad, .provider = prov[i]};
 
 		snprintf(path, sizeof(path), "%s/data/catalogs/%s/vms.csv",
 			 shared ? shared : "../shared", prov[i]);
@@ -369,7 +370,7 @@ static void test_two_threads_equal_one(void **s)
 	size_t cap = 8 << 20, len = 0;
 	char *buf = malloc(cap);
 	struct offer_set one, two;
-	struct catalog_opts o = {.gpus = &tu_gdb, .rates = rates, .nrates = 2, .bad_row = on_bad, .provider = "synthetic"};
+	struct catalog_opts o = {.gpus = &tu_gdb, .currencies = &rates, .bad_row = on_bad, .provider = "synthetic"};
 	char err[256], first_bad[2][256];
 	int nbad_one;
 
