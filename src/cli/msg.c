@@ -103,10 +103,13 @@ char *msg_escape(const char *s, char *buf, size_t n)
 static void vsay(const char *kind, const char *fmt, va_list ap)
 {
 	char line[4096], safe[4 * sizeof(line)];
+	size_t n;
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	line[strcspn(line, "\n")] = '\0';   /* one line, whatever the input held */
-	msg_escape(line, safe, sizeof(safe));
+	n = strlen(line);
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	msg_escape(line, safe, sizeof(safe));   /* one line: a newline of the input is \x0a */
 	fflush(stdout);
 	if (msg_command)
 		fprintf(stderr, "gpurent %s: %s%s\n", msg_command, kind, safe);

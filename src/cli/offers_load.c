@@ -233,10 +233,8 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 		if (!stat(full, &es) && !S_ISDIR(es.st_mode) && !S_ISREG(es.st_mode) && is_csv(e->d_name)) {
 			/* a FIFO named like a catalog: never opened (it could block), said */
 			c->skipped_special++;
-			fprintf(stderr, "gpurent: %s: note: ", c->cmd);
-			out_puts_safe(stderr, full);
-			fprintf(stderr, ": skipped: expected a regular file, got %s\n",
-				common_file_kind(es.st_mode));
+			msg_note(_("note: %s: skipped: expected a regular file, got %s"), full,
+				 common_file_kind(es.st_mode));
 			free(full);
 			continue;
 		}

@@ -275,12 +275,16 @@ static int ckpt_latest_cmd(int argc, char **argv)
 	best = ckpt_latest(d.v, d.n);
 	if (explain)
 		for (size_t i = 0; i < d.n; i++) {
-			fprintf(stderr, "%s%s: %s", d.v[i].name, d.v[i].is_dir ? "/" : "", kind_name(cls[i].kind));
+			char line[1024], step[48] = "", why[600] = "", name[1024];
 			if (cls[i].kind == CKPT_COMPLETE || cls[i].kind == CKPT_TORN)
-				fprintf(stderr, ", step %llu", (unsigned long long)cls[i].step);
+				snprintf(step, sizeof(step), ", step %llu", (unsigned long long)cls[i].step);
 			if (cls[i].why && cls[i].why[0])
-				fprintf(stderr, " (%s)", cls[i].why);
-			fputs((long)i == best ? " <- latest\n" : "\n", stderr);
+				snprintf(why, sizeof(why), " (%s)", cls[i].why);
+			/* the name comes from the disk: escaped for the terminal (msg.h) */
+			snprintf(line, sizeof(line), "%s%s: %s%s%s%s", msg_escape(d.v[i].name, name, sizeof(name)),
+				 d.v[i].is_dir ? "/" : "", kind_name(cls[i].kind), step, why,
+				 (long)i == best ? " <- latest" : "");
+			fprintf(stderr, "%s\n", line);
 		}
 	if (best >= 0)
 		printf("%s%s%s\n", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", d.v[best].name);

@@ -198,13 +198,12 @@ int cmd_manifest(int argc, char **argv)
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	m.follow_symlinks = follow;
 	if ((r = walk_tree(rootfd, &wo, &m, err, sizeof(err)))) {
-		/* names from the tree are escaped for the terminal (out.h) */
-		fputs("gpurent manifest: ", stderr);
-		out_puts_safe(stderr, dir);
-		/* -2: err starts with the path below dir */
-		fputs(r != -2 ? ": " : dir[strlen(dir) - 1] == '/' ? "" : "/", stderr);
-		out_puts_safe(stderr, err);
-		fputc('\n', stderr);
+		/* names from the tree are escaped for the terminal (msg.h); on
+		 * -2 err starts with the path below dir */
+		if (r == -2)
+			msg_error("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", err);
+		else
+			msg_error("%s: %s", dir, err);
 		if (r == -2)
 			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
 		goto out_free;
@@ -216,10 +215,8 @@ int cmd_manifest(int argc, char **argv)
 	}
 	for (size_t i = 0; i < m.n; i++) {
 		if (!manifest_path_fits(format, m.v[i].path)) {
-			fprintf(stderr, "gpurent manifest: ");
-			walk_put_path(stderr, m.v[i].path);
-			fprintf(stderr, ": a name with a newline cannot be written in the hashdeep "
-				"format (use --format gpurent or sha256sum)\n");
+			msg_error(_("%s: a name with a newline cannot be written in the hashdeep "
+				    "format (use --format gpurent or sha256sum)"), m.v[i].path);
 			goto out_free;
 		}
 		if (m.v[i].kind == MF_FILE)
@@ -232,10 +229,8 @@ int cmd_manifest(int argc, char **argv)
 	for (size_t i = 0; i < m.n; i++) {
 		const struct mf_entry *e = &m.v[i];
 		if (e->kind == MF_UNREADABLE || e->kind == MF_DIR_UNREADABLE) {
-			fprintf(stderr, "gpurent manifest: ");
-			walk_put_path(stderr, e->path);
-			fprintf(stderr, ": cannot %s: %s\n", e->kind == MF_DIR_UNREADABLE ? "list" : "read",
-				strerror(e->err));
+			msg_error(e->kind == MF_DIR_UNREADABLE ? _("%s: cannot list: %s") : _("%s: cannot read: %s"),
+				  e->path, strerror(e->err));
 			bad++;
 		}
 		links += e->kind == MF_SYMLINK;

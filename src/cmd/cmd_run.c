@@ -316,8 +316,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 				return run_usage_error("--preset %s: needs the environment variable %s "
 						       "(set on the platform's own machines; see docs/guard.md)",
 						       p->name, p->vars[k]);
-			fprintf(stderr, "gpurent run: warning: --preset %s needs %s, which is not set\n",
-				p->name, p->vars[k]);
+			msg_warn(_("--preset %s needs %s, which is not set"), p->name, p->vars[k]);
 		}
 		o->action.shell = p->shell;
 	}

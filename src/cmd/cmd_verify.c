@@ -113,9 +113,8 @@ int cmd_verify(int argc, char **argv)
 	if (common_read_file(mfile, &buf, &len, err, sizeof(err)))
 		return msg_usage("%s", err);
 	if (manifest_parse(buf, len, mfile, &want, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
 		free(buf);
-		return EXIT_USAGE;
+		return msg_usage("%s", err);
 	}
 	free(buf);
 	if (want.format == MF_GPURENT && follow && !want.follow_symlinks) {
@@ -139,13 +138,12 @@ int cmd_verify(int argc, char **argv)
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	have.follow_symlinks = wo.follow_symlinks;
 	if ((r = walk_tree(rootfd, &wo, &have, err, sizeof(err)))) {
-		/* names from the tree are escaped for the terminal (out.h) */
-		fputs("gpurent verify: ", stderr);
-		out_puts_safe(stderr, dir);
-		/* -2: err starts with the path below dir */
-		fputs(r != -2 ? ": " : dir[strlen(dir) - 1] == '/' ? "" : "/", stderr);
-		out_puts_safe(stderr, err);
-		fputc('\n', stderr);
+		/* names from the tree are escaped for the terminal (msg.h); on
+		 * -2 err starts with the path below dir */
+		if (r == -2)
+			msg_error("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", err);
+		else
+			msg_error("%s: %s", dir, err);
 		if (r == -2)
 			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
 		goto out_have;

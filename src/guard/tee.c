@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "guard_int.h"
+#include "../cli/msg.h"
 
 void tee_write_all(int fd, const char *p, size_t n)
 {
@@ -64,8 +65,8 @@ static void log_write(struct guard *g, const char *p, size_t n)
 	if (w < 0 || (size_t)w != n) {
 		g->log_failed = true;
 		tee_status_clear(g);
-		fprintf(stderr, "gpurent: %s: cannot write the log (%s); going on without it\n",
-			g->log_path, w < 0 ? strerror(errno) : "short write");
+		msg_warn(_("%s: cannot write the log (%s); going on without it"),
+			 g->log_path, w < 0 ? strerror(errno) : "short write");
 	}
 }
 /* A message of the guard's own: stderr and the log. */
@@ -79,7 +80,7 @@ void tee_say(struct guard *g, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	tee_status_clear(g);
-	fprintf(stderr, "gpurent: %s\n", msg);
+	msg_note("%s", msg);
 	stamps(ls, sizeof(ls), ts, sizeof(ts));
 	n = snprintf(line, sizeof(line), "%s gpurent | %s\n", ls, msg);
 	log_write(g, line, n > 0 && (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);

@@ -240,16 +240,6 @@ void walk_follow(int rootfd, struct mf_entry *e)
 	e->has_hash = false;
 }
 
-void walk_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "gpurent %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 void walk_put_path(FILE *f, const char *path)
 {

@@ -57,8 +57,6 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 /* Default for --jobs: the usable CPUs (sys_usable_cpus()), at most 64. */
 unsigned walk_default_jobs(void);
 
-/* Print "gpurent CMD: message" to stderr. */
-void walk_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * Write the name for a human: backslash as "\\", newline and CR as "\n",
