@@ -9,6 +9,7 @@
 #include "cli/common.h"
 #include "cli/msg.h"
 #include "core/names.h"
+#include "util/util.h"
 
 #ifndef GPURENT_VERSION
 #define GPURENT_VERSION "0.1.0"
@@ -39,7 +40,7 @@ static const struct command commands[] = {
 
 static const struct command *find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
@@ -51,7 +52,7 @@ static int not_a_command(const char *what, const char *name)
 	struct names_suggest sg;
 
 	names_suggest_init(&sg, name);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		names_suggest_add(&sg, commands[i].name);
 	names_suggest_add(&sg, "help");
 	if (sg.best[0])
@@ -65,7 +66,7 @@ static void usage(FILE *f)
 		"       gpurent help [command] | --version\n\n"
 		"gpurent plans rented GPU compute: what a job needs, where and how to rent it.\n\n"
 		"Commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "  %-10s %s\n", "help", "show this list, or a command's help");
 	fprintf(f, "\nOptions:\n"

@@ -318,3 +318,14 @@ void json_null(struct json *j, const char *key)
 	item(j, key);
 	fputs("null", j->f);
 }
+
+int common_walk_error(const char *dir, int r, const char *err)
+{
+	/* on -2 err starts with the path below dir; names are escaped by msg.h */
+	if (r == -2) {
+		msg_error("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", err);
+		return EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
+	}
+	msg_error("%s: %s", dir, err);
+	return EXIT_RUNTIME;
+}

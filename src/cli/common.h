@@ -92,4 +92,11 @@ void json_str(struct json *j, const char *key, const char *v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
 
+/*
+ * Report walk_tree()'s failure r (src/os/walk.h) on dir with its message
+ * err, one line. Returns the exit code: 2 for a tree nested too deep
+ * (r == -2), else 1.
+ */
+int common_walk_error(const char *dir, int r, const char *err);
+
 #endif

@@ -13,6 +13,7 @@
 #include "../core/names.h"
 #include "../core/units.h"
 #include "msg.h"
+#include "../util/util.h"
 
 void opt_list_free(struct opt_list *l)
 {
@@ -57,7 +58,7 @@ const char *opt_type_name(enum opt_type t)
 		[OPT_PERCENT] = "percent", [OPT_NUMBER] = "number", [OPT_LIST] = "list",
 		[OPT_CHOICE] = "choice",
 	};
-	return (unsigned)t < sizeof(names) / sizeof(names[0]) && names[t] ? names[t] : "?";
+	return (unsigned)t < ARRAY_SIZE(names) && names[t] ? names[t] : "?";
 }
 
 const char *opt_example(const struct opt *o)
@@ -304,6 +305,17 @@ static int take(const struct opt_cmd *c, const struct opt *o, const char *shown,
 	return 0;
 }
 
+/* The value of a valued option: attached (--x=v, -ov) or the next argument. */
+static int take_value(const struct opt_cmd *c, const struct opt *o, const char *shown,
+		      const char *attached, int argc, char **argv, int *i, void *ctx)
+{
+	if (attached)
+		return take(c, o, shown, attached, ctx);
+	if (*i + 1 < argc)
+		return take(c, o, shown, argv[++*i], ctx);
+	return msg_usage(_("%s: expected a value (%s)"), shown, o->arg ? o->arg : opt_type_name(o->type));
+}
+
 int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **argv,
 	      void *ctx, int *nops)
 {
@@ -360,16 +372,8 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 					return rc;
 				continue;
 			}
-			if (eq) {
-				if ((rc = take(c, o, shown, eq + 1, ctx)))
-					return rc;
-			} else if (i + 1 < argc) {
-				if ((rc = take(c, o, shown, argv[++i], ctx)))
-					return rc;
-			} else {
-				return msg_usage(_("%s: expected a value (%s)"), shown,
-						 o->arg ? o->arg : opt_type_name(o->type));
-			}
+			if ((rc = take_value(c, o, shown, eq ? eq + 1 : NULL, argc, argv, &i, ctx)))
+				return rc;
 			continue;
 		}
 		/* a short option: -h, -o FILE, -oFILE */
@@ -383,15 +387,8 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 				return unknown(c, opts, a);
 			if ((rc = take(c, o, shown, "true", ctx)))
 				return rc;
-		} else if (a[2]) {
-			if ((rc = take(c, o, shown, a + 2, ctx)))
-				return rc;
-		} else if (i + 1 < argc) {
-			if ((rc = take(c, o, shown, argv[++i], ctx)))
-				return rc;
-		} else {
-			return msg_usage(_("%s: expected a value (%s)"), shown,
-					 o->arg ? o->arg : opt_type_name(o->type));
+		} else if ((rc = take_value(c, o, shown, a[2] ? a + 2 : NULL, argc, argv, &i, ctx))) {
+			return rc;
 		}
 	}
 	argv[nop] = NULL;

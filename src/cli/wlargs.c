@@ -10,6 +10,7 @@
 
 #include "common.h"
 #include "msg.h"
+#include "../util/util.h"
 
 int wlargs_field_error(const char *file, const struct workload *w, int bad, const char *msg)
 {
@@ -76,7 +77,7 @@ static const char *field_example(const struct workload_field *f)
 		{"budget", "300"}, {"gpu", "A100-80GB"}, {"lora_targets", "q,v"}, {"model", "llama-2-7b"},
 		{"quant_bits", "8"},
 	};
-	for (size_t i = 0; i < sizeof(ex) / sizeof(ex[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ex); i++)
 		if (!strcmp(ex[i].name, f->name))
 			return ex[i].example;
 	return NULL;

@@ -32,6 +32,7 @@
 #include "../cli/common.h"
 #include "../cli/opt.h"
 #include "../os/sys.h"
+#include "../util/util.h"
 
 static const char usage[] =
 	"usage: gpurent bench [--dir PATH] [--json] [--gpu N|all] [--no-gpu]\n"
@@ -93,13 +94,6 @@ struct bench {
 	bool json;
 };
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static struct result *add(struct bench *b, const char *test, const char *unit)
 {
@@ -123,7 +117,7 @@ static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 	va_list ap;
 	struct skip *s;
 
-	if (b->ns >= sizeof(b->s) / sizeof(b->s[0]))
+	if (b->ns >= ARRAY_SIZE(b->s))
 		return;
 	s = &b->s[b->ns++];
 	snprintf(s->part, sizeof(s->part), "%s", part);
@@ -208,10 +202,10 @@ static double run_jobs(struct job *jobs, int threads, int passes)
 		g.open = true;
 		pthread_cond_broadcast(&g.cv);
 		pthread_mutex_unlock(&g.mu);
-		t0 = now();
+		t0 = util_now_mono();
 		for (int i = 0; i < started; i++)
 			pthread_join(tid[i], NULL);
-		t = now() - t0;
+		t = util_now_mono() - t0;
 		pthread_mutex_destroy(&g.mu);
 		pthread_cond_destroy(&g.cv);
 		if (started < threads)
@@ -360,7 +354,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		skipped(b, "disk", "cannot write in %s: %s", dir, strerror(errno));
 		goto out_free;
 	}
-	t0 = now();
+	t0 = util_now_mono();
 	for (done = 0; done < size; done += block) {
 		size_t n = size - done < block ? size - done : block;
 		ssize_t w;
@@ -376,7 +370,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		skipped(b, "disk", "fsync %s: %s", path, strerror(errno));
 		goto out_unlink;
 	}
-	tw = now() - t0;
+	tw = util_now_mono() - t0;
 	/* after fsync the pages are clean: the kernel can drop them, so the read
 	 * below comes from the device (not on tmpfs, which is memory) */
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -384,7 +378,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		skipped(b, "disk", "seek %s: %s", path, strerror(errno));
 		goto out_unlink;
 	}
-	t0 = now();
+	t0 = util_now_mono();
 	for (done = 0; done < size;) {
 		ssize_t got = read(fd, buf, block);
 		if (got < 0 && errno == EINTR)
@@ -395,7 +389,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		}
 		done += (size_t)got;
 	}
-	tr = now() - t0;
+	tr = util_now_mono() - t0;
 	if ((r = add(b, "disk_write", "GB/s"))) {
 		r->value = tw > 0 ? (double)size / tw / 1e9 : 0;
 		snprintf(r->label, sizeof(r->label), "disk write %zu MiB + fsync", size >> 20);
@@ -484,7 +478,7 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 	spec = envcheck_find_gpu(gdb, name, mtotal);
 	if (!spec)
 		skipped(b, part, "%s is not in data/gpus.csv: no nominal figures to compare with", name);
-	for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(types); k++) {
 		enum cuda_gemm_type t = types[k];
 		double nominal = !spec ? NAN : t == CUDA_GEMM_FP32 ? spec->fp32_flops :
 				 t == CUDA_GEMM_FP16 ? spec->fp16_flops : spec->bf16_flops;

@@ -29,6 +29,7 @@
 #include "../cli/envwords.h"
 #include "../os/child.h"
 #include "../os/sys.h"
+#include "../util/util.h"
 
 extern char **environ;
 
@@ -154,7 +155,7 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 {
 	struct child_opts co = {0};
 	struct child c;
-	struct timespec t0, t;
+	double t0;
 	size_t len = 0;
 	int status = 0, rc = -1, eno;
 	bool timed_out = false;
@@ -170,16 +171,14 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 			snprintf(err, errlen, "%s %s", argv[0], eno == ENOENT ? "not found on PATH" : strerror(eno));
 		return -1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = util_now_mono();
 	for (;;) {
 		struct pollfd p = {.fd = c.out_fd, .events = POLLIN};
 		char chunk[4096];
 		long left;
 		ssize_t got;
 
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		left = timeout_s * 1000L - ((t.tv_sec - t0.tv_sec) * 1000L +
-					    (t.tv_nsec - t0.tv_nsec) / 1000000L);
+		left = timeout_s * 1000L - (long)((util_now_mono() - t0) * 1000);
 		if (left <= 0) {
 			timed_out = true;
 			kill(-c.pid, SIGKILL);

@@ -22,6 +22,7 @@
 #include "../cli/common.h"
 #include "../cli/opt.h"
 #include "../cli/out.h"
+#include "../util/util.h"
 
 static const char usage[] =
 	"usage: gpurent ledger [--ledger PATH] <subcommand> [options]\n"
@@ -1007,7 +1008,7 @@ int cmd_ledger(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
-	for (size_t k = 0; k < sizeof(subs) / sizeof(subs[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(subs); k++) {
 		if (strcmp(argv[0], subs[k].name))
 			continue;
 		if (!path)

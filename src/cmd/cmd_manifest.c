@@ -20,6 +20,7 @@
 #include "../cli/opt.h"
 #include "../cli/out.h"
 #include "../os/walk.h"
+#include "../util/util.h"
 
 static const char usage[] =
 	"usage: gpurent manifest DIR [-o FILE] [--hash xxh3|sha256]\n"
@@ -110,13 +111,6 @@ out_free:
 	return rc;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* The command line, for the hashdeep header's "## $" line. */
 static void command_line(int argc, char **argv, char *buf, size_t n)
@@ -145,7 +139,7 @@ int cmd_manifest(int argc, char **argv)
 	struct stat st;
 	size_t *idx = NULL, nidx = 0, bad = 0, links = 0, others = 0, len;
 	char err[512], cwd[4096], cmdline[1024], *text = NULL, **args;
-	double t0 = now();
+	double t0 = util_now_mono();
 	int rootfd, rc = EXIT_RUNTIME, hash_i = 0, format_i = 0, r;
 	long jobs_opt = 0;
 	const struct opt opts[] = {
@@ -198,14 +192,7 @@ int cmd_manifest(int argc, char **argv)
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	m.follow_symlinks = follow;
 	if ((r = walk_tree(rootfd, &wo, &m, err, sizeof(err)))) {
-		/* names from the tree are escaped for the terminal (msg.h); on
-		 * -2 err starts with the path below dir */
-		if (r == -2)
-			msg_error("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", err);
-		else
-			msg_error("%s: %s", dir, err);
-		if (r == -2)
-			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
+		rc = common_walk_error(dir, r, err);
 		goto out_free;
 	}
 	manifest_sort(&m);
@@ -273,7 +260,7 @@ int cmd_manifest(int argc, char **argv)
 	manifest_totals(&m, &t);
 	{
 		char b[32], rate[32];
-		double sec = now() - t0;
+		double sec = util_now_mono() - t0;
 		units_fmt_bytes((double)t.bytes, b, sizeof(b));
 		units_fmt_bytes(sec > 0 ? (double)t.bytes / sec : 0, rate, sizeof(rate));
 		printf("%s: %llu files, %s", out, (unsigned long long)t.files, b);

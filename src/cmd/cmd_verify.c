@@ -138,14 +138,7 @@ int cmd_verify(int argc, char **argv)
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	have.follow_symlinks = wo.follow_symlinks;
 	if ((r = walk_tree(rootfd, &wo, &have, err, sizeof(err)))) {
-		/* names from the tree are escaped for the terminal (msg.h); on
-		 * -2 err starts with the path below dir */
-		if (r == -2)
-			msg_error("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", err);
-		else
-			msg_error("%s: %s", dir, err);
-		if (r == -2)
-			rc = EXIT_USAGE;   /* nested deeper than WALK_MAX_DEPTH */
+		rc = common_walk_error(dir, r, err);
 		goto out_have;
 	}
 	manifest_sort(&have);

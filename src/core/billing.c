@@ -14,6 +14,7 @@
 #include "csv.h"
 #include "spot.h"
 #include "units.h"
+#include "../util/util.h"
 
 #define HOUR 3600.0
 #define DAY_H 24.0
@@ -119,7 +120,7 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 	}
 	if (csv_field_str(c, r, "supply", true, fname, p->supply, sizeof(p->supply), err, errlen))
 		return -1;
-	for (size_t i = 0; i < sizeof(supply_names) / sizeof(supply_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(supply_names); i++)
 		known |= !strcmp(p->supply, supply_names[i]);
 	if (!known) {
 		snprintf(err, errlen, "%s:%zu: supply: expected hyperscaler, ai-cloud, campus-hpc, "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "catalog_int.h"
+#include "../util/util.h"
 
 /* 0 (no price) or a price a row can hold. */
 static bool price_ok(double p)
@@ -218,10 +219,10 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 	static const char *const hyper[] = {"aws", "gcp", "azure", "oci", "ibm"};
 	static const char *const market[] = {"vast"};
 
-	for (size_t i = 0; i < sizeof(hyper) / sizeof(hyper[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(hyper); i++)
 		if (!strcmp(prov, hyper[i]))
 			supply = SUPPLY_HYPERSCALER;
-	for (size_t i = 0; i < sizeof(market) / sizeof(market[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(market); i++)
 		if (!strcmp(prov, market[i]))
 			supply = SUPPLY_MARKETPLACE;
 	if (supply == SUPPLY_UNKNOWN && *prov)

@@ -14,6 +14,7 @@
 
 #include "csv.h"
 #include "names.h"
+#include "../util/util.h"
 
 #define GIB 1073741824.0
 
@@ -280,7 +281,7 @@ const struct gpu_spec *envcheck_find_gpu(const struct gpu_db *db, const char *nv
 		return g;
 	while (again) {
 		again = false;
-		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
 			if (!strncmp(s, prefixes[i], strlen(prefixes[i]))) {
 				s += strlen(prefixes[i]);
 				again = true;

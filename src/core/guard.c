@@ -6,6 +6,7 @@
 
 #include "guard.h"
 #include "hot.h"
+#include "../util/util.h"
 
 void guard_start(struct guard_state *s, double now)
 {
@@ -108,5 +109,5 @@ const char *guard_reason_name(enum guard_reason r)
 		"", "exit", "idle", "stall", "max-runtime", "budget", "signal", "hard-deadline",
 	};
 
-	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "";
+	return (unsigned)r < ARRAY_SIZE(names) ? names[r] : "";
 }

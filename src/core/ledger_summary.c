@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../util/util.h"
 
 void ledger_run_init(struct ledger_run *r)
 {
@@ -42,7 +43,7 @@ static const char *const by_names[] = {"day", "week", "month", "tag", "gpu", "al
 
 int ledger_by_parse(const char *s, enum ledger_by *by)
 {
-	for (size_t i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(by_names); i++)
 		if (!strcmp(s, by_names[i])) {
 			*by = (enum ledger_by)i;
 			return 0;
@@ -52,7 +53,7 @@ int ledger_by_parse(const char *s, enum ledger_by *by)
 
 const char *ledger_by_name(enum ledger_by by)
 {
-	return (size_t)by < sizeof(by_names) / sizeof(by_names[0]) ? by_names[by] : "?";
+	return (size_t)by < ARRAY_SIZE(by_names) ? by_names[by] : "?";
 }
 
 /* One (group key, run) pair; a run with three tags gives three. */

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "manifest_int.h"
+#include "../util/util.h"
 
 void manifest_init(struct manifest *m, enum mf_format f, enum hash_algo a)
 {
@@ -98,7 +99,7 @@ const char *manifest_format_name(enum mf_format f)
 
 int manifest_parse_format(const char *s, enum mf_format *out)
 {
-	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
 		if (!strcasecmp(s, format_names[i])) {
 			*out = (enum mf_format)i;
 			return 0;

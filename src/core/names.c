@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../util/util.h"
 
 char *names_norm(const char *s, char *out, size_t n)
 {
@@ -48,7 +49,7 @@ char *names_family(const char *name, char *out, size_t n)
 
 	while (again) {
 		again = false;
-		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
 			if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) {
 				name += strlen(prefixes[i]);
 				again = true;

@@ -13,6 +13,7 @@
 #include "names.h"
 #include "quote.h"
 #include "units.h"
+#include "../util/util.h"
 
 /* MUST stay sorted by name. */
 const struct query_field query_fields[] = {
@@ -41,7 +42,7 @@ const struct query_field query_fields[] = {
 	{"tflops", Q_NUM, "TFLOPS", "dense BF16 (else FP16) tensor TFLOPS per GPU"},
 	{"vcpus", Q_NUM, "", "host vCPUs"},
 };
-const size_t query_nfields = sizeof(query_fields) / sizeof(query_fields[0]);
+const size_t query_nfields = ARRAY_SIZE(query_fields);
 
 enum {
 	F_ARCH, F_BILLING, F_CLASS, F_DISK, F_GPU, F_GPU_MEM, F_GPUS, F_INSTANCE, F_INSTANCE_PRICE,

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "quote.h"
+#include "../util/util.h"
 
 struct suffix {
 	const char *name;
@@ -198,7 +199,7 @@ static int parse_kind(const char *s, const struct kind *k, double *out,
 	return 0;
 }
 
-#define NTAB(t) (sizeof(t) / sizeof((t)[0]))
+#define NTAB(t) ARRAY_SIZE(t)
 
 static const struct suffix count_tab[] = {
 	{"", 1}, {"K", 1e3}, {"k", 1e3}, {"M", 1e6},
@@ -424,7 +425,7 @@ int units_parse_bool(const char *s, int *out, char *err, size_t errlen)
 	static const char *yes[] = {"true", "yes", "on", "1", "y"};
 	static const char *no[] = {"false", "no", "off", "0", "n"};
 
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
 		if (!strcasecmp(s, yes[i])) {
 			*out = 1;
 			return 0;

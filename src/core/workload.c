@@ -12,6 +12,7 @@
 #include "names.h"
 #include "quote.h"
 #include "units.h"
+#include "../util/util.h"
 
 /* F_NUMBER (tflops): effective TFLOPS per GPU, far above any GPU made. */
 #define WORKLOAD_NUMBER_MAX 1e6
@@ -97,7 +98,7 @@ const struct workload_field workload_fields[] = {
 	INT("vocab", vocab, 1, 100000000, "32000", "vocabulary size (by-hand architecture)"),
 	INT("zero", zero, 0, 3, "0", "ZeRO/FSDP stage: 1 optimizer, 2 +gradients, 3 +weights"),
 };
-const size_t workload_nfields = sizeof(workload_fields) / sizeof(workload_fields[0]);
+const size_t workload_nfields = ARRAY_SIZE(workload_fields);
 
 static void key_norm(const char *in, char *out, size_t n)
 {
@@ -365,7 +366,7 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 	}
 	if (arch->kind == MODEL_RESNET) {
 		static const char *const tf_only[] = {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "params"};
-		for (size_t i = 0; i < sizeof(tf_only) / sizeof(tf_only[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(tf_only); i++)
 			if (SET(w, tf_only[i]))
 				return fail_field(tf_only[i], bad, err, errlen,
 						  "does not apply to the CNN preset '%s'", arch->name, 0);

@@ -12,6 +12,7 @@
 #include "units.h"
 
 #include "workload.h"
+#include "../util/util.h"
 
 static size_t ev_line(const yaml_event_t *e)
 {
@@ -68,7 +69,7 @@ static const char *const sky_task_keys[] = {
 
 static bool is_sky_task_key(const char *k)
 {
-	for (size_t i = 0; i < sizeof(sky_task_keys) / sizeof(sky_task_keys[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sky_task_keys); i++)
 		if (!strcmp(k, sky_task_keys[i]))
 			return true;
 	return false;
@@ -414,11 +415,11 @@ out_seen:
 int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 		       const char *fname, char *err, size_t errlen)
 {
-	static const size_t nsky = sizeof(sky_task_keys) / sizeof(sky_task_keys[0]);
+	static const size_t nsky = ARRAY_SIZE(sky_task_keys);
 	yaml_parser_t p;
 	yaml_event_t e;
 	char key[128], value[512], msg[384], q[QUOTE_KEEP * 4 + 8];
-	size_t key_line = 0, seen_line[64] = {0}, sky_line[sizeof(sky_task_keys) / sizeof(sky_task_keys[0])] = {0};
+	size_t key_line = 0, seen_line[64] = {0}, sky_line[ARRAY_SIZE(sky_task_keys)] = {0};
 	size_t resources_line = 0, dline = 0;
 	int depth = 0, expect_key = 1, rc = -1, done = 0, docs = 0;
 

@@ -111,7 +111,7 @@ static int fire_shell(const struct action_cfg *a, const struct action_event *ev,
 	char **env, storage[2048], num[64];
 	struct child_opts o = {0};
 	struct child c;
-	struct timespec t0, now;
+	double t0;
 	int eno, st = 0, rc = -1;
 	pid_t r = 0;
 
@@ -142,14 +142,13 @@ static int fire_shell(const struct action_cfg *a, const struct action_event *ev,
 	o.in_fd = -1;
 	if (child_spawn(&o, &c, &eno, err, errlen))
 		goto out_free_env;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = util_now_mono();
 	for (;;) {
 		double el;
 		r = child_wait(c.pid, &st, WNOHANG);
 		if (r != 0)
 			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		el = util_now_mono() - t0;
 		if (a->timeout_s > 0 && el > a->timeout_s) {
 			kill(-c.pid, SIGKILL);
 			child_wait(c.pid, &st, 0);

@@ -26,6 +26,7 @@
 #include "../cli/common.h"
 #include "../os/ckpt_dir.h"
 #include "guard_int.h"
+#include "../util/util.h"
 
 extern char **environ;
 
@@ -39,13 +40,6 @@ static void on_signal(int sig)
 		/* the pipe is full: a signal is already pending */
 	}
 	errno = saved;
-}
-static double wall(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 /* The GPUs the job uses: CUDA_VISIBLE_DEVICES (indices or UUIDs), else all. */
 static void choose_gpus(struct guard *g)
@@ -466,14 +460,14 @@ static void sweep(struct guard *g)
 	 * for a process stuck in the kernel that SIGKILL cannot end.
 	 */
 	for (int round = 0; round < 100; round++) {
-		size_t n = proc_descendants(g->self, pids, sizeof(pids) / sizeof(pids[0])), left = 0;
+		size_t n = proc_descendants(g->self, pids, ARRAY_SIZE(pids)), left = 0;
 
-		for (size_t i = 0; i < n && i < sizeof(pids) / sizeof(pids[0]); i++)
+		for (size_t i = 0; i < n && i < ARRAY_SIZE(pids); i++)
 			if (pids[i] != g->watchdog) {
 				kill(pids[i], SIGKILL);
 				left++;
 			}
-		if (!left && n <= sizeof(pids) / sizeof(pids[0]))
+		if (!left && n <= ARRAY_SIZE(pids))
 			break;
 		reap(g);
 		if (round)
@@ -637,7 +631,7 @@ static int install_signals(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		sa.sa_flags = SA_RESTART | (sigs[i] == SIGCHLD ? SA_NOCLDSTOP : 0);
 		sigaction(sigs[i], &sa, NULL);
 	}
@@ -667,7 +661,7 @@ int guard_run(const struct guard_opts *o)
 	g->out.fd = g->err.fd = -1;
 	g->tty = isatty(2) && !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
 	g->t0 = mono();
-	g->wall0 = wall();
+	g->wall0 = util_now_wall();
 	g->gs.idle_total_s = 0;
 	if (gethostname(g->host, sizeof(g->host)) < 0)
 		snprintf(g->host, sizeof(g->host), "unknown");

@@ -26,6 +26,7 @@
 #include "../core/units.h"
 #include "../cli/out.h"
 #include "sys.h"
+#include "../util/util.h"
 
 #define READ_BUF (1u << 20)     /* per worker; files up to MAP_MIN stream through it */
 #define MAP_MIN (8u << 20)      /* files this big are hashed from the page cache in place */
@@ -276,7 +277,7 @@ struct progress {
 	bool shown;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	struct timespec start;
+	double start;              /* util_now_mono() */
 };
 
 struct worker {
@@ -286,12 +287,9 @@ struct worker {
 	struct progress *pr;
 };
 
-static double since(const struct timespec *t0)
+static double since(const double *t0)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+	return util_now_mono() - *t0;
 }
 
 static void unreadable(struct mf_entry *e, int err)
@@ -534,7 +532,7 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 	install_sigbus();
 	if (!(p = pool_new(jobs, (unsigned)window, hash_job, states, err, errlen)))
 		goto out_workers;
-	clock_gettime(CLOCK_MONOTONIC, &pr.start);
+	pr.start = util_now_mono();
 	pthread_mutex_init(&pr.lock, NULL);
 	pthread_cond_init(&pr.wake, NULL);
 	if (progress && pthread_create(&tid, NULL, progress_main, &pr))

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../util/util.h"
 
 /* PRAGMA application_id of a gpurent ledger: "GPRL". */
 #define LEDGER_APP_ID 0x4750524C
@@ -106,7 +107,7 @@ static const struct migration {
 	 "CREATE INDEX bench_results_measured_at ON bench_results(measured_at);\n"},
 };
 
-_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == LEDGER_SCHEMA_VERSION,
+_Static_assert(ARRAY_SIZE(migrations) == LEDGER_SCHEMA_VERSION,
 	       "one migration per schema version");
 
 void ldb_set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -120,20 +121,10 @@ void ldb_set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static double monotonic_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 double ldb_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return util_now_wall();
 }
 
 /* "PATH: what: <SQLite's words>", with advice for the errors users meet. */
@@ -194,8 +185,8 @@ int ldb_exec_retry(struct ledger *l, const char *sql, const char *what, char *er
 		if ((rc & 0xff) != SQLITE_BUSY)
 			break;
 		if (!deadline)
-			deadline = monotonic_seconds() + LEDGER_BUSY_MS / 1000.0;
-		else if (monotonic_seconds() > deadline)
+			deadline = util_now_mono() + LEDGER_BUSY_MS / 1000.0;
+		else if (util_now_mono() > deadline)
 			break;
 		pause.tv_sec = 0;
 		pause.tv_nsec = (long)(1 + (k + (unsigned)getpid()) % 16) * 1000000L;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../util/util.h"
 
 /* ---- reading ---- */
 
@@ -59,12 +60,12 @@ static int row_to_entry(sqlite3_stmt *st, struct ledger_entry *e)
 	dest[C_NOTES] = &e->run.notes;
 	dest[C_PROBLEMS] = &e->run.problems;
 	dest[C_TAGS] = &e->run.tags;
-	for (size_t i = 0; i < sizeof(text_cols) / sizeof(text_cols[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(text_cols); i++)
 		if (sqlite3_column_type(st, text_cols[i]) != SQLITE_NULL)
 			total += (size_t)sqlite3_column_bytes(st, text_cols[i]) + 1;
 	if (total && !(e->storage_ = malloc(total)))
 		return -1;
-	for (size_t i = 0; i < sizeof(text_cols) / sizeof(text_cols[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(text_cols); i++) {
 		int c = text_cols[i];
 		const unsigned char *s;
 		size_t n;

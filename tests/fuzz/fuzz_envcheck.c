@@ -4,13 +4,14 @@
  */
 #include "../../src/core/envcheck.h"
 #include "fuzz.h"
+#include "../../src/util/util.h"
 
 static void lookups(const struct env_tables *t)
 {
 	static const char *const cudas[] = {"12.4", "12.4.1", "12", "11.8", "99.9", "x", ""};
 	char out[32];
 
-	for (size_t i = 0; i < sizeof(cudas) / sizeof(cudas[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cudas); i++) {
 		const char *full = NULL, *compat = NULL;
 		if (envcheck_cuda_needs(t, cudas[i], &full, &compat) == 0)
 			FUZZ_CHECK(full != NULL && compat != NULL);   /* "" when none */

@@ -7,6 +7,7 @@
 
 #include "../../src/core/units.h"
 #include "fuzz.h"
+#include "../../src/util/util.h"
 
 /* "Parsers reject NaN, infinity, negative values" (units.h); the
  * infinity half is a known bug (overflowing suffixes), hence strict. */
@@ -61,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	long l;
 	int b, rc;
 
-	for (size_t i = 0; i < sizeof(parsers) / sizeof(parsers[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(parsers); i++) {
 		err[0] = '\0';
 		rc = parsers[i](s, &v, err, sizeof(err));
 		check_err(rc, err);
@@ -80,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	{
 		static const long bounds[][2] = {{0, 100}, {-5, 5}, {1, LONG_MAX}, {LONG_MIN, LONG_MAX}};
-		for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(bounds); i++) {
 			err[0] = '\0';
 			rc = units_parse_int(s, bounds[i][0], bounds[i][1], &l, err, sizeof(err));
 			check_err(rc, err);

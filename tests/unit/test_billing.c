@@ -68,7 +68,7 @@ static void test_profiles(void **s)
 	};
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(required); i++)
 		assert_non_null(prof(required[i]));
 	for (size_t i = 0; i < db.n; i++) {
 		assert_true(db.v[i].source[0] != '\0');
@@ -353,7 +353,7 @@ static void test_loader_errors(void **s)
 	struct billing_db d;
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(buf, sizeof(buf), "%s%s", head, cases[i].row);
 		assert_int_equal(billing_db_load(&d, buf, strlen(buf), "x.csv", err, sizeof(err)), -1);
 		if (!strstr(err, cases[i].expect))

@@ -314,7 +314,7 @@ static void test_real_catalogs(void **s)
 	size_t total = 0, first_file = set.nreports;
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(prov) / sizeof(prov[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(prov); i++) {
 		const struct catalog_report *r;
 		size_t len;
 		char *buf;

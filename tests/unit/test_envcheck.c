@@ -153,13 +153,13 @@ static void test_driver_table(void **s)
 
 	(void)s;
 	assert_true(tables.ncuda >= 60);
-	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(needs); i++) {
 		int rc = envcheck_cuda_needs(&tables, needs[i].cuda, &full, &compat);
 		if (rc != needs[i].rc || strcmp(full, needs[i].full) || strcmp(compat, needs[i].compat))
 			fail_msg("CUDA %s: %d '%s' '%s', expected %d '%s' '%s'", needs[i].cuda, rc, full,
 				 compat, needs[i].rc, needs[i].full, needs[i].compat);
 	}
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
 		assert_int_equal(envcheck_cuda_for_driver(&tables, runs[i].driver, out, sizeof(out)),
 				 runs[i].rc);
 		assert_string_equal(out, runs[i].cuda);
@@ -222,7 +222,7 @@ static void test_find_gpu(void **s)
 	const struct gpu_spec *g;
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		g = envcheck_find_gpu(&tu_gdb, cases[i].nvml, (uint64_t)(cases[i].mib * MiB));
 		if (!g || strcmp(g->name, cases[i].want))
 			fail_msg("%s -> %s, expected %s", cases[i].nvml, g ? g->name : "NULL", cases[i].want);
@@ -939,7 +939,7 @@ int main(void)
 		cmocka_unit_test(test_bad_tables),
 		cmocka_unit_test(test_find_gpu),
 	};
-	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NCASES = sizeof(cases) / sizeof(cases[0]) };
+	enum { NFIXED = ARRAY_SIZE(fixed), NCASES = ARRAY_SIZE(cases) };
 	struct CMUnitTest tests[NFIXED + NCASES + 1];
 
 	memcpy(tests, fixed, sizeof(fixed));

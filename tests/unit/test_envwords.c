@@ -118,7 +118,7 @@ static void test_every_code(void **s)
 	char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		const char *name = env_code_name(levels[i].code);
 		full(&f, levels[i].code, levels[i].lv);
 		env_word(&f, what, sizeof(what), fix, sizeof(fix));
@@ -182,7 +182,7 @@ static void test_sentences(void **s)
 	char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		full(&f, cases[i].code, cases[i].lv);
 		env_word(&f, what, sizeof(what), fix, sizeof(fix));
 		assert_string_equal(what, cases[i].what);

@@ -55,7 +55,7 @@ static const char *const seeds[] = {
 static void test_truncations(void **s)
 {
 	(void)s;
-	for (size_t k = 0; k < sizeof(seeds) / sizeof(seeds[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(seeds); k++)
 		for (size_t n = 0; n <= strlen(seeds[k]); n++)
 			run_one(seeds[k], n);
 }
@@ -67,7 +67,7 @@ static void test_mutations(void **s)
 
 	(void)s;
 	for (int i = 0; i < 20000; i++) {
-		const char *src = seeds[next() % (sizeof(seeds) / sizeof(seeds[0]))];
+		const char *src = seeds[next() % (ARRAY_SIZE(seeds))];
 		size_t len = strlen(src);
 		int edits = 1 + (int)(next() % 4);
 

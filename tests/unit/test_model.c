@@ -34,7 +34,7 @@ static void test_exact_counts(void **s)
 	};
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(exact); i++) {
 		const struct model_spec *m = model_db_find(&tu_mdb, exact[i].name);
 		assert_non_null(m);
 		if (model_params(m) != exact[i].params)
@@ -116,7 +116,7 @@ static void test_csv_long_erange(void **s)
 	struct gpu_db g;
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(buf, sizeof(buf), "%s%s", head, cases[i].row);
 		if (!cases[i].expect) {
 			assert_int_equal(model_db_load(&db, buf, strlen(buf), "m.csv", err, sizeof(err)), 0);
@@ -127,7 +127,7 @@ static void test_csv_long_erange(void **s)
 		if (!strstr(err, cases[i].expect))
 			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].expect);
 	}
-	for (size_t i = 0; i < sizeof(gcases) / sizeof(gcases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(gcases); i++) {
 		snprintf(buf, sizeof(buf), "%s%s", ghead, gcases[i].row);
 		if (!gcases[i].expect) {
 			assert_int_equal(gpu_db_load(&g, buf, strlen(buf), "g.csv", err, sizeof(err)), 0);

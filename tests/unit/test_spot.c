@@ -110,7 +110,7 @@ static void test_monte_carlo(void **s)
 
 	(void)s;
 	rng_state = 20061001;   /* fixed seed: the test is reproducible */
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		double tau = cases[i].tau > 0 ? cases[i].tau : spot_daly_interval(cases[i].c, cases[i].m);
 		double work = tau * cases[i].segments;
 		double formula = spot_daly_wall(work, tau, cases[i].c, cases[i].r, cases[i].m);

@@ -143,7 +143,7 @@ static void test_units_no_hex_inf_nan(void **s)
 	char code[8], err[200];
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *b = bad[i];
 		assert_int_equal(units_parse_count(b, &v, err, sizeof(err)), -1);
 		assert_int_equal(units_parse_bytes(b, &v, err, sizeof(err)), -1);

@@ -118,7 +118,7 @@ static void test_bad_files(void **s)
 	char err[512];
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		if (load(cases[i].yaml, &w, err, sizeof(err)) != -1)
 			fail_msg("case %zu loaded: %s", i, cases[i].yaml);
 		if (!strstr(err, cases[i].expect))
@@ -216,7 +216,7 @@ static void test_resolve_errors(void **s)
 	int bad;
 
 	(void)s;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(load(cases[i].yaml, &w, err, sizeof(err)), 0);
 		if (workload_resolve(&w, &tu_mdb, &tu_gdb, &arch, &gpu, &bad, err, sizeof(err)) != -1)
 			fail_msg("case %zu resolved: %s", i, cases[i].yaml);
