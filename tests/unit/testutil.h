@@ -20,6 +20,7 @@
 #include "../../src/core/gpu.h"
 #include "../../src/core/model.h"
 #include "../../src/core/workload.h"
+#include "../../src/util/util.h"
 
 static inline char *tu_read(const char *rel, size_t *len)
 {
