@@ -15,6 +15,7 @@
 #include "../core/units.h"
 #include "../os/ckpt_dir.h"
 #include "cmd.h"
+#include "../cli/ckptwords.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
 
@@ -272,6 +273,7 @@ static int ckpt_latest_cmd(int argc, char **argv)
 		return msg_fail(_("out of memory"));
 	}
 	ckpt_classify(d.v, d.n, cls);
+	ckpt_word_classes(cls, d.n);
 	best = ckpt_latest(d.v, d.n);
 	if (explain)
 		for (size_t i = 0; i < d.n; i++) {

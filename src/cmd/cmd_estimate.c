@@ -13,6 +13,7 @@
 #include "../core/workload.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/estwords.h"
 #include "../cli/wlargs.h"
 
 static const char usage[] =
@@ -87,7 +88,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 const struct gpu_spec *gpu, const struct gpu_db *gdb,
 			 const struct estimate *e)
 {
-	char a[64], b[64], c[64], note[160];
+	char a[64], b[64], c[64], note[160], words[EST_WARNING_MAX];
 	const char *prec = workload_enum_name("precision", w->precision);
 
 	printf("gpurent estimate: %s, %s, %s", m->name, task_desc(w), prec);
@@ -214,8 +215,9 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		printf("  none: %s\n", w->task == TASK_INFER ? "inference is not modelled as data-parallel" :
 		       "single GPU");
 	} else {
+		est_word_link(e, words, EST_LINK_MAX);
 		printf("  per step: %s over %s -> %s\n", units_fmt_bytes(e->comm_bytes, a, sizeof(a)),
-		       e->link_desc, units_fmt_duration(e->comm_seconds, b, sizeof(b)));
+		       words, units_fmt_duration(e->comm_seconds, b, sizeof(b)));
 		if (e->step_compute_seconds > 0)
 			printf("  compute per step: %s; communication / compute = %.2f -> %s\n",
 			       units_fmt_duration(e->step_compute_seconds, c, sizeof(c)), e->comm_ratio,
@@ -223,12 +225,16 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			       "compute-bound");
 	}
 	printf("\nAssumptions\n");
-	for (int i = 0; i < e->nassumptions; i++)
-		printf("  - %s\n", e->assumptions[i]);
+	for (int i = 0; i < e->nassumptions; i++) {
+		est_word(&e->assumptions[i], words, EST_NOTE_MAX);
+		printf("  - %s\n", words);
+	}
 	if (e->nwarnings) {
 		printf("\nWarnings\n");
-		for (int i = 0; i < e->nwarnings; i++)
-			printf("  ! %s\n", e->warnings[i]);
+		for (int i = 0; i < e->nwarnings; i++) {
+			est_word(&e->warnings[i], words, EST_WARNING_MAX);
+			printf("  ! %s\n", words);
+		}
 	}
 }
 
@@ -236,6 +242,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 			const struct gpu_spec *gpu, const struct estimate *e)
 {
 	struct json j;
+	char words[EST_WARNING_MAX];
 
 	json_init(&j, stdout);
 	json_obj_begin(&j, NULL);
@@ -335,69 +342,36 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "steps", e->steps);
 	json_num(&j, "per_step_bytes", e->comm_bytes);
 	json_num(&j, "link_bytes_per_second", e->link_bw);
-	json_str(&j, "link", e->link_desc);
+	json_str(&j, "link_code", est_link_name(e->link));
+	est_word_link(e, words, EST_LINK_MAX);
+	json_str(&j, "link", words);
 	json_num(&j, "comm_per_step_seconds", e->comm_seconds);
 	json_num(&j, "compute_per_step_seconds", e->step_compute_seconds);
 	json_num(&j, "ratio", e->comm_ratio);
 	json_str(&j, "verdict", !e->have_comm ? "none" : e->comm_bound ? "communication-bound" : "compute-bound");
 	json_obj_end(&j);
 
-	json_arr_begin(&j, "assumptions");
+	json_arr_begin(&j, "assumption_codes");
 	for (int i = 0; i < e->nassumptions; i++)
-		json_str(&j, NULL, e->assumptions[i]);
+		json_str(&j, NULL, est_code_name(e->assumptions[i].code));
+	json_arr_end(&j);
+	json_arr_begin(&j, "assumptions");
+	for (int i = 0; i < e->nassumptions; i++) {
+		est_word(&e->assumptions[i], words, EST_NOTE_MAX);
+		json_str(&j, NULL, words);
+	}
+	json_arr_end(&j);
+	json_arr_begin(&j, "warning_codes");
+	for (int i = 0; i < e->nwarnings; i++)
+		json_str(&j, NULL, est_code_name(e->warnings[i].code));
 	json_arr_end(&j);
 	json_arr_begin(&j, "warnings");
-	for (int i = 0; i < e->nwarnings; i++)
-		json_str(&j, NULL, e->warnings[i]);
+	for (int i = 0; i < e->nwarnings; i++) {
+		est_word(&e->warnings[i], words, EST_WARNING_MAX);
+		json_str(&j, NULL, words);
+	}
 	json_arr_end(&j);
 	json_obj_end(&j);
-}
-
-/* Standard assumptions every estimate states (seed acceptance: printed). */
-static void add_assumptions(const struct workload *w, const struct model_spec *m,
-			    struct estimate *e)
-{
-	char a[32];
-	const char *prec = workload_enum_name("precision", w->precision);
-
-	if (e->nassumptions >= EST_MAX_NOTES - 4)
-		return;
-	/* shift the estimator's notes down: ours come first */
-	memmove(e->assumptions[4], e->assumptions[0], sizeof(e->assumptions[0]) * (size_t)e->nassumptions);
-	{
-		bool fp32 = w->precision == PREC_FP32;
-		bool pure = w->precision == PREC_BF16_TRUE || w->precision == PREC_FP16_TRUE;
-		const char *what;
-		if (w->task == TASK_INFER)
-			what = fp32 ? "fp32 weights, activations and KV cache" :
-			       "16-bit weights (unless quantized), activations and KV cache";
-		else if (w->task != TASK_TRAIN)
-			what = fp32 ? "fp32 frozen weights, adapters and activations" :
-			       pure ? "16-bit frozen weights, adapters, their optimizer states and activations" :
-			       "16-bit frozen weights and activations; adapters and their optimizer states in fp32";
-		else
-			what = fp32 ? "fp32 weights, gradients, optimizer states and activations" :
-			       pure ? "16-bit weights, gradients, optimizer states and activations" :
-			       "16-bit weights and activations, fp32 master weights and optimizer states";
-		snprintf(e->assumptions[0], sizeof(e->assumptions[0]), "precision %s: %s", prec, what);
-	}
-	if (m->kind == MODEL_RESNET || m->kind == MODEL_VIT)
-		snprintf(e->assumptions[1], sizeof(e->assumptions[1]), "image %ldx%ld%s, micro-batch %ld",
-			 w->image_size, w->image_size, workload_is_set(w, "image_size") ? "" : " (the model's)",
-			 w->micro_batch);
-	else
-		snprintf(e->assumptions[1], sizeof(e->assumptions[1]), "sequence length %ld%s, micro-batch %ld",
-			 w->task == TASK_INFER ? w->context : w->seq,
-			 workload_is_set(w, w->task == TASK_INFER ? "context" : "seq") ? "" : " (default)",
-			 w->micro_batch);
-	snprintf(e->assumptions[2], sizeof(e->assumptions[2]),
-		 "framework overhead: CUDA context %s%s + caching-allocator reserve %.0f%% of allocated",
-		 units_fmt_bytes(w->cuda_context, a, sizeof(a)),
-		 workload_is_set(w, "cuda_context") ? " (given)" : " (default)", w->alloc_overhead * 100);
-	snprintf(e->assumptions[3], sizeof(e->assumptions[3]), "attention: %s; dropout %.2g; %s",
-		 w->flash_attention ? "fused (flash), no s x s scores kept" : "eager, s x s scores kept",
-		 w->dropout, w->grad_checkpointing ? "gradient checkpointing on" : "no gradient checkpointing");
-	e->nassumptions += 4;
 }
 
 int cmd_estimate(int argc, char **argv)
@@ -436,7 +410,6 @@ int cmd_estimate(int argc, char **argv)
 		rc = wlargs_field_error(file, &w, bad, err);
 		goto out;
 	}
-	add_assumptions(&w, &arch, &e);
 	if (json)
 		render_json(&w, &arch, gpu, &e);
 	else

@@ -15,6 +15,7 @@
 #include "../cli/common.h"
 #include "../cli/offers_load.h"
 #include "../cli/plan_pricer.h"
+#include "../cli/planwords.h"
 #include "../cli/wlargs.h"
 
 static const char usage[] =
@@ -56,7 +57,7 @@ static void cs_print(const struct cat_str *s, int width)
 static void render(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
 		   const struct plan_result *r, const char *cur, double fx)
 {
-	char a[64], b[64];
+	char a[64], b[64], why[PLAN_CHECK_MAX];
 	const struct estimate *e = &r->single;
 
 	printf("gpurent plan: %s, %s, %s", arch->name, workload_enum_name("task", w->task),
@@ -79,15 +80,16 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 			putchar(' ');
 			cs_print(&o->instance, 28);
 			printf(" %-14.*s %3g %4.0f%% %-15s %10s %10.2f %10s\n", (int)al, o->gpu->aliases, c->gpus,
-			       c->mem_used * 100, plan_mode_name(c->mode),
+			       c->mem_used * 100, plan_mode_word(c->mode),
 			       units_fmt_duration_short(c->wall_s, a, sizeof(a)), c->cost.total / fx,
 			       isfinite(c->on_demand_total) ? (snprintf(b, sizeof(b), "%.2f", c->on_demand_total / fx), b) : "-");
 		}
 		printf("\nWhy\n");
 		for (size_t i = 0; i < r->n; i++) {
 			const struct plan_choice *c = &r->ranked[i];
+			plan_word_why(c, why, PLAN_WHY_MAX);
 			printf(" %zu. %s; compute %.2f + idle %.2f + storage %.2f + egress %.2f %s",
-			       i + 1, c->why, c->cost.compute / fx, c->cost.idle / fx, c->cost.storage / fx,
+			       i + 1, why, c->cost.compute / fx, c->cost.idle / fx, c->cost.storage / fx,
 			       c->cost.egress / fx, cur);
 			if (c->cost.note[0])
 				printf(" (%s)", c->cost.note);
@@ -98,23 +100,29 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	}
 	printf("\nExcluded\n");
 	for (int i = 0; i < EX_NREASONS; i++)
-		if (r->excluded[i])
-			printf(" %6zu %s\n        e.g. %s\n", r->excluded[i], plan_exclusion_text(i), r->example[i]);
+		if (r->excluded[i]) {
+			plan_word_example(&r->example[i], why, PLAN_EXAMPLE_MAX);
+			printf(" %6zu %s\n        e.g. %s\n", r->excluded[i], plan_exclusion_word(i), why);
+		}
 	printf("\nAdvice\n");
-	printf(" user class %c: %s\n", r->user_class, r->class_why);
+	plan_word_class(r, why, PLAN_CLASS_MAX);
+	printf(" user class %c: %s\n", r->user_class, why);
 	for (int t = 0; t < SUPPLY_COUNT - 1; t++)
-		printf(" %-12s %s %s\n", supply_type_name(t), r->supply_fits[t] ? "+" : "-", r->supply_advice[t]);
-	printf(" billing: %s\n", r->billing_advice);
+		printf(" %-12s %s %s\n", supply_type_name(t), r->supply_fits[t] ? "+" : "-",
+		       plan_advice_word(r->supply_advice[t]));
+	printf(" billing: %s\n", plan_advice_word(r->billing_advice));
 	printf("\nChecklist\n");
-	for (int i = 0; i < r->nchecklist; i++)
-		printf(" [ ] %s\n", r->checklist[i]);
+	for (int i = 0; i < r->nchecklist; i++) {
+		plan_word_check(&r->checklist[i], why, PLAN_CHECK_MAX);
+		printf(" [ ] %s\n", why);
+	}
 }
 
 static void render_json(const struct workload *w, const struct model_spec *arch, const struct plan_result *r,
 			const char *cur, double fx)
 {
 	struct json j;
-	char b[512];
+	char b[512], why[PLAN_CHECK_MAX];
 
 	json_init(&j, stdout);
 	json_obj_begin(&j, NULL);
@@ -150,7 +158,9 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 		json_num(&j, "total_cost", c->cost.total / fx);
 		json_num(&j, "on_demand_total_cost", isfinite(c->on_demand_total) ? c->on_demand_total / fx : NAN);
 		json_num(&j, "naive_spot_cost", c->naive_spot / fx);
-		json_str(&j, "why", c->why);
+		plan_word_why(c, why, PLAN_WHY_MAX);
+		json_str(&j, "why_code", plan_why_name(c->why));
+		json_str(&j, "why", why);
 #undef JS
 		json_obj_end(&j);
 	}
@@ -160,28 +170,41 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 		if (!r->excluded[i])
 			continue;
 		json_obj_begin(&j, NULL);
-		json_str(&j, "reason", plan_exclusion_text(i));
+		json_str(&j, "code", plan_exclusion_name(i));
+		json_str(&j, "reason", plan_exclusion_word(i));
 		json_num(&j, "count", (double)r->excluded[i]);
-		json_str(&j, "example", r->example[i]);
+		plan_word_example(&r->example[i], why, PLAN_EXAMPLE_MAX);
+		json_str(&j, "example_code", plan_detail_name(r->example[i].detail));
+		json_str(&j, "example", why);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
 	json_obj_begin(&j, "advice");
 	snprintf(b, sizeof(b), "%c", r->user_class);
 	json_str(&j, "user_class", b);
-	json_str(&j, "why", r->class_why);
+	plan_word_class(r, why, PLAN_CLASS_MAX);
+	json_str(&j, "why_code", plan_class_name(r->class_why));
+	json_str(&j, "why", why);
 	json_obj_begin(&j, "supply");
 	for (int t = 0; t < SUPPLY_COUNT - 1; t++) {
 		json_obj_begin(&j, supply_type_name(t));
 		json_bool(&j, "fits", r->supply_fits[t]);
-		json_str(&j, "why", r->supply_advice[t]);
+		json_str(&j, "why_code", plan_advice_name(r->supply_advice[t]));
+		json_str(&j, "why", plan_advice_word(r->supply_advice[t]));
 		json_obj_end(&j);
 	}
 	json_obj_end(&j);
-	json_str(&j, "billing", r->billing_advice);
-	json_arr_begin(&j, "checklist");
+	json_str(&j, "billing_code", plan_advice_name(r->billing_advice));
+	json_str(&j, "billing", plan_advice_word(r->billing_advice));
+	json_arr_begin(&j, "checklist_codes");
 	for (int i = 0; i < r->nchecklist; i++)
-		json_str(&j, NULL, r->checklist[i]);
+		json_str(&j, NULL, plan_check_name(r->checklist[i].code));
+	json_arr_end(&j);
+	json_arr_begin(&j, "checklist");
+	for (int i = 0; i < r->nchecklist; i++) {
+		plan_word_check(&r->checklist[i], why, PLAN_CHECK_MAX);
+		json_str(&j, NULL, why);
+	}
 	json_arr_end(&j);
 	json_obj_end(&j);
 	json_obj_end(&j);

@@ -125,6 +125,14 @@ static long find_entry(const struct ckpt_entry *e, size_t n, const char *name, s
 	return -1;
 }
 
+const char *ckpt_why_name(enum ckpt_why w)
+{
+	static const char *const t[CKPT_WHY_COUNT] = {
+		"none", "no_step", "temp_name", "no_marker", "empty_dir", "empty_file",
+	};
+	return (unsigned)w < CKPT_WHY_COUNT ? t[w] : "?";
+}
+
 bool ckpt_classify(const struct ckpt_entry *e, size_t n, struct ckpt_class *out)
 {
 	bool marker_mode = false;
@@ -134,13 +142,13 @@ bool ckpt_classify(const struct ckpt_entry *e, size_t n, struct ckpt_class *out)
 		size_t base = ckpt_name_marker_base(e[i].name);
 		long target;
 
-		out[i] = (struct ckpt_class){CKPT_OTHER, 0, "no step number in the name"};
+		out[i] = (struct ckpt_class){.kind = CKPT_OTHER, .code = CKPT_WHY_NO_STEP};
 		if (ckpt_name_is_temp(e[i].name)) {
-			out[i] = (struct ckpt_class){CKPT_TEMP, 0, "a temporary file"};
+			out[i] = (struct ckpt_class){.kind = CKPT_TEMP, .code = CKPT_WHY_TEMP};
 			continue;
 		}
 		if (base && !e[i].is_dir) {
-			out[i] = (struct ckpt_class){CKPT_MARKER, 0, ""};
+			out[i] = (struct ckpt_class){.kind = CKPT_MARKER, .code = CKPT_WHY_NONE};
 			if ((target = find_entry(e, n, e[i].name, base)) >= 0) {
 				marker_mode = true;
 				if (marked)
@@ -160,15 +168,15 @@ bool ckpt_classify(const struct ckpt_entry *e, size_t n, struct ckpt_class *out)
 		marker = (e[i].is_dir && e[i].has_marker) || (marked && marked[i]);
 		out[i].step = step;
 		if (marker) {
-			out[i].kind = CKPT_COMPLETE, out[i].why = "";
+			out[i].kind = CKPT_COMPLETE, out[i].code = CKPT_WHY_NONE;
 		} else if (marker_mode) {
 			out[i].kind = CKPT_TORN;
-			out[i].why = "no completion marker (other checkpoints here have one)";
+			out[i].code = CKPT_WHY_NO_MARKER;
 		} else if (e[i].empty) {
 			out[i].kind = CKPT_TORN;
-			out[i].why = e[i].is_dir ? "an empty directory" : "an empty file";
+			out[i].code = e[i].is_dir ? CKPT_WHY_EMPTY_DIR : CKPT_WHY_EMPTY_FILE;
 		} else {
-			out[i].kind = CKPT_COMPLETE, out[i].why = "";
+			out[i].kind = CKPT_COMPLETE, out[i].code = CKPT_WHY_NONE;
 		}
 	}
 	free(marked);

@@ -46,12 +46,33 @@ enum ckpt_kind {
 	CKPT_TORN,        /* a checkpoint name whose content is not known whole */
 };
 
+/* Why an entry is what it is (the words are the command layer's:
+ * src/cli/ckptwords.c; ckpt_why_name() gives stable names). Append, never
+ * renumber. */
+enum ckpt_why {
+	CKPT_WHY_NONE,        /* complete, or a marker: nothing to explain */
+	CKPT_WHY_NO_STEP,     /* other: no step number in the name */
+	CKPT_WHY_TEMP,        /* temp: a temporary file name */
+	CKPT_WHY_NO_MARKER,   /* torn: no completion marker where other checkpoints have one */
+	CKPT_WHY_EMPTY_DIR,   /* torn: an empty directory */
+	CKPT_WHY_EMPTY_FILE,  /* torn: an empty file */
+	CKPT_WHY_COUNT
+};
+
 /* The verdict on one entry. */
 struct ckpt_class {
 	enum ckpt_kind kind;
 	uint64_t step;        /* valid for CKPT_COMPLETE and CKPT_TORN */
-	const char *why;      /* static sentence for CKPT_TORN/TEMP/OTHER, "" otherwise */
+	enum ckpt_why code;
+	/* The words of code, for the command layer to fill (ckpt_word_classes(),
+	 * src/cli/ckptwords.c) before it prints them; ckpt_classify() leaves
+	 * it NULL. Static when set. */
+	const char *why;
 };
+
+/* "none", "no_step", "temp_name", "no_marker", "empty_dir", "empty_file";
+ * "?" out of range. Static. */
+const char *ckpt_why_name(enum ckpt_why w);
 
 /* true for a temporary file name (rules above). */
 bool ckpt_name_is_temp(const char *name);

@@ -5,7 +5,6 @@
 #include "estimate.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,26 +39,47 @@ double estimate_default_mfu(enum gpu_class c)
 #define LONG_RUN_SECONDS (7 * 86400.0)
 #define ABSURD_RUN_SECONDS (30 * 86400.0)
 
-static void note(struct estimate *e, const char *fmt, ...)
+const char *est_code_name(enum est_code c)
 {
-	va_list ap;
-
-	if (e->nassumptions >= EST_MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->assumptions[e->nassumptions++], sizeof(e->assumptions[0]), fmt, ap);
-	va_end(ap);
+	static const char *const t[EST_CODE_COUNT] = {
+		"precision", "image_size", "sequence", "framework_overhead", "attention",
+		"no_activations", "cnn_checkpointing", "time_mfu_given", "time_mfu_cnn",
+		"time_mfu_class", "inference_needs_gpu", "decode_bandwidth", "no_kv_cache",
+		"no_tensor_rate", "long_run", "implausible_run", "rope_context",
+	};
+	return (unsigned)c < EST_CODE_COUNT ? t[c] : "?";
 }
 
-static void warn(struct estimate *e, const char *fmt, ...)
+const char *est_link_name(enum est_link l)
 {
-	va_list ap;
+	static const char *const t[EST_LINK_COUNT] = {
+		"none", "nvlink_bridge", "nvlink", "infinity_fabric", "ici", "nvlink_assumed",
+		"ethernet_100g", "infiniband_hdr", "pcie3", "pcie4", "pcie5",
+	};
+	return (unsigned)l < EST_LINK_COUNT ? t[l] : "?";
+}
 
-	if (e->nwarnings >= 8)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->warnings[e->nwarnings++], sizeof(e->warnings[0]), fmt, ap);
-	va_end(ap);
+/* Record an assumption (note) or a warning; NULL when the list is full. */
+static struct est_note *note(struct estimate *e, struct est_note n)
+{
+	if (e->nassumptions >= EST_MAX_NOTES)
+		return NULL;
+	e->assumptions[e->nassumptions] = n;
+	return &e->assumptions[e->nassumptions++];
+}
+
+static struct est_note *warn(struct estimate *e, struct est_note n)
+{
+	if (e->nwarnings >= EST_MAX_WARNINGS)
+		return NULL;
+	e->warnings[e->nwarnings] = n;
+	return &e->warnings[e->nwarnings++];
+}
+
+static void named(struct est_note *n, const char *name)
+{
+	if (n)
+		snprintf(n->name, sizeof(n->name), "%s", name);
 }
 
 static bool is_mixed(int p) { return p == PREC_AMP || p == PREC_BF16 || p == PREC_FP16; }
@@ -194,7 +214,7 @@ static void activations(const struct workload *w, const struct model_spec *m,
 	struct cnn_cost cc;
 
 	if (m->kind == MODEL_PARAMS_ONLY) {
-		note(e, "activations not computed: only a parameter count is known (give a preset or layers/hidden/heads)");
+		note(e, (struct est_note){.code = EST_N_NO_ACTIVATIONS});
 		return;
 	}
 	if (m->kind == MODEL_RESNET) {
@@ -207,7 +227,7 @@ static void activations(const struct workload *w, const struct model_spec *m,
 		if (w->grad_checkpointing) {
 			/* keep stage boundaries, recompute one stage at a time */
 			e->mem.activations *= 0.5;
-			note(e, "gradient checkpointing on a CNN: assumed to halve kept activations");
+			note(e, (struct est_note){.code = EST_N_CNN_CHECKPOINTING});
 		}
 		return;
 	}
@@ -404,7 +424,7 @@ static void comm(const struct workload *w, const struct model_spec *m,
 	double eg = w->precision == PREC_FP32 ? 4 : 2;
 	double ew = eg, peak = 0;
 	int ic = w->interconnect;
-	const char *what;
+	enum est_link what;
 
 	(void)m;
 	if (w->gpus < 2 || w->task == TASK_INFER)
@@ -433,37 +453,34 @@ static void comm(const struct workload *w, const struct model_spec *m,
 	case IC_NVLINK:
 		if (gpu && gpu->link_bw > 0) {
 			peak = gpu->link_bw / 2;
-			what = gpu->link == LINK_NVLINK_BRIDGE ? "NVLink bridge" :
-			       gpu->link == LINK_NVLINK ? "NVLink" :
-			       gpu->link == LINK_INFINITY ? "Infinity Fabric" : "ICI";
+			what = gpu->link == LINK_NVLINK_BRIDGE ? EST_LINK_NVLINK_BRIDGE :
+			       gpu->link == LINK_NVLINK ? EST_LINK_NVLINK :
+			       gpu->link == LINK_INFINITY ? EST_LINK_INFINITY_FABRIC : EST_LINK_ICI;
 		} else {
 			peak = 300e9;
-			what = "NVLink (A100-class, no GPU given)";
+			what = EST_LINK_NVLINK_ASSUMED;
 		}
 		break;
 	case IC_ETHERNET:
 		peak = 100e9 / 8;
-		what = "100 Gb/s Ethernet";
+		what = EST_LINK_ETHERNET;
 		break;
 	case IC_INFINIBAND:
 		peak = 200e9 / 8;
-		what = "200 Gb/s InfiniBand HDR";
+		what = EST_LINK_INFINIBAND;
 		break;
 	default: {
 		long gen = gpu && gpu->pcie_gen ? gpu->pcie_gen : 4;
 		peak = gen <= 3 ? 15.75e9 : gen == 4 ? 31.5e9 : 63e9;
-		what = gen <= 3 ? "PCIe 3.0 x16" : gen == 4 ? "PCIe 4.0 x16" : "PCIe 5.0 x16";
+		what = gen <= 3 ? EST_LINK_PCIE3 : gen == 4 ? EST_LINK_PCIE4 : EST_LINK_PCIE5;
 		break;
 	}
 	}
-	if (w->link_bw > 0) {
-		e->link_bw = w->link_bw;
-		snprintf(e->link_desc, sizeof(e->link_desc), "%s, %.1f GB/s given", what, w->link_bw / 1e9);
-	} else {
-		e->link_bw = peak * LINK_EFFICIENCY;
-		snprintf(e->link_desc, sizeof(e->link_desc), "%s, %.0f%% of %.1f GB/s per direction",
-			 what, LINK_EFFICIENCY * 100, peak / 1e9);
-	}
+	e->link = what;
+	e->link_peak = peak;
+	e->link_efficiency = LINK_EFFICIENCY;
+	e->link_given = w->link_bw > 0;
+	e->link_bw = e->link_given ? w->link_bw : peak * LINK_EFFICIENCY;
 	e->comm_seconds = e->comm_bytes / e->link_bw;
 }
 
@@ -471,7 +488,6 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 			  const struct gpu_spec *gpu, struct estimate *e)
 {
 	double attn = 0, per_step_units, G = (double)w->gpus;
-	char a[64], b[64];
 
 	e->flops_per_unit = flops_per_unit(w, m, e, &attn);
 	e->work_is_samples = m->kind == MODEL_RESNET || m->kind == MODEL_VIT;
@@ -489,19 +505,17 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 		e->peak_flops = estimate_peak_flops(gpu, w->precision);
 		if (e->peak_flops <= 0) {
 			e->peak_flops = gpu->fp32_flops > 0 ? gpu->fp32_flops : gpu->fp16_flops;
-			warn(e, "%s has no %s tensor throughput in data/gpus.csv; timed at its %s rate",
-			     gpu->name, workload_enum_name("precision", w->precision),
-			     gpu->fp32_flops > 0 ? "FP32" : "FP16");
+			named(warn(e, (struct est_note){.code = EST_W_NO_TENSOR_RATE, .precision = w->precision,
+							.fp32 = gpu->fp32_flops > 0}), gpu->name);
 		}
 		bool cnn16 = m->kind == MODEL_RESNET && w->precision != PREC_FP32;
 		e->mfu = workload_is_set(w, "mfu") ? w->mfu :
 			 cnn16 ? CNN_TENSOR_MFU : estimate_default_mfu(gpu->cls);
 		e->eff_flops = e->peak_flops * e->mfu;
-		note(e, "time: %s %s peak %.0f TFLOPS x MFU %.2f%s", gpu->name,
-		     workload_enum_name("precision", w->precision), e->peak_flops / 1e12, e->mfu,
-		     workload_is_set(w, "mfu") ? " (given)" :
-		     cnn16 ? " (CNN on tensor cores: normalisation and memory-bound layers dominate)" :
-		     " (default for its class)");
+		named(note(e, (struct est_note){.code = workload_is_set(w, "mfu") ? EST_N_TIME_MFU_GIVEN :
+							cnn16 ? EST_N_TIME_MFU_CNN : EST_N_TIME_MFU_CLASS,
+						.precision = w->precision, .flops = e->peak_flops,
+						.mfu = e->mfu}), gpu->name);
 	}
 
 	/* per optimizer step */
@@ -526,7 +540,7 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 	if (w->task == TASK_INFER) {
 		double bytes_step, kv_seq;
 		if (!gpu) {
-			note(e, "inference time needs --gpu (decode is bound by memory bandwidth)");
+			note(e, (struct est_note){.code = EST_N_INFER_NEEDS_GPU});
 			return;
 		}
 		kv_seq = e->kv_per_token * (double)w->context / 2;  /* cache half full on average */
@@ -538,8 +552,8 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 			e->prefill_seconds = e->flops_per_unit * w->prompt_tokens / (e->eff_flops * G);
 		e->wall_seconds = e->decode_seconds + e->prefill_seconds;
 		e->have_time = true;
-		note(e, "decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s",
-		     DECODE_BW_EFFICIENCY * 100, gpu->mem_bw / 1e9);
+		note(e, (struct est_note){.code = EST_N_DECODE, .fraction = DECODE_BW_EFFICIENCY,
+					  .bw = gpu->mem_bw});
 	} else {
 		double step_wall;
 		if (e->eff_flops <= 0 && w->step_time <= 0)
@@ -558,24 +572,47 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 	}
 	e->gpu_hours = e->wall_seconds * G / 3600;
 
-	if (e->wall_seconds > LONG_RUN_SECONDS) {
-		double per_day = e->work / e->wall_seconds * 86400;
-		const char *unit = e->work_is_samples ? "samples" : "tokens";
-		units_fmt_duration(e->wall_seconds, a, sizeof(a));
-		if (workload_is_set(w, "samples") && !workload_is_set(w, "tokens"))
-			snprintf(b, sizeof(b), "samples x %s x epochs",
-				 e->work_is_samples ? "1" : "seq");
-		else
-			snprintf(b, sizeof(b), "tokens");
-		warn(e, "%s: %s on %ld GPU(s) is %s; it is driven by %s = %.3g %s at %.3g FLOPs each. "
-		     "One day on this setup covers %.3g %s: cut the data or epochs, or add GPUs",
-		     e->wall_seconds > ABSURD_RUN_SECONDS ? "implausible plan" : "long run",
-		     a, w->gpus, e->wall_seconds > ABSURD_RUN_SECONDS ? "more than 30 days" : "more than a week",
-		     b, e->work, unit, e->flops_per_unit, per_day, unit);
-	}
+	if (e->wall_seconds > LONG_RUN_SECONDS)
+		warn(e, (struct est_note){
+			.code = e->wall_seconds > ABSURD_RUN_SECONDS ? EST_W_IMPLAUSIBLE : EST_W_LONG_RUN,
+			.seconds = e->wall_seconds, .gpus = w->gpus,
+			.counted = !(workload_is_set(w, "samples") && !workload_is_set(w, "tokens")) ?
+				   EST_COUNTED_TOKENS :
+				   e->work_is_samples ? EST_COUNTED_SAMPLES : EST_COUNTED_SAMPLES_SEQ,
+			.work = e->work, .samples = e->work_is_samples, .flops = e->flops_per_unit,
+			.per_day = e->work / e->wall_seconds * 86400});
 }
 
 /* ---- the whole estimate ---- */
+
+/* The four assumptions every estimate states first: precision, size,
+ * framework overhead, attention. */
+static void standard_notes(const struct workload *w, const struct model_spec *m, struct estimate *e)
+{
+	bool fp32 = w->precision == PREC_FP32, pure = is_pure16(w->precision);
+	enum est_kept kept;
+
+	if (w->task == TASK_INFER)
+		kept = fp32 ? EST_KEPT_INFER_FP32 : EST_KEPT_INFER_16;
+	else if (w->task != TASK_TRAIN)
+		kept = fp32 ? EST_KEPT_ADAPT_FP32 : pure ? EST_KEPT_ADAPT_PURE16 : EST_KEPT_ADAPT_MIXED;
+	else
+		kept = fp32 ? EST_KEPT_TRAIN_FP32 : pure ? EST_KEPT_TRAIN_PURE16 : EST_KEPT_TRAIN_MIXED;
+	note(e, (struct est_note){.code = EST_N_PRECISION, .precision = w->precision, .kept = kept});
+	if (m->kind == MODEL_RESNET || m->kind == MODEL_VIT)
+		note(e, (struct est_note){.code = EST_N_IMAGE, .length = w->image_size,
+					  .given = workload_is_set(w, "image_size"),
+					  .micro_batch = w->micro_batch});
+	else
+		note(e, (struct est_note){.code = EST_N_SEQUENCE,
+					  .length = w->task == TASK_INFER ? w->context : w->seq,
+					  .given = workload_is_set(w, w->task == TASK_INFER ? "context" : "seq"),
+					  .micro_batch = w->micro_batch});
+	note(e, (struct est_note){.code = EST_N_OVERHEAD, .bytes = w->cuda_context,
+				  .given = workload_is_set(w, "cuda_context"), .fraction = w->alloc_overhead});
+	note(e, (struct est_note){.code = EST_N_ATTENTION, .flash = w->flash_attention, .dropout = w->dropout,
+				  .grad_ckpt = w->grad_checkpointing});
+}
 
 static void memory(const struct workload *w, const struct model_spec *m, struct estimate *e)
 {
@@ -587,7 +624,7 @@ static void memory(const struct workload *w, const struct model_spec *m, struct 
 	if (w->task == TASK_INFER && m->kind == MODEL_DECODER)
 		kv_cache(w, m, e, ea);
 	else if (w->task == TASK_INFER && m->kind == MODEL_PARAMS_ONLY)
-		note(e, "KV cache not computed: give a preset or layers/hidden/heads");
+		note(e, (struct est_note){.code = EST_N_NO_KV_CACHE});
 	sum_memory(w, e);
 }
 
@@ -604,13 +641,14 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 		if (check_targets(w->lora_targets, err, errlen))
 			return -1;
 	}
+	standard_notes(w, m, e);
 	e->params = model_params(m);
 	e->params_active = model_params_active(m);
 	if (m->pos == POS_ROPE && m->max_positions) {
 		long len = w->task == TASK_INFER ? w->context : w->seq;
 		if (len > m->max_positions)
-			warn(e, "%ld tokens exceed %s's trained context of %ld: needs RoPE scaling, and quality may drop",
-			     len, m->name, m->max_positions);
+			named(warn(e, (struct est_note){.code = EST_W_ROPE_CONTEXT, .length = len,
+							.max_positions = m->max_positions}), m->name);
 	}
 	memory(w, m, e);
 	fit(w, gpu, e);

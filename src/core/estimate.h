@@ -37,7 +37,91 @@ struct est_tier {
 	double used;            /* total / capacity */
 };
 
+/*
+ * What an assumption or a warning says, one code per sentence; the words
+ * are the command layer's (src/cli/estwords.c), the facts they state are
+ * the fields of struct est_note named beside each code (the others are 0,
+ * "" or false). est_code_name() gives the stable name `estimate --json`
+ * lists: append, never renumber or rename (docs/json.md lists them).
+ */
+enum est_code {
+	/* assumptions: the first four every estimate states */
+	EST_N_PRECISION,          /* precision, kept */
+	EST_N_IMAGE,              /* length (the image side), given, micro_batch */
+	EST_N_SEQUENCE,           /* length (seq, inference: context), given, micro_batch */
+	EST_N_OVERHEAD,           /* bytes (the CUDA context), given, fraction (allocator reserve) */
+	EST_N_ATTENTION,          /* flash, dropout, grad_ckpt */
+	EST_N_NO_ACTIVATIONS,     /* only a parameter count: activations not computed */
+	EST_N_CNN_CHECKPOINTING,  /* gradient checkpointing on a CNN halves kept activations */
+	EST_N_TIME_MFU_GIVEN,     /* name (the GPU), precision, flops (its peak), mfu (given) */
+	EST_N_TIME_MFU_CNN,       /* same, the CNN-on-tensor-cores MFU */
+	EST_N_TIME_MFU_CLASS,     /* same, the default MFU for its class */
+	EST_N_INFER_NEEDS_GPU,    /* inference time needs a GPU */
+	EST_N_DECODE,             /* fraction (of the memory bandwidth reached), bw */
+	EST_N_NO_KV_CACHE,        /* only a parameter count: KV cache not computed */
+	/* warnings */
+	EST_W_NO_TENSOR_RATE,     /* name (the GPU), precision, fp32 (timed at FP32, else FP16) */
+	EST_W_LONG_RUN,           /* seconds (wall), gpus, counted, work, samples, flops (per unit), per_day */
+	EST_W_IMPLAUSIBLE,        /* same, more than 30 days */
+	EST_W_ROPE_CONTEXT,       /* length (tokens), name (the model), max_positions */
+	EST_CODE_COUNT
+};
+
+/* EST_N_PRECISION: what is kept in which precision. */
+enum est_kept {
+	EST_KEPT_INFER_FP32, EST_KEPT_INFER_16,
+	EST_KEPT_ADAPT_FP32, EST_KEPT_ADAPT_PURE16, EST_KEPT_ADAPT_MIXED,   /* LoRA, QLoRA */
+	EST_KEPT_TRAIN_FP32, EST_KEPT_TRAIN_PURE16, EST_KEPT_TRAIN_MIXED,
+};
+
+/* EST_W_LONG_RUN, EST_W_IMPLAUSIBLE: what the work was counted from. */
+enum est_counted { EST_COUNTED_TOKENS, EST_COUNTED_SAMPLES, EST_COUNTED_SAMPLES_SEQ };
+
+/* One assumption or warning: its code and facts. No words: est_word()
+ * (src/cli/estwords.c) makes the sentence. */
+struct est_note {
+	enum est_code code;
+	char name[128];         /* the GPU, or the model (rope_context) */
+	int precision;          /* enum precision */
+	enum est_kept kept;
+	bool given;             /* the value was given, not a default */
+	bool flash, grad_ckpt;  /* attention */
+	bool fp32;              /* no_tensor_rate: timed at the FP32 rate (else FP16) */
+	bool samples;           /* long_run: the unit is samples (else tokens) */
+	enum est_counted counted;
+	long length;            /* image side (px), sequence or context (tokens) */
+	long micro_batch;
+	long max_positions;     /* the model's trained context */
+	long gpus;
+	double bytes;           /* the CUDA context */
+	double fraction;        /* allocator reserve of allocated; decode: share of bw reached */
+	double dropout;
+	double flops;           /* time_*: peak FLOP/s; long_run: FLOPs per unit */
+	double mfu;
+	double bw;              /* memory bandwidth, bytes/s */
+	double seconds;         /* wall time */
+	double work, per_day;   /* units of work; units one day covers */
+};
+
 #define EST_MAX_NOTES 24
+#define EST_MAX_WARNINGS 8
+
+/* The stable snake_case name of a code ("long_run"); "?" out of range. Static. */
+const char *est_code_name(enum est_code c);
+
+/* The link the communication is timed over (its facts: link_peak,
+ * link_given, link_efficiency of struct estimate). */
+enum est_link {
+	EST_LINK_NONE,            /* no communication */
+	EST_LINK_NVLINK_BRIDGE, EST_LINK_NVLINK, EST_LINK_INFINITY_FABRIC, EST_LINK_ICI,
+	EST_LINK_NVLINK_ASSUMED,  /* NVLink asked for, no GPU given: A100-class */
+	EST_LINK_ETHERNET,        /* 100 Gb/s */
+	EST_LINK_INFINIBAND,      /* 200 Gb/s HDR */
+	EST_LINK_PCIE3, EST_LINK_PCIE4, EST_LINK_PCIE5,   /* x16 */
+	EST_LINK_COUNT
+};
+/* "none", "nvlink_bridge", ..., "pcie5"; "?" out of range. Static. */
+const char *est_link_name(enum est_link l);
 
 struct estimate {
 	/* model */
@@ -69,13 +153,16 @@ struct estimate {
 	double steps;
 	double comm_bytes;      /* per GPU per optimizer step */
 	double link_bw;         /* bytes/s, effective, per direction */
-	char link_desc[96];
+	enum est_link link;     /* the words: est_word_link() (src/cli/estwords.c) */
+	double link_peak;       /* bytes/s per direction, before link_efficiency */
+	double link_efficiency; /* the usable share of link_peak (when not given) */
+	bool link_given;        /* link_bw was given (--link-bw) */
 	double comm_seconds, step_compute_seconds, comm_ratio;
 	bool comm_bound;
-	/* what was assumed, what looks wrong */
-	char assumptions[EST_MAX_NOTES][200];
+	/* what was assumed, what looks wrong: codes and facts */
+	struct est_note assumptions[EST_MAX_NOTES];
 	int nassumptions;
-	char warnings[8][320];
+	struct est_note warnings[EST_MAX_WARNINGS];
 	int nwarnings;
 };
 

@@ -5,7 +5,6 @@
 #include "plan.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,22 +21,60 @@ const char *plan_mode_name(enum plan_mode m)
 	return (unsigned)m < PLAN_NMODES ? n[m] : "?";
 }
 
-const char *plan_exclusion_text(enum plan_exclusion e)
+/* The stable names of the codes (docs/json.md): append, never rename. */
+#define NAME_OF(table, count, i) ((unsigned)(i) < (count) ? (table)[i] : "?")
+
+const char *plan_exclusion_name(enum plan_exclusion e)
 {
-	static const char *const t[] = {
-		"GPU not in data/gpus.csv (no memory or throughput to plan with)",
-		"does not meet the resources asked for (GPU type, count, CPUs, memory, cloud, region, spot)",
-		"GPU count differs from the workload's gpus",
-		"not enough GPU memory (with headroom)",
-		"a GPU slice too small for the job",
-		"multi-GPU step would be communication-bound",
-		"job longer than the queue's time limit and not resumable",
-		"finishes after the deadline",
-		"costs more than the budget",
-		"instance price above --max-price",
-		"no throughput figure for this GPU at this precision",
+	static const char *const t[EX_NREASONS] = {
+		"unknown_gpu", "constraint", "gpu_count", "memory", "slice", "comm_bound",
+		"time_limit", "deadline", "budget", "max_price", "no_throughput",
 	};
-	return (unsigned)e < EX_NREASONS ? t[e] : "?";
+	return NAME_OF(t, EX_NREASONS, e);
+}
+
+const char *plan_detail_name(enum plan_detail d)
+{
+	static const char *const t[PLAN_D_COUNT] = {
+		"no_specs", "other_kind_or_place", "gpu_count", "memory", "no_tflops", "comm_ratio",
+		"time_limit", "no_billing_mode", "deadline", "budget", "max_price",
+	};
+	return NAME_OF(t, PLAN_D_COUNT, d);
+}
+
+const char *plan_why_name(enum plan_why w)
+{
+	static const char *const t[PLAN_WHY_COUNT] = {"fits", "fits_spot", "fits_queue"};
+	return NAME_OF(t, PLAN_WHY_COUNT, w);
+}
+
+const char *plan_class_name(enum plan_class_why c)
+{
+	static const char *const t[PLAN_CLASS_COUNT] = {"service", "long_run", "occasional_run"};
+	return NAME_OF(t, PLAN_CLASS_COUNT, c);
+}
+
+const char *plan_advice_name(enum plan_advice a)
+{
+	static const char *const t[PLAN_A_COUNT] = {
+		"none", "ai_cloud_short_runs", "ai_cloud_long_runs", "ai_cloud_service",
+		"marketplace_resumable", "marketplace_hosts_vanish",
+		"campus_chained_jobs", "campus_needs_resumable", "campus_queue_waits",
+		"campus_no_service", "serverless_spiky_inference", "serverless_short_runs",
+		"serverless_long_training", "hyperscaler_large_data", "hyperscaler_short_runs",
+		"hyperscaler_steady_use", "billing_per_second", "billing_spot",
+		"billing_on_demand", "billing_service",
+	};
+	return NAME_OF(t, PLAN_A_COUNT, a);
+}
+
+const char *plan_check_name(enum plan_check_code c)
+{
+	static const char *const t[PLAN_C_COUNT] = {
+		"auto_stop", "checkpoint_interval", "checkpoint_regularly", "data_size_unknown",
+		"data_rsync", "data_object_storage", "data_mount", "debug_cheapest", "record_costs",
+	};
+	return NAME_OF(t, PLAN_C_COUNT, c);
 }
 
 void plan_opts_default(struct plan_opts *o)
@@ -115,18 +152,12 @@ static bool sky_ok(const struct sky_resources *k, const struct offer *o)
 }
 
 static void exclude(struct plan_result *r, enum plan_exclusion e, const struct offer *o,
-		    const char *fmt, double a, double b)
+		    enum plan_detail d, double a, double b)
 {
-	char detail[128];
-
 	r->excluded[e]++;
-	if (r->example[e][0])
+	if (r->example[e].offer)
 		return;
-	snprintf(detail, sizeof(detail), fmt, a, b);
-	snprintf(r->example[e], sizeof(r->example[0]), "%.*s %.*s (%.*s): %s",
-		 (int)(o->provider.len > 24 ? 24 : o->provider.len), o->provider.p,
-		 (int)(o->instance.len > 40 ? 40 : o->instance.len), o->instance.p,
-		 (int)(o->gpu_name.len > 24 ? 24 : o->gpu_name.len), o->gpu_name.p, detail);
+	r->example[e] = (struct plan_example){.offer = o, .detail = d, .a = a, .b = b};
 }
 
 /* ---- per-GPU-type estimates, cached ---- */
@@ -196,111 +227,78 @@ static bool same_offer(const struct plan_choice *a, const struct plan_choice *b)
 
 /* ---- advice (formulas.md "Plan": the five dimensions) ---- */
 
-static void add_check(struct plan_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_check(struct plan_result *r, const char *fmt, ...)
+static void add_check(struct plan_result *r, struct plan_check c)
 {
-	va_list ap;
-
-	if (r->nchecklist >= 10)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->checklist[r->nchecklist++], sizeof(r->checklist[0]), fmt, ap);
-	va_end(ap);
+	if (r->nchecklist < PLAN_MAX_CHECKS)
+		r->checklist[r->nchecklist++] = c;
 }
 
 static void advise(const struct workload *w, const struct plan_opts *opts, struct plan_result *r)
 {
 	const struct plan_choice *best = r->n ? &r->ranked[0] : NULL;
 	double hours = best ? best->compute_s / 3600 : 0;
-	char a[64], b[64];
+	char cls;
 
+	r->class_run_s = best ? best->compute_s : -1;
 	if (w->task == TASK_INFER) {
 		r->user_class = 'C';
-		snprintf(r->class_why, sizeof(r->class_why),
-			 "inference: a service that stays up, priced by the month, not by the job");
+		r->class_why = PLAN_CLASS_SERVICE;
 	} else if (hours > 8) {
 		r->user_class = 'B';
-		snprintf(r->class_why, sizeof(r->class_why),
-			 "a continuous run of %s: it must survive interruptions without losing progress",
-			 units_fmt_duration(best->compute_s, a, sizeof(a)));
+		r->class_why = PLAN_CLASS_LONG_RUN;
 	} else {
 		r->user_class = 'A';
-		snprintf(r->class_why, sizeof(r->class_why),
-			 "an occasional run of %s: pay only while it runs, stop the box at once",
-			 best ? units_fmt_duration(best->compute_s, a, sizeof(a)) : "a few hours");
+		r->class_why = PLAN_CLASS_OCCASIONAL;
 	}
+	cls = r->user_class;
 
-#define FIT(t, yes, ...) (r->supply_fits[t] = (yes), \
-	snprintf(r->supply_advice[t], sizeof(r->supply_advice[0]), __VA_ARGS__))
+#define FIT(t, yes, code) (r->supply_fits[t] = (yes), r->supply_advice[t] = (code))
 	FIT(SUPPLY_AI_CLOUD, true,
-	    "%s", r->user_class == 'A' ? "fits: per-second or hourly container billing, ready images, stop and go" :
-	    r->user_class == 'B' ? "fits with persistent storage and checkpoints; compare a weekly/monthly package" :
-	    "fits for a small service on a monthly package");
-	FIT(SUPPLY_MARKETPLACE, w->resumable || r->user_class == 'A',
-	    "%s", w->resumable ? "cheapest per hour; hosts vanish, so keep checkpoints off the box" :
-	    "cheapest per hour, but hosts can vanish: only for short runs or a resumable job");
-	FIT(SUPPLY_CAMPUS_HPC, r->user_class == 'B' && w->resumable,
-	    "%s", r->user_class == 'B' ? (w->resumable ? "fits: free or subsidised, jobs chained across the time limit; queue waits count against the deadline" :
-					  "needs a resumable job: partitions cap a job at 24-168 h") :
-	    r->user_class == 'A' ? "queue waits cost more than short runs save" : "not for a 24x7 service");
-	FIT(SUPPLY_SERVERLESS, r->user_class == 'C' || hours < 1,
-	    "%s", r->user_class == 'C' ? "fits spiky inference: per-second, scales to zero when idle" :
-	    hours < 1 ? "fits runs under an hour: per-second, nothing to stop" :
-	    "per-second premium and no persistent box: poor for long training");
-	FIT(SUPPLY_HYPERSCALER, r->user_class != 'A' || w->data_size > 500e9,
-	    "%s", w->data_size > 500e9 ? "fits large data next to its object storage; reserved/committed prices for long use" :
-	    r->user_class == 'A' ? "dearest per hour for short runs; quota requests take days" :
-	    "stable capacity, reserved 1y/3y discounts pay off only with steady use");
+	    cls == 'A' ? PLAN_A_AI_CLOUD_SHORT : cls == 'B' ? PLAN_A_AI_CLOUD_LONG : PLAN_A_AI_CLOUD_SERVICE);
+	FIT(SUPPLY_MARKETPLACE, w->resumable || cls == 'A',
+	    w->resumable ? PLAN_A_MARKET_RESUMABLE : PLAN_A_MARKET_VOLATILE);
+	FIT(SUPPLY_CAMPUS_HPC, cls == 'B' && w->resumable,
+	    cls == 'B' ? (w->resumable ? PLAN_A_CAMPUS_CHAINED : PLAN_A_CAMPUS_NEEDS_RESUME) :
+	    cls == 'A' ? PLAN_A_CAMPUS_QUEUE : PLAN_A_CAMPUS_NO_SERVICE);
+	FIT(SUPPLY_SERVERLESS, cls == 'C' || hours < 1,
+	    cls == 'C' ? PLAN_A_SERVERLESS_SPIKY : hours < 1 ? PLAN_A_SERVERLESS_SHORT : PLAN_A_SERVERLESS_LONG);
+	FIT(SUPPLY_HYPERSCALER, cls != 'A' || w->data_size > 500e9,
+	    w->data_size > 500e9 ? PLAN_A_HYPER_LARGE_DATA : cls == 'A' ? PLAN_A_HYPER_SHORT : PLAN_A_HYPER_STEADY);
 #undef FIT
 
-	if (r->user_class == 'A')
-		snprintf(r->billing_advice, sizeof(r->billing_advice),
-			 "on-demand with per-second (or per-minute) billing; hourly rounding and packages waste money on short, broken-up sessions");
-	else if (r->user_class == 'B')
-		snprintf(r->billing_advice, sizeof(r->billing_advice),
-			 "%s; a package only if the run fills it (see the on-demand vs package totals above)",
-			 w->resumable ? "spot/interruptible if its expected cost (with restarts) stays lower" :
-			 "on-demand (make the job resumable to use spot and chained HPC jobs)");
-	else
-		snprintf(r->billing_advice, sizeof(r->billing_advice),
-			 "monthly package or reserved capacity for a service that stays up; serverless if traffic is spiky");
+	r->billing_advice = cls == 'A' ? PLAN_A_BILL_PER_SECOND :
+			    cls == 'B' ? (w->resumable ? PLAN_A_BILL_SPOT : PLAN_A_BILL_ON_DEMAND) :
+			    PLAN_A_BILL_SERVICE;
 
 	if (best) {
-		double stop = best->wall_s * 1.2;
-		add_check(r, "auto-stop: stop the instance when the job ends, idles or stalls, with a max runtime of %s "
-			  "(1.2x the estimate) and a budget stop at %.0f USD",
-			  units_fmt_duration(stop, a, sizeof(a)), best->cost.total * 1.2);
+		add_check(r, (struct plan_check){.code = PLAN_C_AUTO_STOP, .seconds = best->wall_s * 1.2,
+						 .usd = best->cost.total * 1.2});
 		if (best->ckpt_interval_s > 0)
-			add_check(r, "checkpoint every %s (Young/Daly for a %s write and the expected interruption rate), "
-				  "atomically: temp file, fsync, rename",
-				  units_fmt_duration(best->ckpt_interval_s, a, sizeof(a)),
-				  units_fmt_duration(best->ckpt_write_s, b, sizeof(b)));
-		else if (r->user_class == 'B')
-			add_check(r, "checkpoint at least every 15-30 minutes, atomically, to persistent storage");
+			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_INTERVAL,
+							 .seconds = best->ckpt_interval_s,
+							 .write_s = best->ckpt_write_s});
+		else if (cls == 'B')
+			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_REGULAR});
 	}
 	if (w->data_size <= 0)
-		add_check(r, "data: give data_size to price its storage and upload; verify it arrived (count and sizes)");
+		add_check(r, (struct plan_check){.code = PLAN_C_DATA_UNKNOWN});
 	else if (w->data_size < 10e9)
-		add_check(r, "data (%s): rsync with resume (rsync -P); then verify file count and sizes",
-			  units_fmt_bytes(w->data_size, a, sizeof(a)));
+		add_check(r, (struct plan_check){.code = PLAN_C_DATA_RSYNC, .bytes = w->data_size});
 	else if (w->data_size < 1e12)
-		add_check(r, "data (%s): upload once to object storage, pull it from there (about %s at %.0f MB/s); "
-			  "verify count and sizes after the copy",
-			  units_fmt_bytes(w->data_size, a, sizeof(a)),
-			  units_fmt_duration(w->data_size / opts->upload_bw, b, sizeof(b)), opts->upload_bw / 1e6);
+		add_check(r, (struct plan_check){.code = PLAN_C_DATA_OBJECT_STORE, .bytes = w->data_size,
+						 .seconds = w->data_size / opts->upload_bw,
+						 .bw = opts->upload_bw});
 	else
-		add_check(r, "data (%s): mount object storage with a local cache rather than copying; verify a manifest",
-			  units_fmt_bytes(w->data_size, a, sizeof(a)));
+		add_check(r, (struct plan_check){.code = PLAN_C_DATA_MOUNT, .bytes = w->data_size});
 	if (r->n > 1) {
 		const struct plan_choice *cheap = &r->ranked[0];
 		for (size_t i = 1; i < r->n; i++)
 			if (r->ranked[i].offer->price < cheap->offer->price)
 				cheap = &r->ranked[i];
-		add_check(r, "debug the script end to end for a few steps on the cheapest fitting box first (%.*s %.*s at %.2f USD/h)",
-			  (int)cheap->offer->provider.len, cheap->offer->provider.p,
-			  (int)cheap->offer->instance.len, cheap->offer->instance.p, cheap->offer->price);
+		add_check(r, (struct plan_check){.code = PLAN_C_DEBUG_CHEAPEST, .offer = cheap->offer,
+						 .usd = cheap->offer->price});
 	}
-	add_check(r, "record what each run cost (price paid, hours, problems met) so the next estimate is your own");
+	add_check(r, (struct plan_check){.code = PLAN_C_RECORD_COSTS});
 }
 
 /* ---- the plan ---- */
@@ -330,15 +328,15 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 
 		r->considered++;
 		if (!o->gpu) {
-			exclude(r, EX_UNKNOWN_GPU, o, "no specs for this GPU", 0, 0);
+			exclude(r, EX_UNKNOWN_GPU, o, PLAN_D_NO_SPECS, 0, 0);
 			continue;
 		}
 		if (!sky_ok(&w->sky, o) || (w->gpu[0] && !gpu_is(o->gpu, w->gpu))) {
-			exclude(r, EX_CONSTRAINT, o, "%g GPU(s) of another kind or place", o->gpus, 0);
+			exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
 			continue;
 		}
 		if (workload_is_set(w, "gpus") && fabs((double)w->gpus - o->gpus) > 1e-9) {
-			exclude(r, EX_GPU_COUNT, o, "has %g GPUs, the job uses %g", o->gpus, (double)w->gpus);
+			exclude(r, EX_GPU_COUNT, o, PLAN_D_GPU_COUNT, o->gpus, (double)w->gpus);
 			continue;
 		}
 		G = o->gpus < 1 ? 1 : o->gpus;
@@ -349,16 +347,16 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		}
 		usable = o->gpu_mem * (1 - w->headroom);
 		if (e->mem.total > usable) {
-			exclude(r, o->is_slice ? EX_SLICE : EX_MEMORY, o, "needs %.1f GB per GPU, has %.1f GB",
-				e->mem.total / 1e9, o->gpu_mem / 1e9);
+			exclude(r, o->is_slice ? EX_SLICE : EX_MEMORY, o, PLAN_D_MEMORY, e->mem.total,
+				o->gpu_mem);
 			continue;
 		}
 		if (!e->have_time) {
-			exclude(r, EX_NO_THROUGHPUT, o, "no TFLOPS at this precision", 0, 0);
+			exclude(r, EX_NO_THROUGHPUT, o, PLAN_D_NO_TFLOPS, 0, 0);
 			continue;
 		}
 		if (G > 1 && e->comm_bound) {
-			exclude(r, EX_COMM_BOUND, o, "communication %.1fx the compute per step", e->comm_ratio, 0);
+			exclude(r, EX_COMM_BOUND, o, PLAN_D_COMM, e->comm_ratio, 0);
 			continue;
 		}
 		memset(&c, 0, sizeof(c));
@@ -375,8 +373,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		if (o->max_runtime > 0 && c.compute_s > o->max_runtime - opts->setup_s) {
 			double per = o->max_runtime - opts->setup_s;
 			if (!w->resumable || per <= 0) {
-				exclude(r, EX_TIME_LIMIT, o, "%.0f h of compute, the limit is %.0f h",
-					c.compute_s / 3600, o->max_runtime / 3600);
+				exclude(r, EX_TIME_LIMIT, o, PLAN_D_TIME_LIMIT, c.compute_s, o->max_runtime);
 				continue;
 			}
 			chunks = ceil(c.compute_s / per);
@@ -427,29 +424,23 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 			}
 		}
 		if (!isfinite(c.cost.total)) {
-			exclude(r, EX_CONSTRAINT, o, "no billing mode allowed", 0, 0);
+			exclude(r, EX_CONSTRAINT, o, PLAN_D_NO_MODE, 0, 0);
 			continue;
 		}
 		if (deadline > 0 && c.wall_s > deadline) {
-			exclude(r, EX_DEADLINE, o, "done in %.1f h, deadline %.1f h", c.wall_s / 3600, deadline / 3600);
+			exclude(r, EX_DEADLINE, o, PLAN_D_DEADLINE, c.wall_s, deadline);
 			continue;
 		}
 		if (opts->budget_usd > 0 && c.cost.total > opts->budget_usd) {
-			exclude(r, EX_BUDGET, o, "%.0f USD, budget %.0f USD", c.cost.total, opts->budget_usd);
+			exclude(r, EX_BUDGET, o, PLAN_D_BUDGET, c.cost.total, opts->budget_usd);
 			continue;
 		}
 		if (opts->max_price_usd > 0 && o->price > opts->max_price_usd) {
-			exclude(r, EX_MAX_PRICE, o, "%.2f USD/h, cap %.2f USD/h", o->price, opts->max_price_usd);
+			exclude(r, EX_MAX_PRICE, o, PLAN_D_MAX_PRICE, o->price, opts->max_price_usd);
 			continue;
 		}
-		{
-			char t1[48], t2[32];
-			snprintf(c.why, sizeof(c.why), "%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s%s",
-				 c.mem_used * 100, o->gpu_mem / 1e9, units_fmt_duration(c.compute_s, t1, sizeof(t1)),
-				 G, o->gpu->name, plan_mode_name(c.mode),
-				 c.mode == PLAN_SPOT ? " (expected, with restarts)" :
-				 o->queue_wait > 0 ? (snprintf(t2, sizeof(t2), ", queue %.0f h", o->queue_wait * chunks / 3600), t2) : "");
-		}
+		c.queue_s = o->queue_wait * chunks;
+		c.why = c.mode == PLAN_SPOT ? PLAN_WHY_SPOT : o->queue_wait > 0 ? PLAN_WHY_QUEUE : PLAN_WHY_FITS;
 		all[kept++] = c;
 		r->feasible++;
 	}

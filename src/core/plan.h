@@ -3,7 +3,8 @@
  * estimate on each offer's GPUs, fit with headroom, time, the whole job's
  * cost under each allowed billing mode (spot at its expected cost with
  * interruptions), constraints (deadline, budget, price cap, SkyPilot
- * resources), the ranking, what was excluded and why, and the advice.
+ * resources), the ranking, what was excluded and why, and the advice,
+ * all as codes and facts (the sentences are src/cli/planwords.c's).
  * Pure computation: prices come from a pricer the caller supplies
  * (src/cmd/cmd_plan.c binds it to data/billing.csv).
  */
@@ -68,11 +69,119 @@ struct plan_opts {
 };
 void plan_opts_default(struct plan_opts *o);
 
+/*
+ * Why offers were excluded, one code per reason, counted in
+ * plan_result.excluded[]. The words are the command layer's
+ * (src/cli/planwords.c); plan_exclusion_name() gives the stable "code" of
+ * `plan --json`: append, never renumber or rename (docs/json.md lists
+ * them).
+ */
 enum plan_exclusion {
 	EX_UNKNOWN_GPU, EX_CONSTRAINT, EX_GPU_COUNT, EX_MEMORY, EX_SLICE, EX_COMM_BOUND,
 	EX_TIME_LIMIT, EX_DEADLINE, EX_BUDGET, EX_MAX_PRICE, EX_NO_THROUGHPUT, EX_NREASONS,
 };
-const char *plan_exclusion_text(enum plan_exclusion e);
+/* "unknown_gpu", "constraint", ...; "?" out of range. Static. */
+const char *plan_exclusion_name(enum plan_exclusion e);
+
+/* What the first offer excluded for a reason showed: the facts a and b of
+ * struct plan_example (money in USD, before any --currency). */
+enum plan_detail {
+	PLAN_D_NO_SPECS,      /* unknown_gpu: no memory or throughput figures */
+	PLAN_D_OTHER_KIND,    /* constraint: a = the offer's GPUs, of another kind or place */
+	PLAN_D_GPU_COUNT,     /* a = the offer's GPUs, b = the workload's */
+	PLAN_D_MEMORY,        /* memory, slice: a = bytes needed per GPU, b = bytes the offer has */
+	PLAN_D_NO_TFLOPS,     /* no_throughput: no TFLOPS at the workload's precision */
+	PLAN_D_COMM,          /* comm_bound: a = communication / compute per step */
+	PLAN_D_TIME_LIMIT,    /* a = compute seconds, b = the queue's time limit, seconds */
+	PLAN_D_NO_MODE,       /* constraint: no billing mode the constraints allow */
+	PLAN_D_DEADLINE,      /* a = seconds until done, b = the deadline, seconds */
+	PLAN_D_BUDGET,        /* a = the job's cost, b = the budget, USD */
+	PLAN_D_MAX_PRICE,     /* a = the instance price, b = --max-price, USD per hour */
+	PLAN_D_COUNT
+};
+/* "no_specs", "other_kind_or_place", ...; "?" out of range. Static. */
+const char *plan_detail_name(enum plan_detail d);
+
+/* One concrete case of an exclusion reason. */
+struct plan_example {
+	const struct offer *offer;   /* borrowed from the offer set; NULL: no case */
+	enum plan_detail detail;
+	double a, b;                 /* see enum plan_detail */
+};
+
+/* The shape of a ranked choice's why (its facts are the choice's fields:
+ * mem_used, offer->gpu_mem, compute_s, gpus, offer->gpu, mode, queue_s). */
+enum plan_why {
+	PLAN_WHY_FITS,        /* on-demand or a package, no queue */
+	PLAN_WHY_SPOT,        /* spot: its expected time and cost, with restarts */
+	PLAN_WHY_QUEUE,       /* on-demand or a package behind a queue of queue_s */
+	PLAN_WHY_COUNT
+};
+/* "fits", "fits_spot", "fits_queue"; "?" out of range. Static. */
+const char *plan_why_name(enum plan_why w);
+
+/* Why the user class (plan_result.user_class): its fact is class_run_s. */
+enum plan_class_why {
+	PLAN_CLASS_SERVICE,     /* C: inference, a service that stays up */
+	PLAN_CLASS_LONG_RUN,    /* B: more than 8 h of compute */
+	PLAN_CLASS_OCCASIONAL,  /* A: an occasional run */
+	PLAN_CLASS_COUNT
+};
+/* "service", "long_run", "occasional_run"; "?" out of range. Static. */
+const char *plan_class_name(enum plan_class_why c);
+
+/* The advice on a supply type, then on billing (no facts: the sentence is
+ * fixed for each code). */
+enum plan_advice {
+	PLAN_A_NONE,                  /* no advice (the unknown supply type) */
+	PLAN_A_AI_CLOUD_SHORT,        /* fits A: per-second billing, stop and go */
+	PLAN_A_AI_CLOUD_LONG,         /* fits B with persistent storage */
+	PLAN_A_AI_CLOUD_SERVICE,      /* fits C on a monthly package */
+	PLAN_A_MARKET_RESUMABLE,      /* cheapest; keep checkpoints off the box */
+	PLAN_A_MARKET_VOLATILE,       /* cheapest, hosts vanish: short or resumable runs only */
+	PLAN_A_CAMPUS_CHAINED,        /* fits B resumable: jobs chained across the limit */
+	PLAN_A_CAMPUS_NEEDS_RESUME,   /* B, not resumable: time limits */
+	PLAN_A_CAMPUS_QUEUE,          /* A: queue waits cost more than they save */
+	PLAN_A_CAMPUS_NO_SERVICE,     /* C: not for a 24x7 service */
+	PLAN_A_SERVERLESS_SPIKY,      /* C: spiky inference */
+	PLAN_A_SERVERLESS_SHORT,      /* runs under an hour */
+	PLAN_A_SERVERLESS_LONG,       /* poor for long training */
+	PLAN_A_HYPER_LARGE_DATA,      /* data over 500 GB: next to its object storage */
+	PLAN_A_HYPER_SHORT,           /* A: dearest per hour, quotas take days */
+	PLAN_A_HYPER_STEADY,          /* B, C: reserved discounts with steady use */
+	PLAN_A_BILL_PER_SECOND,       /* billing for A */
+	PLAN_A_BILL_SPOT,             /* billing for B, resumable */
+	PLAN_A_BILL_ON_DEMAND,        /* billing for B, not resumable */
+	PLAN_A_BILL_SERVICE,          /* billing for C */
+	PLAN_A_COUNT
+};
+/* "none", "ai_cloud_short_runs", ...; "?" out of range. Static. */
+const char *plan_advice_name(enum plan_advice a);
+
+/* A checklist item; its facts are the fields of struct plan_check named
+ * beside each code (money in USD, before any --currency). */
+enum plan_check_code {
+	PLAN_C_AUTO_STOP,         /* seconds: the max runtime (1.2x the finish); usd: the budget stop */
+	PLAN_C_CKPT_INTERVAL,     /* seconds: the Young/Daly interval; write_s: one checkpoint's write */
+	PLAN_C_CKPT_REGULAR,      /* a long run with no interval computed: every 15-30 minutes */
+	PLAN_C_DATA_UNKNOWN,      /* no data_size given */
+	PLAN_C_DATA_RSYNC,        /* bytes: under 10 GB */
+	PLAN_C_DATA_OBJECT_STORE, /* bytes: under 1 TB; seconds: the upload; bw: its bytes/s */
+	PLAN_C_DATA_MOUNT,        /* bytes: 1 TB or more */
+	PLAN_C_DEBUG_CHEAPEST,    /* offer: the cheapest ranked box; usd: its price per hour */
+	PLAN_C_RECORD_COSTS,      /* keep the ledger */
+	PLAN_C_COUNT
+};
+/* "auto_stop", "checkpoint_interval", ...; "?" out of range. Static. */
+const char *plan_check_name(enum plan_check_code c);
+
+struct plan_check {
+	enum plan_check_code code;
+	double seconds, write_s, usd, bytes, bw;
+	const struct offer *offer;   /* borrowed from the offer set */
+};
+
+#define PLAN_MAX_CHECKS 10
 
 struct plan_choice {
 	const struct offer *offer;   /* borrowed from the offer set */
@@ -90,7 +199,8 @@ struct plan_choice {
 	double naive_spot;           /* spot price x compute hours, no interruptions */
 	bool comm_bound;
 	double comm_ratio;
-	char why[200];
+	enum plan_why why;           /* the words: plan_word_why() (src/cli/planwords.c) */
+	double queue_s;              /* queue waits before the job is done (queue_wait x chunks) */
 };
 
 struct plan_result {
@@ -98,15 +208,17 @@ struct plan_result {
 	size_t n;
 	size_t considered, feasible;
 	size_t excluded[EX_NREASONS];
-	char example[EX_NREASONS][200];   /* one concrete case per reason */
+	struct plan_example example[EX_NREASONS];   /* one concrete case per reason */
 	struct estimate single;      /* the estimate on one GPU of the cheapest feasible type */
 	/* advice */
+	/* advice: codes and facts, worded by src/cli/planwords.c */
 	char user_class;             /* 'A', 'B' or 'C' */
-	char class_why[200];
-	char supply_advice[SUPPLY_COUNT][200];
+	enum plan_class_why class_why;
+	double class_run_s;          /* the best choice's compute seconds; -1 when nothing fits */
+	enum plan_advice supply_advice[SUPPLY_COUNT];
 	bool supply_fits[SUPPLY_COUNT];
-	char billing_advice[240];
-	char checklist[10][240];
+	enum plan_advice billing_advice;
+	struct plan_check checklist[PLAN_MAX_CHECKS];
 	int nchecklist;
 };
 

@@ -95,9 +95,14 @@ static void test_temp_and_torn_ignored(void **s)
 	(void)s;
 	assert_false(ckpt_classify(e, 5, c));
 	assert_int_equal(c[1].kind, CKPT_TEMP);
+	assert_int_equal(c[1].code, CKPT_WHY_TEMP);
 	assert_int_equal(c[3].kind, CKPT_TEMP);
 	assert_int_equal(c[4].kind, CKPT_TORN);
+	assert_int_equal(c[4].code, CKPT_WHY_EMPTY_FILE);
 	assert_int_equal(c[2].kind, CKPT_COMPLETE);
+	assert_int_equal(c[2].code, CKPT_WHY_NONE);
+	for (int i = 0; i < 5; i++)
+		assert_null(c[i].why);   /* the words are the command layer's */
 	assert_int_equal(ckpt_latest(e, 5), 2);
 	assert_int_equal(ckpt_latest(e, 0), -1);
 	assert_int_equal(ckpt_latest(e + 1, 1), -1);
@@ -123,8 +128,24 @@ static void test_markers(void **s)
 	(void)s;
 	assert_true(ckpt_classify(files, 6, c));
 	assert_int_equal(c[1].kind, CKPT_MARKER);
+	assert_int_equal(c[1].code, CKPT_WHY_NONE);
 	assert_int_equal(c[2].kind, CKPT_TORN);
+	assert_int_equal(c[2].code, CKPT_WHY_NO_MARKER);
 	assert_int_equal(c[5].kind, CKPT_MARKER);
+	assert_true(ckpt_classify(dirs, 3, c));
+	assert_int_equal(c[1].code, CKPT_WHY_NO_MARKER);
+	assert_false(ckpt_classify(plain_dirs, 2, c));
+	assert_int_equal(c[1].kind, CKPT_TORN);
+	assert_int_equal(c[1].code, CKPT_WHY_EMPTY_DIR);
+	{
+		struct ckpt_entry other = E("README.md");
+		ckpt_classify(&other, 1, c);
+		assert_int_equal(c[0].kind, CKPT_OTHER);
+		assert_int_equal(c[0].code, CKPT_WHY_NO_STEP);
+	}
+	for (int i = 0; i < CKPT_WHY_COUNT; i++)
+		assert_string_not_equal(ckpt_why_name(i), "?");
+	assert_string_equal(ckpt_why_name(CKPT_WHY_COUNT), "?");
 	assert_int_equal(ckpt_latest(files, 6), 0);
 	assert_int_equal(ckpt_latest(dirs, 3), 0);
 	assert_int_equal(ckpt_latest(plain_dirs, 2), 0);

@@ -1,5 +1,6 @@
 /* test_estimate.c - the estimator against the issue's acceptance figures
- * (issue 2 items 1-6) and the seed articles' worked examples. */
+ * (issue 2 items 1-6) and the seed articles' worked examples; what it
+ * assumed and warned of, as codes and facts (the words: test_estwords.c). */
 #include "testutil.h"
 
 static struct workload w;
@@ -83,8 +84,14 @@ static void test_issue2_time(void **s)
 	assert_near(e.wall_seconds / 3600, 350, 0.001);
 	assert_true(e.have_time);
 	assert_int_equal(e.nwarnings, 1);
-	assert_non_null(strstr(e.warnings[0], "long run"));
-	assert_non_null(strstr(e.warnings[0], "tokens"));
+	assert_int_equal(e.warnings[0].code, EST_W_LONG_RUN);
+	assert_int_equal(e.warnings[0].counted, EST_COUNTED_TOKENS);
+	assert_false(e.warnings[0].samples);
+	assert_true(e.warnings[0].seconds == e.wall_seconds);
+	assert_true(e.warnings[0].work == 3e9);
+	assert_true(e.warnings[0].flops == 6 * 7e9);
+	assert_int_equal(e.warnings[0].gpus, 1);
+	assert_near(e.warnings[0].per_day, 3e9 / e.wall_seconds * 86400, 1e-6);
 	/* 1/30 of the tokens (the seed's fix) is ~12 h and not flagged */
 	tu_est("--params 7e9 --tokens 1e8 --tflops 100", &w, &arch, &e);
 	assert_near(e.wall_seconds / 3600, 350.0 / 30, 0.001);
@@ -95,9 +102,14 @@ static void test_issue2_time(void **s)
 	tu_est("--params 7e9 --tokens 1e7 --gpu V100 --precision bf16", &w, &arch, &e);
 	assert_true(e.peak_flops == 15.7e12);       /* no bf16 on Volta: FP32 rate, warned */
 	assert_int_equal(e.nwarnings, 1);
+	assert_int_equal(e.warnings[0].code, EST_W_NO_TENSOR_RATE);
+	assert_true(e.warnings[0].fp32);
+	assert_int_equal(e.warnings[0].precision, PREC_BF16);
+	assert_non_null(strstr(e.warnings[0].name, "V100"));
 	/* more than 30 days is called implausible */
 	tu_est("--params 70e9 --tokens 2e12 --gpu RTX4090", &w, &arch, &e);
-	assert_non_null(strstr(e.warnings[0], "implausible"));
+	assert_int_equal(e.warnings[0].code, EST_W_IMPLAUSIBLE);
+	assert_true(e.warnings[0].seconds > 30 * 86400.0);
 }
 
 /* Item 5: 14 GB of fp16 gradients over 20 GB/s PCIe: 0.7 s; with 0.5 s compute: comm-bound. */
@@ -118,9 +130,23 @@ static void test_issue2_communication(void **s)
 	/* PCIe 4.0 by default: 65% of 31.5 GB/s, the seed's ~20 GB/s */
 	tu_est("--params 7e9 --precision fp16 --gpus 2 --gpu RTX4090 --step-time 0.5s", &w, &arch, &e);
 	assert_near(e.link_bw, 20.475e9, 1e-9);
+	assert_int_equal(e.link, EST_LINK_PCIE4);
+	assert_false(e.link_given);
+	assert_true(e.link_peak == 31.5e9 && e.link_efficiency == 0.65);
+	/* given: the figure as given */
+	tu_est("--params 7e9 --precision fp16 --gpus 2 --link-bw 20GB/s --step-time 0.5s", &w, &arch, &e);
+	assert_true(e.link_given);
+	assert_int_equal(e.link, EST_LINK_PCIE4);   /* no GPU: PCIe 4.0 assumed */
+	assert_true(e.link_bw == 20e9);
+	tu_est("--params 7e9 --precision fp16 --gpus 8 --gpu H100 --step-time 0.5s", &w, &arch, &e);
+	assert_int_equal(e.link, EST_LINK_NVLINK);
+	tu_est("--params 7e9 --precision fp16 --gpus 2 --interconnect ethernet --step-time 0.5s", &w, &arch, &e);
+	assert_int_equal(e.link, EST_LINK_ETHERNET);
+	assert_true(e.link_peak == 100e9 / 8);
 	/* one GPU: no communication at all */
 	tu_est("--params 7e9 --precision fp16 --step-time 0.5s", &w, &arch, &e);
 	assert_false(e.have_comm);
+	assert_int_equal(e.link, EST_LINK_NONE);
 }
 
 /* Item 6: the seed table (004_*.txt section 1.1), with the evidence where it
@@ -210,6 +236,82 @@ static void test_inference_decode_time(void **s)
 	assert_true(e.have_time);
 }
 
+/* The four assumptions every estimate states first, then the estimator's own. */
+static void test_assumptions(void **s)
+{
+	(void)s;
+	tu_est("--model llama-2-7b --precision bf16 --tokens 1e8 --gpu A100-80GB", &w, &arch, &e);
+	assert_int_equal(e.nassumptions, 5);
+	assert_int_equal(e.assumptions[0].code, EST_N_PRECISION);
+	assert_int_equal(e.assumptions[0].precision, PREC_BF16);
+	assert_int_equal(e.assumptions[0].kept, EST_KEPT_TRAIN_MIXED);
+	assert_int_equal(e.assumptions[1].code, EST_N_SEQUENCE);
+	assert_int_equal(e.assumptions[1].length, 2048);
+	assert_false(e.assumptions[1].given);
+	assert_int_equal(e.assumptions[1].micro_batch, 1);
+	assert_int_equal(e.assumptions[2].code, EST_N_OVERHEAD);
+	assert_true(e.assumptions[2].bytes == 500e6);
+	assert_false(e.assumptions[2].given);
+	assert_true(e.assumptions[2].fraction == 0.10);
+	assert_int_equal(e.assumptions[3].code, EST_N_ATTENTION);
+	assert_true(e.assumptions[3].flash);
+	assert_false(e.assumptions[3].grad_ckpt);
+	assert_int_equal(e.assumptions[4].code, EST_N_TIME_MFU_CLASS);
+	assert_true(e.assumptions[4].flops == 312e12 && e.assumptions[4].mfu == 0.40);
+	assert_non_null(strstr(e.assumptions[4].name, "A100"));
+	assert_int_equal(e.nwarnings, 0);
+	/* given values, pure 16-bit LoRA, no flash, checkpointing */
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --seq 1024 --cuda-context 1GB "
+	       "--no-flash-attention --grad-checkpointing --mfu 0.5 --tokens 1e8 --gpu A100-80GB", &w, &arch, &e);
+	assert_int_equal(e.assumptions[0].kept, EST_KEPT_ADAPT_PURE16);
+	assert_true(e.assumptions[1].given && e.assumptions[1].length == 1024);
+	assert_true(e.assumptions[2].given && e.assumptions[2].bytes == 1e9);
+	assert_false(e.assumptions[3].flash);
+	assert_true(e.assumptions[3].grad_ckpt);
+	assert_int_equal(e.assumptions[4].code, EST_N_TIME_MFU_GIVEN);
+	assert_true(e.assumptions[4].mfu == 0.5);
+	/* an image model; a CNN on tensor cores */
+	tu_est("--model resnet-50 --precision amp --samples 1e6 --gpu A100-80GB", &w, &arch, &e);
+	assert_int_equal(e.assumptions[1].code, EST_N_IMAGE);
+	assert_int_equal(e.assumptions[1].length, 224);
+	assert_int_equal(e.assumptions[4].code, EST_N_TIME_MFU_CNN);
+	/* a parameter count alone: neither activations nor, for inference, a KV cache */
+	tu_est("--params 7e9 --task infer --precision fp32", &w, &arch, &e);
+	assert_int_equal(e.assumptions[0].kept, EST_KEPT_INFER_FP32);
+	assert_int_equal(e.assumptions[4].code, EST_N_NO_ACTIVATIONS);
+	assert_int_equal(e.assumptions[5].code, EST_N_NO_KV_CACHE);
+	/* inference on a GPU: the decode bandwidth; without one, a note */
+	tu_est("--model llama-2-7b --task infer --tokens 1e6 --gpu H100", &w, &arch, &e);
+	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_DECODE);
+	assert_true(e.assumptions[e.nassumptions - 1].fraction == 0.70);
+	assert_true(e.assumptions[e.nassumptions - 1].bw > 1e12);
+	tu_est("--model llama-2-7b --task infer --tokens 1e6", &w, &arch, &e);
+	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_INFER_NEEDS_GPU);
+	/* past a RoPE model's trained context */
+	tu_est("--model llama-2-7b --seq 8192", &w, &arch, &e);
+	assert_int_equal(e.nwarnings, 1);
+	assert_int_equal(e.warnings[0].code, EST_W_ROPE_CONTEXT);
+	assert_int_equal(e.warnings[0].length, 8192);
+	assert_int_equal(e.warnings[0].max_positions, 4096);
+	assert_string_equal(e.warnings[0].name, "llama-2-7b");
+}
+
+/* Every code has a distinct stable name. */
+static void test_code_names(void **s)
+{
+	(void)s;
+	for (int i = 0; i < EST_CODE_COUNT; i++) {
+		assert_string_not_equal(est_code_name(i), "?");
+		for (int k = 0; k < i; k++)
+			assert_string_not_equal(est_code_name(i), est_code_name(k));
+	}
+	for (int i = 0; i < EST_LINK_COUNT; i++)
+		assert_string_not_equal(est_link_name(i), "?");
+	assert_string_equal(est_code_name(EST_W_LONG_RUN), "long_run");
+	assert_string_equal(est_code_name(EST_CODE_COUNT), "?");
+	assert_string_equal(est_link_name(EST_LINK_PCIE4), "pcie4");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +323,8 @@ int main(void)
 		cmocka_unit_test(test_issue2_seed_table),
 		cmocka_unit_test(test_components_move_the_right_way),
 		cmocka_unit_test(test_inference_decode_time),
+		cmocka_unit_test(test_assumptions),
+		cmocka_unit_test(test_code_names),
 	};
 	return cmocka_run_group_tests_name("estimate", tests, tu_setup, tu_teardown);
 }

@@ -1,6 +1,7 @@
 /* test_plan.c - the planner on hand-made offers with a simple pricer:
  * fit, exclusions and their reasons, ranking, spot with interruptions,
- * chained campus jobs, constraints, advice (issue 3 "The plan"). */
+ * chained campus jobs, constraints, advice (issue 3 "The plan"). The
+ * result holds codes and facts (the words are test_planwords.c's). */
 #include "testutil.h"
 
 #include <math.h>
@@ -127,8 +128,16 @@ static void test_fit_and_reasons(void **s)
 	assert_int_equal(r.considered, 7);
 	assert_int_equal(r.excluded[EX_UNKNOWN_GPU], 1);
 	assert_int_equal(r.excluded[EX_MEMORY], 1);          /* 39 GB does not fit 24 */
-	assert_non_null(strstr(r.example[EX_MEMORY], "needs 39."));
+	assert_int_equal(r.example[EX_MEMORY].detail, PLAN_D_MEMORY);
+	assert_true(r.example[EX_MEMORY].a > 39e9 && r.example[EX_MEMORY].a < 40e9);
+	assert_near(r.example[EX_MEMORY].b, 24e9, 1);        /* the RTX 4090's */
+	assert_int_equal(r.example[EX_MEMORY].offer->price * 100, 40);
+	assert_int_equal(r.example[EX_UNKNOWN_GPU].detail, PLAN_D_NO_SPECS);
 	assert_int_equal(r.excluded[EX_SLICE], 1);           /* nor a 40 GB slice with 10% headroom */
+	assert_true(r.example[EX_SLICE].offer == slice);
+	assert_int_equal(r.example[EX_SLICE].detail, PLAN_D_MEMORY);
+	assert_near(r.example[EX_SLICE].b, 40e9, 1);
+	assert_null(r.example[EX_DEADLINE].offer);           /* no case of an unused reason */
 	assert_int_equal(r.feasible, 4);
 	assert_int_equal(r.n, 3);                            /* the duplicate region collapsed */
 	/* cheapest total first: L40S is slower, but cheaper per job? check the order by cost */
@@ -139,7 +148,32 @@ static void test_fit_and_reasons(void **s)
 		/* cost = price x (compute + set-up) */
 		assert_near(r.ranked[i].cost.total,
 			    r.ranked[i].offer->price * (r.ranked[i].compute_s + po.setup_s) / 3600, 1e-9);
+		assert_int_equal(r.ranked[i].why, PLAN_WHY_FITS);
+		assert_true(r.ranked[i].queue_s == 0);
 	}
+	/* over 8 h, not resumable, no data_size, more than one choice: class and checklist */
+	assert_int_equal(r.user_class, 'B');
+	assert_int_equal(r.class_why, PLAN_CLASS_LONG_RUN);
+	assert_true(r.class_run_s == r.ranked[0].compute_s);
+	assert_int_equal(r.supply_advice[SUPPLY_AI_CLOUD], PLAN_A_AI_CLOUD_LONG);
+	assert_int_equal(r.supply_advice[SUPPLY_MARKETPLACE], PLAN_A_MARKET_VOLATILE);
+	assert_false(r.supply_fits[SUPPLY_MARKETPLACE]);
+	assert_int_equal(r.supply_advice[SUPPLY_CAMPUS_HPC], PLAN_A_CAMPUS_NEEDS_RESUME);
+	assert_false(r.supply_fits[SUPPLY_CAMPUS_HPC]);
+	assert_int_equal(r.supply_advice[SUPPLY_SERVERLESS], PLAN_A_SERVERLESS_LONG);
+	assert_int_equal(r.supply_advice[SUPPLY_HYPERSCALER], PLAN_A_HYPER_STEADY);
+	assert_int_equal(r.supply_advice[SUPPLY_UNKNOWN], PLAN_A_NONE);
+	assert_int_equal(r.billing_advice, PLAN_A_BILL_ON_DEMAND);
+	assert_int_equal(r.nchecklist, 5);
+	assert_int_equal(r.checklist[0].code, PLAN_C_AUTO_STOP);
+	assert_near(r.checklist[0].seconds, r.ranked[0].wall_s * 1.2, 1e-9);
+	assert_near(r.checklist[0].usd, r.ranked[0].cost.total * 1.2, 1e-9);
+	assert_int_equal(r.checklist[1].code, PLAN_C_CKPT_REGULAR);
+	assert_int_equal(r.checklist[2].code, PLAN_C_DATA_UNKNOWN);
+	assert_int_equal(r.checklist[3].code, PLAN_C_DEBUG_CHEAPEST);
+	assert_true(r.checklist[3].offer->price == 0.90);    /* the L40S, cheapest per hour */
+	assert_true(r.checklist[3].usd == 0.90);
+	assert_int_equal(r.checklist[4].code, PLAN_C_RECORD_COSTS);
 	plan_result_free(&r);
 	/* by time: the fastest card first */
 	po.by = PLAN_BY_TIME;
@@ -165,6 +199,8 @@ static void test_spot_and_resume(void **s)
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.ranked[0].mode, PLAN_ON_DEMAND);
+	assert_int_equal(r.ranked[0].why, PLAN_WHY_FITS);
+	assert_int_equal(r.checklist[1].code, PLAN_C_CKPT_REGULAR);
 	plan_result_free(&r);
 	/* resumable: checkpoints at Daly's interval, spot wins, and its
 	 * expected cost exceeds the naive spot price x hours */
@@ -176,6 +212,13 @@ static void test_spot_and_resume(void **s)
 	assert_true(r.ranked[0].wall_s > r.ranked[0].compute_s);
 	assert_true(r.ranked[0].ckpt_interval_s > 0);
 	assert_near(r.ranked[0].ckpt_interval_s, spot_daly_interval(r.ranked[0].ckpt_write_s, MTBF), 1e-9);
+	assert_int_equal(r.ranked[0].why, PLAN_WHY_SPOT);
+	assert_int_equal(r.billing_advice, PLAN_A_BILL_SPOT);
+	assert_int_equal(r.supply_advice[SUPPLY_MARKETPLACE], PLAN_A_MARKET_RESUMABLE);
+	assert_int_equal(r.supply_advice[SUPPLY_CAMPUS_HPC], PLAN_A_CAMPUS_CHAINED);
+	assert_int_equal(r.checklist[1].code, PLAN_C_CKPT_INTERVAL);
+	assert_true(r.checklist[1].seconds == r.ranked[0].ckpt_interval_s);
+	assert_true(r.checklist[1].write_s == r.ranked[0].ckpt_write_s);
 	plan_result_free(&r);
 }
 
@@ -198,6 +241,11 @@ static void test_campus_chain(void **s)
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.n, 0);
 	assert_int_equal(r.excluded[EX_TIME_LIMIT], 1);
+	assert_int_equal(r.example[EX_TIME_LIMIT].detail, PLAN_D_TIME_LIMIT);
+	assert_true(r.example[EX_TIME_LIMIT].a > 24 * 3600.0);
+	assert_true(r.example[EX_TIME_LIMIT].b == 24 * 3600.0);
+	assert_int_equal(r.class_why, PLAN_CLASS_OCCASIONAL);  /* nothing fits: no run to time */
+	assert_true(r.class_run_s == -1);
 	plan_result_free(&r);
 	workload("--model llama-2-7b --task lora --seq 4096 --tokens 1e9 --resumable", &w, &arch);
 	run(&w, &arch, &po, &r);
@@ -206,11 +254,18 @@ static void test_campus_chain(void **s)
 	assert_near(r.ranked[0].wall_s, r.ranked[0].compute_s + r.ranked[0].chunks * (6 * 3600.0 + po.setup_s),
 		    1e-9);
 	assert_true(r.ranked[0].cost.total == 0);
+	assert_int_equal(r.ranked[0].why, PLAN_WHY_QUEUE);
+	assert_true(r.ranked[0].queue_s == r.ranked[0].chunks * 6 * 3600.0);
 	/* and the deadline counts the queue */
 	plan_result_free(&r);
 	workload("--model llama-2-7b --task lora --seq 4096 --tokens 1e9 --resumable --deadline 3d", &w, &arch);
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.excluded[EX_DEADLINE], r.ranked ? 1 - (int)r.n : 1);
+	if (r.excluded[EX_DEADLINE]) {
+		assert_int_equal(r.example[EX_DEADLINE].detail, PLAN_D_DEADLINE);
+		assert_true(r.example[EX_DEADLINE].a > r.example[EX_DEADLINE].b);
+		assert_true(r.example[EX_DEADLINE].b == 3 * 86400.0);
+	}
 	plan_result_free(&r);
 }
 
@@ -233,9 +288,13 @@ static void test_constraints_and_advice(void **s)
 	po.max_price_usd = 2.0;
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.excluded[EX_MAX_PRICE], 2);
+	assert_int_equal(r.example[EX_MAX_PRICE].detail, PLAN_D_MAX_PRICE);
+	assert_true(r.example[EX_MAX_PRICE].a == 2.50);   /* the first excluded: the H100 */
+	assert_true(r.example[EX_MAX_PRICE].b == 2.0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.user_class, 'A');            /* a few hours: occasional */
 	assert_true(r.nchecklist >= 3);
+	assert_int_equal(r.checklist[r.nchecklist - 1].code, PLAN_C_RECORD_COSTS);
 	plan_result_free(&r);
 	/* a SkyPilot resources section: H100:8 only */
 	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
@@ -249,6 +308,8 @@ static void test_constraints_and_advice(void **s)
 	assert_int_equal(r.n, 1);
 	assert_true(r.ranked[0].offer == big);
 	assert_int_equal(r.excluded[EX_CONSTRAINT], 2);
+	assert_int_equal(r.example[EX_CONSTRAINT].detail, PLAN_D_OTHER_KIND);
+	assert_true(r.example[EX_CONSTRAINT].a == 1);
 	plan_result_free(&r);
 	/* budget */
 	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e10 --budget 10", &w, &arch);
@@ -257,13 +318,88 @@ static void test_constraints_and_advice(void **s)
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.n, 0);
 	assert_true(r.excluded[EX_BUDGET] >= 2);
+	assert_int_equal(r.example[EX_BUDGET].detail, PLAN_D_BUDGET);
+	assert_true(r.example[EX_BUDGET].a > 10 && r.example[EX_BUDGET].b == 10);
 	assert_int_equal(r.user_class, 'A');   /* nothing feasible: no run to classify */
+	assert_true(r.class_run_s == -1);
 	plan_result_free(&r);
 	/* inference is class C */
 	workload("--model llama-2-7b --task infer --tokens 1e8", &w, &arch);
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.user_class, 'C');
+	assert_int_equal(r.class_why, PLAN_CLASS_SERVICE);
+	assert_int_equal(r.supply_advice[SUPPLY_SERVERLESS], PLAN_A_SERVERLESS_SPIKY);
+	assert_int_equal(r.supply_advice[SUPPLY_CAMPUS_HPC], PLAN_A_CAMPUS_NO_SERVICE);
+	assert_int_equal(r.billing_advice, PLAN_A_BILL_SERVICE);
 	plan_result_free(&r);
+}
+
+/* The data item of the checklist by the data's size, with its facts. */
+static void test_checklist_data(void **s)
+{
+	static const struct {
+		const char *args;
+		enum plan_check_code code;
+		double bytes;
+	} cases[] = {
+		{"--model llama-2-7b --task lora --seq 2048 --tokens 1e8 --data-size 5e9", PLAN_C_DATA_RSYNC, 5e9},
+		{"--model llama-2-7b --task lora --seq 2048 --tokens 1e8 --data-size 1e11", PLAN_C_DATA_OBJECT_STORE, 1e11},
+		{"--model llama-2-7b --task lora --seq 2048 --tokens 1e8 --data-size 2e12", PLAN_C_DATA_MOUNT, 2e12},
+	};
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+
+	(void)s;
+	set.n = 0;
+	add("a", "a100", "A100-80GB", 1, 1.50, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct plan_check *k = NULL;
+		workload(cases[i].args, &w, &arch);
+		opts(&po);
+		run(&w, &arch, &po, &r);
+		assert_int_equal(r.n, 1);
+		for (int c = 0; c < r.nchecklist; c++)
+			if (r.checklist[c].bytes > 0)
+				k = &r.checklist[c];
+		assert_non_null(k);
+		assert_int_equal(k->code, cases[i].code);
+		assert_true(k->bytes == cases[i].bytes);
+		if (k->code == PLAN_C_DATA_OBJECT_STORE) {
+			assert_true(k->bw == po.upload_bw);
+			assert_near(k->seconds, 1e11 / po.upload_bw, 1e-9);
+		}
+		if (cases[i].bytes > 500e9)
+			assert_int_equal(r.supply_advice[SUPPLY_HYPERSCALER], PLAN_A_HYPER_LARGE_DATA);
+		plan_result_free(&r);
+	}
+}
+
+/* Every code has a stable name, and the names are distinct. */
+static void test_code_names(void **s)
+{
+	(void)s;
+	for (int i = 0; i < EX_NREASONS; i++)
+		assert_string_not_equal(plan_exclusion_name(i), "?");
+	for (int i = 0; i < PLAN_D_COUNT; i++)
+		assert_string_not_equal(plan_detail_name(i), "?");
+	for (int i = 0; i < PLAN_WHY_COUNT; i++)
+		assert_string_not_equal(plan_why_name(i), "?");
+	for (int i = 0; i < PLAN_CLASS_COUNT; i++)
+		assert_string_not_equal(plan_class_name(i), "?");
+	for (int i = 0; i < PLAN_C_COUNT; i++)
+		assert_string_not_equal(plan_check_name(i), "?");
+	for (int i = 0; i < PLAN_A_COUNT; i++) {
+		assert_string_not_equal(plan_advice_name(i), "?");
+		for (int k = 0; k < i; k++)
+			assert_string_not_equal(plan_advice_name(i), plan_advice_name(k));
+	}
+	assert_string_equal(plan_exclusion_name(EX_MEMORY), "memory");
+	assert_string_equal(plan_exclusion_name(EX_NREASONS), "?");
+	assert_string_equal(plan_detail_name(PLAN_D_NO_MODE), "no_billing_mode");
+	assert_string_equal(plan_check_name(PLAN_C_AUTO_STOP), "auto_stop");
+	assert_string_equal(plan_advice_name(PLAN_A_COUNT), "?");
 }
 
 int main(void)
@@ -273,6 +409,8 @@ int main(void)
 		cmocka_unit_test(test_spot_and_resume),
 		cmocka_unit_test(test_campus_chain),
 		cmocka_unit_test(test_constraints_and_advice),
+		cmocka_unit_test(test_checklist_data),
+		cmocka_unit_test(test_code_names),
 	};
 	return cmocka_run_group_tests_name("plan", tests, setup, teardown);
 }

@@ -1,0 +1,172 @@
+/*
+ * estwords.c - the sentences of `gpurent estimate` from the codes and
+ * facts of src/core/estimate.c (estwords.h). Every format string is marked
+ * with _() or N_() for translation; the text is exactly what `gpurent
+ * estimate` has always printed (tests/cli/estimate.sh).
+ */
+#include "estwords.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/units.h"
+#include "../core/workload.h"
+#include "gettext.h"
+
+/* EST_N_PRECISION: what is kept in which precision. */
+static const char *kept_word(enum est_kept k)
+{
+	static const char *const t[] = {
+		[EST_KEPT_INFER_FP32] = N_("fp32 weights, activations and KV cache"),
+		[EST_KEPT_INFER_16] = N_("16-bit weights (unless quantized), activations and KV cache"),
+		[EST_KEPT_ADAPT_FP32] = N_("fp32 frozen weights, adapters and activations"),
+		[EST_KEPT_ADAPT_PURE16] = N_("16-bit frozen weights, adapters, their optimizer states and activations"),
+		[EST_KEPT_ADAPT_MIXED] = N_("16-bit frozen weights and activations; adapters and their optimizer "
+					    "states in fp32"),
+		[EST_KEPT_TRAIN_FP32] = N_("fp32 weights, gradients, optimizer states and activations"),
+		[EST_KEPT_TRAIN_PURE16] = N_("16-bit weights, gradients, optimizer states and activations"),
+		[EST_KEPT_TRAIN_MIXED] = N_("16-bit weights and activations, fp32 master weights and optimizer "
+					    "states"),
+	};
+	return (unsigned)k < sizeof(t) / sizeof(t[0]) ? _(t[k]) : "?";
+}
+
+/* A long run's warning: the two differ in their verdict only. */
+static void word_long_run(const struct est_note *n, char *out, size_t len)
+{
+	char d[64];
+	const char *unit = n->samples ? _("samples") : _("tokens");
+	const char *counted = n->counted == EST_COUNTED_SAMPLES ? _("samples x 1 x epochs") :
+			      n->counted == EST_COUNTED_SAMPLES_SEQ ? _("samples x seq x epochs") : _("tokens");
+
+	units_fmt_duration(n->seconds, d, sizeof(d));
+	if (n->code == EST_W_IMPLAUSIBLE)
+		/* TRANSLATORS: wall time, GPUs, what the work is counted from, work, unit, FLOPs per
+		 * unit, units one day covers, unit */
+		snprintf(out, len, _("implausible plan: %s on %ld GPU(s) is more than 30 days; it is driven by "
+				     "%s = %.3g %s at %.3g FLOPs each. One day on this setup covers %.3g %s: cut "
+				     "the data or epochs, or add GPUs"),
+			 d, n->gpus, counted, n->work, unit, n->flops, n->per_day, unit);
+	else
+		snprintf(out, len, _("long run: %s on %ld GPU(s) is more than a week; it is driven by %s = %.3g "
+				     "%s at %.3g FLOPs each. One day on this setup covers %.3g %s: cut the data or "
+				     "epochs, or add GPUs"),
+			 d, n->gpus, counted, n->work, unit, n->flops, n->per_day, unit);
+}
+
+void est_word(const struct est_note *n, char *out, size_t len)
+{
+	const char *prec = workload_enum_name("precision", n->precision);
+	char b[32];
+
+	switch (n->code) {
+	case EST_N_PRECISION:
+		snprintf(out, len, _("precision %s: %s"), prec, kept_word(n->kept));
+		break;
+	case EST_N_IMAGE:
+		if (n->given)
+			snprintf(out, len, _("image %ldx%ld, micro-batch %ld"), n->length, n->length, n->micro_batch);
+		else
+			snprintf(out, len, _("image %ldx%ld (the model's), micro-batch %ld"), n->length, n->length,
+				 n->micro_batch);
+		break;
+	case EST_N_SEQUENCE:
+		if (n->given)
+			snprintf(out, len, _("sequence length %ld, micro-batch %ld"), n->length, n->micro_batch);
+		else
+			snprintf(out, len, _("sequence length %ld (default), micro-batch %ld"), n->length,
+				 n->micro_batch);
+		break;
+	case EST_N_OVERHEAD:
+		units_fmt_bytes(n->bytes, b, sizeof(b));
+		if (n->given)
+			snprintf(out, len, _("framework overhead: CUDA context %s (given) + caching-allocator reserve "
+					     "%.0f%% of allocated"), b, n->fraction * 100);
+		else
+			snprintf(out, len, _("framework overhead: CUDA context %s (default) + caching-allocator reserve "
+					     "%.0f%% of allocated"), b, n->fraction * 100);
+		break;
+	case EST_N_ATTENTION:
+		snprintf(out, len, _("attention: %s; dropout %.2g; %s"),
+			 n->flash ? _("fused (flash), no s x s scores kept") : _("eager, s x s scores kept"),
+			 n->dropout, n->grad_ckpt ? _("gradient checkpointing on") : _("no gradient checkpointing"));
+		break;
+	case EST_N_NO_ACTIVATIONS:
+		snprintf(out, len, "%s", _("activations not computed: only a parameter count is known (give a "
+					   "preset or layers/hidden/heads)"));
+		break;
+	case EST_N_CNN_CHECKPOINTING:
+		snprintf(out, len, "%s", _("gradient checkpointing on a CNN: assumed to halve kept activations"));
+		break;
+	case EST_N_TIME_MFU_GIVEN:
+		/* TRANSLATORS: GPU, precision, peak TFLOPS, MFU */
+		snprintf(out, len, _("time: %s %s peak %.0f TFLOPS x MFU %.2f (given)"), n->name, prec,
+			 n->flops / 1e12, n->mfu);
+		break;
+	case EST_N_TIME_MFU_CNN:
+		snprintf(out, len, _("time: %s %s peak %.0f TFLOPS x MFU %.2f (CNN on tensor cores: normalisation "
+				     "and memory-bound layers dominate)"), n->name, prec, n->flops / 1e12, n->mfu);
+		break;
+	case EST_N_TIME_MFU_CLASS:
+		snprintf(out, len, _("time: %s %s peak %.0f TFLOPS x MFU %.2f (default for its class)"), n->name,
+			 prec, n->flops / 1e12, n->mfu);
+		break;
+	case EST_N_INFER_NEEDS_GPU:
+		snprintf(out, len, "%s", _("inference time needs --gpu (decode is bound by memory bandwidth)"));
+		break;
+	case EST_N_DECODE:
+		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s"),
+			 n->fraction * 100, n->bw / 1e9);
+		break;
+	case EST_N_NO_KV_CACHE:
+		snprintf(out, len, "%s", _("KV cache not computed: give a preset or layers/hidden/heads"));
+		break;
+	case EST_W_NO_TENSOR_RATE:
+		snprintf(out, len, n->fp32 ? _("%s has no %s tensor throughput in data/gpus.csv; timed at its FP32 rate") :
+			 _("%s has no %s tensor throughput in data/gpus.csv; timed at its FP16 rate"), n->name, prec);
+		break;
+	case EST_W_LONG_RUN:
+	case EST_W_IMPLAUSIBLE:
+		word_long_run(n, out, len);
+		break;
+	case EST_W_ROPE_CONTEXT:
+		snprintf(out, len, _("%ld tokens exceed %s's trained context of %ld: needs RoPE scaling, and "
+				     "quality may drop"), n->length, n->name, n->max_positions);
+		break;
+	default:
+		snprintf(out, len, "?");
+		break;
+	}
+}
+
+void est_word_link(const struct estimate *e, char *out, size_t len)
+{
+	static const char *const t[EST_LINK_COUNT] = {
+		[EST_LINK_NONE] = "",
+		[EST_LINK_NVLINK_BRIDGE] = N_("NVLink bridge"),
+		[EST_LINK_NVLINK] = N_("NVLink"),
+		[EST_LINK_INFINITY_FABRIC] = N_("Infinity Fabric"),
+		[EST_LINK_ICI] = N_("ICI"),
+		[EST_LINK_NVLINK_ASSUMED] = N_("NVLink (A100-class, no GPU given)"),
+		[EST_LINK_ETHERNET] = N_("100 Gb/s Ethernet"),
+		[EST_LINK_INFINIBAND] = N_("200 Gb/s InfiniBand HDR"),
+		[EST_LINK_PCIE3] = N_("PCIe 3.0 x16"),
+		[EST_LINK_PCIE4] = N_("PCIe 4.0 x16"),
+		[EST_LINK_PCIE5] = N_("PCIe 5.0 x16"),
+	};
+	const char *what;
+
+	if (!len)
+		return;
+	out[0] = '\0';
+	if ((unsigned)e->link >= EST_LINK_COUNT || e->link == EST_LINK_NONE)
+		return;
+	what = _(t[e->link]);
+	if (e->link_given)
+		/* TRANSLATORS: the link, its bandwidth as given */
+		snprintf(out, len, _("%s, %.1f GB/s given"), what, e->link_bw / 1e9);
+	else
+		/* TRANSLATORS: the link, the usable share, its peak per direction */
+		snprintf(out, len, _("%s, %.0f%% of %.1f GB/s per direction"), what, e->link_efficiency * 100,
+			 e->link_peak / 1e9);
+}

@@ -1,0 +1,48 @@
+/*
+ * planwords.h - the words of `gpurent plan`: the sentences the codes and
+ * facts of src/core/plan.c state (why each choice, why offers were
+ * excluded, the user class, the supply and billing advice, the
+ * checklist), every one marked for translation. Money in the facts is USD
+ * and is worded as USD, as `plan` always printed it.
+ */
+#ifndef GPURENT_PLANWORDS_H
+#define GPURENT_PLANWORDS_H
+
+#include <stddef.h>
+
+#include "../core/plan.h"
+
+/* The buffer sizes `gpurent plan` words into (longer sentences are cut
+ * there, as they always were). */
+#define PLAN_WHY_MAX 200
+#define PLAN_EXAMPLE_MAX 200
+#define PLAN_CLASS_MAX 200
+#define PLAN_CHECK_MAX 240
+
+/* The mode as the table and the why say it: "on-demand", "spot", "daily
+ * package", ... (translated; --json keeps plan_mode_name()). Static. */
+const char *plan_mode_word(enum plan_mode m);
+
+/* The reason offers were excluded: "not enough GPU memory (with
+ * headroom)", ...; "?" out of range. Static (translated). */
+const char *plan_exclusion_word(enum plan_exclusion e);
+
+/* The advice on a supply type or on billing; "" for PLAN_A_NONE, "?" out
+ * of range. Static (translated). */
+const char *plan_advice_word(enum plan_advice a);
+
+/*
+ * The words of one fact of the result into out (n bytes; NUL-terminated,
+ * cut to fit; the caller owns it, the fact is only read):
+ *  - plan_word_example(): the offer and what it showed, "vast.ai x (RTX 4090):
+ *    needs 39.2 GB per GPU, has 24.0 GB" ("" when x has no offer);
+ *  - plan_word_why(): why a ranked choice, its memory, time, GPUs and mode;
+ *  - plan_word_class(): why r's user class;
+ *  - plan_word_check(): a checklist item.
+ */
+void plan_word_example(const struct plan_example *x, char *out, size_t n);
+void plan_word_why(const struct plan_choice *c, char *out, size_t n);
+void plan_word_class(const struct plan_result *r, char *out, size_t n);
+void plan_word_check(const struct plan_check *c, char *out, size_t n);
+
+#endif
