@@ -7,6 +7,7 @@
  * formats is in manifest_parse.c.
  */
 #include "manifest.h"
+#include "../util/strbuf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -163,85 +164,39 @@ bool manifest_escape(const char *path, char *out, size_t n)
 
 /* ---- rendering ---- */
 
-struct sbuf {
-	char *p;
-	size_t n, cap;
-	bool oom;
-};
-
-static void sb_put(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->cap - b->n < n + 1) {
-		size_t ncap = b->cap ? b->cap : 4096;
-		char *np;
-		while (ncap - b->n < n + 1)
-			ncap *= 2;
-		if (!(np = realloc(b->p, ncap))) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = ncap;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
-}
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		sb_put(b, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
-}
-
 /* The name, escaped when needed (the caller has put the leading '\\'). */
-static void sb_path(struct sbuf *b, const char *path, bool escaped)
+static void sb_path(struct strbuf *b, const char *path, bool escaped)
 {
 	const char *s, *run;
 
 	if (!escaped) {
-		sb_puts(b, path);
+		strbuf_addstr(b, path);
 		return;
 	}
 	for (run = s = path; *s; s++) {
 		const char *rep = *s == '\\' ? "\\\\" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r" : NULL;
 		if (!rep)
 			continue;
-		sb_put(b, run, (size_t)(s - run));
-		sb_put(b, rep, 2);
+		strbuf_add(b, run, (size_t)(s - run));
+		strbuf_add(b, rep, 2);
 		run = s + 1;
 	}
-	sb_put(b, run, (size_t)(s - run));
+	strbuf_add(b, run, (size_t)(s - run));
 }
 
 /* A comment line for hashdeep's header: newlines would end it early. */
-static void sb_comment(struct sbuf *b, const char *lead, const char *text)
+static void sb_comment(struct strbuf *b, const char *lead, const char *text)
 {
-	sb_puts(b, lead);
+	strbuf_addstr(b, lead);
 	for (const char *s = text; *s; s++)
-		sb_put(b, *s == '\n' || *s == '\r' ? "?" : s, 1);
-	sb_puts(b, "\n");
+		strbuf_add(b, *s == '\n' || *s == '\r' ? "?" : s, 1);
+	strbuf_addstr(b, "\n");
 }
 
 int manifest_render(const struct manifest *m, const char *invoked_from, const char *command,
 		    char **out, size_t *len, char *err, size_t errlen)
 {
-	struct sbuf b = {0};
+	struct strbuf b = STRBUF_INIT;
 	struct mf_totals t;
 	size_t hn = hash_size(m->algo);
 	char hex[HASH_MAX_HEX + 1];
@@ -253,19 +208,19 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 	}
 	manifest_totals(m, &t);
 	if (m->format == MF_GPURENT) {
-		sb_printf(&b, "%s %d\n", GPURENT_MAGIC, GPURENT_VERSION_NUM);
-		sb_printf(&b, "# hash: %s\n", hash_name(m->algo));
-		sb_printf(&b, "# follow-symlinks: %s\n", m->follow_symlinks ? "yes" : "no");
-		sb_printf(&b, "# files: %" PRIu64 "\n", t.files);
-		sb_printf(&b, "# symlinks: %" PRIu64 "\n", t.symlinks);
-		sb_printf(&b, "# bytes: %" PRIu64 "\n", t.bytes);
+		strbuf_addf(&b, "%s %d\n", GPURENT_MAGIC, GPURENT_VERSION_NUM);
+		strbuf_addf(&b, "# hash: %s\n", hash_name(m->algo));
+		strbuf_addf(&b, "# follow-symlinks: %s\n", m->follow_symlinks ? "yes" : "no");
+		strbuf_addf(&b, "# files: %" PRIu64 "\n", t.files);
+		strbuf_addf(&b, "# symlinks: %" PRIu64 "\n", t.symlinks);
+		strbuf_addf(&b, "# bytes: %" PRIu64 "\n", t.bytes);
 	} else if (m->format == MF_HASHDEEP) {
-		sb_puts(&b, HASHDEEP_MAGIC "\n%%%% size,sha256,filename\n");
+		strbuf_addstr(&b, HASHDEEP_MAGIC "\n%%%% size,sha256,filename\n");
 		if (invoked_from)
 			sb_comment(&b, "## Invoked from: ", invoked_from);
 		if (command)
 			sb_comment(&b, "## $ ", command);
-		sb_puts(&b, "## \n");
+		strbuf_addstr(&b, "## \n");
 	}
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mf_entry *e = &m->v[i];
@@ -280,12 +235,12 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 		hash_to_hex(e->hash, hn, hex);
 		switch (m->format) {
 		case MF_GPURENT:
-			sb_printf(&b, "%s%c %" PRIu64 " %s ", esc ? "\\" : "",
+			strbuf_addf(&b, "%s%c %" PRIu64 " %s ", esc ? "\\" : "",
 				  e->kind == MF_SYMLINK ? 'l' : 'f', e->size, hex);
 			sb_path(&b, e->path, esc);
 			break;
 		case MF_SHA256SUM:
-			sb_printf(&b, "%s%s  ", esc ? "\\" : "", hex);
+			strbuf_addf(&b, "%s%s  ", esc ? "\\" : "", hex);
 			sb_path(&b, e->path, esc);
 			break;
 		case MF_HASHDEEP:
@@ -294,11 +249,11 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 					 "written in the hashdeep format (use gpurent or sha256sum)");
 				goto out_fail;
 			}
-			sb_printf(&b, "%" PRIu64 ",%s,./", e->size, hex);
-			sb_puts(&b, e->path);
+			strbuf_addf(&b, "%" PRIu64 ",%s,./", e->size, hex);
+			strbuf_addstr(&b, e->path);
 			break;
 		}
-		sb_puts(&b, "\n");
+		strbuf_addstr(&b, "\n");
 	}
 	if (b.oom || !b.p) {
 		if (!b.oom) {
@@ -312,7 +267,7 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 		goto out_oom;
 	}
 	*out = b.p;
-	*len = b.n;
+	*len = b.len;
 	return 0;
 out_oom:
 	snprintf(err, errlen, "out of memory");
