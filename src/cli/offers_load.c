@@ -22,8 +22,7 @@ static void print_bad(void *ctx, const char *msg)
 	struct offers_ctx *c = ctx;
 
 	c->bad_rows++;
-	out_puts_safe(stderr, msg);   /* the message quotes catalog text */
-	fputc('\n', stderr);
+	msg_error("%s", msg);   /* the message quotes catalog text: msg.h escapes it */
 }
 
 int offers_init(struct offers_ctx *c, const char *cmd)

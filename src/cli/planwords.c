@@ -235,3 +235,19 @@ void plan_word_check(const struct plan_check *c, char *out, size_t n)
 		break;
 	}
 }
+
+void plan_word_cost_note(const struct plan_cost *c, char *out, size_t n)
+{
+	switch (c->note) {
+	case PLAN_NOTE_ROUNDED:
+		snprintf(out, n, _("%s: %.2f h billed for %.2f h used"), c->profile, c->hours_billed,
+			 c->hours_used);
+		return;
+	case PLAN_NOTE_SPOT:
+		snprintf(out, n, _("%s: %.1f interruptions expected"), c->profile, c->interruptions);
+		return;
+	case PLAN_NOTE_BILLING:
+		break;
+	}
+	snprintf(out, n, _("%s billing"), c->profile);
+}

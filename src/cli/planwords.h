@@ -44,5 +44,7 @@ void plan_word_example(const struct plan_example *x, char *out, size_t n);
 void plan_word_why(const struct plan_choice *c, char *out, size_t n);
 void plan_word_class(const struct plan_result *r, char *out, size_t n);
 void plan_word_check(const struct plan_check *c, char *out, size_t n);
+/* What the bill's rule did to a cost: "hourly: 3.00 h billed for 1.00 h used". */
+void plan_word_cost_note(const struct plan_cost *c, char *out, size_t n);
 
 #endif

@@ -91,8 +91,11 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 			printf(" %zu. %s; compute %.2f + idle %.2f + storage %.2f + egress %.2f %s",
 			       i + 1, why, c->cost.compute / fx, c->cost.idle / fx, c->cost.storage / fx,
 			       c->cost.egress / fx, cur);
-			if (c->cost.note[0])
-				printf(" (%s)", c->cost.note);
+			if (c->cost.profile[0]) {
+				char note[160];
+				plan_word_cost_note(&c->cost, note, sizeof(note));
+				printf(" (%s)", note);
+			}
 			if (c->mode == PLAN_SPOT)
 				printf("; naive spot price x hours would say %.2f", c->naive_spot / fx);
 			printf("\n");

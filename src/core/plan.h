@@ -39,7 +39,14 @@ struct plan_cost {
 	double busy_wall_s;   /* computing time: spot's expected time with interruptions */
 	double interval_s;    /* spot: the checkpoint interval used */
 	double interruptions; /* spot: expected count */
-	char note[96];        /* e.g. "hourly: 3 h billed" */
+	/* what the bill's rule did, worded by the command layer (planwords.h) */
+	enum plan_cost_note {
+		PLAN_NOTE_BILLING,    /* "<profile> billing" */
+		PLAN_NOTE_ROUNDED,    /* rounding billed hours_billed for hours_used */
+		PLAN_NOTE_SPOT,       /* spot: interruptions expected */
+	} note;
+	char profile[48];     /* the billing profile's name */
+	double hours_billed, hours_used;
 };
 
 /*

@@ -109,13 +109,14 @@ int plan_price(const struct plan_price_env *env, const struct offer *o, enum pla
 	out->busy_wall_s = mode == PLAN_SPOT ? b.spot_wall_hours * 3600 : pu->busy_s;
 	out->interval_s = b.spot_interval_s;
 	out->interruptions = b.spot_interruptions;
+	snprintf(out->profile, sizeof(out->profile), "%s", p->name);
+	out->hours_billed = b.hours_billed;
+	out->hours_used = b.hours_used;
 	if (b.rounding > 0.01 * b.rate_per_hour)   /* more than 36 s of rounding */
-		snprintf(out->note, sizeof(out->note), "%s: %.2f h billed for %.2f h used",
-			 p->name, b.hours_billed, b.hours_used);
+		out->note = PLAN_NOTE_ROUNDED;
 	else if (mode == PLAN_SPOT)
-		snprintf(out->note, sizeof(out->note), "%s: %.1f interruptions expected", p->name,
-			 b.spot_interruptions);
+		out->note = PLAN_NOTE_SPOT;
 	else
-		snprintf(out->note, sizeof(out->note), "%s billing", p->name);
+		out->note = PLAN_NOTE_BILLING;
 	return 0;
 }

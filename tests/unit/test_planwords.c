@@ -133,6 +133,25 @@ static void test_words(void **s)
 }
 
 /* Cut to the buffer, NUL-terminated; a long provider is cut to 24 bytes. */
+/* The bill's rule on a cost, each way, with its facts. */
+static void test_cost_note(void **s)
+{
+	struct plan_cost c = {.note = PLAN_NOTE_ROUNDED, .profile = "hourly", .hours_billed = 3,
+			      .hours_used = 1, .interruptions = 2.25};
+	char out[160];
+
+	(void)s;
+	plan_word_cost_note(&c, out, sizeof(out));
+	assert_string_equal(out, "hourly: 3.00 h billed for 1.00 h used");
+	c.note = PLAN_NOTE_SPOT;
+	snprintf(c.profile, sizeof(c.profile), "aws");
+	plan_word_cost_note(&c, out, sizeof(out));
+	assert_string_equal(out, "aws: 2.2 interruptions expected");
+	c.note = PLAN_NOTE_BILLING;
+	plan_word_cost_note(&c, out, sizeof(out));
+	assert_string_equal(out, "aws billing");
+}
+
 static void test_cut(void **s)
 {
 	char small[16], out[PLAN_EXAMPLE_MAX];
@@ -155,6 +174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_code),
 		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_cost_note),
 		cmocka_unit_test(test_cut),
 	};
 	return cmocka_run_group_tests_name("planwords", tests, NULL, NULL);
