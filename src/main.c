@@ -73,7 +73,9 @@ static void usage(FILE *f)
 		"  --data-dir DIR  read the data files (gpus.csv, models.csv, offers.csv,\n"
 		"                  billing.csv, currencies.csv) from DIR instead of the\n"
 		"                  copies built into the binary (also GPURENT_DATA_DIR)\n"
-		"  --version       print the version\n\n"
+		"  --version       print the version\n"
+		"After a command: --help its help, --list-options its options and their\n"
+		"types; --x v and --x=v are the same, durations need a unit (90s, 6h, 2d).\n\n"
 		"Exit status: 0 ok, 1 runtime failure, 2 bad input or usage.\n"
 		"See gpurent(1), docs/formulas.md and docs/accuracy.md.\n");
 }
