@@ -3,6 +3,7 @@
  * the text domain bound once.
  */
 #include "msg.h"
+#include "out.h"
 
 #include <limits.h>
 
@@ -43,60 +44,10 @@ const char *msg_cmd(void)
 	return msg_command;
 }
 
-/* Length of the UTF-8 sequence at s (1..4), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	if (cp >= 0x80 && cp <= 0x9f)   /* C1 controls: a terminal acts on them */
-		return 0;
-	return n;
-}
-
 char *msg_escape(const char *s, char *buf, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t k = 0;
-
-	if (!n)
-		return buf;
-	while (*p) {
-		size_t len = utf8_len(p);
-		bool raw = len > 1 || (len == 1 && ((*p >= 0x20 && *p != 0x7f) || *p == '\t'));
-		if (raw) {
-			if (k + len >= n)
-				break;
-			memcpy(buf + k, p, len);
-			k += len;
-			p += len;
-		} else {
-			if (k + 4 >= n)
-				break;
-			snprintf(buf + k, n - k, "\\x%02x", *p);
-			k += 4;
-			p++;
-		}
-	}
-	buf[k] = '\0';
+	if (n)
+		out_safe(s, strlen(s), buf, n);   /* the one escaping rule (out.h) */
 	return buf;
 }
 

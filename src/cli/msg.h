@@ -39,9 +39,9 @@ int msg_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Copy s into buf (n bytes, always terminated) with every byte a terminal
- * could act on written as \xNN: C0 controls but tab, DEL, the C1 controls
- * (U+0080..U+009F) and bytes that are not UTF-8. Valid UTF-8 (Chinese)
- * stays as it is. Returns buf.
+ * could act on escaped by out.h's one rule (\n, \t, \r, else \xNN: C0
+ * controls, DEL, the C1 controls U+0080..U+009F and bytes that are not
+ * UTF-8). Valid UTF-8 (Chinese) stays as it is. Returns buf.
  */
 char *msg_escape(const char *s, char *buf, size_t n);
 
