@@ -24,14 +24,8 @@ void opt_list_free(struct opt_list *l)
 
 static int list_push(struct opt_list *l, const char *v)
 {
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 4;
-		const char **nv = realloc(l->v, ncap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		l->v = nv;
-		l->cap = ncap;
-	}
+	if (util_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+		return -1;
 	l->v[l->n++] = v;
 	return 0;
 }

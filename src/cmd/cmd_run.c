@@ -80,16 +80,10 @@ static const char usage[] =
 	"  gpurent run --idle 20m --preset runpod --ckpt-dir /workspace/ckpt --restarts 3 -- python train.py\n"
 	"  gpurent run --price 2.1 --budget 50 --on-stop 'shutdown -h now' -- ./train.sh\n";
 
+/* The guard's options (guard.h), plus what only the command reads. */
 struct run_opts {
-	struct guard_limits lim;
-	double grace_s, poll_s, backoff_s, hard_deadline_s;
-	long restarts;
-	bool keep_on_exit, dry_run, no_ledger;
-	const char *log_dir, *ckpt_dir, *progress_file, *ledger_path, *billing, *tags;
-	const char *preset, *token_env, *token_file, *stop_url_file;
-	char currency[8];
-	struct action_cfg action;
-	char **cmd;                  /* argv of CMD, borrowed from main's argv */
+	struct guard_opts g;
+	const char *preset, *token_file, *stop_url_file;
 };
 
 #define run_usage_error msg_usage
@@ -112,31 +106,31 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 	long n;
 
 	if (!strcmp(name, "--idle"))
-		return parse_dur(name, v, &o->lim.idle_s);
+		return parse_dur(name, v, &o->g.lim.idle_s);
 	if (!strcmp(name, "--stall"))
-		return parse_dur(name, v, &o->lim.stall_s);
+		return parse_dur(name, v, &o->g.lim.stall_s);
 	if (!strcmp(name, "--max-runtime"))
-		return parse_dur(name, v, &o->lim.max_runtime_s);
+		return parse_dur(name, v, &o->g.lim.max_runtime_s);
 	if (!strcmp(name, "--grace"))
-		return parse_dur(name, v, &o->grace_s);
+		return parse_dur(name, v, &o->g.grace_s);
 	if (!strcmp(name, "--poll")) {
-		if (parse_dur(name, v, &o->poll_s))
+		if (parse_dur(name, v, &o->g.poll_s))
 			return EXIT_USAGE;
-		if (o->poll_s < 0.01 || o->poll_s > 3600)
+		if (o->g.poll_s < 0.01 || o->g.poll_s > 3600)
 			return run_usage_error("--poll: expected 10ms to 1h, got '%s'", v);
 		return 0;
 	}
 	if (!strcmp(name, "--backoff"))
-		return parse_dur(name, v, &o->backoff_s);
+		return parse_dur(name, v, &o->g.backoff_s);
 	if (!strcmp(name, "--stop-timeout")) {
-		if (parse_dur(name, v, &o->action.timeout_s))
+		if (parse_dur(name, v, &o->g.action.timeout_s))
 			return EXIT_USAGE;
-		return o->action.timeout_s > 0 ? 0 : run_usage_error("--stop-timeout: must be positive");
+		return o->g.action.timeout_s > 0 ? 0 : run_usage_error("--stop-timeout: must be positive");
 	}
 	if (!strcmp(name, "--hard-deadline")) {
-		if (parse_dur(name, v, &o->hard_deadline_s))
+		if (parse_dur(name, v, &o->g.hard_deadline_s))
 			return EXIT_USAGE;
-		return o->hard_deadline_s > 0 ? 0 : run_usage_error("--hard-deadline: must be positive");
+		return o->g.hard_deadline_s > 0 ? 0 : run_usage_error("--hard-deadline: must be positive");
 	}
 	if (!strcmp(name, "--idle-util")) {
 		double pct;
@@ -150,7 +144,7 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 			if (end == v || *end || !(pct >= 0 && pct <= 100))
 				return run_usage_error("--idle-util: expected a percentage 0-100 such as 5 or 5%%, got '%s'", v);
 		}
-		o->lim.idle_util = pct;
+		o->g.lim.idle_util = pct;
 		return 0;
 	}
 	if (!strcmp(name, "--price") || !strcmp(name, "--budget")) {
@@ -159,12 +153,12 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 		if (units_parse_money(v, &x, code, err, sizeof(err)))
 			return run_usage_error("%s: %s", name, err);
 		if (!strcmp(name, "--price")) {
-			o->lim.price_per_hour = x;
-			snprintf(o->currency, sizeof(o->currency), "%s", code);
+			o->g.lim.price_per_hour = x;
+			snprintf(o->g.currency, sizeof(o->g.currency), "%s", code);
 		} else {
 			if (!(x > 0))
 				return run_usage_error("--budget: expected an amount above 0, got '%s'", v);
-			o->lim.budget = x;
+			o->g.lim.budget = x;
 			snprintf(budget_cur, 8, "%s", code);
 		}
 		return 0;
@@ -173,37 +167,37 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 		if (units_parse_int(v, 0, 1000, &n, err, sizeof(err)))
 			return run_usage_error("%s: %s", name, err);
 		if (!strcmp(name, "--restarts"))
-			o->restarts = n;
+			o->g.restarts = n;
 		else
-			o->action.retries = (int)n;
+			o->g.action.retries = (int)n;
 		return 0;
 	}
 	if (!*v)
 		return run_usage_error("%s: expected a value", name);
 	if (!strcmp(name, "--on-stop"))
-		o->action.shell = v;
+		o->g.action.shell = v;
 	else if (!strcmp(name, "--stop-url"))
-		o->action.url = v;
+		o->g.action.url = v;
 	else if (!strcmp(name, "--stop-url-file"))
 		o->stop_url_file = v;
 	else if (!strcmp(name, "--token-env"))
-		o->token_env = v;
+		o->g.token_env = v;
 	else if (!strcmp(name, "--token-file"))
 		o->token_file = v;
 	else if (!strcmp(name, "--preset"))
 		o->preset = v;
 	else if (!strcmp(name, "--log-dir"))
-		o->log_dir = v;
+		o->g.log_dir = v;
 	else if (!strcmp(name, "--ckpt-dir"))
-		o->ckpt_dir = v;
+		o->g.ckpt_dir = v;
 	else if (!strcmp(name, "--progress-file"))
-		o->progress_file = v;
+		o->g.progress_file = v;
 	else if (!strcmp(name, "--ledger"))
-		o->ledger_path = v;
+		o->g.ledger_path = v;
 	else if (!strcmp(name, "--billing"))
-		o->billing = v;
+		o->g.billing = v;
 	else if (!strcmp(name, "--tag"))
-		o->tags = v;
+		o->g.tags = v;
 	return 0;
 }
 
@@ -228,7 +222,7 @@ static int value_cb(const struct opt *op, const char *v, void *ctx, char *err, s
 
 /*
  * Returns OPT_GO to go on, else the exit code. The options are parsed from
- * a copy of argv (*copy, the caller frees it; o->cmd points into it), so
+ * a copy of argv (*copy, the caller frees it; o->g.cmd points into it), so
  * that argv itself stays whole for action_url_load() to scrub.
  */
 static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
@@ -239,16 +233,16 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		VAL(OPT_STRING, "billing", "PROFILE", "hourly"),
 		VAL(OPT_MONEY, "budget", "MONEY", "50"),
 		VAL(OPT_FILE, "ckpt-dir", "DIR", "."),
-		OPT_BOOL("dry-run", &o->dry_run, N_("run CMD, but only say what the stop action would do")),
+		OPT_BOOL("dry-run", &o->g.dry_run, N_("run CMD, but only say what the stop action would do")),
 		VAL(OPT_DURATION, "grace", "DUR", "30s"),
 		VAL(OPT_DURATION, "hard-deadline", "DUR", "6h"),
 		VAL(OPT_DURATION, "idle", "DUR", "20m"),
 		VAL(OPT_STRING, "idle-util", "PCT", "5"),
-		OPT_BOOL("keep-on-exit", &o->keep_on_exit, N_("CMD's own end does not fire the stop action")),
+		OPT_BOOL("keep-on-exit", &o->g.keep_on_exit, N_("CMD's own end does not fire the stop action")),
 		VAL(OPT_FILE, "ledger", "PATH", "ledger.db"),
 		VAL(OPT_FILE, "log-dir", "DIR", "gpurent-logs"),
 		VAL(OPT_DURATION, "max-runtime", "DUR", "6h"),
-		{.name = "no-ledger", .type = OPT_FLAG, .dest = &o->no_ledger,
+		{.name = "no-ledger", .type = OPT_FLAG, .dest = &o->g.no_ledger,
 		 .help = N_("do not record the run in the ledger")},
 		VAL(OPT_STRING, "on-stop", "CMD", "true"),
 		VAL(OPT_DURATION, "poll", "DUR", "1s"),
@@ -271,30 +265,30 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 	char **av;
 	int rc, nops;
 
-	o->lim.idle_util = 5;
-	o->grace_s = 30;
-	o->poll_s = 1;
-	o->backoff_s = 10;
-	o->log_dir = "gpurent-logs";
-	o->action.timeout_s = 30;
-	o->action.retries = 3;
-	snprintf(o->currency, sizeof(o->currency), "USD");
+	o->g.lim.idle_util = 5;
+	o->g.grace_s = 30;
+	o->g.poll_s = 1;
+	o->g.backoff_s = 10;
+	o->g.log_dir = "gpurent-logs";
+	o->g.action.timeout_s = 30;
+	o->g.action.retries = 3;
+	snprintf(o->g.currency, sizeof(o->g.currency), "USD");
 	if (!(av = calloc((size_t)argc + 1, sizeof(*av))))
 		return msg_fail("%s", _("out of memory"));
 	memcpy(av, argv, (size_t)argc * sizeof(*av));
 	*copy = av;
 	if ((rc = opt_parse(&oc, opts, argc, av, &c, &nops)) != OPT_GO)
 		return rc;
-	o->action.dry_run = o->dry_run;
+	o->g.action.dry_run = o->g.dry_run;
 	if (nops < 1)
 		return run_usage_error("expected a command to run after the options: gpurent run [options] -- CMD [ARGS...]");
-	o->cmd = av;
+	o->g.cmd = av;
 	{
 		char *budget_cur = c.budget_cur;
-	if (o->lim.budget > 0 && !(o->lim.price_per_hour > 0))
+	if (o->g.lim.budget > 0 && !(o->g.lim.price_per_hour > 0))
 		return run_usage_error("--budget: needs --price (what the box costs per hour)");
-	if (budget_cur[0] && strcmp(budget_cur, o->currency))
-		return run_usage_error("--budget is in %s but --price in %s", budget_cur, o->currency);
+	if (budget_cur[0] && strcmp(budget_cur, o->g.currency))
+		return run_usage_error("--budget is in %s but --price in %s", budget_cur, o->g.currency);
 	if (o->preset) {
 		const struct action_preset *p = action_preset_find(o->preset);
 		if (!p) {
@@ -306,58 +300,34 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 					       o->preset, sg.best[0] ? " (did you mean '" : "",
 					       sg.best, sg.best[0] ? "'?)" : "");
 		}
-		if (o->action.shell)
+		if (o->g.action.shell)
 			return run_usage_error("--preset and --on-stop: give one stop command");
 		for (size_t k = 0; p->vars[k]; k++) {
 			const char *val = getenv(p->vars[k]);
 			if (val && *val)
 				continue;
-			if (!o->dry_run)
+			if (!o->g.dry_run)
 				return run_usage_error("--preset %s: needs the environment variable %s "
 						       "(set on the platform's own machines; see docs/guard.md)",
 						       p->name, p->vars[k]);
 			msg_warn(_("--preset %s needs %s, which is not set"), p->name, p->vars[k]);
 		}
-		o->action.shell = p->shell;
+		o->g.action.shell = p->shell;
 	}
-	if ((o->token_env || o->token_file) && !o->action.url && !o->stop_url_file && !getenv("GPURENT_STOP_URL"))
+	if ((o->g.token_env || o->token_file) && !o->g.action.url && !o->stop_url_file && !getenv("GPURENT_STOP_URL"))
 		return run_usage_error("--token-env/--token-file: give --stop-url too");
-	if (o->token_env && o->token_file)
+	if (o->g.token_env && o->token_file)
 		return run_usage_error("--token-env and --token-file: give one");
-	if (o->action.url && strncmp(o->action.url, "http://", 7) && strncmp(o->action.url, "https://", 8))
+	if (o->g.action.url && strncmp(o->g.action.url, "http://", 7) && strncmp(o->g.action.url, "https://", 8))
 		return run_usage_error("--stop-url: expected an http:// or https:// URL");
 	}
 	return OPT_GO;
 }
 
 /* The guard's part of the options (src/guard/guard.h). */
-static void guard_opts_from(struct guard_opts *go, const struct run_opts *o)
-{
-	go->lim = o->lim;
-	go->grace_s = o->grace_s;
-	go->poll_s = o->poll_s;
-	go->backoff_s = o->backoff_s;
-	go->hard_deadline_s = o->hard_deadline_s;
-	go->restarts = o->restarts;
-	go->keep_on_exit = o->keep_on_exit;
-	go->dry_run = o->dry_run;
-	go->no_ledger = o->no_ledger;
-	go->log_dir = o->log_dir;
-	go->ckpt_dir = o->ckpt_dir;
-	go->progress_file = o->progress_file;
-	go->ledger_path = o->ledger_path;
-	go->billing = o->billing;
-	go->tags = o->tags;
-	go->token_env = o->token_env;
-	memcpy(go->currency, o->currency, sizeof(go->currency));
-	go->action = o->action;
-	go->cmd = o->cmd;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {0};
-	struct guard_opts go = {0};
 	char err[1200], *url = NULL, **av = NULL;
 	int rc;
 
@@ -366,25 +336,24 @@ int cmd_run(int argc, char **argv)
 		return rc;
 	}
 	/* the URL's secrets leave argv before anything forks (action.h) */
-	if (action_url_load(&o.action, o.stop_url_file, argc, argv, &url, err, sizeof(err))) {
+	if (action_url_load(&o.g.action, o.stop_url_file, argc, argv, &url, err, sizeof(err))) {
 		free(av);
 		return run_usage_error("%s", err);
 	}
-	if ((o.token_env || o.token_file) && !o.action.url) {
+	if ((o.g.token_env || o.token_file) && !o.g.action.url) {
 		rc = run_usage_error("--token-env/--token-file: give --stop-url too");
 		goto out_free_url;
 	}
-	if ((o.token_env && action_token_from_env(o.token_env, &o.action.token, err, sizeof(err))) ||
-	    (o.token_file && action_token_from_file(o.token_file, &o.action.token, err, sizeof(err)))) {
+	if ((o.g.token_env && action_token_from_env(o.g.token_env, &o.g.action.token, err, sizeof(err))) ||
+	    (o.token_file && action_token_from_file(o.token_file, &o.g.action.token, err, sizeof(err)))) {
 		rc = run_usage_error("%s", err);
 		goto out_free_url;
 	}
-	o.action.token_from = o.token_env ? o.token_env : o.token_file;
-	if (o.hard_deadline_s > 0)
-		o.lim.deadline_s = o.hard_deadline_s;
-	guard_opts_from(&go, &o);
-	rc = guard_run(&go);
-	action_token_free(o.action.token);
+	o.g.action.token_from = o.g.token_env ? o.g.token_env : o.token_file;
+	if (o.g.hard_deadline_s > 0)
+		o.g.lim.deadline_s = o.g.hard_deadline_s;
+	rc = guard_run(&o.g);
+	action_token_free(o.g.action.token);
 out_free_url:
 	action_token_free(url);
 	free(av);

@@ -72,14 +72,8 @@ static int push(struct items *it, const char *key, size_t keylen, const struct l
 {
 	struct item *x;
 
-	if (it->n == it->cap) {
-		size_t ncap = it->cap ? it->cap * 2 : 64;
-		struct item *nv = realloc(it->v, ncap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		it->v = nv;
-		it->cap = ncap;
-	}
+	if (util_grow((void **)&it->v, &it->cap, it->n + 1, sizeof(*it->v)))
+		return -1;
 	x = &it->v[it->n++];
 	snprintf(x->key, sizeof(x->key), "%.*s", (int)keylen, key);
 	snprintf(x->currency, sizeof(x->currency), "%s", e->run.currency ? e->run.currency : "");
@@ -153,14 +147,8 @@ int ledger_summarize(const struct ledger_entries *e, enum ledger_by by,
 		struct ledger_total *t;
 		if (!out->n || strcmp(out->v[out->n - 1].key, it.v[i].key) ||
 		    strcmp(out->v[out->n - 1].currency, it.v[i].currency)) {
-			if (out->n == cap) {
-				size_t ncap = cap ? cap * 2 : 16;
-				struct ledger_total *nv = realloc(out->v, ncap * sizeof(*nv));
-				if (!nv)
-					goto out_nomem;
-				out->v = nv;
-				cap = ncap;
-			}
+			if (util_grow((void **)&out->v, &cap, out->n + 1, sizeof(*out->v)))
+				goto out_nomem;
 			t = &out->v[out->n++];
 			memset(t, 0, sizeof(*t));
 			memcpy(t->key, it.v[i].key, sizeof(t->key));

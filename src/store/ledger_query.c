@@ -148,14 +148,8 @@ int ledger_list(struct ledger *l, enum ledger_order order, size_t limit,
 		goto out_db_error;
 	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct ledger_entry *nv = realloc(out->v, ncap * sizeof(*nv));
-			if (!nv)
-				goto out_nomem;
-			out->v = nv;
-			cap = ncap;
-		}
+		if (util_grow((void **)&out->v, &cap, out->n + 1, sizeof(*out->v)))
+			goto out_nomem;
 		if (row_to_entry(st, &out->v[out->n]))
 			goto out_nomem;
 		out->n++;
