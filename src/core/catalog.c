@@ -81,10 +81,12 @@ int catalog_parse_number(const char *s, size_t len, double *out)
 	}
 	/* exponents: the slow, exact path; strtod would also take hex, inf
 	 * and nan, which no catalog number is */
-	if (len >= sizeof(tmp) || !len || strspn(s + i, "0123456789.eE+-") < len - i)
+	if (len >= sizeof(tmp) || !len)
 		return -1;
-	memcpy(tmp, s, len);
+	memcpy(tmp, s, len);   /* s is not terminated: look only at the copy */
 	tmp[len] = '\0';
+	if (strspn(tmp + i, "0123456789.eE+-") < len - i)
+		return -1;
 	v = strtod(tmp, &end);
 	while (*end == ' ')
 		end++;
