@@ -149,6 +149,14 @@ static int ckpt_interval(int argc, char **argv)
 		return msg_usage(_("--write: required: the time one checkpoint takes to write (e.g. --write 90s)"));
 	if (!have_mtbf)
 		return msg_usage(_("--mtbf: required: the mean time between interruptions (e.g. --mtbf 6h)"));
+	if (sp.write_s + sp.restart_s >= sp.mtbf_s) {
+		char w[32], m[32];
+		/* docs/billing.md "Checkpoint interval": no interval lets work outrun the interruptions */
+		return msg_fail(_("cannot make progress: one checkpoint write (%s) takes at least the mean "
+				  "time between interruptions (%s); write faster or find a steadier box"),
+				units_fmt_duration(sp.write_s + sp.restart_s, w, sizeof(w)),
+				units_fmt_duration(sp.mtbf_s, m, sizeof(m)));
+	}
 	if (spot_evaluate(&sp, &res, err, sizeof(err)))
 		return msg_usage("--%s", err);
 	/* the rule of thumb's ends, at the same C, R, M (docs/billing.md) */

@@ -292,6 +292,8 @@ static int parse_args(int argc, char **argv, struct opts *o, bool *have_price)
 
 static const char *money(double v, char *buf, size_t n)
 {
+	if (v > -0.005 && v < 0.005)
+		v = 0;   /* never "-0.00" */
 	snprintf(buf, n, "%.2f", v);
 	return buf;
 }
@@ -330,6 +332,16 @@ static void print_text(const struct billing_profile *p, const struct opts *o, co
 		char c[8][32];
 		if (r->rc[m] == BILLING_ENOMODE) {
 			printf("%-12s %8s\n", billing_mode_name((enum billing_mode)m), "-");
+			continue;
+		}
+		if (r->rc[m] == BILLING_ENOTVIABLE) {
+			printf("%-12s %8s  ", billing_mode_name((enum billing_mode)m), "-");
+			if (b->spot_interruptions >= BILLING_SPOT_MAX_INTERRUPTIONS)
+				printf(_("not viable: over %.0f interruptions expected, each restarting the session\n"),
+				       BILLING_SPOT_MAX_INTERRUPTIONS);
+			else
+				printf(_("not viable: %.0f interruptions expected, each restarting the session\n"),
+				       b->spot_interruptions);
 			continue;
 		}
 		printf("%-12s %8s %9.2f %9s %8s %8s %8s %8s %8s %8s %10s  ", billing_mode_name((enum billing_mode)m),
@@ -375,7 +387,12 @@ static void print_text(const struct billing_profile *p, const struct opts *o, co
 			printf("  %s pays off above %.0f%% utilisation (%.0f h %s)\n",
 			       billing_mode_name((enum billing_mode)m), 100 * h / period, h, per[m]);
 	}
-	if (!isnan(r->spot_breakeven)) {
+	if (r->rc[BILLING_SPOT] == BILLING_ENOTVIABLE) {
+		if (u->ckpt_write_s <= 0)
+			printf(_("  spot is not viable without checkpoints for sessions this long (see --ckpt-write)\n"));
+		else
+			printf(_("  spot is not viable at this interruption rate: restarts outrun the work\n"));
+	} else if (!isnan(r->spot_breakeven)) {
 		const struct bill *s = &r->b[BILLING_SPOT];
 		double assumed = s->spot_wall_hours > 0 ? s->spot_interruptions / s->spot_wall_hours : 0;
 		if (isinf(r->spot_breakeven))
@@ -414,7 +431,10 @@ static void print_json(const struct billing_profile *p, const struct opts *o, co
 		json_obj_begin(&j, NULL);
 		json_str(&j, "mode", billing_mode_name((enum billing_mode)m));
 		json_bool(&j, "offered", r->rc[m] != BILLING_ENOMODE);
-		if (r->rc[m] != BILLING_ENOMODE) {
+		if (r->rc[m] == BILLING_ENOTVIABLE) {
+			json_bool(&j, "viable", false);
+			json_num(&j, "spot_interruptions", r->b[m].spot_interruptions);
+		} else if (r->rc[m] != BILLING_ENOMODE) {
 			json_num(&j, "rate_per_hour", b->rate_per_hour);
 			json_num(&j, "hours_used", b->hours_used);
 			json_num(&j, "hours_billed", b->hours_billed);
@@ -534,7 +554,7 @@ static int cost(int argc, char **argv, struct opts *op)
 	r.span_days = billing_span_days(&o.u);
 	for (int m = 0; m < BILLING_NMODES; m++) {
 		r.rc[m] = billing_price(p, (enum billing_mode)m, o.price, &o.u, &r.b[m], err, sizeof(err));
-		if (r.rc[m] == BILLING_ENOMODE)
+		if (r.rc[m] == BILLING_ENOMODE || r.rc[m] == BILLING_ENOTVIABLE)
 			continue;
 		if (r.rc[m]) {
 			rc = usage_error("%s", err);

@@ -417,6 +417,23 @@ int billing_price(const struct billing_profile *p, enum billing_mode mode, doubl
 			out->hours_billed += s[i].count * rounded(p, wall) / HOUR;
 		}
 		out->spot_interruptions = out->spot_wall_hours * HOUR / m;
+		{
+			/* docs/billing.md "Spot": restarts without end are not a price */
+			double spot_work_h = 0;
+			for (size_t i = 0; i < n; i++)
+				spot_work_h += s[i].count * s[i].seconds / HOUR;
+			if (!isfinite(out->spot_wall_hours) ||
+			    out->spot_wall_hours > BILLING_SPOT_MAX_STRETCH * spot_work_h) {
+				out->spot_interruptions = fmin(out->spot_interruptions, BILLING_SPOT_MAX_INTERRUPTIONS);
+				if (!isfinite(out->spot_interruptions))
+					out->spot_interruptions = BILLING_SPOT_MAX_INTERRUPTIONS;
+				out->spot_wall_hours = 0;
+				out->hours_billed = 0;
+				snprintf(err, errlen, "spot: not viable: the work would take over %.0fx its length "
+					 "with restarts (MTBF %g s)", BILLING_SPOT_MAX_STRETCH, m);
+				return BILLING_ENOTVIABLE;
+			}
+		}
 		out->spot_interval_s = u->ckpt_write_s > 0 ?
 			(u->ckpt_interval_s > 0 ? u->ckpt_interval_s : spot_daly_interval(u->ckpt_write_s, m)) : 0;
 		out->hours_used = out->spot_wall_hours;
@@ -444,6 +461,19 @@ int billing_price(const struct billing_profile *p, enum billing_mode mode, doubl
 	return 0;
 }
 
+/* Spot's total at u's MTBF; a spot that cannot finish costs without bound. */
+static int spot_total(const struct billing_profile *p, double price_per_hour, const struct usage *u,
+		      struct bill *sp, char *err, size_t errlen)
+{
+	int rc = billing_price(p, BILLING_SPOT, price_per_hour, u, sp, err, errlen);
+
+	if (rc == BILLING_ENOTVIABLE) {
+		sp->total = INFINITY;
+		return 0;
+	}
+	return rc;
+}
+
 int billing_spot_breakeven(const struct billing_profile *p, double price_per_hour,
 			   const struct usage *u, double *per_hour, char *err, size_t errlen)
 {
@@ -455,14 +485,14 @@ int billing_spot_breakeven(const struct billing_profile *p, double price_per_hou
 	if ((rc = billing_price(p, BILLING_ON_DEMAND, price_per_hour, u, &od, err, errlen)))
 		return rc;
 	v.mtbf_s = HOUR / lo;
-	if ((rc = billing_price(p, BILLING_SPOT, price_per_hour, &v, &sp, err, errlen)))
+	if ((rc = spot_total(p, price_per_hour, &v, &sp, err, errlen)))
 		return rc;
 	if (sp.total >= od.total) {
 		*per_hour = 0;
 		return 0;
 	}
 	v.mtbf_s = HOUR / hi;
-	if ((rc = billing_price(p, BILLING_SPOT, price_per_hour, &v, &sp, err, errlen)))
+	if ((rc = spot_total(p, price_per_hour, &v, &sp, err, errlen)))
 		return rc;
 	if (sp.total < od.total) {
 		*per_hour = INFINITY;
@@ -472,7 +502,7 @@ int billing_spot_breakeven(const struct billing_profile *p, double price_per_hou
 	for (int i = 0; i < 200 && hi / lo > 1 + 1e-9; i++) {
 		double mid = sqrt(lo * hi);
 		v.mtbf_s = HOUR / mid;
-		if ((rc = billing_price(p, BILLING_SPOT, price_per_hour, &v, &sp, err, errlen)))
+		if ((rc = spot_total(p, price_per_hour, &v, &sp, err, errlen)))
 			return rc;
 		if (sp.total < od.total)
 			lo = mid;

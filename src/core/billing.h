@@ -17,6 +17,12 @@
 
 /* Returned by billing_price() when the profile does not offer the mode. */
 #define BILLING_ENOMODE (-2)
+/* Spot whose expected wall time exceeds BILLING_SPOT_MAX_STRETCH times the
+ * work (restarts without end): not priced; bill.spot_interruptions holds
+ * the expected interruptions, capped at BILLING_SPOT_MAX_INTERRUPTIONS. */
+#define BILLING_ENOTVIABLE (-3)
+#define BILLING_SPOT_MAX_STRETCH 100.0
+#define BILLING_SPOT_MAX_INTERRUPTIONS 1e6
 
 /* A money or fraction field of a profile that is not offered. */
 #define BILLING_NONE (-1.0)
@@ -152,8 +158,9 @@ struct bill {
 /*
  * Price usage *u under mode on profile *p at price_per_hour (on-demand,
  * per instance, in the bill's currency). Returns 0 and fills *out;
- * BILLING_ENOMODE when p does not offer the mode (message in err); -1 for
- * bad input, with the field named in err. Pure; no allocation.
+ * BILLING_ENOMODE when p does not offer the mode (message in err);
+ * BILLING_ENOTVIABLE when spot cannot finish (above); -1 for bad input,
+ * with the field named in err. Pure; no allocation.
  */
 int billing_price(const struct billing_profile *p, enum billing_mode mode, double price_per_hour,
 		  const struct usage *u, struct bill *out, char *err, size_t errlen);

@@ -74,4 +74,9 @@ grep -q 'ckpt latest DIR' out && grep -q 'ckpt prune DIR --keep N' out && ok || 
 grep -q 'fBckpt latest' "$ROOT/docs/gpurent.1" && grep -q 'fBckpt prune' "$ROOT/docs/gpurent.1" \
 	&& ok || bad "docs/gpurent.1 lacks ckpt latest/prune"
 
+# a write at least as long as the MTBF cannot make progress: said, not 5987214.2%
+run "$G" ckpt interval --write 10h --mtbf 1h --work 24h
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'cannot make progress' "$T/err" &&
+	[ ! -s "$T/out" ] && ok || bad "write >= mtbf: rc $rc $(cat "$T/out" "$T/err")"
+
 finish

@@ -135,4 +135,13 @@ for p in $(sed -n 's/^\([a-z][a-z0-9-]*\),.*/\1/p' "$ROOT/data/billing.csv" | gr
 	grep -Fq "\`$p\`" "$ROOT/docs/billing.md" && ok || bad "docs/billing.md does not describe profile $p"
 done
 
+# a spot session that restarts without end (30 days against a 12 h MTBF, no
+# checkpoints) is not viable, never 1e27 hours; no "-0.00" anywhere
+run "$G" cost --price 4.98CNY --billing gongji --sessions 1x30d
+[ "$rc" -eq 0 ] && grep -q '^spot .*not viable: over 1000000 interruptions expected' "$T/out" &&
+	! grep -Eq '[0-9]{13,}|-0\.00|inf|nan' "$T/out" && ok || bad "unbounded spot: $(cat "$T/out" "$T/err")"
+run "$G" cost --price 4.98CNY --billing gongji --sessions 1x30d --json
+[ "$rc" -eq 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "\"viable\": false" in json.dumps(d)' "$T/out" 2>/dev/null &&
+	ok || bad "unbounded spot in JSON: $(head -c 300 "$T/out")"
+
 finish
