@@ -12,6 +12,7 @@
 
 #include "../core/names.h"
 #include "../core/units.h"
+#include "common.h"
 #include "msg.h"
 #include "../util/util.h"
 
@@ -78,18 +79,6 @@ const char *opt_example(const struct opt *o)
 	}
 }
 
-/* A money value names its currency ("$1.2", "1.32CNY", "¥2"), not "1e3". */
-static bool money_has_code(const char *v)
-{
-	const char *p = v + strlen(v);
-
-	if (strchr(v, '$') || strstr(v, "\xc2\xa5") || strstr(v, "\xef\xbf\xa5"))
-		return true;
-	while (p > v && p[-1] == ' ')
-		p--;
-	return p - v >= 3 && strspn(p - 3, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == 3;
-}
-
 static bool bounded(const struct opt *o)
 {
 	return o->min != 0 || o->max != 0;
@@ -147,22 +136,19 @@ int opt_value(const struct opt *o, const char *v, void *ctx, char *err, size_t n
 	case OPT_BANDWIDTH: rc = units_parse_bandwidth(v, &x, err, n); break;
 	case OPT_DURATION: rc = units_parse_duration(v, &x, err, n); break;
 	case OPT_PERCENT: rc = units_parse_fraction(v, &x, err, n); break;
-	case OPT_NUMBER: {
-		char *end;
-		x = strtod(v, &end);
-		if (end == v || *end || !isfinite(x) || strpbrk(v, "xXnN")) {
+	case OPT_NUMBER:
+		if (units_scan_number(v, &x)) {   /* a plain decimal: no hex, inf or nan */
 			snprintf(err, n, _("expected a number, got '%s'"), v);
 			return -1;
 		}
 		break;
-	}
 	case OPT_MONEY: {
 		struct opt_money m = {0};
 		if (units_parse_money(v, &m.amount, m.code, err, n))
 			return -1;
 		if (check_bounds(o, m.amount, v, err, n))
 			return -1;
-		m.has_code = money_has_code(v);
+		m.has_code = common_money_has_code(v);
 		if (o->cb)
 			return o->cb(o, v, ctx, err, n);
 		if (o->dest)

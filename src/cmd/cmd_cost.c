@@ -120,10 +120,9 @@ static int load_rates(struct opts *o)
 /* A number of hours/days ("16") or a duration ("16h"), in seconds. */
 static int number_or_duration(const char *s, double unit_s, double *out, char *err, size_t errlen)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (end != s && !*end && isfinite(v) && v >= 0) {
+	if (!units_scan_number(s, &v) && v >= 0) {   /* a plain decimal: no hex, inf or nan */
 		*out = v * unit_s;
 		return 0;
 	}
@@ -177,9 +176,7 @@ static int set_value(struct opts *o, const char *name, const char *v, char *err,
 	} else if (!strcmp(name, "--rate")) {
 		return currency_set_rate(o->cur, v, err, errlen) ? -1 : 0;
 	} else if (!strcmp(name, "--usd-rate")) {
-		char *end;
-		o->usd_rate = strtod(v, &end);
-		if (end == v || *end || !(o->usd_rate > 0) || !isfinite(o->usd_rate))
+		if (units_scan_number(v, &o->usd_rate) || !(o->usd_rate > 0))
 			return cb_fail(err, errlen, _("expected a positive number of --currency units per USD, got '%s'"), v);
 	} else if (!strcmp(name, "--sessions")) {
 		return parse_sessions(v, u, err, errlen);

@@ -134,14 +134,12 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 	}
 	if (!strcmp(name, "--idle-util")) {
 		double pct;
-		char *end;
 		if (strchr(v, '%')) {
 			if (units_parse_fraction(v, &pct, err, sizeof(err)))
 				return run_usage_error("--idle-util: %s", err);
 			pct *= 100;
 		} else {
-			pct = strtod(v, &end);
-			if (end == v || *end || !(pct >= 0 && pct <= 100))
+			if (units_scan_number(v, &pct) || !(pct >= 0 && pct <= 100))
 				return run_usage_error("--idle-util: expected a percentage 0-100 such as 5 or 5%%, got '%s'", v);
 		}
 		o->g.lim.idle_util = pct;
@@ -237,7 +235,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		VAL(OPT_DURATION, "grace", "DUR", "30s"),
 		VAL(OPT_DURATION, "hard-deadline", "DUR", "6h"),
 		VAL(OPT_DURATION, "idle", "DUR", "20m"),
-		VAL(OPT_STRING, "idle-util", "PCT", "5"),
+		VAL(OPT_PERCENT, "idle-util", "PCT", "5"),
 		OPT_BOOL("keep-on-exit", &o->g.keep_on_exit, N_("CMD's own end does not fire the stop action")),
 		VAL(OPT_FILE, "ledger", "PATH", "ledger.db"),
 		VAL(OPT_FILE, "log-dir", "DIR", "gpurent-logs"),

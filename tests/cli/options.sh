@@ -87,6 +87,12 @@ echo "$specs" | while IFS='|' read -r cmd pre post; do
 				[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$opt: expected a value" "$T/err" && ok ||
 					bad "$cmd $opt without a value: exit $rc $(cat "$T/err")"
 			fi
+			case $type in int|count|bytes|bandwidth|money|percent|number)
+				# hex is no number here, in any converter
+				run "$G" $cmd $pre "$opt" 0x10 $post
+				[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$opt" "$T/err" && ok ||
+					bad "$cmd $opt 0x10 (hex): exit $rc $(cat "$T/err")"
+			esac
 			if [ "$type" = duration ]; then
 				run "$G" $cmd $pre "$opt" 3 $post
 				[ "$rc" = 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$opt: expected a duration with a unit, e.g. 3d" "$T/err" && ok ||
