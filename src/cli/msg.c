@@ -8,6 +8,7 @@
 #include <limits.h>
 
 #include <errno.h>
+#include <stdarg.h>
 #include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,11 +40,6 @@ void msg_set_cmd(const char *cmd)
 	msg_command = cmd;
 }
 
-const char *msg_cmd(void)
-{
-	return msg_command;
-}
-
 char *msg_escape(const char *s, char *buf, size_t n)
 {
 	if (n)
@@ -66,11 +62,6 @@ static void vsay(const char *kind, const char *fmt, va_list ap)
 		fprintf(stderr, "gpurent %s: %s%s\n", msg_command, kind, safe);
 	else
 		fprintf(stderr, "gpurent: %s%s\n", kind, safe);
-}
-
-void msg_verror(const char *fmt, va_list ap)
-{
-	vsay("", fmt, ap);
 }
 
 void msg_error(const char *fmt, ...)

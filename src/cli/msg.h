@@ -9,7 +9,6 @@
 #ifndef GPURENT_MSG_H
 #define GPURENT_MSG_H
 
-#include <stdarg.h>
 #include <stddef.h>
 
 #include "gettext.h"
@@ -23,7 +22,6 @@ void msg_init(void);
 /* The command the messages are about ("plan", "ledger add"); NULL for none.
  * The string is borrowed and must outlive the messages. */
 void msg_set_cmd(const char *cmd);
-const char *msg_cmd(void);
 
 /* "gpurent CMD: ..." to stderr, one line (a trailing newline is added). */
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -31,7 +29,6 @@ void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "gpurent CMD: ..." for a note that is neither (progress, what was skipped). */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void msg_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* msg_error() and return EXIT_USAGE (2) / EXIT_RUNTIME (1). */
 int msg_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

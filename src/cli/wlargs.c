@@ -12,6 +12,18 @@
 #include "msg.h"
 #include "../util/util.h"
 
+/* A field's option name: the first n bytes of key with '-' for '_'
+ * ("micro_batch" -> "micro-batch") into out (size outn > 0). */
+static char *flag_name(const char *key, size_t n, char *out, size_t outn)
+{
+	size_t k;
+
+	for (k = 0; k < n && key[k] && k + 1 < outn; k++)
+		out[k] = key[k] == '_' ? '-' : key[k];
+	out[k] = '\0';
+	return out;
+}
+
 int wlargs_field_error(const char *file, const struct workload *w, int bad, const char *msg)
 {
 	if (bad >= 0 && w->line[bad] > 0)
@@ -19,11 +31,8 @@ int wlargs_field_error(const char *file, const struct workload *w, int bad, cons
 	if (bad >= 0 && (w->set >> bad) & 1) {
 		/* the message starts with the field: show it as the flag was typed */
 		char flag[64];
-		size_t n = strcspn(msg, ":"), k;
-		for (k = 0; k < n && k + 1 < sizeof(flag); k++)
-			flag[k] = msg[k] == '_' ? '-' : msg[k];
-		flag[k] = '\0';
-		return msg_usage("--%s%s", flag, msg + n);
+		size_t n = strcspn(msg, ":");
+		return msg_usage("--%s%s", flag_name(msg, n, flag, sizeof(flag)), msg + n);
 	}
 	if (file)
 		return msg_usage("%s:1: %s", file, msg);
@@ -108,10 +117,7 @@ int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char 
 	for (k = 0; k < workload_nfields; k++) {
 		const struct workload_field *f = &workload_fields[k];
 		struct opt *o = &opts[nown + k];
-		size_t j;
-		for (j = 0; f->name[j] && j + 1 < sizeof(names[k]); j++)
-			names[k][j] = f->name[j] == '_' ? '-' : f->name[j];
-		o->name = names[k];
+		o->name = flag_name(f->name, strlen(f->name), names[k], sizeof(names[k]));
 		o->type = opt_type_of(f->type);
 		o->cb = field_cb;
 		o->raw = true;
