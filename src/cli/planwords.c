@@ -16,6 +16,7 @@ const char *plan_mode_word(enum plan_mode m)
 {
 	static const char *const t[PLAN_NMODES] = {
 		N_("on-demand"), N_("spot"), N_("daily package"), N_("weekly package"), N_("monthly package"),
+		N_("reserved 1 year"), N_("reserved 3 years"),
 	};
 	return (unsigned)m < PLAN_NMODES ? _(t[m]) : "?";
 }

@@ -28,8 +28,22 @@ struct cat_str {
 	uint32_t len;
 };
 
+/* Why a row's price is not to be ranked as it stands (docs/offers.md
+ * "Suspect prices"): set while loading, unless catalog_opts.trust_catalog. */
+enum offer_suspect {
+	OFFER_PRICE_OK,
+	OFFER_SPOT_AT_OR_ABOVE,   /* spot >= on-demand: the columns may be swapped */
+};
+
 struct offer {
 	struct cat_str provider, instance, region, gpu_name, billing, source, date, slice;
+	/* who may rent it: empty = anyone with a card; else the membership
+	 * (a campus cluster, an institution's pool) the user must name with
+	 * --access (gpurent offer format's `access` column, docs/offers.md) */
+	struct cat_str access;
+	/* GCP: the host VM a GPU row was joined with (SkyPilot prices a GPU
+	 * row plus its host); empty elsewhere. The instance then names it too. */
+	struct cat_str host;
 	const struct gpu_spec *gpu;  /* NULL when the GPU is not in data/gpus.csv */
 	double gpus;                 /* GPUs per instance (fractional for shares) */
 	double gpu_mem;              /* bytes available per GPU (slice-aware) */
@@ -38,6 +52,11 @@ struct offer {
 	double spot_price;           /* USD per instance-hour; 0 = no spot offered */
 	double queue_wait, max_runtime;  /* seconds; 0 = none / unknown */
 	enum supply_type supply;
+	enum offer_suspect suspect;
+	/* per-GPU on-demand price / the median per-GPU price of the same GPU
+	 * across the loaded catalogs (offer_set_mark_outliers); 0 = not computed
+	 * or no peers */
+	double peer_ratio;
 	bool persistent_storage, is_slice;
 	uint32_t file;               /* index into offer_set.reports */
 	uint32_t line;

@@ -17,7 +17,7 @@
 const char *plan_mode_name(enum plan_mode m)
 {
 	static const char *const n[] = {"on-demand", "spot", "daily package", "weekly package",
-					"monthly package"};
+					"monthly package", "reserved 1 year", "reserved 3 years"};
 	return (unsigned)m < PLAN_NMODES ? n[m] : "?";
 }
 

@@ -19,7 +19,11 @@
 #include "model.h"
 #include "workload.h"
 
-enum plan_mode { PLAN_ON_DEMAND, PLAN_SPOT, PLAN_DAILY, PLAN_WEEKLY, PLAN_MONTHLY, PLAN_NMODES };
+enum plan_mode {
+	PLAN_ON_DEMAND, PLAN_SPOT, PLAN_DAILY, PLAN_WEEKLY, PLAN_MONTHLY,
+	PLAN_RESERVED_1Y, PLAN_RESERVED_3Y,   /* services: every hour of a 1-/3-year term */
+	PLAN_NMODES
+};
 const char *plan_mode_name(enum plan_mode m);
 
 /* What the job uses of an instance, for the pricer. */
