@@ -5,6 +5,7 @@
 #include "common.h"
 
 #include "out.h"
+#include "../core/units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -180,14 +181,7 @@ int common_load_billing(struct billing_db *db)
 
 bool common_money_has_code(const char *v)
 {
-	char *end;
-
-	v += strspn(v, " \t");
-	if (*v == '$' || !strncmp(v, "\xC2\xA5", 2))
-		return true;
-	strtod(v, &end);
-	end += strspn(end, " \t");
-	return *end != '\0';
+	return units_money_has_code(v);
 }
 
 

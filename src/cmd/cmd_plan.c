@@ -20,28 +20,53 @@
 
 static const char usage[] =
 	"usage: gpurent plan [FILE.yaml] [--FIELD VALUE]... [--catalog PATH]... [--by cost|time]\n"
-	"                    [--top N] [--max-price USD_PER_H] [--currency CODE] [--rate CODE=PER_USD]\n"
-	"                    [--setup DURATION] [--upload-bw BW] [--json]\n"
+	"                    [--top N] [--max-price PRICE] [--currency CODE] [--rate CODE=PER_USD]\n"
+	"                    [--access NAME[,NAME]] [--exclude NAME[,NAME]] [--only NAME[,NAME]]\n"
+	"                    [--trust-catalog] [--setup DURATION] [--upload-bw BW] [--json]\n"
 	"\n"
 	"Where and how to rent for a workload: estimate it (see 'gpurent help estimate'\n"
 	"for its fields), keep the offers whose GPU memory fits with headroom (a sliced\n"
 	"card only if the job fits the slice), time the job on each offer's GPUs (more\n"
-	"than one GPU only where communication does not dominate), price the whole job\n"
-	"under each billing mode the offer allows - on-demand at its granularity,\n"
-	"packages, spot at its expected cost with interruptions - plus set-up, data\n"
-	"upload, storage and egress, then rank by total cost (--by time: by finish\n"
-	"time). Constraints: the workload's deadline, budget and gpu/gpus fields,\n"
+	"than one GPU only where communication does not dominate; the communication\n"
+	"not hidden behind compute is part of the time), price the whole job under\n"
+	"each billing mode the offer allows - on-demand at its granularity, packages,\n"
+	"spot at its expected cost with interruptions - plus set-up, data upload,\n"
+	"storage and egress, then rank by total cost (--by time: by finish time).\n"
+	"Constraints: the workload's deadline, budget and gpu/gpus fields,\n"
 	"--max-price per instance-hour, and a SkyPilot task's resources: section in\n"
 	"FILE (accelerators, use_spot, cpus, memory, disk_size, infra/cloud/region).\n"
 	"The job needs tokens (or samples) to be priced. Catalogs as in 'gpurent\n"
 	"offers' (default: the bundled catalog and ~/.sky/catalogs).\n"
 	"\n"
-	"Output: the top N (default 5) with why, what was excluded and why, the user\n"
-	"class (A occasional runs, B long runs that must not lose progress, C a\n"
-	"24x7 service), which supply types fit, the billing mode, and a checklist.\n"
+	"Who you are: an offer that needs a membership (a campus cluster, an\n"
+	"institution's pool: the offer format's access column) is planned only when\n"
+	"--access names it; --exclude and --only take provider names or supply types\n"
+	"(hyperscaler, ai-cloud, campus-hpc, serverless, marketplace). A row whose\n"
+	"spot price is at or above its on-demand price is not ranked (the columns may\n"
+	"be swapped) unless --trust-catalog; an offer far below the other offers of\n"
+	"its GPU is marked '!' (docs/offers.md \"Suspect prices\").\n"
+	"\n"
+	"Money: one currency per answer: --currency (RMB and ¥ are CNY), else\n"
+	"the currency the budget or --max-price was written in, else USD; a bare\n"
+	"amount is in that currency; the rate and its source are printed once.\n"
+	"\n"
+	"Output: the order of magnitude when the cheapest plan runs over 7 days, the\n"
+	"fastest over 30 days, or the cheapest costs over 10x the budget (naming the\n"
+	"input that drives it); the top N (default 5), the fastest offer within 10%\n"
+	"of the cheapest total, why each, spot against on-demand, what was excluded\n"
+	"and why, the user class (A occasional runs, B long runs that must not lose\n"
+	"progress, C a 24x7 service), what each supply type's offers came to, the\n"
+	"billing mode, what would have to change when nothing fits, and a checklist\n"
+	"(the budget stop is your budget, else 1.2x the expected cost; checkpoints by\n"
+	"the kind of interruption: before each time limit on a queue, Young/Daly on\n"
+	"spot, every 15-30 min on-demand).\n"
 	"--setup (default 20m) is billed set-up per instance start; --upload-bw\n"
 	"(default 100Mb/s) the dataset's upload speed.\n"
-	"Exit status: 0 ok, 1 nothing fits, 2 bad input.\n";
+"Exit status: 0 ok, 1 nothing fits, 2 bad input.\n";
+
+#ifndef CATALOG_OUTLIER_RATIO
+#define CATALOG_OUTLIER_RATIO 0.5
+#endif
 
 static double to_usd(const struct offers_ctx *c, const struct money *m)
 {
@@ -54,18 +79,45 @@ static void cs_print(const struct cat_str *s, int width)
 	printf("%-*.*s", width, (int)((int)s->len > width ? width : (int)s->len), s->p);
 }
 
-static void render(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
-		   const struct plan_result *r, const char *cur, double fx)
+static bool outlier(const struct offer *o)
 {
-	char a[64], b[64], why[PLAN_CHECK_MAX];
+	return o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO;
+}
+
+/* The answer's one currency: its code, USD per unit, and where the rate
+ * came from (printed once). */
+struct display {
+	struct plan_fx fx;
+	char code[8];
+	size_t line;            /* data/currencies.csv line; 0 = --rate */
+};
+
+static void render(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
+		   const struct plan_result *r, const struct display *d)
+{
+	char a[64], b[64], why[PLAN_MAGNITUDE_MAX];
 	const struct estimate *e = &r->single;
+	const struct plan_fx *fx = &d->fx;
+	double k = fx->usd_per_unit;
+	bool any_outlier = false;
 
 	printf("gpurent plan: %s, %s, %s", arch->name, workload_enum_name("task", w->task),
 	       workload_enum_name("precision", w->precision));
 	if (e->work > 0)
 		printf(", %s %s", units_fmt_flops(e->work, a, sizeof(a)), e->work_is_samples ? "samples" : "tokens");
-	printf("\n%zu offers considered, %zu feasible; ranked by %s; prices in %s\n\n", r->considered, r->feasible,
-	       po->by == PLAN_BY_TIME ? "finish time" : "total cost", cur);
+	printf("\n%zu offers considered, %zu feasible; ranked by %s; money in %s", r->considered, r->feasible,
+	       po->by == PLAN_BY_TIME ? "finish time" : "total cost", d->code);
+	if (strcmp(d->code, "USD")) {
+		if (d->line)
+			printf(" (1 USD = %.4g %s, data/currencies.csv line %zu; --rate %s=N to change)", 1 / k, d->code,
+			       d->line, d->code);
+		else
+			printf(" (1 USD = %.4g %s, from --rate)", 1 / k, d->code);
+	}
+	printf("\n\n");
+	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
+	if (why[0])
+		printf("%s\n\n", why);
 	if (!r->n) {
 		printf("No offer fits. See what was excluded below.\n");
 	} else {
@@ -79,95 +131,177 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 			cs_print(&o->provider, 14);
 			putchar(' ');
 			cs_print(&o->instance, 28);
-			printf(" %-14.*s %3g %4.0f%% %-15s %10s %10.2f %10s\n", (int)al, o->gpu->aliases, c->gpus,
+			printf(" %-14.*s %3g %4.0f%% %-15s %10s %10.2f %10s%s\n", (int)al, o->gpu->aliases, c->gpus,
 			       c->mem_used * 100, plan_mode_word(c->mode),
-			       units_fmt_duration_short(c->wall_s, a, sizeof(a)), c->cost.total / fx,
-			       isfinite(c->on_demand_total) ? (snprintf(b, sizeof(b), "%.2f", c->on_demand_total / fx), b) : "-");
+			       units_fmt_duration_short(c->wall_s, a, sizeof(a)), c->cost.total / k,
+			       isfinite(c->on_demand_total) ? (snprintf(b, sizeof(b), "%.2f", c->on_demand_total / k), b) : "-",
+			       outlier(o) ? " !" : "");
+			any_outlier |= outlier(o);
+		}
+		if (any_outlier) {
+			printf(" !  far below the other offers of the same GPU:");
+			for (size_t i = 0; i < r->n; i++)
+				if (outlier(r->ranked[i].offer))
+					printf(" #%zu at %.0f%% of the median", i + 1, r->ranked[i].offer->peer_ratio * 100);
+			printf(" (docs/offers.md \"Suspect prices\": check the offer before relying on it)\n");
+		}
+		if (r->have_fastest) {
+			plan_word_fastest(&r->fastest, &r->ranked[0], po->fast_margin, fx, why, sizeof(why));
+			if (po->by == PLAN_BY_COST)
+				printf("\n%s\n", why);
 		}
 		printf("\nWhy\n");
 		for (size_t i = 0; i < r->n; i++) {
 			const struct plan_choice *c = &r->ranked[i];
 			plan_word_why(c, why, PLAN_WHY_MAX);
 			printf(" %zu. %s; compute %.2f + idle %.2f + storage %.2f + egress %.2f %s",
-			       i + 1, why, c->cost.compute / fx, c->cost.idle / fx, c->cost.storage / fx,
-			       c->cost.egress / fx, cur);
+			       i + 1, why, c->cost.compute / k, c->cost.idle / k, c->cost.storage / k,
+			       c->cost.egress / k, d->code);
 			if (c->cost.profile[0]) {
 				char note[160];
 				plan_word_cost_note(&c->cost, note, sizeof(note));
 				printf(" (%s)", note);
 			}
 			if (c->mode == PLAN_SPOT)
-				printf("; naive spot price x hours would say %.2f", c->naive_spot / fx);
+				printf("; naive spot price x hours would say %.2f", c->naive_spot / k);
 			printf("\n");
 		}
 	}
+	plan_word_spot(&r->spot_note, fx, why, sizeof(why));
+	if (why[0])
+		printf("\nSpot or on-demand\n %s\n", why);
 	printf("\nExcluded\n");
 	for (int i = 0; i < EX_NREASONS; i++)
 		if (r->excluded[i]) {
-			plan_word_example(&r->example[i], why, PLAN_EXAMPLE_MAX);
+			plan_word_example(&r->example[i], fx, why, PLAN_EXAMPLE_MAX);
 			printf(" %6zu %s\n        e.g. %s\n", r->excluded[i], plan_exclusion_word(i), why);
+			if (i == EX_ACCESS && r->access_names[0])
+				printf("        memberships: %s%s\n", r->access_names,
+				       r->access_distinct > 1 ? " (--access NAME[,NAME])" : "");
 		}
 	printf("\nAdvice\n");
 	plan_word_class(r, why, PLAN_CLASS_MAX);
 	printf(" user class %c: %s\n", r->user_class, why);
-	for (int t = 0; t < SUPPLY_COUNT - 1; t++)
-		printf(" %-12s %s %s\n", supply_type_name(t), r->supply_fits[t] ? "+" : "-",
+	for (int t = 0; t < SUPPLY_COUNT - 1; t++) {
+		char sup[160];
+		plan_word_supply(&r->supply[t], fx, sup, sizeof(sup));
+		printf(" %-12s %s %s; %s\n", supply_type_name(t), r->supply_fits[t] ? "+" : "-", sup,
 		       plan_advice_word(r->supply_advice[t]));
+	}
 	printf(" billing: %s\n", plan_advice_word(r->billing_advice));
+	if (r->nchanges) {
+		printf("\nWhat would have to change\n");
+		for (int i = 0; i < r->nchanges; i++) {
+			plan_word_change(&r->changes[i], fx, r->access_names, why, sizeof(why));
+			printf(" - %s\n", why);
+		}
+	}
 	printf("\nChecklist\n");
 	for (int i = 0; i < r->nchecklist; i++) {
-		plan_word_check(&r->checklist[i], why, PLAN_CHECK_MAX);
+		plan_word_check(&r->checklist[i], fx, why, sizeof(why));
 		printf(" [ ] %s\n", why);
 	}
 }
 
-static void render_json(const struct workload *w, const struct model_spec *arch, const struct plan_result *r,
-			const char *cur, double fx)
+static void json_money(struct json *j, const char *key, double usd, double k)
+{
+	json_num(j, key, isfinite(usd) ? (usd / k == 0 ? 0 : usd / k) : NAN);
+}
+
+static void render_json_choice(struct json *j, const struct plan_choice *c, double k)
+{
+	const struct offer *o = c->offer;
+	char b[512], why[PLAN_WHY_MAX];
+
+	json_obj_begin(j, NULL);
+#define JS(key, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(j, key, b))
+	JS("provider", o->provider);
+	JS("instance", o->instance);
+	JS("region", o->region);
+	if (o->host.len)
+		JS("host", o->host);
+	json_str(j, "gpu", o->gpu->name);
+	json_num(j, "gpus", c->gpus);
+	json_str(j, "supply", supply_type_name(o->supply));
+	json_str(j, "mode", plan_mode_name(c->mode));
+	json_num(j, "memory_per_gpu_bytes", c->mem_total);
+	json_num(j, "memory_used_fraction", c->mem_used);
+	json_num(j, "compute_seconds", c->compute_s);
+	json_num(j, "finish_seconds", c->wall_s);
+	json_num(j, "checkpoint_interval_seconds", c->ckpt_interval_s);
+	json_num(j, "jobs", c->chunks);
+	json_num(j, "comm_share_fraction", c->comm_share);
+	json_money(j, "compute_cost", c->cost.compute, k);
+	json_money(j, "idle_cost", c->cost.idle, k);
+	json_money(j, "storage_cost", c->cost.storage, k);
+	json_money(j, "egress_cost", c->cost.egress, k);
+	json_money(j, "total_cost", c->cost.total, k);
+	json_money(j, "on_demand_total_cost", c->on_demand_total, k);
+	json_money(j, "naive_spot_cost", c->naive_spot, k);
+	json_bool(j, "pareto", c->pareto);
+	json_bool(j, "fastest_within_margin", c->fastest_within);
+	json_num(j, "peer_price_ratio", o->peer_ratio);
+	json_bool(j, "price_outlier", outlier(o));
+	plan_word_why(c, why, PLAN_WHY_MAX);
+	json_str(j, "why_code", plan_why_name(c->why));
+	json_str(j, "why", why);
+#undef JS
+	json_obj_end(j);
+}
+
+static void render_json(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
+			const struct plan_result *r, const struct display *d)
 {
 	struct json j;
-	char b[512], why[PLAN_CHECK_MAX];
+	char b[512], why[PLAN_MAGNITUDE_MAX];
+	const struct plan_fx *fx = &d->fx;
+	double k = fx->usd_per_unit;
 
 	json_init(&j, stdout);
 	json_obj_begin(&j, NULL);
 	json_str(&j, "schema", "gpurent.plan/1");
 	json_str(&j, "model", arch->name);
 	json_str(&j, "task", workload_enum_name("task", w->task));
-	json_str(&j, "currency", cur);
+	json_str(&j, "currency", d->code);
+	json_num(&j, "usd_per_unit", k);
+	if (d->line) {
+		snprintf(b, sizeof(b), "data/currencies.csv line %zu", d->line);
+		json_str(&j, "rate_source", b);
+	} else {
+		json_str(&j, "rate_source", strcmp(d->code, "USD") ? "--rate" : "identity");
+	}
 	json_num(&j, "considered", (double)r->considered);
 	json_num(&j, "feasible", (double)r->feasible);
+	json_num(&j, "pareto_count", (double)r->pareto);
 	json_arr_begin(&j, "ranked");
-	for (size_t i = 0; i < r->n; i++) {
-		const struct plan_choice *c = &r->ranked[i];
-		const struct offer *o = c->offer;
-		json_obj_begin(&j, NULL);
-#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(&j, k, b))
-		JS("provider", o->provider);
-		JS("instance", o->instance);
-		JS("region", o->region);
-		json_str(&j, "gpu", o->gpu->name);
-		json_num(&j, "gpus", c->gpus);
-		json_str(&j, "supply", supply_type_name(o->supply));
-		json_str(&j, "mode", plan_mode_name(c->mode));
-		json_num(&j, "memory_per_gpu_bytes", c->mem_total);
-		json_num(&j, "memory_used_fraction", c->mem_used);
-		json_num(&j, "compute_seconds", c->compute_s);
-		json_num(&j, "finish_seconds", c->wall_s);
-		json_num(&j, "checkpoint_interval_seconds", c->ckpt_interval_s);
-		json_num(&j, "jobs", c->chunks);
-		json_num(&j, "compute_cost", c->cost.compute / fx);
-		json_num(&j, "idle_cost", c->cost.idle / fx);
-		json_num(&j, "storage_cost", c->cost.storage / fx);
-		json_num(&j, "egress_cost", c->cost.egress / fx);
-		json_num(&j, "total_cost", c->cost.total / fx);
-		json_num(&j, "on_demand_total_cost", isfinite(c->on_demand_total) ? c->on_demand_total / fx : NAN);
-		json_num(&j, "naive_spot_cost", c->naive_spot / fx);
-		plan_word_why(c, why, PLAN_WHY_MAX);
-		json_str(&j, "why_code", plan_why_name(c->why));
-		json_str(&j, "why", why);
-#undef JS
-		json_obj_end(&j);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		render_json_choice(&j, &r->ranked[i], k);
 	json_arr_end(&j);
+	if (r->have_fastest) {
+		json_obj_begin(&j, "fastest_within");
+		json_num(&j, "margin_fraction", po->fast_margin);
+		json_obj_end(&j);
+		json_arr_begin(&j, "fastest_within_choice");
+		render_json_choice(&j, &r->fastest, k);
+		json_arr_end(&j);
+	}
+	json_obj_begin(&j, "magnitude");
+	json_str(&j, "code", plan_magnitude_name(r->magnitude.code));
+	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
+	json_str(&j, "message", why);
+	json_num(&j, "finish_seconds", r->magnitude.finish_s);
+	json_num(&j, "limit_seconds", r->magnitude.limit_s);
+	json_money(&j, "total_cost", r->magnitude.total_usd, k);
+	json_num(&j, "work", r->magnitude.work);
+	json_num(&j, "work_in_range", r->magnitude.work_in_range);
+	json_obj_end(&j);
+	json_obj_begin(&j, "spot_note");
+	json_str(&j, "code", plan_spot_name(r->spot_note.code));
+	plan_word_spot(&r->spot_note, fx, why, sizeof(why));
+	json_str(&j, "message", why);
+	json_money(&j, "spot_total_cost", r->spot_note.spot ? r->spot_note.spot_total : NAN, k);
+	json_money(&j, "on_demand_total_cost", r->spot_note.on_demand ? r->spot_note.on_demand_total : NAN, k);
+	json_obj_end(&j);
 	json_arr_begin(&j, "excluded");
 	for (int i = 0; i < EX_NREASONS; i++) {
 		if (!r->excluded[i])
@@ -176,9 +310,20 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 		json_str(&j, "code", plan_exclusion_name(i));
 		json_str(&j, "reason", plan_exclusion_word(i));
 		json_num(&j, "count", (double)r->excluded[i]);
-		plan_word_example(&r->example[i], why, PLAN_EXAMPLE_MAX);
+		plan_word_example(&r->example[i], fx, why, PLAN_EXAMPLE_MAX);
 		json_str(&j, "example_code", plan_detail_name(r->example[i].detail));
 		json_str(&j, "example", why);
+		if (i == EX_ACCESS)
+			json_str(&j, "memberships", r->access_names);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_arr_begin(&j, "changes");
+	for (int i = 0; i < r->nchanges; i++) {
+		json_obj_begin(&j, NULL);
+		json_str(&j, "code", plan_change_name(r->changes[i].code));
+		plan_word_change(&r->changes[i], fx, r->access_names, why, sizeof(why));
+		json_str(&j, "message", why);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
@@ -192,6 +337,10 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	for (int t = 0; t < SUPPLY_COUNT - 1; t++) {
 		json_obj_begin(&j, supply_type_name(t));
 		json_bool(&j, "fits", r->supply_fits[t]);
+		json_num(&j, "feasible_count", (double)r->supply[t].feasible);
+		json_money(&j, "best_total_cost", r->supply[t].feasible ? r->supply[t].best_total : NAN, k);
+		json_num(&j, "best_finish_seconds", r->supply[t].feasible ? r->supply[t].best_finish_s : NAN);
+		json_num(&j, "need_access_count", (double)r->supply[t].need_access);
 		json_str(&j, "why_code", plan_advice_name(r->supply_advice[t]));
 		json_str(&j, "why", plan_advice_word(r->supply_advice[t]));
 		json_obj_end(&j);
@@ -205,12 +354,54 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	json_arr_end(&j);
 	json_arr_begin(&j, "checklist");
 	for (int i = 0; i < r->nchecklist; i++) {
-		plan_word_check(&r->checklist[i], why, PLAN_CHECK_MAX);
+		plan_word_check(&r->checklist[i], fx, why, sizeof(why));
 		json_str(&j, NULL, why);
 	}
 	json_arr_end(&j);
 	json_obj_end(&j);
 	json_obj_end(&j);
+}
+
+/* Split every value of a repeatable option on commas into *out (strings
+ * owned by *store, freed with names_free()). 0, or -1 out of memory. */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int names_add(struct names *s, const char *list)
+{
+	while (*list) {
+		size_t k = strcspn(list, ",");
+		size_t a = 0, z = k;
+		while (a < z && (list[a] == ' ' || list[a] == '\t'))
+			a++;
+		while (z > a && (list[z - 1] == ' ' || list[z - 1] == '\t'))
+			z--;
+		if (z > a) {
+			if (s->n == s->cap) {
+				size_t nc = s->cap ? s->cap * 2 : 8;
+				char **nv = realloc(s->v, nc * sizeof(*nv));
+				if (!nv)
+					return -1;
+				s->v = nv;
+				s->cap = nc;
+			}
+			if (!(s->v[s->n] = strndup(list + a, z - a)))
+				return -1;
+			s->n++;
+		}
+		list += k + (list[k] == ',');
+	}
+	return 0;
+}
+
+static void names_free(struct names *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
 }
 
 int cmd_plan(int argc, char **argv)
@@ -224,14 +415,16 @@ int cmd_plan(int argc, char **argv)
 	struct plan_opts po;
 	struct plan_result r;
 	struct plan_pricer_ctx pc;
-	const char *file, *currency = "USD";
-	char err[512], cur[8] = "USD", key[64];
-	struct opt_list catalogs = {0}, rates = {0};
+	struct display disp = {0};
+	const char *file, *currency = NULL;
+	char err[512], key[64];
+	struct opt_list catalogs = {0}, rates = {0}, access = {0}, excl = {0}, only = {0};
+	struct names acc = {0}, exn = {0}, onn = {0};
 	struct opt_money max_price = {0};
-	bool json = false, have_max_price = false;
+	bool json = false, have_max_price = false, trust = false;
+	const struct currency *cu;
 	long top;
 	int rc, bad, by;
-	double fx;
 
 	workload_init(&w);
 	plan_opts_default(&po);
@@ -239,64 +432,93 @@ int cmd_plan(int argc, char **argv)
 	by = po.by == PLAN_BY_TIME;
 	{
 		struct opt own[] = {
-			OPT_MANY("catalog", &catalogs, "PATH", N_("a SkyPilot catalog file or folder, or an offers CSV")),
+			{.name = "access", .type = OPT_LIST, .dest = &access, .arg = "NAME[,NAME]",
+			 .help = N_("memberships you hold (campus clusters, institution pools)"), .example = "SJTU-HPC"},
 			OPT_ONEOF("by", &by, by_names, "cost|time", N_("rank by total cost or by finish time")),
-			OPT_STR("currency", &currency, "CODE", N_("show money in this currency")),
+			{.name = "catalog", .type = OPT_LIST, .dest = &catalogs, .arg = "PATH",
+			 .help = N_("a SkyPilot catalog file or folder, or an offers CSV"),
+			 .example = "tests/data/offers-mixed.csv"},
+			OPT_STR("currency", &currency, "CODE", N_("show money in this currency (RMB and ¥ are CNY)")),
+			{.name = "exclude", .type = OPT_LIST, .dest = &excl, .arg = "NAME[,NAME]",
+			 .help = N_("leave out these providers or supply types"), .example = "marketplace"},
 			OPT_BOOL("json", &json, N_("print JSON")),
-			OPT_VAL(OPT_MONEY, "max-price", &max_price, "PRICE", N_("the most an offer may cost per GPU-hour")),
-			OPT_MANY("rate", &rates, "CODE=N", N_("units of CODE per USD")),
+			{.name = "max-price", .type = OPT_MONEY, .dest = &max_price, .arg = "PRICE",
+			 .help = N_("the most an instance may cost per hour"), .seen = &have_max_price},
+			{.name = "only", .type = OPT_LIST, .dest = &only, .arg = "NAME[,NAME]",
+			 .help = N_("plan only these providers or supply types"), .example = "ai-cloud"},
+			{.name = "rate", .type = OPT_LIST, .dest = &rates, .arg = "CODE=N",
+			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
 			OPT_VAL(OPT_DURATION, "setup", &po.setup_s, "DUR", N_("set-up time on each new box")),
 			OPT_LONG("top", &top, 1, 1000, "N", N_("how many offers to show")),
+			OPT_BOOL("trust-catalog", &trust,
+				 N_("rank rows whose spot price is at or above on-demand (on their on-demand price)")),
 			OPT_VAL(OPT_BANDWIDTH, "upload-bw", &po.upload_bw, "BW", N_("upload bandwidth to the box")),
 			OPT_TABLE_END,
 		};
-		const struct opt_cmd oc = {.name = "plan", .usage = usage, .max_operands = -1,
-					   .operands = NULL};
-		own[4].seen = &have_max_price;
-		own[5].example = "CNY=7.2";
-		own[0].example = "tests/data/offers-mixed.csv";
-		if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file)) != OPT_GO) {
-			opt_list_free(&catalogs);
-			opt_list_free(&rates);
-			return rc;
-		}
+		const struct opt_cmd oc = {.name = "plan", .usage = usage, .max_operands = -1, .operands = NULL};
+		if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file)) != OPT_GO)
+			goto out_opts;
 	}
 	po.top = (int)top;
 	po.by = by ? PLAN_BY_TIME : PLAN_BY_COST;
-	snprintf(cur, sizeof(cur), "%s", currency);
-	if ((rc = offers_init(&c, "plan"))) {
-		opt_list_free(&catalogs);
-		opt_list_free(&rates);
-		return rc;
-	}
+	for (size_t i = 0; i < access.n; i++)
+		if (names_add(&acc, access.v[i]))
+			goto out_nomem;
+	for (size_t i = 0; i < excl.n; i++)
+		if (names_add(&exn, excl.v[i]))
+			goto out_nomem;
+	for (size_t i = 0; i < only.n; i++)
+		if (names_add(&onn, only.v[i]))
+			goto out_nomem;
+	po.access = (const char *const *)acc.v;
+	po.naccess = acc.n;
+	po.exclude = (const char *const *)exn.v;
+	po.nexclude = exn.n;
+	po.only = (const char *const *)onn.v;
+	po.nonly = onn.n;
+	if ((rc = offers_init(&c, "plan")))
+		goto out_opts;
 	if (common_load_data(NULL, &mdb)) {
-		opt_list_free(&catalogs);
-		opt_list_free(&rates);
+		rc = EXIT_RUNTIME;
 		offers_free(&c);
-		return EXIT_RUNTIME;
+		goto out_opts;
 	}
 	for (size_t i = 0; i < rates.n; i++)
 		if ((rc = offers_set_rate(&c, rates.v[i])))
 			goto out;
-	if (have_max_price) {
-		struct money m = {.amount = max_price.amount};
-		snprintf(m.code, sizeof(m.code), "%s", max_price.code);
-		po.max_price_usd = to_usd(&c, &m);
-	}
-	fx = offers_rate(&c, cur);
-	if (fx <= 0) {
-		msg_error(_("--currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)"), cur, cur);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (po.max_price_usd < 0) {
-		msg_error(_("--max-price: unknown currency (see data/currencies.csv, or --rate)"));
-		rc = EXIT_USAGE;
-		goto out;
-	}
 	if (workload_resolve(&w, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
 		rc = wlargs_field_error(file, &w, bad, err);
 		goto out;
+	}
+	/* one currency per answer: --currency, else the one a money value
+	 * was written in (the budget, then --max-price), else USD */
+	if (!currency && workload_is_set(&w, "budget") && w.budget.code_given)
+		currency = w.budget.code;
+	if (!currency && have_max_price && max_price.has_code)
+		currency = max_price.code;
+	if (!currency)
+		currency = "USD";
+	cu = currency_find(&c.currencies, currency);
+	if (!cu || cu->usd <= 0) {
+		msg_error(_("--currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)"), currency,
+			  currency);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	snprintf(disp.code, sizeof(disp.code), "%s", cu->code);
+	disp.fx.code = disp.code;
+	disp.fx.usd_per_unit = cu->usd;
+	disp.line = cu->line;
+	/* a bare amount is in the display currency */
+	if (have_max_price) {
+		struct money m = {.amount = max_price.amount};
+		snprintf(m.code, sizeof(m.code), "%s", max_price.has_code ? max_price.code : disp.code);
+		po.max_price_usd = to_usd(&c, &m);
+		if (po.max_price_usd < 0) {
+			msg_error(_("--max-price: unknown currency '%s' (see data/currencies.csv, or --rate)"), m.code);
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (!workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
 		rc = wlargs_field_error(file, &w, -1,
@@ -304,13 +526,20 @@ int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (workload_is_set(&w, "budget")) {
-		po.budget_usd = to_usd(&c, &w.budget);
+		struct money m = w.budget;
+		if (!m.code_given)
+			snprintf(m.code, sizeof(m.code), "%s", disp.code);
+		po.budget_usd = to_usd(&c, &m);
 		if (po.budget_usd < 0) {
 			rc = wlargs_field_error(file, &w, workload_field_index("budget"),
 						"budget: unknown currency (see data/currencies.csv, or --rate CODE=N)");
 			goto out;
 		}
 	}
+	(void)trust;
+	/* nothing timed on an offer: the class still comes from the job, timed
+	 * on the workload's GPU or the most rented training card */
+	po.reference_gpu = gpu ? gpu : gpu_db_find(&c.gdb, "A100-80GB");
 	if ((rc = plan_pricer_init(&pc, &c, &po.pricer)))
 		goto out;
 	if ((rc = offers_load(&c, (char **)catalogs.v, catalogs.n, NULL, NULL, NULL)))
@@ -321,9 +550,9 @@ int cmd_plan(int argc, char **argv)
 		goto out_pricer;
 	}
 	if (json) {
-		render_json(&w, &arch, &r, cur, fx);
+		render_json(&w, &arch, &po, &r, &disp);
 	} else {
-		render(&w, &arch, &po, &r, cur, fx);
+		render(&w, &arch, &po, &r, &disp);
 		printf("\nCatalogs\n");
 		offers_report(stdout, &c);
 	}
@@ -333,8 +562,19 @@ out_pricer:
 	plan_pricer_free(&pc);
 out:
 	model_db_free(&mdb);
+	offers_free(&c);
+out_opts:
 	opt_list_free(&catalogs);
 	opt_list_free(&rates);
-	offers_free(&c);
+	opt_list_free(&access);
+	opt_list_free(&excl);
+	opt_list_free(&only);
+	names_free(&acc);
+	names_free(&exn);
+	names_free(&onn);
 	return rc;
+out_nomem:
+	msg_error(_("out of memory"));
+	rc = EXIT_RUNTIME;
+	goto out_opts;
 }

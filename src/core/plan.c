@@ -13,6 +13,7 @@
 #include "names.h"
 #include "spot.h"
 #include "units.h"
+#include "../util/util.h"
 
 const char *plan_mode_name(enum plan_mode m)
 {
@@ -29,6 +30,7 @@ const char *plan_exclusion_name(enum plan_exclusion e)
 	static const char *const t[EX_NREASONS] = {
 		"unknown_gpu", "constraint", "gpu_count", "memory", "slice", "comm_bound",
 		"time_limit", "deadline", "budget", "max_price", "no_throughput",
+		"access", "user_filter", "suspect_price",
 	};
 	return NAME_OF(t, EX_NREASONS, e);
 }
@@ -38,6 +40,7 @@ const char *plan_detail_name(enum plan_detail d)
 	static const char *const t[PLAN_D_COUNT] = {
 		"no_specs", "other_kind_or_place", "gpu_count", "memory", "no_tflops", "comm_ratio",
 		"time_limit", "no_billing_mode", "deadline", "budget", "max_price",
+		"access", "user_filter", "suspect_price",
 	};
 	return NAME_OF(t, PLAN_D_COUNT, d);
 }
@@ -73,8 +76,29 @@ const char *plan_check_name(enum plan_check_code c)
 	static const char *const t[PLAN_C_COUNT] = {
 		"auto_stop", "checkpoint_interval", "checkpoint_regularly", "data_size_unknown",
 		"data_rsync", "data_object_storage", "data_mount", "debug_cheapest", "record_costs",
+		"checkpoint_time_limit",
 	};
 	return NAME_OF(t, PLAN_C_COUNT, c);
+}
+
+const char *plan_magnitude_name(enum plan_magnitude_code c)
+{
+	static const char *const t[] = {"none", "slow_cheapest", "slow_all", "over_budget"};
+	return NAME_OF(t, ARRAY_SIZE(t), c);
+}
+
+const char *plan_change_name(enum plan_change_code c)
+{
+	static const char *const t[PLAN_CH_COUNT] = {
+		"memory", "zero3", "deadline", "budget", "access", "resumable", "work", "no_offers",
+	};
+	return NAME_OF(t, PLAN_CH_COUNT, c);
+}
+
+const char *plan_spot_name(enum plan_spot_code c)
+{
+	static const char *const t[] = {"none", "spot_dearer", "spot_only_excluded_cheaper"};
+	return NAME_OF(t, ARRAY_SIZE(t), c);
 }
 
 void plan_opts_default(struct plan_opts *o)
@@ -86,6 +110,8 @@ void plan_opts_default(struct plan_opts *o)
 	o->upload_bw = 12.5e6;      /* 100 Mbit/s */
 	o->ckpt_write_bw = 1e9;     /* local NVMe-class disk */
 	o->restart_s = 5 * 60;
+	o->fast_margin = 0.10;      /* formulas.md "Plan": fastest within 10% of the cheapest */
+	o->stop_multiple = 1.2;     /* the budget stop without a budget */
 }
 
 /* ---- matching constraints ---- */
@@ -112,7 +138,7 @@ static bool contains_ci(const struct cat_str *s, const char *want)
 	return false;
 }
 
-static bool sky_ok(const struct sky_resources *k, const struct offer *o)
+static bool sky_ok(const struct sky_resources *k, const struct offer *o, bool ignore_spot)
 {
 	if (!k->given)
 		return true;
@@ -124,7 +150,7 @@ static bool sky_ok(const struct sky_resources *k, const struct offer *o)
 		if (!any)
 			return false;
 	}
-	if (k->use_spot == 1 && o->spot_price <= 0)
+	if (!ignore_spot && k->use_spot == 1 && o->spot_price <= 0)
 		return false;
 	/* a catalog that does not state the host (0) is not held against it */
 	if (k->cpus > 0 && o->vcpus > 0 && (k->cpus_exact ? o->vcpus != k->cpus : o->vcpus < k->cpus))
@@ -225,6 +251,70 @@ static bool same_offer(const struct plan_choice *a, const struct plan_choice *b)
 	       x->instance.len == y->instance.len && !memcmp(x->instance.p, y->instance.p, x->instance.len);
 }
 
+/* ---- who may rent it, what the user left out ---- */
+
+static bool cs_is(const struct cat_str *s, const char *want)
+{
+	size_t n = strlen(want);
+
+	return n && n == s->len && !strncasecmp(s->p, want, n);
+}
+
+static bool in_names(const char *const *v, size_t n, const struct cat_str *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cs_is(s, v[i]))
+			return true;
+	return false;
+}
+
+static bool filter_hit(const char *const *v, size_t n, const struct offer *o)
+{
+	const char *sup = supply_type_name(o->supply);
+
+	for (size_t i = 0; i < n; i++)
+		if (cs_is(&o->provider, v[i]) || !strcasecmp(sup, v[i]))
+			return true;
+	return false;
+}
+
+/* Add o's membership to r->access_names once (a few names, then "..."). */
+static void note_access(struct plan_result *r, const struct offer *o)
+{
+	char *p = r->access_names, name[64];
+	size_t len = strlen(p), n = o->access.len < sizeof(name) - 1 ? o->access.len : sizeof(name) - 1;
+
+	memcpy(name, o->access.p, n);
+	name[n] = '\0';
+	for (const char *q = p; *q;) {
+		size_t k = strcspn(q, ",");
+		if (k == n && !strncasecmp(q, name, n))
+			return;
+		q += k + (q[k] == ',');
+	}
+	r->access_distinct++;
+	if (len + n + 2 < sizeof(r->access_names))
+		snprintf(p + len, sizeof(r->access_names) - len, "%s%s", len ? "," : "", name);
+}
+
+/* ---- checkpoints by the kind of interruption (docs/checkpoints.md "In a plan") ---- */
+
+/* On-demand: the seed's rule (000 §3.3: no more than the loss one tolerates,
+ * 15-30 min), the upper end, unless the write would cost more than 5% of it. */
+static double regular_interval(double write_s)
+{
+	double t = 30 * 60;
+
+	return 20 * write_s > t ? 20 * write_s : t;
+}
+
+/* The lead time a scheduler's warning signal needs to write a checkpoint:
+ * three writes, at least five minutes (assumption, docs/checkpoints.md). */
+static double signal_lead(double write_s)
+{
+	return 3 * write_s > 300 ? 3 * write_s : 300;
+}
+
 /* ---- advice (formulas.md "Plan": the five dimensions) ---- */
 
 static void add_check(struct plan_result *r, struct plan_check c)
@@ -233,13 +323,35 @@ static void add_check(struct plan_result *r, struct plan_check c)
 		r->checklist[r->nchecklist++] = c;
 }
 
-static void advise(const struct workload *w, const struct plan_opts *opts, struct plan_result *r)
+static void add_change(struct plan_result *r, enum plan_change_code code, double a, double b)
+{
+	if (r->nchanges < PLAN_MAX_CHANGES)
+		r->changes[r->nchanges++] = (struct plan_change){.code = code, .a = a, .b = b};
+}
+
+/* What the loop saw that the advice needs when nothing (or little) fits. */
+struct plan_seen {
+	double min_compute_s;     /* the job's compute on the fastest GPU it was timed on; -1 none */
+	double min_mem_needed;    /* the least memory per GPU an excluded offer needed */
+	double max_mem_offered;   /* the most usable memory per GPU of any offer with specs */
+	int zero3_gpus;           /* GPUs ZeRO-3 needs to fit 80 GB (estimate), 0 n/a */
+	double min_deadline_wall; /* the soonest finish of an offer excluded by the deadline */
+	double min_budget_total;  /* the cheapest total of an offer excluded by the budget */
+	double cheapest_total, fastest_wall;   /* over the feasible */
+	const struct plan_choice *cheapest;    /* in `all` */
+	double min_od, min_spot;  /* the cheapest on-demand / spot plan that met the constraints */
+	const struct offer *min_od_offer, *min_spot_offer;
+};
+
+static void advise(const struct workload *w, const struct plan_opts *opts, const struct plan_seen *seen,
+		   struct plan_result *r)
 {
 	const struct plan_choice *best = r->n ? &r->ranked[0] : NULL;
-	double hours = best ? best->compute_s / 3600 : 0;
+	double run_s = best ? best->compute_s : seen->min_compute_s;
+	double hours = run_s / 3600;
 	char cls;
 
-	r->class_run_s = best ? best->compute_s : -1;
+	r->class_run_s = run_s;
 	if (w->task == TASK_INFER) {
 		r->user_class = 'C';
 		r->class_why = PLAN_CLASS_SERVICE;
@@ -252,7 +364,9 @@ static void advise(const struct workload *w, const struct plan_opts *opts, struc
 	}
 	cls = r->user_class;
 
-#define FIT(t, yes, code) (r->supply_fits[t] = (yes), r->supply_advice[t] = (code))
+	/* a type fits when something of it was feasible and the job's class suits it */
+#define FIT(t, yes, code) \
+	(r->supply_fits[t] = r->supply[t].feasible > 0 && (yes), r->supply_advice[t] = (code))
 	FIT(SUPPLY_AI_CLOUD, true,
 	    cls == 'A' ? PLAN_A_AI_CLOUD_SHORT : cls == 'B' ? PLAN_A_AI_CLOUD_LONG : PLAN_A_AI_CLOUD_SERVICE);
 	FIT(SUPPLY_MARKETPLACE, w->resumable || cls == 'A',
@@ -270,15 +384,54 @@ static void advise(const struct workload *w, const struct plan_opts *opts, struc
 			    cls == 'B' ? (w->resumable ? PLAN_A_BILL_SPOT : PLAN_A_BILL_ON_DEMAND) :
 			    PLAN_A_BILL_SERVICE;
 
+	/* nothing fits: what would have to change */
+	if (!best && !r->considered)
+		add_change(r, PLAN_CH_NO_OFFERS, 0, 0);
+	if (!best) {
+		if (r->excluded[EX_MEMORY] + r->excluded[EX_SLICE] && seen->min_mem_needed > 0) {
+			add_change(r, PLAN_CH_MEMORY, seen->min_mem_needed, seen->max_mem_offered);
+			if (seen->zero3_gpus > 0 && w->task == TASK_TRAIN && w->zero < 3)
+				add_change(r, PLAN_CH_ZERO3, seen->zero3_gpus, 0);
+		}
+		if (r->excluded[EX_DEADLINE] && seen->min_deadline_wall > 0) {
+			double dl = opts->deadline_s > 0 ? opts->deadline_s : w->deadline;
+			add_change(r, PLAN_CH_DEADLINE, seen->min_deadline_wall, dl);
+		}
+		if (r->excluded[EX_BUDGET] && seen->min_budget_total > 0)
+			add_change(r, PLAN_CH_BUDGET, seen->min_budget_total, opts->budget_usd);
+		if (r->excluded[EX_TIME_LIMIT] && !w->resumable)
+			add_change(r, PLAN_CH_RESUMABLE, (double)r->excluded[EX_TIME_LIMIT], 0);
+		if (r->excluded[EX_ACCESS])
+			add_change(r, PLAN_CH_ACCESS, (double)r->excluded[EX_ACCESS], 0);
+	}
+
 	if (best) {
-		add_check(r, (struct plan_check){.code = PLAN_C_AUTO_STOP, .seconds = best->wall_s * 1.2,
-						 .usd = best->cost.total * 1.2});
-		if (best->ckpt_interval_s > 0)
+		const struct offer *o = best->offer;
+		struct plan_check st = {.code = PLAN_C_AUTO_STOP, .seconds = best->wall_s * 1.2};
+		if (opts->budget_usd > 0) {
+			st.usd = opts->budget_usd;
+			st.budget_given = true;
+		} else {
+			st.multiple = opts->stop_multiple;
+			st.usd = best->cost.total * opts->stop_multiple;   /* 0: a free offer, no stop */
+		}
+		add_check(r, st);
+		if (o->max_runtime > 0 && best->mode != PLAN_SPOT && (w->resumable || best->chunks > 1))
+			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_TIME_LIMIT,
+							 .seconds = o->max_runtime - opts->setup_s,
+							 .write_s = best->ckpt_write_s,
+							 .lead_s = signal_lead(best->ckpt_write_s),
+							 .regular_s = regular_interval(best->ckpt_write_s)});
+		else if (best->mode == PLAN_SPOT && best->ckpt_interval_s > 0)
 			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_INTERVAL,
 							 .seconds = best->ckpt_interval_s,
+							 .write_s = best->ckpt_write_s,
+							 .mtbf_s = best->cost.interruptions > 0 ?
+								   best->cost.busy_wall_s / best->cost.interruptions : 0});
+		else if (cls == 'B' || w->resumable)
+			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_REGULAR,
+							 .seconds = regular_interval(best->ckpt_write_s),
 							 .write_s = best->ckpt_write_s});
-		else if (cls == 'B')
-			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_REGULAR});
 	}
 	if (w->data_size <= 0)
 		add_check(r, (struct plan_check){.code = PLAN_C_DATA_UNKNOWN});
@@ -301,6 +454,61 @@ static void advise(const struct workload *w, const struct plan_opts *opts, struc
 	add_check(r, (struct plan_check){.code = PLAN_C_RECORD_COSTS});
 }
 
+/* The order of magnitude (formulas.md "Order of magnitude"): the seed's
+ * 000 §3.5 check that a plan is in range before comparing prices. */
+static void magnitude(const struct workload *w, const struct plan_opts *opts, const struct plan_seen *seen,
+		      const struct estimate *e, struct plan_result *r)
+{
+	struct plan_magnitude *m = &r->magnitude;
+	double finish = 0, limit = 0, total = -1, ratio = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (seen->cheapest) {
+		total = seen->cheapest_total;
+		if (seen->fastest_wall > PLAN_ABSURD_RUN_S) {
+			m->code = PLAN_M_SLOW_ALL;
+			finish = seen->fastest_wall;
+			limit = PLAN_ABSURD_RUN_S;
+		} else if (opts->budget_usd > 0 && total > PLAN_BUDGET_FACTOR * opts->budget_usd) {
+			m->code = PLAN_M_OVER_BUDGET;
+		} else if (seen->cheapest->wall_s > PLAN_LONG_RUN_S) {
+			m->code = PLAN_M_SLOW_CHEAPEST;
+			finish = seen->cheapest->wall_s;
+			limit = PLAN_LONG_RUN_S;
+		}
+	} else if (r->excluded[EX_BUDGET] && seen->min_budget_total > PLAN_BUDGET_FACTOR * opts->budget_usd) {
+		m->code = PLAN_M_OVER_BUDGET;
+		total = seen->min_budget_total;
+	} else if (r->excluded[EX_DEADLINE] && seen->min_deadline_wall > PLAN_ABSURD_RUN_S) {
+		m->code = PLAN_M_SLOW_ALL;
+		finish = seen->min_deadline_wall;
+		limit = PLAN_ABSURD_RUN_S;
+	} else if (seen->min_compute_s > PLAN_ABSURD_RUN_S) {
+		m->code = PLAN_M_SLOW_ALL;   /* timed on the fastest GPU seen, or the reference GPU */
+		finish = seen->min_compute_s;
+		limit = PLAN_ABSURD_RUN_S;
+	}
+	if (m->code == PLAN_M_NONE)
+		return;
+	m->finish_s = finish;
+	m->limit_s = limit;
+	m->total_usd = total > 0 ? total : 0;
+	m->budget_usd = opts->budget_usd;
+	m->work = e->work > 0 ? e->work : (w->tokens > 0 ? w->tokens : w->samples);
+	m->work_is_samples = e->work_is_samples;
+	m->from_samples = !workload_is_set(w, "tokens") && workload_is_set(w, "samples") && !e->work_is_samples;
+	m->samples = w->samples;
+	m->seq = (double)w->seq;
+	m->epochs = w->epochs;
+	/* compute scales with the work; set-up and upload do not, so this is
+	 * a bound from above on what fits */
+	if (m->code == PLAN_M_OVER_BUDGET)
+		ratio = total > 0 ? opts->budget_usd / total : 0;
+	else
+		ratio = finish > 0 ? limit / finish : 0;
+	m->work_in_range = m->work * ratio;
+}
+
 /* ---- the plan ---- */
 
 int plan_run(const struct workload *w, const struct model_spec *arch,
@@ -310,6 +518,8 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	struct est_cache *cache = NULL;
 	size_t ncache = 0, capcache = 0, kept = 0;
 	double deadline = opts->deadline_s > 0 ? opts->deadline_s : w->deadline;
+	bool spot_only = w->sky.use_spot == 1;
+	struct plan_seen seen = {.min_compute_s = -1, .min_od = INFINITY, .min_spot = INFINITY};
 	struct plan_choice *all;
 
 	memset(r, 0, sizeof(*r));
@@ -323,15 +533,36 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		const struct estimate *e;
 		struct plan_choice c;
 		struct plan_usage u;
-		double G, usable, ckpt_bytes, chunks = 1;
-		bool spot_ok;
+		struct plan_cost od = {.total = INFINITY}, sc = {.total = INFINITY};
+		enum plan_mode od_mode = PLAN_ON_DEMAND;
+		double G, usable, ckpt_bytes, chunks = 1, od_wall, spot_wall = INFINITY;
+		bool spot_ok, offer_spot_only;
 
 		r->considered++;
+		if (o->access.len && !in_names(opts->access, opts->naccess, &o->access)) {
+			exclude(r, EX_ACCESS, o, PLAN_D_ACCESS, 0, 0);
+			note_access(r, o);
+			if ((unsigned)o->supply < SUPPLY_COUNT)
+				r->supply[o->supply].need_access++;
+			continue;
+		}
+		if ((opts->nexclude && filter_hit(opts->exclude, opts->nexclude, o)) ||
+		    (opts->nonly && !filter_hit(opts->only, opts->nonly, o))) {
+			exclude(r, EX_USER_FILTER, o, PLAN_D_USER_FILTER, 0, 0);
+			continue;
+		}
+		if (o->suspect != OFFER_PRICE_OK) {
+			exclude(r, EX_SUSPECT_PRICE, o, PLAN_D_SUSPECT, o->spot_price, o->price);
+			continue;
+		}
 		if (!o->gpu) {
 			exclude(r, EX_UNKNOWN_GPU, o, PLAN_D_NO_SPECS, 0, 0);
 			continue;
 		}
-		if (!sky_ok(&w->sky, o) || (w->gpu[0] && !gpu_is(o->gpu, w->gpu))) {
+		/* use_spot: true is checked below, after the on-demand price is
+		 * known: a cheaper on-demand plan it excludes is worth saying */
+		offer_spot_only = spot_only;
+		if (!sky_ok(&w->sky, o, true) || (w->gpu[0] && !gpu_is(o->gpu, w->gpu))) {
 			exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
 			continue;
 		}
@@ -346,7 +577,15 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 			goto out_fail;
 		}
 		usable = o->gpu_mem * (1 - w->headroom);
+		if (usable > seen.max_mem_offered)
+			seen.max_mem_offered = usable;
+		if (e->have_time && (seen.min_compute_s < 0 || e->wall_seconds < seen.min_compute_s))
+			seen.min_compute_s = e->wall_seconds;
 		if (e->mem.total > usable) {
+			if (seen.min_mem_needed <= 0 || e->mem.total < seen.min_mem_needed)
+				seen.min_mem_needed = e->mem.total;
+			if (e->zero3_gpus_for_80 > 0)
+				seen.zero3_gpus = e->zero3_gpus_for_80;
 			exclude(r, o->is_slice ? EX_SLICE : EX_MEMORY, o, PLAN_D_MEMORY, e->mem.total,
 				o->gpu_mem);
 			continue;
@@ -367,21 +606,24 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		c.compute_s = e->wall_seconds;
 		c.comm_bound = e->comm_bound;
 		c.comm_ratio = e->comm_ratio;
+		c.comm_share = 0;
 
 		/* checkpoint size: what a resume needs, per GPU (shards write in parallel) */
 		ckpt_bytes = w->task == TASK_TRAIN ? e->mem.weights + e->mem.optimizer : e->mem.adapters;
+		c.ckpt_write_s = ckpt_bytes / opts->ckpt_write_bw;
 		if (o->max_runtime > 0 && c.compute_s > o->max_runtime - opts->setup_s) {
 			double per = o->max_runtime - opts->setup_s;
 			if (!w->resumable || per <= 0) {
 				exclude(r, EX_TIME_LIMIT, o, PLAN_D_TIME_LIMIT, c.compute_s, o->max_runtime);
 				continue;
 			}
+			/* a job limit is a known end, not a random failure: a
+			 * checkpoint before each limit (at the scheduler's signal),
+			 * the on-demand rule within each job */
 			chunks = ceil(c.compute_s / per);
-			/* a job limit is a certain interruption every `per` seconds */
-			c.ckpt_interval_s = spot_daly_interval(ckpt_bytes / opts->ckpt_write_bw, per);
+			c.ckpt_interval_s = regular_interval(c.ckpt_write_s);
 		}
 		c.chunks = chunks;
-		c.ckpt_write_s = ckpt_bytes / opts->ckpt_write_bw;
 		memset(&u, 0, sizeof(u));
 		u.busy_s = c.compute_s;
 		u.idle_s = opts->setup_s * chunks + w->data_size / opts->upload_bw;
@@ -390,48 +632,73 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		u.egress_bytes = w->egress;
 		u.ckpt_write_s = w->resumable ? c.ckpt_write_s : 0;
 		u.restart_s = opts->restart_s;
-		c.mode = PLAN_ON_DEMAND;
-		c.cost.total = INFINITY;
-		c.on_demand_total = INFINITY;
-		if (w->sky.use_spot != 1) {
-			if (!opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &c.cost))
-				c.on_demand_total = c.cost.total;
-			else
-				c.cost.total = INFINITY;
-			for (int m = PLAN_DAILY; m <= PLAN_MONTHLY; m++) {
-				struct plan_cost pc;
-				if (!opts->pricer.price(opts->pricer.ctx, o, (enum plan_mode)m, &u, &pc) &&
-				    pc.total < c.cost.total) {
-					c.cost = pc;
-					c.mode = (enum plan_mode)m;
-				}
+		/* the best plan that is not spot: on-demand or a package */
+		if (opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &od) || !isfinite(od.total))
+			od.total = INFINITY;
+		c.on_demand_total = od.total;
+		for (int m = PLAN_DAILY; m <= PLAN_MONTHLY; m++) {
+			struct plan_cost pc;
+			if (!opts->pricer.price(opts->pricer.ctx, o, (enum plan_mode)m, &u, &pc) && isfinite(pc.total) &&
+			    pc.total < od.total) {
+				od = pc;
+				od_mode = (enum plan_mode)m;
 			}
 		}
-		c.wall_s = o->queue_wait * chunks + u.idle_s + c.compute_s;
+		od_wall = o->queue_wait * chunks + u.idle_s + c.compute_s;
 
 		/* spot: the pricer's expected time and cost with interruptions
 		 * (Daly 2006); without checkpoints an interruption restarts the job */
 		spot_ok = o->spot_price > 0 && w->sky.use_spot != 0 && w->task != TASK_INFER;
 		if (spot_ok) {
-			struct plan_cost sc;
 			c.naive_spot = o->spot_price * c.compute_s / 3600;
-			if (!opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &u, &sc) && isfinite(sc.total) &&
-			    (opts->by == PLAN_BY_COST ? sc.total < c.cost.total : !isfinite(c.cost.total))) {
-				c.cost = sc;
-				c.mode = PLAN_SPOT;
-				c.wall_s = o->queue_wait * chunks + u.idle_s + sc.busy_wall_s;
-				c.ckpt_interval_s = sc.interval_s;
-			}
+			if (opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &u, &sc) || !isfinite(sc.total))
+				sc.total = INFINITY;
+			else
+				spot_wall = o->queue_wait * chunks + u.idle_s + sc.busy_wall_s;
+		}
+		/* what each mode alone would have met: the spot-vs-on-demand note */
+#define MEETS(total, wall) (isfinite(total) && !(deadline > 0 && (wall) > deadline) && \
+			    !(opts->budget_usd > 0 && (total) > opts->budget_usd) && \
+			    !(opts->max_price_usd > 0 && o->price > opts->max_price_usd))
+		if (MEETS(od.total, od_wall) && od.total < seen.min_od) {
+			seen.min_od = od.total;
+			seen.min_od_offer = o;
+		}
+		if (MEETS(sc.total, spot_wall) && sc.total < seen.min_spot) {
+			seen.min_spot = sc.total;
+			seen.min_spot_offer = o;
+		}
+#undef MEETS
+		c.mode = od_mode;
+		c.cost = od;
+		c.wall_s = od_wall;
+		if (offer_spot_only) {
+			c.cost.total = INFINITY;
+			c.wall_s = INFINITY;
+		}
+		if (isfinite(sc.total) &&
+		    (offer_spot_only || (opts->by == PLAN_BY_COST ? sc.total < c.cost.total : !isfinite(c.cost.total)))) {
+			c.cost = sc;
+			c.mode = PLAN_SPOT;
+			c.wall_s = spot_wall;
+			c.ckpt_interval_s = sc.interval_s;
 		}
 		if (!isfinite(c.cost.total)) {
-			exclude(r, EX_CONSTRAINT, o, PLAN_D_NO_MODE, 0, 0);
+			if (offer_spot_only && o->spot_price <= 0)
+				exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
+			else
+				exclude(r, EX_CONSTRAINT, o, PLAN_D_NO_MODE, 0, 0);
 			continue;
 		}
 		if (deadline > 0 && c.wall_s > deadline) {
+			if (seen.min_deadline_wall <= 0 || c.wall_s < seen.min_deadline_wall)
+				seen.min_deadline_wall = c.wall_s;
 			exclude(r, EX_DEADLINE, o, PLAN_D_DEADLINE, c.wall_s, deadline);
 			continue;
 		}
 		if (opts->budget_usd > 0 && c.cost.total > opts->budget_usd) {
+			if (seen.min_budget_total <= 0 || c.cost.total < seen.min_budget_total)
+				seen.min_budget_total = c.cost.total;
 			exclude(r, EX_BUDGET, o, PLAN_D_BUDGET, c.cost.total, opts->budget_usd);
 			continue;
 		}
@@ -441,10 +708,50 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		}
 		c.queue_s = o->queue_wait * chunks;
 		c.why = c.mode == PLAN_SPOT ? PLAN_WHY_SPOT : o->queue_wait > 0 ? PLAN_WHY_QUEUE : PLAN_WHY_FITS;
+		if ((unsigned)o->supply < SUPPLY_COUNT) {
+			struct plan_supply *sp = &r->supply[o->supply];
+			if (!sp->feasible || c.cost.total < sp->best_total) {
+				sp->best_total = c.cost.total;
+				sp->best_finish_s = c.wall_s;
+			}
+			sp->feasible++;
+		}
 		all[kept++] = c;
 		r->feasible++;
 	}
-	qsort(all, kept, sizeof(*all), opts->by == PLAN_BY_TIME ? cmp_time : cmp_cost);
+
+	/* the cost-finish front: sorted by cost, a choice is on it when it
+	 * finishes sooner than every cheaper one */
+	qsort(all, kept, sizeof(*all), cmp_cost);
+	{
+		double best_wall = INFINITY;
+		for (size_t i = 0; i < kept; i++)
+			if (all[i].wall_s < best_wall) {
+				best_wall = all[i].wall_s;
+				all[i].pareto = true;
+				r->pareto++;
+			}
+	}
+	if (kept) {
+		/* the fastest within the margin of the cheapest total */
+		size_t f = 0;
+		double cap = all[0].cost.total * (1 + opts->fast_margin);
+		seen.cheapest_total = all[0].cost.total;
+		seen.fastest_wall = all[0].wall_s;
+		for (size_t i = 1; i < kept; i++) {
+			if (all[i].wall_s < seen.fastest_wall)
+				seen.fastest_wall = all[i].wall_s;
+			if (all[i].cost.total <= cap && all[i].wall_s < all[f].wall_s)
+				f = i;
+		}
+		if (f) {
+			all[f].fastest_within = true;
+			r->fastest = all[f];
+			r->have_fastest = true;
+		}
+	}
+	if (opts->by == PLAN_BY_TIME)
+		qsort(all, kept, sizeof(*all), cmp_time);
 	/* the same instance in many regions is one choice */
 	r->ranked = calloc((size_t)(opts->top > 0 ? opts->top : 1), sizeof(*r->ranked));
 	if (!r->ranked) {
@@ -458,13 +765,33 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		if (!dup)
 			r->ranked[r->n++] = all[i];
 	}
+	/* the cheapest feasible, for the order of magnitude: after a cost sort
+	 * it was all[0]; find it again after a time sort */
+	for (size_t i = 0; i < kept; i++)
+		if (!seen.cheapest || cmp_cost(&all[i], seen.cheapest) < 0)
+			seen.cheapest = &all[i];
+	/* spot against on-demand */
+	if (spot_only && seen.min_od_offer && seen.min_od < seen.min_spot)
+		r->spot_note = (struct plan_spot_note){.code = PLAN_SPOT_ONLY_EXCLUDED, .spot = seen.min_spot_offer,
+						       .on_demand = seen.min_od_offer,
+						       .spot_total = seen.min_spot, .on_demand_total = seen.min_od};
+	else if (!spot_only && seen.min_spot_offer && seen.min_od_offer && seen.min_spot > seen.min_od)
+		r->spot_note = (struct plan_spot_note){.code = PLAN_SPOT_DEARER, .spot = seen.min_spot_offer,
+						       .on_demand = seen.min_od_offer,
+						       .spot_total = seen.min_spot, .on_demand_total = seen.min_od};
 	if (r->n) {
 		const struct estimate *e = estimate_for(&cache, &ncache, &capcache, w, arch,
 							r->ranked[0].offer->gpu, r->ranked[0].gpus);
 		if (e)
 			r->single = *e;
+	} else if (seen.min_compute_s < 0 && opts->reference_gpu) {
+		const struct estimate *e = estimate_for(&cache, &ncache, &capcache, w, arch, opts->reference_gpu,
+							w->gpus > 1 ? (double)w->gpus : 1);
+		if (e && e->have_time)
+			seen.min_compute_s = e->wall_seconds;
 	}
-	advise(w, opts, r);
+	magnitude(w, opts, &seen, &r->single, r);
+	advise(w, opts, &seen, r);
 	free(all);
 	free(cache);
 	return 0;

@@ -76,6 +76,23 @@ struct plan_opts {
 	double upload_bw;      /* bytes/s for the dataset upload */
 	double ckpt_write_bw;  /* bytes/s a checkpoint is written at */
 	double restart_s;      /* spot: time to get a new instance and resume */
+	/* who the user is (docs/offers.md "Access"): offers that need a
+	 * membership are planned only when it is named here (case-insensitive) */
+	const char *const *access;
+	size_t naccess;
+	/* --exclude / --only: provider names or supply types ("campus-hpc"),
+	 * case-insensitive; an offer matching any exclude, or none of a
+	 * non-empty only, is excluded as EX_USER_FILTER */
+	const char *const *exclude;
+	size_t nexclude;
+	const char *const *only;
+	size_t nonly;
+	double fast_margin;    /* "fastest within": a share of the cheapest total (0.10) */
+	double stop_multiple;  /* the budget stop without a budget: this x the expected cost (1.2) */
+	/* the GPU the job is timed on when no offer could time it (an empty
+	 * catalog, nothing with specs): the user class still comes from the
+	 * job; NULL = none */
+	const struct gpu_spec *reference_gpu;
 	struct plan_pricer pricer;
 };
 void plan_opts_default(struct plan_opts *o);
@@ -89,7 +106,11 @@ void plan_opts_default(struct plan_opts *o);
  */
 enum plan_exclusion {
 	EX_UNKNOWN_GPU, EX_CONSTRAINT, EX_GPU_COUNT, EX_MEMORY, EX_SLICE, EX_COMM_BOUND,
-	EX_TIME_LIMIT, EX_DEADLINE, EX_BUDGET, EX_MAX_PRICE, EX_NO_THROUGHPUT, EX_NREASONS,
+	EX_TIME_LIMIT, EX_DEADLINE, EX_BUDGET, EX_MAX_PRICE, EX_NO_THROUGHPUT,
+	EX_ACCESS,          /* needs a membership the user did not name (--access) */
+	EX_USER_FILTER,     /* --exclude / --only */
+	EX_SUSPECT_PRICE,   /* spot at or above on-demand: the columns may be swapped */
+	EX_NREASONS,
 };
 /* "unknown_gpu", "constraint", ...; "?" out of range. Static. */
 const char *plan_exclusion_name(enum plan_exclusion e);
@@ -108,6 +129,9 @@ enum plan_detail {
 	PLAN_D_DEADLINE,      /* a = seconds until done, b = the deadline, seconds */
 	PLAN_D_BUDGET,        /* a = the job's cost, b = the budget, USD */
 	PLAN_D_MAX_PRICE,     /* a = the instance price, b = --max-price, USD per hour */
+	PLAN_D_ACCESS,        /* access: the offer's membership (offer->access) */
+	PLAN_D_USER_FILTER,   /* --exclude/--only: the offer's provider or supply type */
+	PLAN_D_SUSPECT,       /* a = the spot price, b = the on-demand price, USD per hour */
 	PLAN_D_COUNT
 };
 /* "no_specs", "other_kind_or_place", ...; "?" out of range. Static. */
@@ -172,15 +196,22 @@ const char *plan_advice_name(enum plan_advice a);
 /* A checklist item; its facts are the fields of struct plan_check named
  * beside each code (money in USD, before any --currency). */
 enum plan_check_code {
-	PLAN_C_AUTO_STOP,         /* seconds: the max runtime (1.2x the finish); usd: the budget stop */
-	PLAN_C_CKPT_INTERVAL,     /* seconds: the Young/Daly interval; write_s: one checkpoint's write */
-	PLAN_C_CKPT_REGULAR,      /* a long run with no interval computed: every 15-30 minutes */
+	PLAN_C_AUTO_STOP,         /* seconds: the max runtime (1.2x the finish); usd: the budget stop
+				   * (budget_given: the user's budget, else multiple x the expected
+				   * cost; usd 0 and !budget_given: a free offer, no stop to set) */
+	PLAN_C_CKPT_INTERVAL,     /* spot/marketplace: seconds = the Young/Daly interval; write_s: one
+				   * checkpoint's write; mtbf_s: the provider's MTBF */
+	PLAN_C_CKPT_REGULAR,      /* on-demand: the seed's 15-30 min rule; seconds: the interval chosen,
+				   * write_s: the write (the interval is at least 20x the write) */
 	PLAN_C_DATA_UNKNOWN,      /* no data_size given */
 	PLAN_C_DATA_RSYNC,        /* bytes: under 10 GB */
 	PLAN_C_DATA_OBJECT_STORE, /* bytes: under 1 TB; seconds: the upload; bw: its bytes/s */
 	PLAN_C_DATA_MOUNT,        /* bytes: 1 TB or more */
 	PLAN_C_DEBUG_CHEAPEST,    /* offer: the cheapest ranked box; usd: its price per hour */
 	PLAN_C_RECORD_COSTS,      /* keep the ledger */
+	PLAN_C_CKPT_TIME_LIMIT,   /* time-limited queue: seconds = the job's time limit less set-up,
+				   * write_s: the write, lead_s: the signal's lead time, regular_s:
+				   * the on-demand interval within each job */
 	PLAN_C_COUNT
 };
 /* "auto_stop", "checkpoint_interval", ...; "?" out of range. Static. */
@@ -189,6 +220,11 @@ const char *plan_check_name(enum plan_check_code c);
 struct plan_check {
 	enum plan_check_code code;
 	double seconds, write_s, usd, bytes, bw;
+	double multiple;             /* auto_stop without a budget: usd = multiple x the cost */
+	bool budget_given;
+	double mtbf_s;               /* checkpoint_interval: the interruption rate's MTBF */
+	double lead_s;               /* checkpoint_time_limit: the signal's lead time */
+	double regular_s;            /* checkpoint_time_limit: the interval within each job */
 	const struct offer *offer;   /* borrowed from the offer set */
 };
 
@@ -210,13 +246,91 @@ struct plan_choice {
 	double naive_spot;           /* spot price x compute hours, no interruptions */
 	bool comm_bound;
 	double comm_ratio;
+	double comm_share;           /* exposed communication / step time, 0..1 (estimate.h) */
+	bool pareto;                 /* on the cost-finish Pareto front of the feasible set */
+	bool fastest_within;         /* the fastest within opts.fast_margin of the cheapest total */
 	enum plan_why why;           /* the words: plan_word_why() (src/cli/planwords.c) */
 	double queue_s;              /* queue waits before the job is done (queue_wait x chunks) */
+};
+
+/* The order-of-magnitude check (docs/formulas.md "Order of magnitude"). */
+enum plan_magnitude_code {
+	PLAN_M_NONE,
+	PLAN_M_SLOW_CHEAPEST,   /* the cheapest plan runs longer than PLAN_LONG_RUN_S */
+	PLAN_M_SLOW_ALL,        /* even the fastest plan runs longer than PLAN_ABSURD_RUN_S */
+	PLAN_M_OVER_BUDGET,     /* the cheapest total is more than PLAN_BUDGET_FACTOR x the budget */
+};
+#define PLAN_LONG_RUN_S (7 * 86400.0)    /* estimate.c's long-run warning; seed 000 §3.5 */
+#define PLAN_ABSURD_RUN_S (30 * 86400.0)
+#define PLAN_BUDGET_FACTOR 10.0
+const char *plan_magnitude_name(enum plan_magnitude_code c);
+
+struct plan_magnitude {
+	enum plan_magnitude_code code;
+	double finish_s;        /* the finish that tripped it (cheapest, or fastest for SLOW_ALL) */
+	double limit_s;         /* the threshold it exceeded */
+	double total_usd, budget_usd;
+	double work;            /* tokens or samples the job counts */
+	bool work_is_samples;
+	bool from_samples;      /* tokens were counted as samples x seq x epochs */
+	double samples, seq, epochs;
+	double work_in_range;   /* work that would bring it under the threshold */
+};
+
+/* What would have to change when nothing fits (codes and facts). */
+enum plan_change_code {
+	PLAN_CH_MEMORY,         /* a: memory needed per GPU (least), b: the most on offer, bytes */
+	PLAN_CH_ZERO3,          /* a: GPUs ZeRO-3 needs to fit 80 GB */
+	PLAN_CH_DEADLINE,       /* a: the soonest finish, b: the deadline, seconds */
+	PLAN_CH_BUDGET,         /* a: the cheapest total, b: the budget, USD */
+	PLAN_CH_ACCESS,         /* a: offers needing a membership */
+	PLAN_CH_RESUMABLE,      /* a: offers lost to a time limit */
+	PLAN_CH_WORK,           /* a: work that would fit the deadline on the fastest offer */
+	PLAN_CH_NO_OFFERS,      /* no offer was loaded at all */
+	PLAN_CH_COUNT
+};
+const char *plan_change_name(enum plan_change_code c);
+struct plan_change {
+	enum plan_change_code code;
+	double a, b;
+};
+#define PLAN_MAX_CHANGES 6
+
+/* Spot against on-demand (item: say so when spot is not the saving). */
+enum plan_spot_code {
+	PLAN_SPOT_NONE,
+	PLAN_SPOT_DEARER,        /* the cheapest spot plan costs more than an on-demand plan */
+	PLAN_SPOT_ONLY_EXCLUDED, /* use_spot: true excluded a cheaper on-demand plan */
+};
+const char *plan_spot_name(enum plan_spot_code c);
+struct plan_spot_note {
+	enum plan_spot_code code;
+	const struct offer *spot, *on_demand;   /* borrowed */
+	double spot_total, on_demand_total;      /* USD */
+};
+
+/* Per supply type: what the answer held (advice from what is feasible). */
+struct plan_supply {
+	size_t feasible;
+	double best_total;      /* USD, the cheapest feasible of this type */
+	double best_finish_s;   /* its finish */
+	size_t need_access;     /* offers of this type excluded for access */
 };
 
 struct plan_result {
 	struct plan_choice *ranked;  /* owned; best first; n entries (<= top) */
 	size_t n;
+	struct plan_choice fastest;  /* the fastest within fast_margin of the cheapest total */
+	bool have_fastest;           /* ... and it is not the cheapest itself */
+	size_t pareto;               /* feasible choices on the cost-finish front */
+	struct plan_magnitude magnitude;
+	struct plan_change changes[PLAN_MAX_CHANGES];
+	int nchanges;
+	struct plan_spot_note spot_note;
+	struct plan_supply supply[SUPPLY_COUNT];
+	char access_names[256];      /* the memberships excluded offers need, comma-separated */
+	size_t access_distinct;
+
 	size_t considered, feasible;
 	size_t excluded[EX_NREASONS];
 	struct plan_example example[EX_NREASONS];   /* one concrete case per reason */

@@ -370,6 +370,18 @@ int units_parse_int(const char *s, long min, long max, long *out,
 	return units_parse_int_ex(s, min, max, 0, out, err, errlen);
 }
 
+bool units_money_has_code(const char *v)
+{
+	char *end;
+
+	v += strspn(v, " \t");
+	if (*v == '$' || !strncmp(v, "\xC2\xA5", 2))
+		return true;
+	(void)strtod(v, &end);
+	end += strspn(end, " \t");
+	return *end != '\0';
+}
+
 int units_parse_money(const char *s, double *amount, char code[8], char *err, size_t errlen)
 {
 	const char *p = s;

@@ -7,6 +7,7 @@
 #ifndef GPURENT_UNITS_H
 #define GPURENT_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -63,6 +64,9 @@ int units_parse_int_ex(const char *s, long min, long max, unsigned flags, long *
 /* Money: 300, $300, 300USD, 300 CNY, ¥2000. code gets the ISO code ("USD"
  * when none is written; "CNY" for ¥). */
 int units_parse_money(const char *s, double *amount, char code[8], char *err, size_t errlen);
+/* Whether a money value names its currency ("$5", "¥5", "5CNY"), or is a
+ * bare amount ("5") that takes the answer's display currency. */
+bool units_money_has_code(const char *s);
 
 /* A plain decimal number with an optional '-' (data files): no hex, inf,
  * nan or suffix, finite. Returns 0 and stores it, or -1. */

@@ -251,9 +251,10 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		memcpy(p, &d, sizeof(d));
 		break;
 	case F_MONEY: {
-		struct money m;
+		struct money m = {0};
 		if (units_parse_money(value, &m.amount, m.code, err, errlen))
 			return -1;
+		m.code_given = units_money_has_code(value);
 		if (m.amount <= 0) {
 			snprintf(err, errlen, "expected an amount above 0, got '%s'", q);
 			return -1;

@@ -23,6 +23,7 @@ enum interconnect { IC_AUTO, IC_NVLINK, IC_PCIE, IC_ETHERNET, IC_INFINIBAND };
 struct money {
 	double amount;
 	char code[8];   /* ISO currency code */
+	bool code_given; /* written with its currency; else a bare amount (plan: the display currency) */
 };
 
 /* The resources: section of a SkyPilot task YAML, read as plan constraints. */

@@ -9,7 +9,7 @@ EX=$ROOT/examples/lora-7b.yaml
 run "$G" plan "$EX"
 [ "$rc" -eq 0 ] && ok || bad "plan example: rc $rc $(head -3 "$T/err")"
 for want in '^ 1 ' 'Why' 'Excluded' 'not enough GPU memory' 'user class B' 'Checklist' 'auto-stop' \
-	    'checkpoint every' 'offers.csv (gpurent)'; do
+	    'checkpoint' 'Order of magnitude' 'offers.csv (gpurent)'; do
 	grep -q -- "$want" "$T/out" && ok || bad "plan output lacks '$want'"
 done
 run "$G" help plan
@@ -47,7 +47,7 @@ run "$G" plan "$EX" --budget 5CNY
 grep -q 'costs more than the budget' "$T/out" && ! grep -Eq '^ [0-9]+ .* ([6-9]|[1-9][0-9]+)\.[0-9][0-9] ' "$T/out" \
 	&& ok || bad "a tiny budget keeps only the (free) offers under it"
 run "$G" plan "$EX" --currency CNY --top 1
-grep -q 'prices in CNY' "$T/out" && ok || bad "--currency CNY"
+grep -q 'money in CNY' "$T/out" && ok || bad "--currency CNY"
 
 # a SkyPilot task YAML: only its accelerators
 cat >task.yaml <<'Y'

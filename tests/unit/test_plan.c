@@ -244,8 +244,13 @@ static void test_campus_chain(void **s)
 	assert_int_equal(r.example[EX_TIME_LIMIT].detail, PLAN_D_TIME_LIMIT);
 	assert_true(r.example[EX_TIME_LIMIT].a > 24 * 3600.0);
 	assert_true(r.example[EX_TIME_LIMIT].b == 24 * 3600.0);
-	assert_int_equal(r.class_why, PLAN_CLASS_OCCASIONAL);  /* nothing fits: no run to time */
-	assert_true(r.class_run_s == -1);
+	/* nothing fits, yet the class comes from the job: its run time on the
+	 * offer it was timed on, more than the 24 h limit */
+	assert_int_equal(r.class_why, PLAN_CLASS_LONG_RUN);
+	assert_true(r.class_run_s == r.example[EX_TIME_LIMIT].a);
+	assert_int_equal(r.nchanges, 1);
+	assert_int_equal(r.changes[0].code, PLAN_CH_RESUMABLE);
+	assert_true(r.changes[0].a == 1);
 	plan_result_free(&r);
 	workload("--model llama-2-7b --task lora --seq 4096 --tokens 1e9 --resumable", &w, &arch);
 	run(&w, &arch, &po, &r);
@@ -320,8 +325,19 @@ static void test_constraints_and_advice(void **s)
 	assert_true(r.excluded[EX_BUDGET] >= 2);
 	assert_int_equal(r.example[EX_BUDGET].detail, PLAN_D_BUDGET);
 	assert_true(r.example[EX_BUDGET].a > 10 && r.example[EX_BUDGET].b == 10);
-	assert_int_equal(r.user_class, 'A');   /* nothing feasible: no run to classify */
-	assert_true(r.class_run_s == -1);
+	/* nothing feasible: the class from the job's run, and what would have to change */
+	assert_int_equal(r.user_class, 'B');
+	assert_true(r.class_run_s > 8 * 3600.0);
+	{
+		bool found = false;
+		for (int i = 0; i < r.nchanges; i++)
+			if (r.changes[i].code == PLAN_CH_BUDGET) {
+				found = true;
+				assert_true(r.changes[i].b == 10);
+				assert_true(r.changes[i].a > 10 && r.changes[i].a <= r.example[EX_BUDGET].a);
+			}
+		assert_true(found);
+	}
 	plan_result_free(&r);
 	/* inference is class C */
 	workload("--model llama-2-7b --task infer --tokens 1e8", &w, &arch);
@@ -402,6 +418,258 @@ static void test_code_names(void **s)
 	assert_string_equal(plan_advice_name(PLAN_A_COUNT), "?");
 }
 
+static bool in_ranked(const struct plan_result *r, const struct offer *o)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ranked[i].offer == o)
+			return true;
+	return false;
+}
+
+/* Issue 10 item 1: offers that need a membership only with --access; a
+ * free offer never makes a budget stop of 0; --exclude / --only. */
+static void test_access_and_filters(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+	struct offer *hpc, *hpc2, *cloud, *market;
+	static const char *const mine[] = {"uni-hpc"};
+	static const char *const nomarket[] = {"marketplace"};
+	static const char *const onlyb[] = {"B"};
+
+	(void)s;
+	set.n = 0;
+	hpc = add("uni", "a100-partition", "A100-80GB", 1, 0, 0);
+	hpc->supply = SUPPLY_CAMPUS_HPC;
+	hpc->access = (struct cat_str){"UNI-HPC", 7};
+	hpc2 = add("other", "a100-partition", "A100-80GB", 1, 0, 0);
+	hpc2->supply = SUPPLY_CAMPUS_HPC;
+	hpc2->access = (struct cat_str){"OTHER-HPC", 9};
+	cloud = add("B", "a100", "A100-80GB", 1, 1.5, 0);
+	market = add("m", "a100", "A100-80GB", 1, 1.0, 0);
+	market->supply = SUPPLY_MARKETPLACE;
+	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
+	opts(&po);
+	run(&w, &arch, &po, &r);
+	assert_false(in_ranked(&r, hpc) || in_ranked(&r, hpc2));
+	assert_int_equal(r.excluded[EX_ACCESS], 2);
+	assert_int_equal(r.access_distinct, 2);
+	assert_string_equal(r.access_names, "UNI-HPC,OTHER-HPC");
+	assert_int_equal(r.supply[SUPPLY_CAMPUS_HPC].need_access, 2);
+	assert_true(r.ranked[0].offer == market);
+	/* the budget stop: 1.2x the expected cost without a budget */
+	assert_int_equal(r.checklist[0].code, PLAN_C_AUTO_STOP);
+	assert_false(r.checklist[0].budget_given);
+	assert_near(r.checklist[0].usd, 1.2 * r.ranked[0].cost.total, 1e-9);
+	plan_result_free(&r);
+	/* named (any case): planned, first at 0; the stop is not a 0 budget */
+	po.access = mine;
+	po.naccess = 1;
+	run(&w, &arch, &po, &r);
+	assert_true(r.ranked[0].offer == hpc);
+	assert_false(in_ranked(&r, hpc2));
+	assert_int_equal(r.excluded[EX_ACCESS], 1);
+	assert_true(r.checklist[0].usd == 0 && !r.checklist[0].budget_given);
+	plan_result_free(&r);
+	/* with a budget, the stop is the budget */
+	po.budget_usd = 500;
+	run(&w, &arch, &po, &r);
+	assert_true(r.checklist[0].budget_given && r.checklist[0].usd == 500);
+	plan_result_free(&r);
+	po.budget_usd = 0;
+	po.access = NULL;
+	po.naccess = 0;
+	po.exclude = nomarket;
+	po.nexclude = 1;
+	run(&w, &arch, &po, &r);
+	assert_true(r.n == 1 && r.ranked[0].offer == cloud);
+	assert_int_equal(r.excluded[EX_USER_FILTER], 1);
+	plan_result_free(&r);
+	po.exclude = NULL;
+	po.nexclude = 0;
+	po.only = onlyb;
+	po.nonly = 1;
+	run(&w, &arch, &po, &r);
+	assert_true(r.n == 1 && r.ranked[0].offer == cloud);
+	assert_int_equal(r.excluded[EX_USER_FILTER], 1);   /* the marketplace; campus went on access */
+	plan_result_free(&r);
+}
+
+/* Item 3: a row with spot at or above on-demand is not ranked. */
+static void test_suspect_price(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+	struct offer *sus;
+
+	(void)s;
+	set.n = 0;
+	sus = add("rp", "l40s", "L40S", 1, 0.43, 0.86);
+	sus->suspect = OFFER_SPOT_AT_OR_ABOVE;
+	add("rp", "l40", "L40", 1, 1.14, 0);
+	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
+	opts(&po);
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.n, 1);
+	assert_false(in_ranked(&r, sus));
+	assert_int_equal(r.excluded[EX_SUSPECT_PRICE], 1);
+	assert_true(r.example[EX_SUSPECT_PRICE].a == 0.86 && r.example[EX_SUSPECT_PRICE].b == 0.43);
+	plan_result_free(&r);
+}
+
+/* Item 8: the fastest within 10% of the cheapest, and the Pareto front. */
+static void test_fastest_and_pareto(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+	struct offer *one, *eight, *dear;
+
+	(void)s;
+	set.n = 0;
+	one = add("x", "1xa100", "A100-80GB", 1, 1.00, 0);
+	eight = add("y", "8xa100", "A100-80GB", 8, 8.10, 0);   /* 8x the speed, about the same total */
+	dear = add("z", "1xa100-dear", "A100-80GB", 1, 3.00, 0);   /* dearer and no faster */
+	workload("--model llama-2-7b --task lora --seq 2048 --tokens 3e9", &w, &arch);
+	opts(&po);
+	run(&w, &arch, &po, &r);
+	assert_true(r.ranked[0].offer == one);
+	assert_true(r.have_fastest);
+	assert_true(r.fastest.offer == eight);
+	assert_true(r.fastest.cost.total <= r.ranked[0].cost.total * 1.1);
+	assert_true(r.fastest.wall_s < r.ranked[0].wall_s);
+	for (size_t i = 0; i < r.n; i++) {
+		const struct plan_choice *c = &r.ranked[i];
+		bool dominated = false;
+		for (size_t k = 0; k < r.n; k++)
+			dominated |= k != i && r.ranked[k].cost.total <= c->cost.total &&
+				     r.ranked[k].wall_s <= c->wall_s &&
+				     (r.ranked[k].cost.total < c->cost.total || r.ranked[k].wall_s < c->wall_s);
+		assert_true(c->pareto == !dominated);
+		if (c->offer == dear)
+			assert_false(c->pareto);
+	}
+	assert_int_equal(r.pareto, 2);
+	plan_result_free(&r);
+	/* a margin of 0: only the cheapest itself */
+	po.fast_margin = 0;
+	run(&w, &arch, &po, &r);
+	assert_false(r.have_fastest);
+	plan_result_free(&r);
+}
+
+/* Item 7: the order of magnitude names the work and the figure in range. */
+static void test_magnitude(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+
+	(void)s;
+	set.n = 0;
+	add("x", "1xa100", "A100-80GB", 1, 1.00, 0);
+	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
+	opts(&po);
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.magnitude.code, PLAN_M_NONE);
+	plan_result_free(&r);
+	workload("--model llama-2-7b --task lora --seq 2048 --tokens 5e9", &w, &arch);
+	run(&w, &arch, &po, &r);
+	assert_true(r.ranked[0].wall_s > PLAN_LONG_RUN_S);
+	assert_int_equal(r.magnitude.code,
+			 r.ranked[0].wall_s > PLAN_ABSURD_RUN_S ? PLAN_M_SLOW_ALL : PLAN_M_SLOW_CHEAPEST);
+	assert_true(r.magnitude.work == 5e9);
+	assert_near(r.magnitude.work_in_range, 5e9 * r.magnitude.limit_s / r.magnitude.finish_s, 1);
+	plan_result_free(&r);
+	/* samples x seq x epochs is the input named */
+	workload("--model llama-2-7b --task lora --seq 512 --samples 2e6 --epochs 30", &w, &arch);
+	run(&w, &arch, &po, &r);
+	assert_int_not_equal(r.magnitude.code, PLAN_M_NONE);
+	assert_true(r.magnitude.from_samples);
+	assert_true(r.magnitude.samples == 2e6 && r.magnitude.seq == 512 && r.magnitude.epochs == 30);
+	plan_result_free(&r);
+	/* a budget more than tenfold short */
+	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
+	po.budget_usd = 0.01;
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.n, 0);
+	assert_int_equal(r.magnitude.code, PLAN_M_OVER_BUDGET);
+	assert_near(r.magnitude.work_in_range, 1e8 * 0.01 / r.magnitude.total_usd, 1e-3);
+	plan_result_free(&r);
+}
+
+/* Item 9: the checkpoint rule by the kind of interruption; item 11: spot
+ * against on-demand. */
+static void test_ckpt_kind_and_spot(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+	struct offer *hpc, *spot, *od;
+	const struct plan_check *k = NULL;
+
+	(void)s;
+	set.n = 0;
+	hpc = add("uni", "a100-partition", "A100-80GB", 1, 0, 0);
+	hpc->supply = SUPPLY_CAMPUS_HPC;
+	hpc->max_runtime = 24 * 3600.0;
+	workload("--model llama-2-7b --task lora --seq 4096 --tokens 1e9 --resumable", &w, &arch);
+	opts(&po);
+	run(&w, &arch, &po, &r);
+	assert_true(r.ranked[0].offer == hpc && r.ranked[0].chunks > 1);
+	for (int i = 0; i < r.nchecklist; i++)
+		if (r.checklist[i].code == PLAN_C_CKPT_TIME_LIMIT)
+			k = &r.checklist[i];
+	assert_non_null(k);
+	assert_true(k->seconds == 24 * 3600.0 - po.setup_s);
+	assert_true(k->lead_s >= 300 && k->lead_s >= 3 * k->write_s);
+	assert_true(k->regular_s >= 1800 && k->regular_s >= 20 * k->write_s);
+	plan_result_free(&r);
+	/* spot: Young/Daly with the MTBF */
+	set.n = 0;
+	spot = add("s", "a100", "A100-80GB", 1, 2.0, 0.5);
+	run(&w, &arch, &po, &r);
+	assert_true(r.ranked[0].mode == PLAN_SPOT);
+	k = NULL;
+	for (int i = 0; i < r.nchecklist; i++)
+		if (r.checklist[i].code == PLAN_C_CKPT_INTERVAL)
+			k = &r.checklist[i];
+	assert_non_null(k);
+	assert_near(k->seconds, spot_daly_interval(r.ranked[0].ckpt_write_s, MTBF), 1e-6);
+	assert_near(k->mtbf_s, MTBF, MTBF * 0.2);
+	plan_result_free(&r);
+	/* use_spot: true, while an on-demand offer elsewhere is cheaper */
+	od = add("o", "a100", "A100-80GB", 1, 0.4, 0);
+	w.sky.given = true;
+	w.sky.use_spot = 1;
+	run(&w, &arch, &po, &r);
+	assert_true(r.n == 1 && r.ranked[0].offer == spot);
+	assert_int_equal(r.spot_note.code, PLAN_SPOT_ONLY_EXCLUDED);
+	assert_true(r.spot_note.on_demand == od && r.spot_note.spot == spot);
+	assert_true(r.spot_note.on_demand_total < r.spot_note.spot_total);
+	plan_result_free(&r);
+	/* on-demand only: the seed's 15-30 min rule */
+	set.n = 0;
+	add("o", "a100", "A100-80GB", 1, 0.4, 0);
+	w.sky.given = false;
+	w.sky.use_spot = -1;
+	run(&w, &arch, &po, &r);
+	k = NULL;
+	for (int i = 0; i < r.nchecklist; i++)
+		if (r.checklist[i].code == PLAN_C_CKPT_REGULAR)
+			k = &r.checklist[i];
+	assert_non_null(k);
+	assert_true(k->seconds == 1800);
+	plan_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +679,11 @@ int main(void)
 		cmocka_unit_test(test_constraints_and_advice),
 		cmocka_unit_test(test_checklist_data),
 		cmocka_unit_test(test_code_names),
+		cmocka_unit_test(test_access_and_filters),
+		cmocka_unit_test(test_suspect_price),
+		cmocka_unit_test(test_fastest_and_pareto),
+		cmocka_unit_test(test_magnitude),
+		cmocka_unit_test(test_ckpt_kind_and_spot),
 	};
 	return cmocka_run_group_tests_name("plan", tests, setup, teardown);
 }

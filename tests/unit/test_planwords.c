@@ -58,7 +58,7 @@ static void test_every_code(void **s)
 		check("exclusion", e, plan_exclusion_word((enum plan_exclusion)e));
 	for (int d = 0; d < PLAN_D_COUNT; d++) {
 		struct plan_example x = {.offer = &offer, .detail = (enum plan_detail)d, .a = 39.2e9, .b = 24e9};
-		plan_word_example(&x, out, PLAN_EXAMPLE_MAX);
+		plan_word_example(&x, NULL, out, PLAN_EXAMPLE_MAX);
 		check("detail", d, out);
 		assert_true(!strncmp(out, "runpod 1x_A100_80GB (A100-80GB): ", 33));
 	}
@@ -82,7 +82,7 @@ static void test_every_code(void **s)
 	for (int k = 0; k < PLAN_C_COUNT; k++) {
 		struct plan_check c = {.code = (enum plan_check_code)k, .seconds = 7200, .write_s = 30,
 				       .usd = 12.5, .bytes = 100e9, .bw = 12.5e6, .offer = &offer};
-		plan_word_check(&c, out, PLAN_CHECK_MAX);
+		plan_word_check(&c, NULL, out, PLAN_CHECK_MAX);
 		check("check", k, out);
 	}
 	/* out of range */
@@ -103,13 +103,13 @@ static void test_words(void **s)
 
 	(void)s;
 	setup_offer();
-	plan_word_example(&x, out, sizeof(out));
+	plan_word_example(&x, NULL, out, sizeof(out));
 	assert_string_equal(out, "runpod 1x_A100_80GB (A100-80GB): needs 39.2 GB per GPU, has 24.0 GB");
 	x = (struct plan_example){.offer = &offer, .detail = PLAN_D_BUDGET, .a = 51.4, .b = 10};
-	plan_word_example(&x, out, sizeof(out));
+	plan_word_example(&x, NULL, out, sizeof(out));
 	assert_string_equal(out, "runpod 1x_A100_80GB (A100-80GB): 51 USD, budget 10 USD");
 	x.offer = NULL;
-	plan_word_example(&x, out, sizeof(out));
+	plan_word_example(&x, NULL, out, sizeof(out));
 	assert_string_equal(out, "");
 	plan_word_why(&c, out, sizeof(out));
 	assert_string_equal(out, "55% of 80 GB per GPU used; 20.0 h on 1 x NVIDIA A100 80GB SXM; spot "
@@ -122,11 +122,11 @@ static void test_words(void **s)
 				 "queue 12 h");
 	plan_word_class(&r, out, sizeof(out));
 	assert_string_equal(out, "an occasional run of a few hours: pay only while it runs, stop the box at once");
-	plan_word_check(&k, out, sizeof(out));
+	plan_word_check(&k, NULL, out, sizeof(out));
 	assert_string_equal(out, "debug the script end to end for a few steps on the cheapest fitting box first "
 				 "(runpod 1x_A100_80GB at 1.64 USD/h)");
 	k = (struct plan_check){.code = PLAN_C_DATA_RSYNC, .bytes = 5e9};
-	plan_word_check(&k, out, sizeof(out));
+	plan_word_check(&k, NULL, out, sizeof(out));
 	assert_string_equal(out, "data (5.00 GB): rsync with resume (rsync -P); then verify file count and sizes");
 	assert_string_equal(plan_exclusion_word(EX_MEMORY), "not enough GPU memory (with headroom)");
 	assert_string_equal(plan_mode_word(PLAN_WEEKLY), "weekly package");
@@ -161,11 +161,11 @@ static void test_cut(void **s)
 
 	(void)s;
 	setup_offer();
-	plan_word_check(&k, small, sizeof(small));
+	plan_word_check(&k, NULL, small, sizeof(small));
 	assert_string_equal(small, "record what eac");
 	offer.provider = (struct cat_str){longname, (uint32_t)strlen(longname)};
 	x.offer = &offer;
-	plan_word_example(&x, out, sizeof(out));
+	plan_word_example(&x, NULL, out, sizeof(out));
 	assert_string_equal(out, "a-provider-with-a-very-l 1x_A100_80GB (A100-80GB): no specs for this GPU");
 }
 
