@@ -129,6 +129,19 @@ void est_word(const struct est_note *n, char *out, size_t len)
 	case EST_W_IMPLAUSIBLE:
 		word_long_run(n, out, len);
 		break;
+	case EST_N_COMM_OVERLAP:
+		units_fmt_duration(n->seconds, b, sizeof(b));
+		if (n->overlap == EST_OVERLAP_ZERO3)
+			/* TRANSLATORS: share of compute, slowdown, exposed time per step, its share */
+			snprintf(out, len, _("overlap: ZeRO-3 gathers prefetched under each pass (%.0f%% of compute), "
+					     "the first unhidden; compute %.0f%% slower beside them; exposed %s a step, "
+					     "%.0f%% of it"), n->fraction * 100, n->slowdown * 100, b, n->share * 100);
+		else
+			snprintf(out, len, _("overlap: all-reduce in 25 MiB buckets under the last backward (%.0f%% of "
+					     "compute), the last bucket unhidden; compute %.0f%% slower beside it; exposed "
+					     "%s a step, %.0f%% of it"), n->fraction * 100, n->slowdown * 100, b,
+				 n->share * 100);
+		break;
 	case EST_W_ROPE_CONTEXT:
 		snprintf(out, len, _("%ld tokens exceed %s's trained context of %ld: needs RoPE scaling, and "
 				     "quality may drop"), n->length, n->name, n->max_positions);

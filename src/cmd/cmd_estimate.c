@@ -203,6 +203,10 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		printf("  wall time: %s on %ld GPU%s = %.1f GPU-hours\n",
 		       units_fmt_duration(e->wall_seconds, a, sizeof(a)), w->gpus,
 		       w->gpus > 1 ? "s" : "", e->gpu_hours);
+		if (e->comm_exposed_seconds > 0)
+			printf("  of which exposed communication: %s (%.0f%% of each step)\n",
+			       units_fmt_duration(e->steps * e->comm_exposed_seconds, b, sizeof(b)),
+			       e->comm_share * 100);
 	} else if (e->work <= 0) {
 		printf("  not computed: give tokens (or samples) and a gpu or tflops\n");
 	} else {
@@ -218,11 +222,16 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		est_word_link(e, words, EST_LINK_MAX);
 		printf("  per step: %s over %s -> %s\n", units_fmt_bytes(e->comm_bytes, a, sizeof(a)),
 		       words, units_fmt_duration(e->comm_seconds, b, sizeof(b)));
-		if (e->step_compute_seconds > 0)
+		if (e->step_compute_seconds > 0) {
 			printf("  compute per step: %s; communication / compute = %.2f -> %s\n",
 			       units_fmt_duration(e->step_compute_seconds, c, sizeof(c)), e->comm_ratio,
-			       e->comm_bound ? "COMMUNICATION-BOUND: more GPUs will not help; use fewer GPUs, a faster link, or larger steps (grad_accum)" :
-			       "compute-bound");
+			       !e->comm_bound ? "compute-bound" : e->overlap == EST_OVERLAP_ZERO3 ?
+			       "COMMUNICATION-BOUND: more GPUs will not help; use fewer GPUs, a faster link, or larger micro-batches (micro_batch)" :
+			       "COMMUNICATION-BOUND: more GPUs will not help; use fewer GPUs, a faster link, or larger steps (grad_accum)");
+			printf("  exposed per step: %s, %.0f%% of the step (overlap under %.0f%% of the compute)\n",
+			       units_fmt_duration(e->comm_exposed_seconds, a, sizeof(a)), e->comm_share * 100,
+			       e->overlap_fraction * 100);
+		}
 	}
 	printf("\nAssumptions\n");
 	for (int i = 0; i < e->nassumptions; i++) {
@@ -334,6 +343,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "decode_seconds", e->decode_seconds);
 	json_num(&j, "decode_tokens_per_second", e->decode_tokens_per_second);
 	json_num(&j, "wall_seconds", e->wall_seconds);
+	json_num(&j, "comm_exposed_seconds", e->steps * e->comm_exposed_seconds);
 	json_num(&j, "gpu_hours", e->gpu_hours);
 	json_obj_end(&j);
 
@@ -348,6 +358,11 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "comm_per_step_seconds", e->comm_seconds);
 	json_num(&j, "compute_per_step_seconds", e->step_compute_seconds);
 	json_num(&j, "ratio", e->comm_ratio);
+	json_str(&j, "overlap", est_overlap_name(e->overlap));
+	json_num(&j, "overlap_fraction", e->overlap_fraction);
+	json_num(&j, "overlap_slowdown_fraction", e->overlap_slowdown);
+	json_num(&j, "comm_exposed_seconds", e->comm_exposed_seconds);
+	json_num(&j, "comm_share_fraction", e->comm_share);
 	json_str(&j, "verdict", !e->have_comm ? "none" : e->comm_bound ? "communication-bound" : "compute-bound");
 	json_obj_end(&j);
 

@@ -38,6 +38,15 @@ double estimate_default_mfu(enum gpu_class c)
 /* formulas.md "Time": a run longer than this gets flagged. */
 #define LONG_RUN_SECONDS (7 * 86400.0)
 #define ABSURD_RUN_SECONDS (30 * 86400.0)
+/* formulas.md "Communication": PyTorch DDP's default bucket_cap_mb = 25
+ * (torch/nn/parallel/distributed.py; bucket_bytes_cap = bucket_cap_mb *
+ * 1024 * 1024): the last bucket is all-reduced after the backward pass. */
+#define EST_DDP_BUCKET_BYTES (25.0 * 1024 * 1024)
+/* formulas.md "Communication": compute runs 18.9% slower (average; 40%
+ * at most) while a collective runs beside it on the same GPUs (Lee et al.
+ * 2025, "Characterizing Compute-Communication Overlap in GPU-Accelerated
+ * Distributed Deep Learning", arXiv 2507.03114, 4x A100/H100/MI250/MI210). */
+#define EST_OVERLAP_SLOWDOWN 0.189
 
 const char *est_code_name(enum est_code c)
 {
@@ -46,6 +55,7 @@ const char *est_code_name(enum est_code c)
 		"no_activations", "cnn_checkpointing", "time_mfu_given", "time_mfu_cnn",
 		"time_mfu_class", "inference_needs_gpu", "decode_bandwidth", "no_kv_cache",
 		"no_tensor_rate", "long_run", "implausible_run", "rope_context",
+		"comm_overlap",
 	};
 	return (unsigned)c < EST_CODE_COUNT ? t[c] : "?";
 }
@@ -57,6 +67,12 @@ const char *est_link_name(enum est_link l)
 		"ethernet_100g", "infiniband_hdr", "pcie3", "pcie4", "pcie5",
 	};
 	return (unsigned)l < EST_LINK_COUNT ? t[l] : "?";
+}
+
+const char *est_overlap_name(enum est_overlap o)
+{
+	static const char *const t[] = {"none", "ddp", "zero3"};
+	return (unsigned)o < sizeof(t) / sizeof(t[0]) ? t[o] : "?";
 }
 
 /* Record an assumption (note) or a warning; NULL when the list is full. */
@@ -384,16 +400,20 @@ static void sum_memory(const struct workload *w, struct estimate *e)
 
 /* ---- time (formulas.md "Time") ---- */
 
+/* FLOPs per unit of work; *fwd_out the forward pass's share of them (the
+ * rest, recomputation included, runs in the backward pass). */
 static double flops_per_unit(const struct workload *w, const struct model_spec *m,
-			     const struct estimate *e, double *attn_out)
+			     const struct estimate *e, double *attn_out, double *fwd_out)
 {
-	double Nc, per, attn = 0, s = (double)w->seq;
+	double Nc, per, fwd, attn = 0, s = (double)w->seq;
 	struct cnn_cost cc;
 
+	*fwd_out = 1;
 	if (m->kind == MODEL_RESNET) {
 		model_cnn_cost(m, w->image_size, &cc);
 		if (w->task == TASK_INFER)
 			return cc.fwd_flops;
+		*fwd_out = 1.0 / (w->grad_checkpointing ? 4 : 3);
 		return (w->grad_checkpointing ? 4 : 3) * cc.fwd_flops;
 	}
 	Nc = e->params_active - model_params_embedding(m);
@@ -406,39 +426,67 @@ static double flops_per_unit(const struct workload *w, const struct model_spec *
 		/* causal prefill: a token attends to half the context on average */
 		if (m->kind == MODEL_DECODER)
 			attn = 2 * (double)m->layers * (double)w->context * (double)(m->heads * m->head_dim);
-		per = 2 * Nc + attn;
+		per = fwd = 2 * Nc + attn;
 	} else if (w->task == TASK_TRAIN) {
 		per = 6 * Nc + 3 * attn + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+		fwd = 2 * Nc + attn;
 	} else {
 		/* LoRA: no weight gradients for the frozen base */
 		per = 4 * Nc + 3 * attn + 6 * e->lora_params + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+		fwd = 2 * Nc + attn + 2 * e->lora_params;
 	}
+	*fwd_out = per > 0 ? fwd / per : 1;
 	/* a vision transformer's unit of work is an image of s tokens */
 	return m->kind == MODEL_VIT ? per * s : per;
 }
 
+/* Where a step's communication runs (bytes per GPU, formulas.md
+ * "Communication"): in every micro-batch's forward and backward pass, and
+ * once a step under the last micro-batch's backward; *_tail is the part of
+ * each that nothing can hide. */
+struct comm_plan {
+	double fwd, bwd, last;
+	double fwd_tail, bwd_tail, last_tail;
+};
+
 static void comm(const struct workload *w, const struct model_spec *m,
-		 const struct gpu_spec *gpu, struct estimate *e)
+		 const struct gpu_spec *gpu, struct estimate *e, struct comm_plan *cp)
 {
-	double G = (double)w->gpus, ring = 2 * (G - 1) / G;
+	double G = (double)w->gpus, ring = 2 * (G - 1) / G, A = (double)w->grad_accum;
 	double eg = w->precision == PREC_FP32 ? 4 : 2;
 	double ew = eg, peak = 0;
+	/* a unit FSDP / ZeRO-3 gathers at a time: one transformer block */
+	double L = is_transformer(m) && m->layers > 0 ? (double)m->layers : 0;
 	int ic = w->interconnect;
 	enum est_link what;
 
-	(void)m;
+	memset(cp, 0, sizeof(*cp));
 	if (w->gpus < 2 || w->task == TASK_INFER)
 		return;
 	e->have_comm = true;
 	if (w->task != TASK_TRAIN && !is_pure16(w->precision))
 		eg = 4;   /* LoRA adapters and their gradients are fp32 (as in memory) */
-	/* formulas.md "Communication": ring all-reduce of the gradients */
-	e->comm_bytes = ring * e->params_trainable * eg;
-	if (w->zero >= 3 && w->task == TASK_TRAIN)
-		e->comm_bytes = 3 * (G - 1) / G * e->params * ew;  /* 2 all-gathers + reduce-scatter */
-	else if (w->zero >= 3)
+	/* formulas.md "Communication": ring all-reduce of the gradients, in
+	 * buckets, once a step (DDP skips it in the other micro-batches) */
+	if (!(w->zero >= 3 && w->task == TASK_TRAIN)) {
+		cp->last = ring * e->params_trainable * eg;
+		cp->last_tail = fmin(cp->last, ring * EST_DDP_BUCKET_BYTES);
+	}
+	if (w->zero >= 3 && w->task == TASK_TRAIN) {
+		/* every micro-batch: all-gather in forward, all-gather and
+		 * reduce-scatter in backward, each (G-1)/G of the weights */
+		double v = (G - 1) / G * e->params * ew;
+		cp->fwd = v;
+		cp->bwd = 2 * v;
+		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
+	} else if (w->zero >= 3) {
 		/* sharded frozen base: gathered in forward and again in backward */
-		e->comm_bytes += 2 * (G - 1) / G * (e->mem.weights + e->mem.quant_consts) * G;
+		double v = (G - 1) / G * (e->mem.weights + e->mem.quant_consts) * G;
+		cp->fwd = cp->bwd = v;
+		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
+	}
+	e->comm_bytes = A * (cp->fwd + cp->bwd) + cp->last;
+	e->overlap = w->zero >= 3 ? EST_OVERLAP_ZERO3 : EST_OVERLAP_DDP;
 	if (ic == IC_AUTO) {
 		if (!gpu)
 			ic = IC_PCIE;
@@ -484,12 +532,56 @@ static void comm(const struct workload *w, const struct model_spec *m,
 	e->comm_seconds = e->comm_bytes / e->link_bw;
 }
 
+/* The exposed time of t seconds of communication beside p seconds of
+ * compute, of which u cannot overlap anything: the rest runs beside the
+ * compute, which is slowed meanwhile, or outlasts it. */
+static double exposed(double t, double u, double p)
+{
+	double s = EST_OVERLAP_SLOWDOWN, o = t - u;
+
+	if (t <= 0)
+		return 0;
+	return u + fmax(o - p, o * s / (1 + s));
+}
+
+/* formulas.md "Communication": what the step's compute (split into
+ * micro-batches and passes, fwd its forward share) leaves exposed. */
+static void overlap(const struct workload *w, const struct comm_plan *cp, double fwd,
+		    struct estimate *e)
+{
+	double A = (double)w->grad_accum, C = e->step_compute_seconds, bw = e->link_bw;
+	double F = fwd * C / A, B = (1 - fwd) * C / A;
+	double ef, mid, last, hidden = 0;
+
+	if (!e->have_comm || C <= 0 || bw <= 0)
+		return;
+	ef = exposed(cp->fwd / bw, cp->fwd_tail / bw, F);
+	mid = ef + exposed(cp->bwd / bw, cp->bwd_tail / bw, B);
+	last = ef + exposed((cp->bwd + cp->last) / bw, (cp->bwd_tail + cp->last_tail) / bw, B);
+	e->comm_exposed_seconds = (A - 1) * mid + last;
+	/* the compute communication can run under */
+	if (cp->fwd > 0)
+		hidden += A * F;
+	if (cp->bwd > 0)
+		hidden += A * B;
+	else if (cp->last > 0)
+		hidden += B;
+	e->overlap_fraction = hidden / C;
+	e->overlap_slowdown = EST_OVERLAP_SLOWDOWN;
+	e->comm_share = e->comm_exposed_seconds / (C + e->comm_exposed_seconds);
+	note(e, (struct est_note){.code = EST_N_COMM_OVERLAP, .overlap = e->overlap,
+				  .fraction = e->overlap_fraction, .slowdown = e->overlap_slowdown,
+				  .seconds = e->comm_exposed_seconds, .share = e->comm_share,
+				  .gpus = w->gpus});
+}
+
 static void time_estimate(const struct workload *w, const struct model_spec *m,
 			  const struct gpu_spec *gpu, struct estimate *e)
 {
-	double attn = 0, per_step_units, G = (double)w->gpus;
+	double attn = 0, fwd = 1, per_step_units, G = (double)w->gpus;
+	struct comm_plan cp;
 
-	e->flops_per_unit = flops_per_unit(w, m, e, &attn);
+	e->flops_per_unit = flops_per_unit(w, m, e, &attn, &fwd);
 	e->work_is_samples = m->kind == MODEL_RESNET || m->kind == MODEL_VIT;
 	if (workload_is_set(w, "tokens"))
 		e->work = w->tokens;
@@ -527,11 +619,12 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 		else if (e->eff_flops > 0)
 			e->step_compute_seconds = e->flops_per_unit * per_step_units / e->eff_flops *
 						  (w->task == TASK_QLORA ? QLORA_SLOWDOWN : 1);
-		comm(w, m, gpu, e);
+		comm(w, m, gpu, e, &cp);
 		if (e->have_comm && e->step_compute_seconds > 0) {
 			e->comm_ratio = e->comm_seconds / e->step_compute_seconds;
 			e->comm_bound = e->comm_ratio > 1;
 		}
+		overlap(w, &cp, fwd, e);
 	}
 
 	if (e->work <= 0)
@@ -564,9 +657,8 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 		else
 			e->compute_seconds = e->flops_total / (e->eff_flops * G) *
 					     (w->task == TASK_QLORA ? QLORA_SLOWDOWN : 1);
-		step_wall = e->compute_seconds / e->steps;
-		if (e->have_comm && e->comm_seconds > step_wall)
-			step_wall = e->comm_seconds;   /* overlap hides the smaller of the two */
+		/* the communication overlap does not hide (formulas.md "Communication") */
+		step_wall = e->compute_seconds / e->steps + e->comm_exposed_seconds;
 		e->wall_seconds = e->steps * step_wall;
 		e->have_time = true;
 	}

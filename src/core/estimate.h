@@ -64,6 +64,9 @@ enum est_code {
 	EST_W_LONG_RUN,           /* seconds (wall), gpus, counted, work, samples, flops (per unit), per_day */
 	EST_W_IMPLAUSIBLE,        /* same, more than 30 days */
 	EST_W_ROPE_CONTEXT,       /* length (tokens), name (the model), max_positions */
+	/* assumptions (appended): G > 1 training */
+	EST_N_COMM_OVERLAP,       /* overlap (the mechanism), fraction (overlap_fraction), slowdown,
+				   * seconds (exposed per step), share (comm_share), gpus */
 	EST_CODE_COUNT
 };
 
@@ -76,6 +79,14 @@ enum est_kept {
 
 /* EST_W_LONG_RUN, EST_W_IMPLAUSIBLE: what the work was counted from. */
 enum est_counted { EST_COUNTED_TOKENS, EST_COUNTED_SAMPLES, EST_COUNTED_SAMPLES_SEQ };
+
+/* EST_N_COMM_OVERLAP and struct estimate: how communication overlaps the
+ * compute (docs/formulas.md "Communication"). */
+enum est_overlap {
+	EST_OVERLAP_NONE,         /* no communication */
+	EST_OVERLAP_DDP,          /* one all-reduce per step in buckets under the last backward pass (ZeRO 0-2) */
+	EST_OVERLAP_ZERO3,        /* per-layer gathers (and reduce-scatters) prefetched under every pass */
+};
 
 /* One assumption or warning: its code and facts. No words: est_word()
  * (src/cli/estwords.c) makes the sentence. */
@@ -101,6 +112,9 @@ struct est_note {
 	double bw;              /* memory bandwidth, bytes/s */
 	double seconds;         /* wall time */
 	double work, per_day;   /* units of work; units one day covers */
+	enum est_overlap overlap;
+	double share;           /* comm_overlap: exposed communication / step wall time */
+	double slowdown;        /* comm_overlap: compute slowdown while communication runs */
 };
 
 #define EST_MAX_NOTES 24
@@ -122,6 +136,8 @@ enum est_link {
 };
 /* "none", "nvlink_bridge", ..., "pcie5"; "?" out of range. Static. */
 const char *est_link_name(enum est_link l);
+/* "none", "ddp", "zero3"; "?" out of range. Static. */
+const char *est_overlap_name(enum est_overlap o);
 
 struct estimate {
 	/* model */
@@ -157,8 +173,21 @@ struct estimate {
 	double link_peak;       /* bytes/s per direction, before link_efficiency */
 	double link_efficiency; /* the usable share of link_peak (when not given) */
 	bool link_given;        /* link_bw was given (--link-bw) */
+	/* comm_seconds: the raw communication per step; comm_ratio =
+	 * comm_seconds / step_compute_seconds, comm_bound = ratio > 1 (neither
+	 * says how much of it is hidden). */
 	double comm_seconds, step_compute_seconds, comm_ratio;
 	bool comm_bound;
+	/* What overlap leaves on the critical path (formulas.md "Communication"):
+	 * comm_exposed_seconds per step is added to the step's compute in
+	 * wall_seconds (so in gpu_hours and every price of the plan);
+	 * comm_share = exposed / (step compute + exposed), 0..1; overlap_fraction
+	 * = the share of the step's compute that communication can run under
+	 * (DDP: the last micro-batch's backward; ZeRO-3: all of it);
+	 * overlap_slowdown = how much slower compute runs while it does. All 0
+	 * without communication or without a step time. */
+	enum est_overlap overlap;
+	double comm_exposed_seconds, comm_share, overlap_fraction, overlap_slowdown;
 	/* what was assumed, what looks wrong: codes and facts */
 	struct est_note assumptions[EST_MAX_NOTES];
 	int nassumptions;

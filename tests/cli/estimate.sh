@@ -36,6 +36,10 @@ expect_ok resnet-example 'samples: 1.15e\+08' "$G" estimate resnet50-imagenet.ya
 expect_ok serve-example 'KV cache .*0.125 MiB/token' "$G" estimate serve-8b.yaml
 expect_ok seed-time 'wall time: 350.0 h' "$G" estimate --params 7e9 --tokens 3e9 --tflops 100
 expect_ok seed-comm 'COMMUNICATION-BOUND' "$G" estimate --params 7e9 --precision fp16 --gpus 2 --link-bw 20GB/s --step-time 0.5s
+expect_ok exposed-comm 'exposed per step: [0-9.]+ ms, [0-9]+% of the step \(overlap under 100% of the compute\)' \
+	"$G" estimate --model llama-3.1-8b --zero 3 --gpus 4 --micro-batch 6 --tokens 1e9 --tflops 300 --interconnect pcie
+expect_ok exposed-comm-time 'of which exposed communication: .*% of each step' \
+	"$G" estimate --model llama-3.1-8b --zero 3 --gpus 4 --micro-batch 6 --tokens 1e9 --tflops 300 --interconnect pcie
 expect_ok eq-form 'micro-batch 3 x seq 100' "$G" estimate --model gpt2 --micro-batch=3 --seq=100
 
 # --- JSON: valid, and every number's key names its unit
@@ -67,6 +71,30 @@ assert abs(parts - m["allocated_bytes"]) < 1, "components do not sum to allocate
 assert d["fit"]["recommended_tier_gb"] == 48
 PY
 	then ok; else bad "estimate --json schema/units"; fi
+	# communication that overlap does not hide is in the run time (issue 10 item 10)
+	job="--model llama-3.1-8b --zero 3 --gpus 4 --micro-batch 6 --tokens 1e9 --tflops 300"
+	run "$G" estimate $job --interconnect pcie --json; cp "$T/out" pcie.json
+	run "$G" estimate $job --interconnect nvlink --json; cp "$T/out" nvlink.json
+	if python3 - pcie.json nvlink.json <<'PY'
+import json, sys
+p, n = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (p, n):
+    c, t = d["communication"], d["time"]
+    assert c["overlap"] == "zero3" and abs(c["overlap_fraction"] - 1) < 1e-9
+    assert 0 < c["comm_share_fraction"] < 1
+    share = c["comm_exposed_seconds"] / (c["compute_per_step_seconds"] + c["comm_exposed_seconds"])
+    assert abs(c["comm_share_fraction"] - share) < 1e-9
+    assert abs(t["comm_exposed_seconds"] - c["steps"] * c["comm_exposed_seconds"]) < 1e-6 * t["wall_seconds"]
+    assert abs(t["wall_seconds"] - t["compute_seconds"] - t["comm_exposed_seconds"]) < 1e-6 * t["wall_seconds"]
+    assert "comm_overlap" in d["assumption_codes"]
+assert p["communication"]["ratio"] < 1     # compute-bound, nearly communication-bound
+assert p["time"]["wall_seconds"] > n["time"]["wall_seconds"] * 1.05
+assert p["time"]["gpu_hours"] > n["time"]["gpu_hours"]
+PY
+	then ok; else bad "estimate: PCIe not slower than NVLink with the exposed communication"; fi
+	run "$G" estimate --model llama-3.1-8b --micro-batch 6 --tokens 1e9 --tflops 300 --json
+	python3 -c "import json; d = json.load(open('$T/out')); assert d['time']['wall_seconds'] == d['time']['compute_seconds'] and d['communication']['comm_exposed_seconds'] == 0 and 'comm_overlap' not in d['assumption_codes']" \
+		&& ok || bad "estimate: one GPU adds communication"
 	for c in gpus models; do
 		run "$G" $c --json
 		python3 -c "import json,sys; assert len(json.load(open('$T/out'))) > 20" && ok || bad "$c --json"

@@ -149,6 +149,108 @@ static void test_issue2_communication(void **s)
 	assert_int_equal(e.link, EST_LINK_NONE);
 }
 
+/* The exposed part of t seconds of communication beside p seconds of compute,
+ * u of it unhideable (docs/formulas.md "Communication"), written out here
+ * from the formula, not taken from the code. */
+static double exposed_formula(double t, double u, double p)
+{
+	double s = 0.189, o = t - u;
+	return u + (o - p > o * s / (1 + s) ? o - p : o * s / (1 + s));
+}
+
+/* Issue 10 item 10: communication that overlap does not hide is in the run time. */
+static void test_comm_overlap(void **s)
+{
+	const double tflops = 300e12, G = 4, mb = 6, seq = 2048;
+	double N, L, v, C, F, B, bw_pcie = 31.5e9 * 0.65, bw_nv = 300e9 * 0.65;
+	double want, wall_pcie, steps;
+
+	(void)s;
+	/* the issue's case: an 8B full fine-tune, ZeRO-3 on 4 GPUs, the same
+	 * per-GPU FLOP/s, a PCIe 4.0 box against NVLink */
+	tu_est("--model llama-3.1-8b --zero 3 --gpus 4 --micro-batch 6 --tokens 1e9 --tflops 300 --interconnect pcie",
+	       &w, &arch, &e);
+	N = model_params(&arch);
+	L = (double)arch.layers;
+	v = (G - 1) / G * N * 2;                    /* one all-gather of the bf16 weights */
+	C = e.flops_per_unit * mb * seq / tflops;   /* compute of a step */
+	F = C / 3;                                  /* forward 2N of 6N (+ attention, also 1/3) */
+	B = C - F;
+	assert_near(e.step_compute_seconds, C, 1e-12);
+	assert_near(e.comm_bytes, 3 * v, 1e-12);
+	assert_true(e.comm_ratio < 1 && e.comm_ratio > 0.8);   /* nearly communication-bound */
+	assert_false(e.comm_bound);
+	assert_int_equal(e.overlap, EST_OVERLAP_ZERO3);
+	want = exposed_formula(v / bw_pcie, v / L / bw_pcie, F) + exposed_formula(2 * v / bw_pcie, v / L / bw_pcie, B);
+	assert_near(e.comm_exposed_seconds, want, 1e-9);
+	assert_true(e.comm_exposed_seconds > 0.1 * C);
+	steps = 1e9 / (mb * seq * G);
+	assert_near(e.steps, steps, 1e-12);
+	assert_near(e.wall_seconds, steps * (C + want), 1e-9);
+	assert_near(e.comm_share, want / (C + want), 1e-9);
+	assert_near(e.overlap_fraction, 1, 1e-12);
+	assert_near(e.gpu_hours, e.wall_seconds * G / 3600, 1e-12);
+	wall_pcie = e.wall_seconds;
+	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_COMM_OVERLAP);
+	assert_true(e.assumptions[e.nassumptions - 1].seconds == e.comm_exposed_seconds);
+	assert_true(e.assumptions[e.nassumptions - 1].share == e.comm_share);
+	assert_int_equal(e.assumptions[e.nassumptions - 1].overlap, EST_OVERLAP_ZERO3);
+	tu_est("--model llama-3.1-8b --zero 3 --gpus 4 --micro-batch 6 --tokens 1e9 --tflops 300 --interconnect nvlink",
+	       &w, &arch, &e);
+	want = exposed_formula(v / bw_nv, v / L / bw_nv, F) + exposed_formula(2 * v / bw_nv, v / L / bw_nv, B);
+	assert_near(e.comm_exposed_seconds, want, 1e-9);
+	assert_near(e.wall_seconds, steps * (C + want), 1e-9);
+	assert_true(wall_pcie > e.wall_seconds * 1.05);
+
+	/* one GPU: nothing added */
+	tu_est("--model llama-3.1-8b --micro-batch 6 --tokens 1e9 --tflops 300", &w, &arch, &e);
+	assert_true(e.comm_exposed_seconds == 0 && e.comm_share == 0 && e.overlap_fraction == 0);
+	assert_true(e.wall_seconds == e.compute_seconds);
+	assert_int_equal(e.overlap, EST_OVERLAP_NONE);
+	for (int i = 0; i < e.nassumptions; i++)
+		assert_int_not_equal(e.assumptions[i].code, EST_N_COMM_OVERLAP);
+
+	/* DDP, communication shorter than the backward pass: the last 25 MiB
+	 * bucket plus the slowdown of the compute beside the rest */
+	{
+		double t = 14e9 / 20e9, u = 25.0 * 1048576 / 20e9;
+		tu_est("--params 7e9 --precision fp16 --gpus 2 --link-bw 20GB/s --step-time 2s --tokens 1e9", &w, &arch, &e);
+		assert_int_equal(e.overlap, EST_OVERLAP_DDP);
+		assert_true(t < 2.0 * 2 / 3);
+		assert_near(e.comm_exposed_seconds, u + (t - u) * 0.189 / 1.189, 1e-9);
+		assert_near(e.overlap_fraction, 2.0 / 3, 1e-12);
+		assert_near(e.wall_seconds, e.steps * (2 + e.comm_exposed_seconds), 1e-12);
+		/* longer than the backward pass: what outlasts it */
+		tu_est("--params 7e9 --precision fp16 --gpus 2 --link-bw 20GB/s --step-time 0.5s --tokens 1e9", &w, &arch, &e);
+		assert_near(e.comm_exposed_seconds, t - 0.5 * 2 / 3, 1e-9);
+		assert_true(e.comm_bound);
+		/* gradient accumulation: only the last micro-batch's backward hides it */
+		tu_est("--params 7e9 --precision fp16 --gpus 2 --link-bw 20GB/s --step-time 2s --grad-accum 4 --tokens 1e9",
+		       &w, &arch, &e);
+		assert_near(e.comm_exposed_seconds, t - 2.0 / 4 * 2 / 3, 1e-9);
+		assert_near(e.overlap_fraction, 1.0 / 6, 1e-12);
+		assert_near(e.comm_seconds, t, 1e-12);   /* one all-reduce a step */
+	}
+
+	/* ZeRO-3 gathers the weights again in every micro-batch: the ratio does
+	 * not fall with grad_accum */
+	{
+		double one;
+		tu_est("--model llama-3.1-8b --zero 3 --gpus 4 --tflops 300 --tokens 1e9", &w, &arch, &e);
+		one = e.comm_bytes;
+		C = e.comm_ratio;
+		tu_est("--model llama-3.1-8b --zero 3 --gpus 4 --tflops 300 --tokens 1e9 --grad-accum 8", &w, &arch, &e);
+		assert_near(e.comm_bytes, 8 * one, 1e-12);
+		assert_near(e.comm_ratio, C, 1e-12);
+	}
+
+	/* LoRA: the adapters' gradients fit one bucket, so nothing hides them */
+	tu_est("--model llama-2-7b --task lora --gpus 2 --tflops 100 --tokens 1e8", &w, &arch, &e);
+	assert_true(e.comm_bytes == 4194304.0 * 4);
+	assert_near(e.comm_exposed_seconds, e.comm_seconds, 1e-12);
+	assert_true(e.comm_share > 0 && e.comm_share < 0.01);
+}
+
 /* Item 6: the seed table (004_*.txt section 1.1), with the evidence where it
  * contradicts the seed (docs/accuracy.md "The seed table"). Totals are
  * device-level (nvidia-smi) on a current stack. */
@@ -310,6 +412,10 @@ static void test_code_names(void **s)
 	assert_string_equal(est_code_name(EST_W_LONG_RUN), "long_run");
 	assert_string_equal(est_code_name(EST_CODE_COUNT), "?");
 	assert_string_equal(est_link_name(EST_LINK_PCIE4), "pcie4");
+	assert_string_equal(est_code_name(EST_N_COMM_OVERLAP), "comm_overlap");
+	assert_string_equal(est_overlap_name(EST_OVERLAP_ZERO3), "zero3");
+	assert_string_equal(est_overlap_name(EST_OVERLAP_DDP), "ddp");
+	assert_string_equal(est_overlap_name((enum est_overlap)3), "?");
 }
 
 int main(void)
@@ -320,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_issue2_kv_cache),
 		cmocka_unit_test(test_issue2_time),
 		cmocka_unit_test(test_issue2_communication),
+		cmocka_unit_test(test_comm_overlap),
 		cmocka_unit_test(test_issue2_seed_table),
 		cmocka_unit_test(test_components_move_the_right_way),
 		cmocka_unit_test(test_inference_decode_time),

@@ -116,6 +116,20 @@ static void test_words(void **s)
 	assert_non_null(strstr(out, "implausible plan: "));
 	assert_non_null(strstr(out, " on 8 GPU(s) is more than 30 days; it is driven by samples x seq x epochs = 3e+12 "
 				    "tokens at 3.12e+14 FLOPs each. One day on this setup covers 3e+11 tokens: "));
+	n = full(EST_N_COMM_OVERLAP);
+	n.overlap = EST_OVERLAP_DDP;
+	n.fraction = 2.0 / 3;
+	n.slowdown = 0.189;
+	n.seconds = 0.0303;
+	n.share = 0.05;
+	est_word(&n, out, sizeof(out));
+	assert_string_equal(out, "overlap: all-reduce in 25 MiB buckets under the last backward (67% of compute), the "
+				 "last bucket unhidden; compute 19% slower beside it; exposed 30 ms a step, 5% of it");
+	n.overlap = EST_OVERLAP_ZERO3;
+	n.fraction = 1;
+	est_word(&n, out, sizeof(out));
+	assert_non_null(strstr(out, "ZeRO-3 gathers prefetched under each pass (100% of compute)"));
+	assert_true(strlen(out) < EST_NOTE_MAX - 1);
 	memset(&e, 0, sizeof(e));
 	e.link = EST_LINK_PCIE4;
 	e.link_peak = 31.5e9;
