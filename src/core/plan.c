@@ -297,7 +297,7 @@ static void note_access(struct plan_result *r, const struct offer *o)
 		snprintf(p + len, sizeof(r->access_names) - len, "%s%s", len ? "," : "", name);
 }
 
-/* ---- checkpoints by the kind of interruption (docs/checkpoints.md "In a plan") ---- */
+/* ---- checkpoints by the kind of interruption (docs/formulas.md "Plan: checkpoints") ---- */
 
 /* On-demand: the seed's rule (000 §3.3: no more than the loss one tolerates,
  * 15-30 min), the upper end, unless the write would cost more than 5% of it. */
@@ -309,7 +309,7 @@ static double regular_interval(double write_s)
 }
 
 /* The lead time a scheduler's warning signal needs to write a checkpoint:
- * three writes, at least five minutes (assumption, docs/checkpoints.md). */
+ * three writes, at least five minutes (assumption, docs/formulas.md "Plan: checkpoints"). */
 static double signal_lead(double write_s)
 {
 	return 3 * write_s > 300 ? 3 * write_s : 300;
@@ -606,7 +606,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		c.compute_s = e->wall_seconds;
 		c.comm_bound = e->comm_bound;
 		c.comm_ratio = e->comm_ratio;
-		c.comm_share = 0;
+		c.comm_share = e->comm_share;
 
 		/* checkpoint size: what a resume needs, per GPU (shards write in parallel) */
 		ckpt_bytes = w->task == TASK_TRAIN ? e->mem.weights + e->mem.optimizer : e->mem.adapters;
