@@ -109,12 +109,33 @@ static int interruptions(const struct opt *o, const char *v, void *ctx, char *er
 	return 0;
 }
 
+/* An overhead fraction as "12.3%", or "over 1000%" past CKPT_OVERHEAD_MAX
+ * (docs/checkpoints.md "Bounds"). */
+static const char *pct_bounded(double f, char *buf, size_t n)
+{
+	if (!(f <= CKPT_OVERHEAD_MAX))
+		snprintf(buf, n, "over %.0f%%", CKPT_OVERHEAD_MAX * 100);
+	else
+		snprintf(buf, n, "%.1f%%", f * 100);
+	return buf;
+}
+
+/* A figure for JSON: the value, or null past its bound (never inf). */
+static void bounded_json(struct json *j, const char *key, double v, double max)
+{
+	if (v <= max)
+		json_num(j, key, v);
+	else
+		json_null(j, key);
+}
+
 static int ckpt_interval(int argc, char **argv)
 {
 	struct spot_params sp = {0};
 	struct spot_result res;
 	struct opt_money price_m = {0};
 	double price = 0, lo_over, hi_over;
+	bool no_ckpt_ok;
 	bool json = false, have_price = false, have_write = false, have_mtbf = false;
 	char err[256], a[32], b[32], c[32];
 	int rc;
@@ -159,9 +180,25 @@ static int ckpt_interval(int argc, char **argv)
 	}
 	if (spot_evaluate(&sp, &res, err, sizeof(err)))
 		return msg_usage("--%s", err);
+	if (!(res.overhead <= CKPT_OVERHEAD_MAX)) {
+		char w[32], m[32];
+		/* docs/checkpoints.md "Bounds": past 1000% the figure is not worth printing */
+		return msg_fail(_("cannot make useful progress: the expected overhead %s exceeds %.0f%% "
+				  "(the job would take more than %.0fx its work) for a %s write and restart, "
+				  "MTBF %s; write faster or find a steadier box"),
+				sp.interval_s > 0 ? _("at the interval you gave") : _("at the optimal interval"),
+				CKPT_OVERHEAD_MAX * 100, CKPT_OVERHEAD_MAX + 1,
+				units_fmt_duration(sp.write_s + sp.restart_s, w, sizeof(w)),
+				units_fmt_duration(sp.mtbf_s, m, sizeof(m)));
+	}
+	if (have_price && !(price * (1 + CKPT_OVERHEAD_MAX) * sp.work_s / 3600 <= CKPT_MONEY_MAX))
+		return msg_usage(_("--price: the cost could exceed %.0e (price x %.0f x the work): check --price "
+				   "and --work (docs/checkpoints.md \"Bounds\")"), CKPT_MONEY_MAX,
+				 CKPT_OVERHEAD_MAX + 1);
 	/* the rule of thumb's ends, at the same C, R, M (docs/billing.md) */
 	lo_over = spot_daly_wall(1, THUMB_LO, sp.write_s, sp.restart_s, sp.mtbf_s) - 1;
 	hi_over = spot_daly_wall(1, THUMB_HI, sp.write_s, sp.restart_s, sp.mtbf_s) - 1;
+	no_ckpt_ok = res.wall_no_ckpt_s <= CKPT_NO_CKPT_MAX_STRETCH * sp.work_s;
 
 	if (json) {
 		struct json j;
@@ -175,20 +212,23 @@ static int ckpt_interval(int argc, char **argv)
 		json_num(&j, "daly_interval_seconds", res.daly_s);
 		json_num(&j, "interval_seconds", res.interval_s);
 		json_num(&j, "overhead_fraction", res.overhead);
-		json_num(&j, "overhead_young_fraction", res.overhead_young);
-		json_num(&j, "overhead_15min_fraction", lo_over);
-		json_num(&j, "overhead_30min_fraction", hi_over);
+		bounded_json(&j, "overhead_young_fraction", res.overhead_young, CKPT_OVERHEAD_MAX);
+		bounded_json(&j, "overhead_15min_fraction", lo_over, CKPT_OVERHEAD_MAX);
+		bounded_json(&j, "overhead_30min_fraction", hi_over, CKPT_OVERHEAD_MAX);
 		if (sp.work_s > 0) {
 			json_num(&j, "work_seconds", sp.work_s);
 			json_num(&j, "wall_seconds", res.wall_s);
 			json_num(&j, "lost_seconds", res.lost_s);
-			json_num(&j, "interruptions", res.interruptions);
-			json_num(&j, "wall_no_checkpoint_seconds", res.wall_no_ckpt_s);
+			bounded_json(&j, "interruptions", res.interruptions, CKPT_INTERRUPTIONS_MAX);
+			json_bool(&j, "no_checkpoint_viable", no_ckpt_ok);
+			bounded_json(&j, "wall_no_checkpoint_seconds", res.wall_no_ckpt_s,
+				     CKPT_NO_CKPT_MAX_STRETCH * sp.work_s);
 			if (have_price) {
 				json_num(&j, "price_per_hour", price);
 				json_num(&j, "cost", price * res.wall_s / 3600);
 				json_num(&j, "cost_no_interruptions", price * sp.work_s / 3600);
-				json_num(&j, "cost_no_checkpoint", price * res.wall_no_ckpt_s / 3600);
+				bounded_json(&j, "cost_no_checkpoint", price * res.wall_no_ckpt_s / 3600,
+					     price * CKPT_NO_CKPT_MAX_STRETCH * sp.work_s / 3600);
 			}
 		}
 		json_obj_end(&j);
@@ -201,22 +241,35 @@ static int ckpt_interval(int argc, char **argv)
 	if (sp.interval_s > 0)
 		printf("Evaluated at the interval you gave: %s.\n", fmt_min(sp.interval_s, a, sizeof(a)));
 	printf("Expected overhead: %.1f%% of the work (%s per hour of work: checkpoint writes, "
-	       "lost work, restarts); at Young's interval %.1f%%.\n", res.overhead * 100,
-	       fmt_min(res.overhead * 3600, a, sizeof(a)), res.overhead_young * 100);
+	       "lost work, restarts); at Young's interval %s.\n", res.overhead * 100,
+	       fmt_min(res.overhead * 3600, a, sizeof(a)), pct_bounded(res.overhead_young, b, sizeof(b)));
 	if (sp.work_s > 0) {
-		printf("Job of %s of work: expected wall time %s (%s lost, %.1f interruptions expected); "
-		       "without checkpoints %s.\n", fmt_min(sp.work_s, a, sizeof(a)),
-		       fmt_min(res.wall_s, b, sizeof(b)), fmt_min(res.lost_s, c, sizeof(c)),
-		       res.interruptions, units_fmt_duration(res.wall_no_ckpt_s, err, sizeof(err)));
-		if (have_price)
-			printf("Expected cost at %.2f/h: %.2f (%.2f if never interrupted; %.2f without checkpoints).\n",
-			       price, price * res.wall_s / 3600, price * sp.work_s / 3600,
-			       price * res.wall_no_ckpt_s / 3600);
+		char n[32];
+		if (res.interruptions > CKPT_INTERRUPTIONS_MAX)
+			snprintf(n, sizeof(n), "over %.0f", CKPT_INTERRUPTIONS_MAX);
+		else
+			snprintf(n, sizeof(n), "%.1f", res.interruptions);
+		printf("Job of %s of work: expected wall time %s (%s lost, %s interruptions expected); ",
+		       fmt_min(sp.work_s, a, sizeof(a)), fmt_min(res.wall_s, b, sizeof(b)),
+		       fmt_min(res.lost_s, c, sizeof(c)), n);
+		if (no_ckpt_ok)
+			printf("without checkpoints %s.\n", units_fmt_duration(res.wall_no_ckpt_s, err, sizeof(err)));
+		else
+			printf(_("without checkpoints not viable (over %.0fx the work: restarts without end).\n"),
+			       CKPT_NO_CKPT_MAX_STRETCH);
+		if (have_price) {
+			printf("Expected cost at %.2f/h: %.2f (%.2f if never interrupted; ", price,
+			       price * res.wall_s / 3600, price * sp.work_s / 3600);
+			if (no_ckpt_ok)
+				printf("%.2f without checkpoints).\n", price * res.wall_no_ckpt_s / 3600);
+			else
+				printf(_("without checkpoints not viable).\n"));
+		}
 	}
 	printf("Rule of thumb (seed 000 §3.3: every 15-30 min): the optimum is %s it; "
-	       "overhead at 15 min %.1f%%, at 30 min %.1f%%.\n",
+	       "overhead at 15 min %s, at 30 min %s.\n",
 	       res.interval_s < THUMB_LO ? "below" : res.interval_s > THUMB_HI ? "above" : "within",
-	       lo_over * 100, hi_over * 100);
+	       pct_bounded(lo_over, a, sizeof(a)), pct_bounded(hi_over, b, sizeof(b)));
 	return msg_finish(EXIT_OK);
 }
 

@@ -23,6 +23,7 @@
 static const char usage[] =
 	"usage: gpurent cost --price PRICE [--billing PROFILE] [USAGE...] [--currency CODE]\n"
 	"                    [--rate CODE=UNITS_PER_USD | --usd-rate N] [--json]\n"
+	"       gpurent cost --list-billing [--json]      (also: --billing list)\n"
 	"\n"
 	"Price a usage pattern under every billing mode of one billing profile\n"
 	"(data/billing.csv) side by side: per-second (the reference), on-demand at the\n"
@@ -34,6 +35,8 @@ static const char usage[] =
 	"  --price PRICE          on-demand price per instance-hour: 1.2, $1.2, 1.32CNY, ¥1.32\n"
 	"  --billing PROFILE      billing profile (default ai-cloud); e.g. per-second,\n"
 	"                         per-minute, hourly, aws, gcp, azure, runpod, vast, autodl\n"
+	"  --list-billing         list every profile of data/billing.csv with its rules\n"
+	"                         and source, and exit (--json: every field)\n"
 	"Usage (at least --sessions or --hours-per-week):\n"
 	"  --sessions NxDUR[,..]   sessions of work, e.g. 10x20m or 8x2h,2x30m\n"
 	"  --hours-per-week H     with --weeks W: one block of H hours a week\n"
@@ -61,7 +64,10 @@ static const char usage[] =
 	"                         one written on --price, else the profile's)\n"
 	"  --rate CODE=N          N units of CODE per USD (data/currencies.csv has defaults)\n"
 	"  --usd-rate N           N units of --currency per USD\n"
-	"  --json                 machine-readable output (schema gpurent.cost/1)\n"
+	"  --json                 machine-readable output (schema gpurent.cost/1;\n"
+	"                         with --list-billing gpurent.billing/1)\n"
+	"Bounds: at most 100 years (876600 h) of work; a bill above 1e15 is refused;\n"
+	"ratios above 1000x print as 'over 1000x' (docs/billing.md \"Bounds\").\n"
 	"\n"
 	"Examples (the seed articles'):\n"
 	"  gpurent cost --price 1.2 --billing hourly --sessions 10x20m    # 3x per-second\n"
@@ -80,8 +86,14 @@ struct opts {
 	struct currency_table *cur;  /* data/currencies.csv and --rate; owned by cmd_cost() */
 	double usd_rate;      /* --usd-rate, 0 = none */
 	bool json;
+	bool list_billing;    /* --list-billing, or --billing list */
 	struct usage u;
 };
+
+/* docs/billing.md "Bounds": what `cost` accepts and prints. */
+#define COST_WORK_MAX_H 876600.0   /* 100 years of work in all (the duration parser's maximum) */
+#define COST_MONEY_MAX 1e15        /* no money figure printed above this */
+#define COST_RATIO_MAX 1000.0      /* "vs per-second" above this prints as "over 1000x" */
 
 #define usage_error msg_usage
 
@@ -263,6 +275,7 @@ static int parse_args(int argc, char **argv, struct opts *o, bool *have_price)
 		VAL(OPT_BYTES, "image", "SIZE", "30GB"),
 		VAL(OPT_NUMBER, "interruptions", "N", "0.25"),
 		OPT_BOOL("json", &o->json, N_("print JSON")),
+		OPT_BOOL("list-billing", &o->list_billing, N_("list the billing profiles and exit")),
 		VAL(OPT_DURATION, "mtbf", "DUR", "6h"),
 		VAL(OPT_MONEY, "my-rate", "PRICE", "20"),
 		VAL(OPT_DURATION, "my-time", "DUR", "2h"),
@@ -348,6 +361,8 @@ static void print_text(const struct billing_profile *p, const struct opts *o, co
 		       money(b->total, a, sizeof(a)));
 		if (m == BILLING_PER_SECOND)
 			printf("(reference)");
+		else if (ps->total > 0 && b->total / ps->total > COST_RATIO_MAX)
+			printf("over %.0fx", COST_RATIO_MAX);
 		else if (ps->total > 0)
 			printf("%.2fx", b->total / ps->total);
 		if (m == r->cheapest)
@@ -476,6 +491,130 @@ static void print_json(const struct billing_profile *p, const struct opts *o, co
 	json_obj_end(&j);
 }
 
+/* ---- --list-billing ---- */
+
+/* A discount column: "30%", or "-" when not offered. */
+static const char *pct(double d, char *buf, size_t n)
+{
+	if (d == BILLING_NONE || d < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.0f%%", d * 100);
+	return buf;
+}
+
+/* The source cut to width bytes at a word, with "..." when cut (UTF-8 safe). */
+static void print_source(const char *src, size_t width)
+{
+	size_t n = strlen(src), cut;
+
+	if (n <= width) {
+		printf("    source: %s\n", src);
+		return;
+	}
+	cut = width - 3;
+	while (cut > 0 && ((unsigned char)src[cut] & 0xC0) == 0x80)
+		cut--;   /* not inside a UTF-8 sequence */
+	for (size_t k = cut; k > width / 2; k--)
+		if (src[k] == ' ') {
+			cut = k;
+			break;
+		}
+	printf("    source: %.*s...\n", (int)cut, src);
+}
+
+static void list_text(const struct billing_db *db)
+{
+	printf(_("%zu billing profiles (data/billing.csv; rules in docs/billing.md). Discounts are off the "
+		 "on-demand price;\nMTBF is the assumed time between spot interruptions; storage per GB-month, "
+		 "egress per GB, in the profile's currency.\n\n"), db->n);
+	printf("%-24s %-11s %-4s %7s %7s %6s %6s %7s %6s %6s %5s %7s %7s %7s\n", "profile", "supply", "cur",
+	       "billed", "minimum", "daily", "weekly", "monthly", "res1y", "res3y", "spot", "mtbf",
+	       "storage", "egress");
+	for (size_t i = 0; i < db->n; i++) {
+		const struct billing_profile *p = &db->v[i];
+		char g[32], mc[32], d[5][16], sp[16], mt[32];
+		units_fmt_duration(p->granularity_s, g, sizeof(g));
+		if (p->min_charge_s > 0)
+			units_fmt_duration(p->min_charge_s, mc, sizeof(mc));
+		else
+			snprintf(mc, sizeof(mc), "-");
+		if (p->spot_discount != BILLING_NONE && p->spot_mtbf_s > 0)
+			units_fmt_duration(p->spot_mtbf_s, mt, sizeof(mt));
+		else
+			snprintf(mt, sizeof(mt), "-");
+		printf("%-24s %-11s %-4s %7s %7s %6s %6s %7s %6s %6s %5s %7s %7.3f %7.3f\n", p->name, p->supply,
+		       p->currency, g, mc, pct(p->daily_discount, d[0], 16), pct(p->weekly_discount, d[1], 16),
+		       pct(p->monthly_discount, d[2], 16), pct(p->reserved_1y_discount, d[3], 16),
+		       pct(p->reserved_3y_discount, d[4], 16), pct(p->spot_discount, sp, sizeof(sp)), mt,
+		       p->storage_gb_month, p->egress_per_gb);
+		print_source(p->source, 110);
+	}
+}
+
+/* A discount for JSON: the fraction, or null when not offered. */
+static void json_discount(struct json *j, const char *key, double d)
+{
+	if (d == BILLING_NONE || d < 0)
+		json_null(j, key);
+	else
+		json_num(j, key, d);
+}
+
+static void list_json(const struct billing_db *db)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "gpurent.billing/1");
+	json_arr_begin(&j, "profiles");
+	for (size_t i = 0; i < db->n; i++) {
+		const struct billing_profile *p = &db->v[i];
+		json_obj_begin(&j, NULL);
+		json_str(&j, "name", p->name);
+		json_str(&j, "supply", p->supply);
+		json_str(&j, "currency", p->currency);
+		json_num(&j, "granularity_seconds", p->granularity_s);
+		json_num(&j, "min_charge_seconds", p->min_charge_s);
+		json_discount(&j, "daily_discount_fraction", p->daily_discount);
+		json_discount(&j, "weekly_discount_fraction", p->weekly_discount);
+		json_discount(&j, "monthly_discount_fraction", p->monthly_discount);
+		json_discount(&j, "reserved_1y_discount_fraction", p->reserved_1y_discount);
+		json_discount(&j, "reserved_3y_discount_fraction", p->reserved_3y_discount);
+		json_discount(&j, "spot_discount_fraction", p->spot_discount);
+		if (p->spot_discount != BILLING_NONE && p->spot_mtbf_s > 0)
+			json_num(&j, "spot_mtbf_seconds", p->spot_mtbf_s);
+		else
+			json_null(&j, "spot_mtbf_seconds");
+		json_num(&j, "storage_per_gb_month", p->storage_gb_month);
+		json_bool(&j, "storage_bills_stopped", p->storage_bills_stopped);
+		json_num(&j, "stopped_per_hour", p->stopped_per_hour);
+		json_num(&j, "egress_per_gb", p->egress_per_gb);
+		json_num(&j, "image_per_gb_month", p->image_gb_month);
+		json_num(&j, "student_discount_fraction", p->student_discount);
+		json_str(&j, "source", p->source);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+}
+
+static int list_billing(bool json)
+{
+	struct billing_db db;
+	int rc;
+
+	if ((rc = common_load_billing(&db)))
+		return rc;
+	if (json)
+		list_json(&db);
+	else
+		list_text(&db);
+	billing_db_free(&db);
+	return msg_finish(EXIT_OK);
+}
+
 static int cost(int argc, char **argv, struct opts *op)
 {
 	struct opts o = *op;
@@ -489,12 +628,22 @@ static int cost(int argc, char **argv, struct opts *op)
 
 	if ((rc = parse_args(argc, argv, &o, &have_price)) != OPT_GO)
 		goto out;
+	if (o.list_billing || !strcasecmp(o.billing, "list"))
+		return list_billing(o.json);
 	if (!have_price)
 		return usage_error("--price: required: the on-demand price of the instance per hour (e.g. --price 1.2)");
 	if (!o.u.nsessions && !(o.u.hours_per_week > 0))
 		return usage_error("expected a usage pattern: --sessions 10x20m or --hours-per-week 16 --weeks 4");
 	if (o.u.hours_per_week > 0 && !(o.u.weeks > 0))
 		return usage_error("--weeks: expected a number of weeks with --hours-per-week");
+	{
+		double work_h = o.u.hours_per_week * o.u.weeks;
+		for (size_t i = 0; i < o.u.nsessions; i++)
+			work_h += o.u.sessions[i].count * o.u.sessions[i].seconds / 3600;
+		if (!(work_h <= COST_WORK_MAX_H))
+			return usage_error("expected at most 100 years (%.0f h) of work in all, got %.4g h "
+					   "(--sessions, --hours-per-week x --weeks)", COST_WORK_MAX_H, work_h);
+	}
 	if ((rc = common_load_billing(&db)))
 		return rc;
 	if (!(p = billing_find(&db, o.billing))) {
@@ -555,6 +704,12 @@ static int cost(int argc, char **argv, struct opts *op)
 			continue;
 		if (r.rc[m]) {
 			rc = usage_error("%s", err);
+			goto out_free_db;
+		}
+		if (!(r.b[m].total <= COST_MONEY_MAX) || !(r.b[m].rate_per_hour <= COST_MONEY_MAX)) {
+			rc = usage_error("%s: the bill would exceed %.0e %s (%.3g): check --price and the usage "
+					 "(docs/billing.md \"Bounds\")", billing_mode_name((enum billing_mode)m),
+					 COST_MONEY_MAX, o.currency, r.b[m].total);
 			goto out_free_db;
 		}
 		if (m != BILLING_PER_SECOND && (r.cheapest < 0 || r.b[m].total < r.b[r.cheapest].total))

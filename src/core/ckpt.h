@@ -25,6 +25,21 @@
 #ifndef GPURENT_CKPT_H
 #define GPURENT_CKPT_H
 
+/*
+ * Bounds of `gpurent ckpt interval` (docs/checkpoints.md "Bounds"): an
+ * expected overhead above CKPT_OVERHEAD_MAX (1000%: the job would take
+ * more than 11x its work) is "cannot make useful progress" (exit 1);
+ * other overheads above it print as "over 1000%"; a wall time without
+ * checkpoints above CKPT_NO_CKPT_MAX_STRETCH x the work is "not viable"
+ * (as spot in `cost`, BILLING_SPOT_MAX_STRETCH); expected interruptions
+ * above CKPT_INTERRUPTIONS_MAX print as "over 1000000"; a --price whose
+ * bound price x 11 x work could pass CKPT_MONEY_MAX is refused (exit 2).
+ */
+#define CKPT_OVERHEAD_MAX 10.0
+#define CKPT_NO_CKPT_MAX_STRETCH 100.0
+#define CKPT_INTERRUPTIONS_MAX 1e6
+#define CKPT_MONEY_MAX 1e15
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -18,9 +18,29 @@ static const struct {
 	const char *alias, *code;
 } aliases[] = {
 	{"$", "USD"},
+	{"US$", "USD"},
 	{"RMB", "CNY"},
-	{"\xC2\xA5", "CNY"},   /* ¥ */
+	{"\xC2\xA5", "CNY"},       /* ¥ U+00A5 YEN SIGN (written for the yuan in China) */
+	{"\xEF\xBF\xA5", "CNY"},   /* ￥ U+FFE5 FULLWIDTH YEN SIGN (Chinese input methods) */
+	{"\xE5\x85\x83", "CNY"},   /* 元 U+5143 yuan */
+	{"\xE2\x82\xAC", "EUR"},   /* € U+20AC */
 };
+
+size_t currency_symbol_prefix(const char *s, char out[CURRENCY_CODE_MAX + 1])
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++) {
+		size_t n = strlen(aliases[i].alias);
+		/* symbols only ($, US$, ¥...): a letter alias ("RMB300") is not a prefix */
+		if (!strpbrk(aliases[i].alias, "$") && (unsigned char)aliases[i].alias[0] < 0x80)
+			continue;
+		if (!strncmp(s, aliases[i].alias, n)) {
+			snprintf(out, CURRENCY_CODE_MAX + 1, "%s", aliases[i].code);
+			return n;
+		}
+	}
+	return 0;
+}
 
 int currency_canonical(const char *s, char out[CURRENCY_CODE_MAX + 1])
 {

@@ -4,9 +4,13 @@
  * prices (cost, offers, plan). Pure: the caller reads the file.
  *
  * Codes are 3 to 7 ASCII letters, compared case-insensitively and stored
- * upper-case. Aliases, resolved wherever a code is accepted:
- *   RMB -> CNY, "¥" (U+00A5) -> CNY, "$" -> USD
- * (¥ is CNY as units_parse_money() reads it). USD is the reference: its
+ * upper-case. Aliases, resolved wherever a code is accepted (--currency,
+ * --rate, and money values through units_parse_money(): 300RMB, 300 rmb,
+ * ¥300, 300¥, ￥300, 300元, €3, 3€, $3):
+ *   RMB, "¥" (U+00A5), "￥" (U+FFE5), "元" (U+5143) -> CNY
+ *   "$", US$ -> USD;  "€" (U+20AC) -> EUR
+ * so output always names the canonical code. CNH (offshore yuan, its own
+ * rate) is not an alias. USD is the reference: its
  * rate is 1 and cannot be changed. A rate is finite, > 0 and at most
  * CURRENCY_MAX_PER_USD units per USD.
  */
@@ -57,6 +61,13 @@ void currency_table_free(struct currency_table *t);
  * nor an alias (out is then "").
  */
 int currency_canonical(const char *s, char out[CURRENCY_CODE_MAX + 1]);
+
+/*
+ * The byte length of a currency symbol ("$", "¥", "￥", "元", "€": the
+ * non-letter aliases) at the start of s, with its code in out; 0 and ""
+ * when s does not start with one.
+ */
+size_t currency_symbol_prefix(const char *s, char out[CURRENCY_CODE_MAX + 1]);
 
 /* The entry for code (aliases and any case accepted), or NULL. Borrowed
  * from t until it changes. */

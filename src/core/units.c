@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "currency.h"
 #include "quote.h"
 #include "../util/util.h"
 
@@ -385,19 +386,14 @@ bool units_money_has_code(const char *v)
 int units_parse_money(const char *s, double *amount, char code[8], char *err, size_t errlen)
 {
 	const char *p = s;
-	char q[QUOTE_KEEP * 4 + 8];
+	char q[QUOTE_KEEP * 4 + 8], pre[CURRENCY_CODE_MAX + 1], suf[CURRENCY_CODE_MAX + 1];
 	double v;
 	size_t n = 0;
 
 	while (isspace((unsigned char)*p))
 		p++;
 	snprintf(code, 8, "USD");
-	if (*p == '$') {
-		p++;
-	} else if (!strncmp(p, "\xC2\xA5", 2)) {   /* ¥ */
-		snprintf(code, 8, "CNY");
-		p += 2;
-	}
+	p += currency_symbol_prefix(p, pre);   /* $ ¥ ￥ 元 € (currency.h) */
 	n = scan_decimal(p);
 	if (!n || decimal_value(p, n, &v))
 		goto bad;
@@ -415,19 +411,18 @@ int units_parse_money(const char *s, double *amount, char code[8], char *err, si
 	while (isspace((unsigned char)*p))
 		p++;
 	if (*p) {
-		n = 0;
-		while (isalpha((unsigned char)p[n]) && n < 7)
-			n++;
-		if (n < 3 || p[n])
+		/* a code (CNY, rmb) or a symbol after the number (300¥): the one
+		 * alias table of currency.c makes it canonical */
+		if (currency_canonical(p, suf) || (pre[0] && strcmp(pre, suf)))
 			goto bad;
-		for (size_t i = 0; i < n; i++)
-			code[i] = (char)toupper((unsigned char)p[i]);
-		code[n] = '\0';
+		snprintf(code, 8, "%s", suf);
+	} else if (pre[0]) {
+		snprintf(code, 8, "%s", pre);
 	}
 	*amount = v;
 	return 0;
 bad:
-	snprintf(err, errlen, "expected an amount such as 300, $300 or 2000CNY, got '%s'",
+	snprintf(err, errlen, "expected an amount such as 300, $300, 300CNY or ¥300, got '%s'",
 		 quote_value(s, q, sizeof(q)));
 	return -1;
 }

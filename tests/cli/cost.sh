@@ -144,4 +144,83 @@ run "$G" cost --price 4.98CNY --billing gongji --sessions 1x30d --json
 [ "$rc" -eq 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "\"viable\": false" in json.dumps(d)' "$T/out" 2>/dev/null &&
 	ok || bad "unbounded spot in JSON: $(head -c 300 "$T/out")"
 
+# --- bounds (docs/billing.md and docs/checkpoints.md "Bounds"): on the issue's
+# inputs and at the option bounds, no printed number beyond the bound (a
+# figure of 16+ digits before the point: 1e15), none inf, nan or -0.00
+unbounded() { grep -Eq '[0-9]{16,}|-0\.00|inf|nan' "$1"; }
+for args in "--price 4.98CNY --billing gongji --sessions 1x30d" \
+	"--price 4.98CNY --billing gongji --hours-per-week 168 --weeks 4.3" \
+	"--price 1 --billing hourly --sessions 1x0.001s" \
+	"--price 0.000000001 --billing aws --sessions 1x0.001s" \
+	"--price 1000 --billing aws --hours-per-week 168 --weeks 5000" \
+	"--price 1000000 --billing hyperscaler --sessions 3x36500d --data 1000000000GB"; do
+	run "$G" cost $args
+	if [ "$rc" -eq 0 ] && ! unbounded "$T/out"; then ok
+	elif [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'expected at most 100 years\|would exceed 1e+15' "$T/err"; then ok
+	else bad "cost $args: rc $rc $(head -c 400 "$T/out" "$T/err")"; fi
+done
+expect_err cost-work-bound 2 "expected at most 100 years (876600 h) of work in all" \
+	"$G" cost --price 1 --hours-per-week 168 --weeks 1e18
+expect_err cost-money-bound 2 "the bill would exceed 1e+15" "$G" cost --price 1e12 --billing aws --hours-per-week 168 --weeks 5000
+expect_ok cost-ratio-bound 'over 1000x' "$G" cost --price 1 --billing hourly --sessions 1x0.001s
+for args in "--write 59m --mtbf 1h --work 24h --price 2" "--write 10h --mtbf 1h --work 24h" \
+	"--write 0.000001s --mtbf 0.00001s --work 36500d --price 100" "--write 0.000001s --mtbf 36500d --work 36500d --price 1000" \
+	"--write 1s --mtbf 1h --interval 36500d --work 1h" "--write 0.000001s --mtbf 36500d --work 0.000001s --price 1e12" \
+	"--write 59m --mtbf 1h --work 24h --json"; do
+	run "$G" ckpt interval $args
+	if { [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; } && ! unbounded "$T/out" && ! unbounded "$T/err"; then ok
+	else bad "ckpt interval $args: rc $rc $(head -c 400 "$T/out" "$T/err")"; fi
+	case $args in *--json*) python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert all(v is None or isinstance(v,(bool,str)) or abs(v) < 1e15 for v in d.values())' "$T/out" && ok || bad "ckpt --json bounds";; esac
+done
+# a write just under the MTBF: the no-checkpoint figure is 'not viable', not 1e10 hours
+expect_ok ckpt-no-ckpt-bound 'without checkpoints not viable \(over 100x the work' "$G" ckpt interval --write 59m --mtbf 1h --work 24h
+# an overhead past 1000% is 'cannot make useful progress', exit 1, one line
+run "$G" ckpt interval --write 1s --mtbf 1h --interval 36500d --work 1h
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'cannot make useful progress: the expected overhead at the interval you gave exceeds 1000%' "$T/err" &&
+	[ ! -s "$T/out" ] && ok || bad "overhead bound: rc $rc $(cat "$T/out" "$T/err")"
+expect_ok ckpt-thumb-bound 'overhead at 15 min over 1000%' "$G" ckpt interval --write 0.000001s --mtbf 0.00001s
+
+# --- RMB, ¥, ￥ and 元 are CNY everywhere (issue 10 item 2): the same bill, labelled CNY
+run "$G" cost --price 4.98 --billing gongji --sessions 2x8h --currency CNY; cp "$T/out" "$T/cny"
+for c in RMB rmb '¥' '￥' '元'; do
+	run "$G" cost --price 4.98 --billing gongji --sessions 2x8h --currency "$c"
+	[ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/cny" && ok || bad "--currency $c differs from --currency CNY"
+done
+for p in '4.98 RMB' '4.98rmb' '¥4.98' '4.98¥' '￥4.98' '4.98元' '4.98CNY'; do
+	run "$G" cost --price "$p" --billing gongji --sessions 2x8h
+	[ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/cny" && ok || bad "--price '$p' differs from 4.98 CNY: $(grep 'All money' "$T/out") $(cat "$T/err")"
+done
+run "$G" cost --price 1 --billing gongji --sessions 2x8h --rate RMB=7.1 --currency CNY; cp "$T/out" "$T/r1"
+run "$G" cost --price 1 --billing gongji --sessions 2x8h --rate CNY=7.1 --currency rmb
+[ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/r1" && ok || bad "--rate RMB= differs from --rate CNY="
+expect_ok euro-symbol 'All money in EUR' "$G" cost --price '€2' --billing gongji --sessions 1x1h
+
+# --- --list-billing (and --billing list): every profile of data/billing.csv
+B="$ROOT/data/billing.csv"
+nprof=$(python3 -c 'import csv,sys; print(sum(1 for r in csv.DictReader(l for l in open(sys.argv[1], encoding="utf-8") if not l.startswith("#"))))' "$B")
+run "$G" cost --list-billing
+[ "$rc" -eq 0 ] && [ "$(grep -c '^    source: ' "$T/out")" -eq "$nprof" ] && grep -q "^$nprof billing profiles" "$T/out" &&
+	ok || bad "--list-billing: $nprof profiles in billing.csv, listing: $(head -3 "$T/out") $(cat "$T/err")"
+cp "$T/out" "$T/list"
+# a known row: autodl bills per second in CNY with a 33% monthly package
+grep -Eq '^autodl +ai-cloud +CNY +1\.00 s .* 33% ' "$T/list" && ok || bad "--list-billing autodl row: $(grep '^autodl' "$T/list")"
+! grep -Eq -- '-0\.00|inf|nan' "$T/list" && ok || bad "--list-billing prints inf/nan/-0"
+run "$G" cost --billing list
+[ "$rc" -eq 0 ] && cmp -s "$T/out" "$T/list" && ok || bad "--billing list != --list-billing"
+run "$G" cost --list-billing --json
+[ "$rc" -eq 0 ] && python3 - "$T/out" "$B" "$nprof" <<'PY' && ok || bad "--list-billing --json"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gpurent.billing/1"
+rows = list(csv.DictReader(l for l in open(sys.argv[2], encoding="utf-8") if not l.startswith("#")))
+assert len(d["profiles"]) == int(sys.argv[3]) == len(rows)
+by = {p["name"]: p for p in d["profiles"]}
+for r in rows:
+    p = by[r["name"]]
+    assert p["supply"] == r["supply"] and p["currency"] == r["currency"] and p["source"] == r["source"], r["name"]
+a = by["autodl"]
+assert abs(a["monthly_discount_fraction"] - 0.33) < 1e-9 and a["granularity_seconds"] == 1
+assert by["lambda"]["spot_discount_fraction"] is None and by["lambda"]["spot_mtbf_seconds"] is None
+PY
+
 finish

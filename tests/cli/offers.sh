@@ -126,4 +126,24 @@ else
 	echo "SKIP real catalogs: $REAL not found (../shared is absent)"
 fi
 
+# --- the China-market cards of the bundled catalog are known (issue 10 item 13):
+# AutoDL A800 and Gongji H800 resolve to gpus.csv rows, nothing is reported unknown
+run "$G" offers 'gpu in [A800,H800]' --json
+[ "$rc" -eq 0 ] && python3 - "$T/out" <<'PY' && ok || bad "bundled A800/H800 known: $(head -c 300 "$T/out") $(cat "$T/err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+spec = {o["provider"] + " " + o["gpu_catalog_name"]: o["gpu_spec"] for o in d["offers"]}
+assert spec.get("AutoDL A800") == "NVIDIA A800 80GB PCIe", spec
+assert spec.get("Gongji H800") == "NVIDIA H800 SXM", spec
+PY
+run "$G" offers
+[ "$rc" -eq 0 ] && ! grep -q 'not in gpus.csv' "$T/out" && ok || bad "bundled catalog reports unknown GPUs: $(grep 'not in gpus' "$T/out")"
+if [ -d "$REAL" ]; then
+	# the real catalogs: only GCP's TPUs stay unknown
+	run "$G" offers --catalog "$REAL" --limit 1
+	unk=$(grep 'not in gpus.csv' "$T/out" | grep -v '/gcp/' | head -3)
+	gcp=$(grep '/gcp/.*not in gpus.csv' "$T/out" | sed 's/.*not in gpus.csv (//; s/)$//' | tr ',' '\n' | grep -v 'tpu-' | tr -d ' ')
+	[ "$rc" -eq 0 ] && [ -z "$unk" ] && [ -z "$gcp" ] && ok || bad "real catalogs still name unknown GPUs: $unk $gcp"
+fi
+
 finish

@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "../../src/core/currency.h"
+#include "../../src/core/units.h"
 #include "../../src/util/util.h"
 
 static const char hdr[] = "code,usd,source\n";
@@ -62,6 +63,66 @@ static void test_aliases_and_case(void **s)
 	assert_int_equal(currency_canonical("", c), CURRENCY_ECODE);
 	assert_null(currency_find(&t, "EUR"));
 	assert_string_equal(currency_find(&t, "rmb")->code, "CNY");
+	currency_table_free(&t);
+}
+
+/* Issue 10 item 2: RMB, ¥, ￥ and 元 are CNY, $ is USD, € is EUR, wherever a
+ * code is read: --currency (currency_canonical), --rate, money values. */
+static void test_yuan_spellings(void **s)
+{
+	static const struct {
+		const char *in, *code;
+	} canon[] = {
+		{"RMB", "CNY"}, {"rmb", "CNY"}, {"Rmb", "CNY"}, {"\xC2\xA5", "CNY"},
+		{"\xEF\xBF\xA5", "CNY"}, {"\xE5\x85\x83", "CNY"}, {"cny", "CNY"},
+		{"$", "USD"}, {"us$", "USD"}, {"\xE2\x82\xAC", "EUR"}, {"eur", "EUR"},
+	};
+	static const struct {
+		const char *in;
+		double amount;
+		const char *code;
+	} money[] = {
+		{"300", 300, "USD"}, {"$300", 300, "USD"}, {"US$3", 3, "USD"},
+		{"300\xC2\xA5", 300, "CNY"}, {"\xC2\xA5" "300", 300, "CNY"},      /* 300¥ ¥300 */
+		{"300 RMB", 300, "CNY"}, {"300rmb", 300, "CNY"}, {"50RMB", 50, "CNY"},
+		{"\xEF\xBF\xA5" "2.5", 2.5, "CNY"}, {"3\xE5\x85\x83", 3, "CNY"},  /* ￥2.5 3元 */
+		{"\xE2\x82\xAC" "3", 3, "EUR"}, {"3 \xE2\x82\xAC", 3, "EUR"},     /* €3, 3 € */
+		{"1.32CNY", 1.32, "CNY"}, {"2000 cny", 2000, "CNY"}, {"\xC2\xA5" "3CNY", 3, "CNY"},
+	};
+	static const char *const bad[] = {
+		"RMB300", "\xC2\xA5" "3USD", "$3EUR", "3 RMB X", "3\xC2", "CNH", "\xEF\xBF",
+	};
+	struct currency_table t;
+	char c[CURRENCY_CODE_MAX + 1], code[8], err[256];
+	double v;
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(canon); i++) {
+		if (currency_canonical(canon[i].in, c) || strcmp(c, canon[i].code))
+			fail_msg("canonical '%s': got '%s', want %s", canon[i].in, c, canon[i].code);
+	}
+	assert_int_equal(currency_canonical("CNH", c), 0);   /* offshore yuan: its own code */
+	assert_string_equal(c, "CNH");
+	for (size_t i = 0; i < ARRAY_SIZE(money); i++) {
+		if (units_parse_money(money[i].in, &v, code, err, sizeof(err)))
+			fail_msg("money '%s': %s", money[i].in, err);
+		if (v != money[i].amount || strcmp(code, money[i].code))
+			fail_msg("money '%s': got %g %s, want %g %s", money[i].in, v, code,
+				 money[i].amount, money[i].code);
+	}
+	for (size_t i = 1; i < ARRAY_SIZE(bad); i++)
+		if (!units_parse_money(bad[i], &v, code, err, sizeof(err)))
+			fail_msg("money '%s' accepted as %g %s", bad[i], v, code);
+	assert_int_equal(units_parse_money(bad[0], &v, code, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "expected an amount"));
+	/* the rate of an alias lands on the canonical entry */
+	assert_int_equal(load(&t, "USD,1,x\nCNY,0.125,x\n", err, sizeof(err)), 0);
+	assert_int_equal(currency_set_rate(&t, "RMB=7.1", err, sizeof(err)), 0);
+	assert_true(fabs(currency_per_usd(&t, "CNY") - 7.1) < 1e-9);
+	assert_int_equal(currency_set_rate(&t, "\xEF\xBF\xA5=7.3", err, sizeof(err)), 0);
+	assert_true(fabs(currency_per_usd(&t, "\xE5\x85\x83") - 7.3) < 1e-9);
+	assert_int_equal(t.n, 2);   /* no RMB entry added */
+	assert_string_equal(currency_find(&t, "\xC2\xA5")->code, "CNY");
 	currency_table_free(&t);
 }
 
@@ -178,6 +239,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bundled_file),
 		cmocka_unit_test(test_aliases_and_case),
+		cmocka_unit_test(test_yuan_spellings),
 		cmocka_unit_test(test_set_rate),
 		cmocka_unit_test(test_grows),
 		cmocka_unit_test(test_bad_files),

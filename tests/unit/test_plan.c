@@ -118,7 +118,7 @@ static void test_fit_and_reasons(void **s)
 	add("b", "a100-80", "A100-80GB", 1, 1.40, 0);
 	add("b", "a100-80", "A100-80GB", 1, 1.40, 0);      /* the same instance in another region */
 	add("c", "l40s", "L40S", 1, 0.90, 0);
-	add("d", "mystery", "A800", 1, 0.50, 0);           /* unknown GPU */
+	add("d", "mystery", "Z800", 1, 0.50, 0);           /* unknown GPU */
 	slice = add("e", "mig-3g", "A100-80GB", 1, 0.30, 0);
 	slice->is_slice = true;
 	slice->gpu_mem = 40e9;
