@@ -71,6 +71,135 @@ assert r and all(('A100 80GB' in x['gpu'] or 'H100' in x['gpu']) and x['mode'] !
 		&& ok || bad "SkyPilot resources honoured: $(head -c 300 "$T/out")"
 fi
 
+# issue 10: a plan a user can act on (tests/data/plan-access.csv)
+CAT=$ROOT/tests/data/plan-access.csv
+printf 'model: llama-2-7b\ntask: lora\nseq: 2048\ntokens: 5e8\nresumable: true\n' >acc.yaml
+run "$G" plan acc.yaml --catalog "$CAT" --top 10 --json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 - "$T/out" <<'PY' && ok || bad "access: a membership offer is not ranked without --access"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ranked"] and all(x["provider"] != "TestUni" for x in d["ranked"]), d["ranked"]
+ex = {e["code"]: e for e in d["excluded"]}
+assert ex["access"]["count"] == 1 and ex["access"]["memberships"] == "TEST-HPC"
+assert "--access TEST-HPC" in ex["access"]["example"]
+assert d["advice"]["supply"]["campus-hpc"]["need_access_count"] == 1
+assert not d["advice"]["supply"]["campus-hpc"]["fits"]
+# suspect: spot above on-demand is not ranked on either price
+assert all(x["provider"] != "SusCloud" for x in d["ranked"])
+assert ex["suspect_price"]["count"] == 1
+# the budget stop without a budget: 1.2x the expected cost, stated
+stop = [c for c in d["advice"]["checklist"] if c.startswith("auto-stop")][0]
+assert ("%.0f USD" % (1.2 * d["ranked"][0]["total_cost"])) in stop and "1.2x the expected cost" in stop, stop
+# the Pareto front and the fastest within 10%
+r = d["ranked"]
+for i, c in enumerate(r):
+    dom = any(k != i and o["total_cost"] <= c["total_cost"] and o["finish_seconds"] <= c["finish_seconds"]
+              and (o["total_cost"] < c["total_cost"] or o["finish_seconds"] < c["finish_seconds"])
+              for k, o in enumerate(r))
+    assert c["pareto"] == (not dom), (i, c)
+f = d["fastest_within_choice"][0]
+assert f["total_cost"] <= 1.1 * r[0]["total_cost"] and f["finish_seconds"] < r[0]["finish_seconds"]
+assert f["gpus"] == 8 and d["fastest_within"]["margin_fraction"] == 0.1
+# communication: a share on 8 GPUs, none on one
+assert all((x["comm_share_fraction"] > 0) == (x["gpus"] > 1) for x in r), [(x["gpus"], x["comm_share_fraction"]) for x in r]
+# spot that costs more than on-demand is said
+assert d["spot_note"]["code"] == "spot_dearer" and d["spot_note"]["spot_total_cost"] > d["spot_note"]["on_demand_total_cost"]
+PY
+fi
+run "$G" plan acc.yaml --catalog "$CAT" --top 10
+grep -q 'memberships: TEST-HPC' "$T/out" && grep -q 'Within 10% of the cheapest' "$T/out" \
+	&& grep -q 'spot is not the saving here' "$T/out" && ok || bad "access, fastest, spot lines in the text"
+run "$G" plan acc.yaml --catalog "$CAT" --access test-hpc --json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 - "$T/out" <<'PY' && ok || bad "--access: the campus offer is planned, chained, with its checkpoint rule"
+import json, sys
+d = json.load(open(sys.argv[1]))
+top = d["ranked"][0]
+assert top["provider"] == "TestUni" and top["total_cost"] == 0 and top["jobs"] > 1, top
+codes = d["advice"]["checklist_codes"]
+assert "checkpoint_time_limit" in codes and "checkpoint_interval" not in codes, codes
+stop = d["advice"]["checklist"][codes.index("auto_stop")]
+assert "budget stop at 0" not in stop and "no budget stop" in stop, stop
+assert "access" not in [e["code"] for e in d["excluded"]]
+PY
+fi
+run "$G" plan acc.yaml --catalog "$CAT" --access TEST-HPC --trust-catalog --json --top 10
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert any(x['provider'] == 'SusCloud' and x['mode'] != 'spot' for x in d['ranked'])
+assert 'suspect_price' not in [e['code'] for e in d['excluded']]" && ok || bad "--trust-catalog ranks the suspect row on on-demand"
+fi
+# --exclude / --only by supply type and provider
+run "$G" plan acc.yaml --catalog "$CAT" --exclude marketplace,cloudA --json --top 10
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert d['ranked'] == [] and [e['count'] for e in d['excluded'] if e['code'] == 'user_filter'] == [3], d['excluded']" \
+		&& ok || bad "--exclude by supply type and provider"
+	run "$G" plan acc.yaml --catalog "$CAT" --only marketplace --json --top 10
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert d['ranked'] and all(x['supply'] == 'marketplace' for x in d['ranked'])" && ok || bad "--only marketplace"
+fi
+# use_spot: true that leaves out a cheaper on-demand plan says so
+printf 'resources:\n  use_spot: true\nmodel: llama-2-7b\ntask: lora\nseq: 2048\ntokens: 5e8\nresumable: true\n' >spot.yaml
+run "$G" plan spot.yaml --catalog "$CAT" --json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert d['ranked'] and all(x['mode'] == 'spot' for x in d['ranked'])
+n = d['spot_note']
+assert n['code'] == 'spot_only_excluded_cheaper' and n['on_demand_total_cost'] < n['spot_total_cost'], n" \
+		&& ok || bad "use_spot: true and a cheaper on-demand plan"
+fi
+
+# one currency per answer: the same job in USD and CNY ranks the same, totals differ by the rate
+run "$G" plan acc.yaml --catalog "$CAT" --json --top 10
+cp "$T/out" usd.json
+run "$G" plan acc.yaml --catalog "$CAT" --json --top 10 --currency CNY
+cp "$T/out" cny.json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 - usd.json cny.json <<'PY' && ok || bad "USD and CNY: same ranking, totals by the rate"
+import json, sys
+u, c = (json.load(open(p)) for p in sys.argv[1:3])
+assert u["currency"] == "USD" and c["currency"] == "CNY" and c["usd_per_unit"] < 1
+key = lambda d: [(x["provider"], x["instance"], x["mode"]) for x in d["ranked"]]
+assert key(u) == key(c)
+for a, b in zip(u["ranked"], c["ranked"]):
+    assert abs(b["total_cost"] * c["usd_per_unit"] - a["total_cost"]) <= 1e-9 * max(1, a["total_cost"]), (a, b)
+PY
+fi
+run "$G" plan acc.yaml --catalog "$CAT" --currency RMB --budget 1000
+body=$(sed '/^Catalogs$/,$d' "$T/out")
+echo "$body" | grep -q 'money in CNY' && ! echo "$body" | grep -v '1 USD = ' | grep -q 'USD' \
+	&& echo "$body" | grep -q 'budget stop at your budget, 1000 CNY' && ok || bad "one currency in a CNY answer: $(echo "$body" | grep USD | head -3)"
+run "$G" plan acc.yaml --catalog "$CAT" --budget 1000CNY --json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert d['currency'] == 'CNY' and d['rate_source'].startswith('data/currencies.csv line ')
+assert d['ranked'] and all(x['total_cost'] <= 1000 for x in d['ranked'])" && ok || bad "a budget written in CNY sets the currency"
+fi
+run "$G" plan acc.yaml --catalog "$CAT" --budget 1 --json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert d['ranked'] == [] and d['magnitude']['code'] == 'over_budget' and 0 < d['magnitude']['work_in_range'] < 5e8
+assert 'budget' in [c['code'] for c in d['changes']]" && ok || bad "a budget far short: order of magnitude and what to change"
+fi
+
+# the demo's workload: the order of magnitude names the tokens; no campus without --access; no stop at 0
+run "$G" plan "$EX"
+grep -q '^Order of magnitude: .*3e+09 tokens' "$T/out" && ! grep -q 'budget stop at 0 ' "$T/out" \
+	&& ! grep -Eq '^ [0-9] (KFUPM|SJTU)' "$T/out" && ok || bad "the demo plan: $(head -5 "$T/out")"
+# nothing to plan on: the class still comes from the job, and what would change
+mkdir -p empty
+run "$G" plan "$EX" --catalog empty
+[ "$rc" -eq 1 ] && grep -q 'user class B' "$T/out" && grep -q 'What would have to change' "$T/out" \
+	&& grep -q -- '--catalog' "$T/out" && ok || bad "an empty catalog folder: $(grep 'user class' "$T/out")"
+
 # bad input: one line, exit 2
 printf 'model: llama-2-7b\ntask: lora\n' >notokens.yaml
 run "$G" plan notokens.yaml
