@@ -217,10 +217,12 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 		for (size_t i = 0; i < r->n; i++) {
 			const struct serve_choice *c = &r->ranked[i];
 			mode_list(c, cur, fx, line, sizeof(line));
-			printf(_(" %zu. tensor parallel %d x %ld replica(s) on %g box(es) of %g x %s: %.0f sequences a "
+			printf(_(" %zu. tensor parallel %d x %ld %s on %g %s of %g x %s: %.0f %s a "
 				 "replica, %.1f of %.1f GB per GPU; decode step %.1f ms (all-reduce %.1f ms) -> %.1f "
 				 "tokens/s a sequence; per month %s %s (%s billing)\n"),
-			       i + 1, c->tp, c->replicas, c->instances, c->offer->gpus, c->offer->gpu->name, c->batch,
+			       i + 1, c->tp, c->replicas, Q_("replica", "replicas", c->replicas), c->instances,
+			       Q_("box", "boxes", c->instances), c->offer->gpus, c->offer->gpu->name, c->batch,
+			       Q_("sequence", "sequences", c->batch),
 			       c->mem_per_gpu / 1e9, c->offer->gpu_mem / 1e9, c->step_s * 1e3, c->comm_s * 1e3,
 			       c->seq_tps, line, cur, c->profile);
 		}
