@@ -75,6 +75,7 @@ static enum opt_type opt_type_of(enum field_type t)
 	case F_BANDWIDTH: return OPT_BANDWIDTH;
 	case F_MONEY: return OPT_MONEY;
 	case F_STR: break;
+	case F_SCHEDULE: break;
 	}
 	return OPT_STRING;
 }
@@ -83,8 +84,8 @@ static enum opt_type opt_type_of(enum field_type t)
 static const char *field_example(const struct workload_field *f)
 {
 	static const struct { const char *name, *example; } ex[] = {
-		{"budget", "300"}, {"gpu", "A100-80GB"}, {"lora_targets", "q,v"}, {"model", "llama-2-7b"},
-		{"quant_bits", "8"},
+		{"access", "SJTU-HPC"}, {"budget", "300"}, {"gpu", "A100-80GB"}, {"lora_targets", "q,v"}, {"model", "llama-2-7b"},
+		{"quant_bits", "8"}, {"serve", "24x7"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(ex); i++)
 		if (!strcmp(ex[i].name, f->name))

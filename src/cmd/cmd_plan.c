@@ -15,6 +15,7 @@
 #include "../cli/common.h"
 #include "../cli/offers_load.h"
 #include "../cli/plan_pricer.h"
+#include "../cli/plan_serve.h"
 #include "../cli/planwords.h"
 #include "../cli/wlargs.h"
 
@@ -470,6 +471,8 @@ int cmd_plan(int argc, char **argv)
 	for (size_t i = 0; i < only.n; i++)
 		if (names_add(&onn, only.v[i]))
 			goto out_nomem;
+	if (w.access[0] && names_add(&acc, w.access))   /* the workload's access: too */
+		goto out_nomem;
 	po.access = (const char *const *)acc.v;
 	po.naccess = acc.n;
 	po.exclude = (const char *const *)exn.v;
@@ -520,7 +523,7 @@ int cmd_plan(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
+	if (!plan_serve_wanted(&w) && !workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
 		rc = wlargs_field_error(file, &w, -1,
 					"tokens: missing required field (plan prices the whole job: give tokens or samples)");
 		goto out;
@@ -544,6 +547,10 @@ int cmd_plan(int argc, char **argv)
 		goto out;
 	if ((rc = offers_load(&c, (char **)catalogs.v, catalogs.n, NULL, NULL, NULL)))
 		goto out_pricer;
+	if (plan_serve_wanted(&w)) {
+		rc = plan_serve_cmd(&w, &arch, &c, &po, disp.code, disp.fx.usd_per_unit, json);
+		goto out_pricer;
+	}
 	if (plan_run(&w, &arch, &c.set, &po, &r, err, sizeof(err))) {
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
 		rc = wlargs_field_error(file, &w, workload_field_index(key), err);

@@ -278,6 +278,20 @@ static bool filter_hit(const char *const *v, size_t n, const struct offer *o)
 	return false;
 }
 
+bool plan_offer_allowed(const struct plan_opts *opts, const struct offer *o, enum plan_exclusion *why)
+{
+	if (o->access.len && !in_names(opts->access, opts->naccess, &o->access)) {
+		*why = EX_ACCESS;
+		return false;
+	}
+	if ((opts->nexclude && filter_hit(opts->exclude, opts->nexclude, o)) ||
+	    (opts->nonly && !filter_hit(opts->only, opts->nonly, o))) {
+		*why = EX_USER_FILTER;
+		return false;
+	}
+	return true;
+}
+
 /* Add o's membership to r->access_names once (a few names, then "..."). */
 static void note_access(struct plan_result *r, const struct offer *o)
 {
@@ -537,18 +551,18 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		enum plan_mode od_mode = PLAN_ON_DEMAND;
 		double G, usable, ckpt_bytes, chunks = 1, od_wall, spot_wall = INFINITY;
 		bool spot_ok, offer_spot_only;
+		enum plan_exclusion why;
 
 		r->considered++;
-		if (o->access.len && !in_names(opts->access, opts->naccess, &o->access)) {
-			exclude(r, EX_ACCESS, o, PLAN_D_ACCESS, 0, 0);
-			note_access(r, o);
-			if ((unsigned)o->supply < SUPPLY_COUNT)
-				r->supply[o->supply].need_access++;
-			continue;
-		}
-		if ((opts->nexclude && filter_hit(opts->exclude, opts->nexclude, o)) ||
-		    (opts->nonly && !filter_hit(opts->only, opts->nonly, o))) {
-			exclude(r, EX_USER_FILTER, o, PLAN_D_USER_FILTER, 0, 0);
+		if (!plan_offer_allowed(opts, o, &why)) {
+			if (why == EX_ACCESS) {
+				exclude(r, EX_ACCESS, o, PLAN_D_ACCESS, 0, 0);
+				note_access(r, o);
+				if ((unsigned)o->supply < SUPPLY_COUNT)
+					r->supply[o->supply].need_access++;
+			} else {
+				exclude(r, EX_USER_FILTER, o, PLAN_D_USER_FILTER, 0, 0);
+			}
 			continue;
 		}
 		if (o->suspect != OFFER_PRICE_OK) {

@@ -357,4 +357,9 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	     struct plan_result *r, char *err, size_t errlen);
 void plan_result_free(struct plan_result *r);
 
+/* Whether the user may and wants to rent o under opts' access, exclude and
+ * only lists: true, or false with *why set to EX_ACCESS or EX_USER_FILTER
+ * (the service planner shares it). */
+bool plan_offer_allowed(const struct plan_opts *opts, const struct offer *o, enum plan_exclusion *why);
+
 #endif

@@ -69,6 +69,10 @@ int plan_price(const struct plan_price_env *env, const struct offer *o, enum pla
 	case PLAN_DAILY: bm = BILLING_DAILY; break;
 	case PLAN_WEEKLY: bm = BILLING_WEEKLY; break;
 	case PLAN_MONTHLY: bm = BILLING_MONTHLY; break;
+	/* every hour of the span at the discounted rate: a service's month
+	 * (src/core/serve.c) passes the whole month as busy time */
+	case PLAN_RESERVED_1Y: bm = BILLING_RESERVED_1Y; break;
+	case PLAN_RESERVED_3Y: bm = BILLING_RESERVED_3Y; break;
 	case PLAN_SPOT:
 		if (o->spot_price <= 0)
 			return -1;

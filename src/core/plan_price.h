@@ -47,7 +47,8 @@ double plan_price_spot_mtbf(const struct billing_db *db, const struct billing_pr
  * contract): 0 with *out filled (note: "hourly: 1.00 h billed for 0.33 h
  * used", "<profile>: N.N interruptions expected", "<profile> billing"),
  * or -1 with *out zeroed when the offer has no such mode (no spot price,
- * no package in the profile), no profile applies, or the profile's
+ * no package or reserved term in the profile; reserved bills every hour of
+ * the usage's span, billing.h), no profile applies, or the profile's
  * currency has no rate.
  */
 int plan_price(const struct plan_price_env *env, const struct offer *o, enum plan_mode mode,

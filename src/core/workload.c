@@ -33,6 +33,8 @@ static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "in
 
 /* MUST stay sorted by name: workload_field_index() bisects it. */
 const struct workload_field workload_fields[] = {
+	STR("access", access, "none",
+	    "plan: memberships you hold (campus clusters, institution pools), e.g. SJTU-HPC"),
 	FLD("alloc_overhead", F_FRACTION, alloc_overhead, "10%",
 	    "PyTorch caching-allocator reserve on top of allocated memory"),
 	FLD("budget", F_MONEY, budget, "none",
@@ -49,6 +51,8 @@ const struct workload_field workload_fields[] = {
 	FLD("dropout", F_FRACTION, dropout, "the model's (0.1 BERT/GPT-2, 0 others)",
 	    "dropout probability; >0 keeps dropout masks for backward"),
 	FLD("egress", F_BYTES, egress, "0", "plan: data downloaded from the box at the end, e.g. 20GB"),
+	FLD("egress_month", F_BYTES, egress_month, "from the responses (docs/serve.md)",
+	    "service: data sent to users per month, e.g. 50GB"),
 	FLD("epochs", F_COUNT, epochs, "1", "passes over the samples"),
 	INT("ffn", ffn, 1, 10000000, "4 x hidden", "MLP inner size (by-hand architecture)"),
 	FLD("flash_attention", F_BOOL, flash_attention, "true",
@@ -79,22 +83,32 @@ const struct workload_field workload_fields[] = {
 	INT("micro_batch", micro_batch, 1, 100000000, "1", "samples per GPU per forward pass"),
 	STR("model", model, "-", "model preset (gpurent models) or a name for a by-hand architecture"),
 	ENUM("optimizer", optimizer, opt_names, "adamw", "adamw, adamw-8bit, sgd (momentum), adafactor"),
+	TOKENS("output_len", output_len, 1, 100000000, "256 (assumption, docs/serve.md)",
+	       "service: output tokens per request (with rps)"),
 	FLD("params", F_COUNT, params, "from the architecture", "parameter count, e.g. 7e9 or 7B"),
 	ENUM("precision", precision, prec_names, "bf16",
 	     "fp32; amp/bf16/fp16 = mixed precision with fp32 master weights; bf16-true/fp16-true = pure 16-bit"),
+	TOKENS("prompt_len", prompt_len, 1, 100000000, "0 (no prefill load)",
+	       "service: prompt tokens per request, prefilled (with rps)"),
 	FLD("prompt_tokens", F_COUNT, prompt_tokens, "0", "inference: prompt tokens to prefill in total"),
 	INT("quant_bits", quant_bits, 2, 16, "4 for qlora, else 16 (none)",
 	    "weight quantization of the frozen/served linear layers: 4, 8 or 16"),
 	FLD("resumable", F_BOOL, resumable, "false",
 	    "plan: the job checkpoints and can resume (spot and time-limited queues)"),
+	FLD("rps", F_NUMBER, rps, "none (the load is concurrency x user_tps)",
+	    "service: requests per second at peak (with output_len)"),
 	FLD("samples", F_COUNT, samples, "-", "training samples per epoch (tokens = samples x seq x epochs)"),
 	TOKENS("seq", seq, 1, 100000000, "2048 (capped at the model's maximum)",
 	       "sequence length in tokens; 4k = 4096, 128k = 131072"),
+	FLD("serve", F_SCHEDULE, serve, "none (a batch job of tokens)",
+	    "inference: a service up 24x7, 8x5 (hours a day x days a week) or 12h (a day, every day)"),
 	FLD("step_time", F_DURATION, step_time, "from FLOPs",
 	    "measured compute time of one step, overrides the FLOPs estimate"),
 	ENUM("task", task, task_names, "train", "train (full), lora, qlora, infer"),
 	FLD("tflops", F_NUMBER, tflops, "GPU peak x MFU", "effective TFLOPS per GPU, e.g. 100"),
 	FLD("tokens", F_COUNT, tokens, "-", "training tokens, or tokens to generate for infer"),
+	FLD("user_tps", F_NUMBER, user_tps, "20 (assumption, docs/serve.md)",
+	    "service: output tokens per second each user needs"),
 	INT("vocab", vocab, 1, 100000000, "32000", "vocabulary size (by-hand architecture)"),
 	INT("zero", zero, 0, 3, "0", "ZeRO/FSDP stage: 1 optimizer, 2 +gradients, 3 +weights"),
 };
@@ -148,6 +162,41 @@ const char *workload_enum_name(const char *field, int value)
 	if (i < 0 || !workload_fields[i].enum_names)
 		return "?";
 	return workload_fields[i].enum_names[value];
+}
+
+int workload_parse_serve(const char *s, struct serve_sched *out, char *err, size_t errlen)
+{
+	char q[QUOTE_KEEP * 4 + 8], *end;
+	double h, d = 7;
+
+	quote_value(s, q, sizeof(q));
+	/* digits and one '.', as units.h reads numbers: no hex, inf or signs */
+	if (!(*s >= '0' && *s <= '9'))
+		goto bad;
+	h = strtod(s, &end);
+	if (end == s || strspn(s, "0123456789.") != (size_t)(end - s))
+		goto bad;
+	if (!strcmp(end, "h")) {
+		d = 7;
+	} else if (*end == 'x' && end[1] >= '1' && end[1] <= '7' && !end[2]) {
+		d = end[1] - '0';
+	} else {
+		goto bad;
+	}
+	if (!(h > 0 && h <= 24))
+		goto bad;
+	out->hours_per_day = h;
+	out->days_per_week = d;
+	return 0;
+bad:
+	snprintf(err, errlen, "expected HOURSxDAYS (24x7, 8x5: hours a day up to 24, days a week 1 to 7) "
+		 "or hours a day (12h), got '%s'", q);
+	return -1;
+}
+
+double workload_serve_hours_week(const struct workload *w)
+{
+	return workload_is_set(w, "serve") ? w->serve.hours_per_day * w->serve.days_per_week : 0;
 }
 
 static int parse_enum(const char *s, const char *const *names, int *out)
@@ -281,6 +330,13 @@ int workload_set(struct workload *w, const char *key, const char *value,
 			return -1;
 		memcpy(p, &b, sizeof(b));
 		break;
+	case F_SCHEDULE: {
+		struct serve_sched sc;
+		if (workload_parse_serve(value, &sc, err, errlen))
+			return -1;
+		memcpy(p, &sc, sizeof(sc));
+		break;
+	}
 	case F_ENUM: {
 		if (parse_enum(value, f->enum_names, &b)) {
 			enum_expect(f->enum_names, q, err, errlen);
@@ -413,7 +469,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (!SET(w, "grad_accum")) w->grad_accum = 1;
 	if (!SET(w, "flash_attention")) w->flash_attention = 1;
 	if (!SET(w, "epochs")) w->epochs = 1;
-	if (!SET(w, "concurrency")) w->concurrency = 1;
+	if (!SET(w, "concurrency")) w->concurrency = 1;   /* a service's rps may raise it below */
 	if (!SET(w, "cuda_context")) w->cuda_context = 0.5e9;
 	if (!SET(w, "alloc_overhead")) w->alloc_overhead = 0.10;
 	if (!SET(w, "headroom")) w->headroom = 0.10;
@@ -438,6 +494,26 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (w->task == TASK_QLORA && w->quant_bits == 16)
 		return fail_field("quant_bits", bad, err, errlen,
 				  "qlora needs 4 or 8 bit base weights%s, got %ld", "", w->quant_bits);
+	if (SET(w, "serve") && w->task != TASK_INFER)
+		return fail_field("serve", bad, err, errlen,
+				  "applies to task infer (a model served to users), not %s", task_names[w->task], 0);
+	{
+		static const char *const svc[] = {"user_tps", "rps", "prompt_len", "output_len", "egress_month"};
+		for (size_t i = 0; i < ARRAY_SIZE(svc); i++)
+			if (SET(w, svc[i]) && !SET(w, "serve"))
+				return fail_field(svc[i], bad, err, errlen,
+						  "applies to a service (give serve: 24x7, 8x5 or 12h)%s", "", 0);
+	}
+	if (!SET(w, "user_tps")) w->user_tps = 20;
+	if (!SET(w, "output_len")) w->output_len = 256;
+	if (!SET(w, "prompt_len")) w->prompt_len = 0;
+	if (SET(w, "rps") && !SET(w, "concurrency")) {
+		/* Little's law: sequences in flight = arrivals x time each is decoded */
+		double n = ceil(w->rps * (double)w->output_len / w->user_tps);
+		w->concurrency = n < 1 ? 1 : n > 1000000 ? 1000000 : (long)n;
+	}
+	if (SET(w, "serve") && SET(w, "prompt_len") && !SET(w, "context"))
+		w->context = w->prompt_len + w->output_len;
 	if (w->zero > 0 && w->task == TASK_INFER)
 		return fail_field("zero", bad, err, errlen,
 				  "applies to training, not inference%s (got %ld)", "", w->zero);
@@ -465,7 +541,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		maxpos = arch->max_positions;
 		if (!SET(w, "seq"))
 			w->seq = (maxpos && maxpos < 2048) ? maxpos : 2048;
-		if (!SET(w, "context"))
+		if (!SET(w, "context") && !(SET(w, "serve") && SET(w, "prompt_len")))
 			w->context = (maxpos && maxpos < 4096) ? maxpos : 4096;
 		if (arch->pos == POS_LEARNED && maxpos && w->seq > maxpos)
 			return fail_field("seq", bad, err, errlen,

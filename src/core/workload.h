@@ -48,6 +48,12 @@ struct sky_resources {
 	long num_nodes;
 };
 
+/* serve: a service up hours_per_day, days_per_week (24x7, 8x5, 12h). */
+struct serve_sched {
+	double hours_per_day;   /* (0, 24] */
+	double days_per_week;   /* 1..7 */
+};
+
 struct workload {
 	/* model: a preset, and/or an architecture by hand */
 	char model[128];
@@ -79,6 +85,11 @@ struct workload {
 	double data_size, deadline, egress;
 	int resumable;
 	struct sky_resources sky;
+	/* a service (task infer with serve set): docs/serve.md */
+	struct serve_sched serve;
+	double user_tps, rps, egress_month;
+	long prompt_len, output_len;
+	char access[256];       /* plan: memberships held, comma-separated */
 
 	unsigned long long set;    /* bit i: field i was given */
 	size_t line[64];           /* where field i was given (0 = flag) */
@@ -87,6 +98,7 @@ struct workload {
 enum field_type {
 	F_STR, F_COUNT, F_BYTES, F_DURATION, F_FRACTION, F_INT, F_BOOL,
 	F_ENUM, F_NUMBER, F_BANDWIDTH, F_MONEY,
+	F_SCHEDULE,   /* struct serve_sched: 24x7, 8x5, 12h */
 };
 
 struct workload_field {
@@ -141,5 +153,14 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		     char *err, size_t errlen);
 
 const char *workload_enum_name(const char *field, int value);
+
+/*
+ * Parse a service schedule: "HxD" (hours a day x days a week: 24x7, 8x5)
+ * or "Nh" (hours a day, every day: 12h). 0, or -1 with "expected ..." in err.
+ */
+int workload_parse_serve(const char *s, struct serve_sched *out, char *err, size_t errlen);
+
+/* Hours a week the service is up (0 when serve is not set). */
+double workload_serve_hours_week(const struct workload *w);
 
 #endif

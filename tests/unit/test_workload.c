@@ -58,6 +58,16 @@ static void test_bad_files(void **s)
 		{"model: llama-2-7b\ntask: finetune\n", "job.yaml:2: task: expected train, lora, qlora or infer, got 'finetune'"},
 		{"model: llama-2-7b\nprecision: bf61\n", "job.yaml:2: precision: expected fp32,"},
 		{"model: llama-2-7b\nseq: [1, 2]\n", "job.yaml:2: seq: expected a positive whole number"},
+		/* a service's schedule and load (docs/serve.md) */
+		{"model: llama-2-7b\nserve: 25x7\n", "job.yaml:2: serve: expected HOURSxDAYS (24x7, 8x5"},
+		{"model: llama-2-7b\nserve: always\n", "job.yaml:2: serve: expected HOURSxDAYS"},
+		{"model: llama-2-7b\nuser_tps: 0\n", "job.yaml:2: user_tps: expected a number above 0"},
+		{"model: llama-2-7b\nrps: 0x10\n", "job.yaml:2: rps: expected a number above 0"},
+		{"model: llama-2-7b\naccess: \"" "0123456789012345678901234567890123456789012345678901234567890123"
+		 "0123456789012345678901234567890123456789012345678901234567890123"
+		 "0123456789012345678901234567890123456789012345678901234567890123"
+		 "0123456789012345678901234567890123456789012345678901234567890123\"\n",
+		 "job.yaml:2: access: expected at most 255 characters"},
 		{"model: llama-2-7b\nseq:\n  a: 1\n", "job.yaml:3: seq: expected a single value, got a nested mapping"},
 		{"model: llama-2-7b\nseq: ~\n", "job.yaml:2: seq: expected a value, got nothing"},
 		{"model: llama-2-7b\nseq: 512\nseq: 1024\n", "job.yaml:3: seq: duplicate field (first given on line 2)"},
