@@ -285,6 +285,8 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 	for (size_t i = 0; i < ARRAY_SIZE(market); i++)
 		if (!strcmp(prov, market[i]))
 			supply = SUPPLY_MARKETPLACE;
+	if (gcp_provider(prov))   /* gcp, or a fixture named gcp-* */
+		supply = SUPPLY_HYPERSCALER;
 	if (supply == SUPPLY_UNKNOWN && *prov)
 		supply = SUPPLY_AI_CLOUD;
 
