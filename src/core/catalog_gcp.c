@@ -86,6 +86,10 @@ static bool is_n1(const char *p, size_t len)
 
 bool gcp_is_host(const char *p, size_t len)
 {
+	/* most machine rows are of other families (c4-, n2-, e2- ...): out at once */
+	if (len < 4 || p[2] != '-' || !((p[0] == 'a' && p[1] >= '2' && p[1] <= '4') ||
+					(p[0] == 'g' && p[1] == '2') || (p[0] == 'n' && p[1] == '1')))
+		return false;
 	if (is_n1(p, len))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(fixed_hosts); i++)
@@ -207,6 +211,10 @@ int gcp_join(struct loader *ld)
 
 	if (j->nhosts)
 		qsort(j->hosts, j->nhosts, sizeof(*j->hosts), cmp_host);
+	/* number the zones: a zone's hosts are then scanned without comparing names */
+	for (size_t i = 0; i < j->nhosts; i++)
+		j->hosts[i].zone_no = !i ? 0 : j->hosts[i - 1].zone_no +
+			(uint32_t)(cmp_zone(j->hosts[i - 1].zone, j->hosts[i].zone) != 0);
 	for (size_t i = 0; i < j->ngpus; i++) {
 		struct gcp_gpu *g = &j->gpus[i];
 		struct offer o = g->o;
@@ -223,11 +231,12 @@ int gcp_join(struct loader *ld)
 				else
 					hi = mid;
 			}
-			for (; lo < j->nhosts && !cmp_zone(j->hosts[lo].zone, o.region); lo++)
-				if (host_fits(&j->hosts[lo], names, cpus)) {
-					h = &j->hosts[lo];
-					break;
-				}
+			if (lo < j->nhosts && !cmp_zone(j->hosts[lo].zone, o.region))
+				for (size_t k = lo; k < j->nhosts && j->hosts[k].zone_no == j->hosts[lo].zone_no; k++)
+					if (host_fits(&j->hosts[k], names, cpus)) {
+						h = &j->hosts[k];
+						break;
+					}
 		}
 		if (!h) {
 			ld->rep->no_host++;
@@ -241,7 +250,7 @@ int gcp_join(struct loader *ld)
 		o.ram_gib = h->ram_gib;
 		if (g->spot_kind == 1)
 			ld->rep->spot_placeholder++;
-		else if (g->spot > 0 && h->spot > 0) {
+		else if (g->spot > 0 && h->has_spot) {
 			double spot = g->spot + h->spot;
 			if (spot >= o.price)
 				spot_at_or_above(ld, &o, spot);

@@ -47,8 +47,10 @@ struct gpu_cache_entry {
 /* GCP: a host VM row (a2-*, g2-*, n1-* ...) kept for the join (catalog_gcp.c) */
 struct gcp_host {
 	struct cat_str name, zone;
-	double price, spot, vcpus, ram_gib;   /* spot 0 = none */
+	double price, spot, vcpus, ram_gib;   /* price 0: not billed apart from the GPUs */
+	bool has_spot;
 	uint32_t seq;            /* row order: of equal prices the first wins */
+	uint32_t zone_no;        /* after sorting: the zone's number */
 	bool used;
 };
 

@@ -76,7 +76,7 @@ struct pending {
 #define BATCH 16
 
 /* GCP: keep a CPU-only row that can host GPUs (catalog_gcp.c) with what
- * the join needs; a row without a usable price cannot host. 0, or -1 out
+ * the join needs; a row without a price cannot host. 0, or -1 out
  * of memory. */
 static int gcp_host_row(struct loader *ld, const struct csv_field *f, int nf, const int *col)
 {
@@ -91,12 +91,17 @@ static int gcp_host_row(struct loader *ld, const struct csv_field *f, int nf, co
 		return 0;
 	memset(&hst, 0, sizeof(hst));
 	if (col[SK_PRICE] >= nf || catalog_parse_number(f[col[SK_PRICE]].p, f[col[SK_PRICE]].len, &hst.price) ||
-	    !(hst.price >= CAT_MIN_PRICE && hst.price <= CAT_MAX_PRICE))
-		return 0;
+	    !price_ok(hst.price))
+		return 0;   /* no price (SkyPilot drops it): hosts nothing */
+	/* a host at 0 is not billed apart from its GPUs (a4-highgpu-8g in the
+	 * shared catalog: 0.0, 0.0), as SkyPilot adds it; a spot of 0 on a
+	 * priced host is a placeholder: no spot */
 	if (col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len &&
 	    !catalog_parse_number(f[col[SK_SPOT]].p, f[col[SK_SPOT]].len, &v) &&
-	    v >= CAT_MIN_PRICE && v < 1e5 && v <= 100 * hst.price)
-		hst.spot = v;   /* else none: a placeholder is no price */
+	    ((v == 0 && hst.price == 0) || (v >= CAT_MIN_PRICE && v < 1e5 && v <= 100 * hst.price))) {
+		hst.spot = v;
+		hst.has_spot = true;
+	}
 	if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf &&
 	    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &hst.vcpus) ||
 	     !(hst.vcpus >= CAT_MIN_VCPUS && hst.vcpus <= CAT_MAX_VCPUS)))

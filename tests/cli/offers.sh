@@ -32,7 +32,7 @@ awk -v g="$gpu" -v h="$host" -v got="$got" 'BEGIN { split(got, a, ","); d = a[1]
 	exit !(got != "" && d < 0.0001 && d > -0.0001 && a[2] == 12 && a[3] == 85 && a[4] == "a2-highgpu-1g") }' \
 	&& ok || bad "GCP A100 = GPU $gpu + host $host, on the host's vCPUs/RAM: $got"
 run "$G" offers --catalog "$F/gcp-join.csv" --limit 0
-grep -q '4 host VM rows joined with their GPU rows; 4 CPU-only skipped; 2 GPU rows without a host VM in their zone skipped' "$T/out" \
+grep -q '5 host VM rows joined with their GPU rows; 4 CPU-only skipped; 2 GPU rows without a host VM in their zone skipped' "$T/out" \
 	&& ok || bad "gcp report: $(grep gcp-join "$T/out")"
 
 # peers: an offer far below the median of its GPU is marked

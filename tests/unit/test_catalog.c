@@ -195,12 +195,13 @@ static void test_gcp_join(void **s)
 	const struct offer *o;
 
 	(void)s;
-	assert_int_equal(r->rows, 16);
-	assert_int_equal(r->hosts_joined, 4);   /* a2-highgpu-1g x2 zones, g2-standard-4, n1-highmem-4 */
+	assert_int_equal(r->rows, 18);
+	/* a2-highgpu-1g x2 zones, g2-standard-4, n1-highmem-4, a4-highgpu-8g */
+	assert_int_equal(r->hosts_joined, 5);
 	assert_int_equal(r->cpu_only, 4);       /* g2-standard-8, n1-standard-4/-8, e2: hosted nothing */
 	assert_int_equal(r->no_host, 2);        /* L4 in europe-west4-a, 2x A100 without a2-highgpu-2g */
 	assert_int_equal(r->duplicates, 1);
-	assert_int_equal(r->loaded, 5);         /* A100 x2, L4, T4, and the TPU row as before */
+	assert_int_equal(r->loaded, 6);         /* A100 x2, L4, T4, B200, and the TPU row as before */
 	assert_int_equal(r->rows, r->loaded + r->cpu_only + r->hosts_joined + r->no_host + r->duplicates +
 			 r->missing_price + r->bad_rows);
 	o = find_in(&t, "a2-highgpu-1g", "europe-west4-a");
@@ -224,6 +225,11 @@ static void test_gcp_join(void **s)
 	assert_near(o->price, 0.35 + 0.23664, 1e-9);
 	assert_true(o->spot_price == 0);
 	assert_null(find_in(&t, "g2-standard-8", "us-central1-a"));
+	/* a host at 0.0 (a4: not billed apart from its GPUs) is added as 0, spot too */
+	o = find_in(&t, "a4-highgpu-8g", "us-central1-a");
+	assert_non_null(o);
+	assert_near(o->price, 64.44, 1e-9);
+	assert_near(o->spot_price, 37.3496, 1e-9);
 	/* the TPU row is no GPU: left as it was */
 	o = find_in(&t, "", "us-central1-a");
 	assert_non_null(o);
@@ -232,8 +238,8 @@ static void test_gcp_join(void **s)
 	free(buf);
 	/* another provider's catalog of the same shape is not joined */
 	t = load_alone("tests/data/gcp-join.csv", "acme", false, &buf);
-	assert_int_equal(t.reports[0].loaded, 7);
-	assert_int_equal(t.reports[0].cpu_only, 8);
+	assert_int_equal(t.reports[0].loaded, 8);
+	assert_int_equal(t.reports[0].cpu_only, 9);
 	assert_int_equal(t.reports[0].hosts_joined, 0);
 	offer_set_free(&t);
 	free(buf);
