@@ -175,7 +175,8 @@ static const char *offer_note(const struct offer *o, char *buf, size_t n, size_t
 
 static void csv_text(const struct cat_str *s)
 {
-	out_csv_field(stdout, s->p, s->len);
+	if (s->len)   /* an empty field (access, host) may have no pointer */
+		out_csv_field(stdout, s->p, s->len);
 }
 
 int cmd_offers(int argc, char **argv)
@@ -272,7 +273,7 @@ int cmd_offers(int argc, char **argv)
 			const struct offer *o = &res[i];
 			char b[512];
 			json_obj_begin(&j, NULL);
-#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(&j, k, b))
+#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).len ? (cs).p : ""), json_str(&j, k, b))
 			JS("provider", o->provider);
 			JS("instance", o->instance);
 			JS("region", o->region);

@@ -612,9 +612,14 @@ static void test_two_threads_equal_one(void **s)
 	assert_memory_equal(&one.reports[0], &two.reports[0], sizeof(one.reports[0]));
 	assert_int_equal(one.n, two.n);
 	assert_int_equal(one.n, 3333);   /* distinct A100 rows of the 5000 */
+	/* the peer prices too: every distinct row once, whichever half it was in */
+	assert_int_equal(one.npeers, two.npeers);
+	offer_set_mark_outliers(&one);
+	offer_set_mark_outliers(&two);
 	for (size_t i = 0; i < one.n; i++) {
 		assert_int_equal(one.v[i].line, two.v[i].line);
 		assert_true(one.v[i].price == two.v[i].price && one.v[i].gpu == two.v[i].gpu);
+		assert_true(one.v[i].peer_ratio == two.v[i].peer_ratio);
 	}
 	offer_set_free(&one);
 	offer_set_free(&two);
