@@ -144,7 +144,7 @@ void gcp_free(struct loader *ld)
 static int cmp_zone(struct cat_str a, struct cat_str b)
 {
 	uint32_t n = a.len < b.len ? a.len : b.len;
-	int r = strncasecmp(a.p, b.p, n);
+	int r = n ? strncasecmp(a.p, b.p, n) : 0;   /* an empty place may have no pointer */
 
 	return r ? r : (a.len > b.len) - (a.len < b.len);
 }
