@@ -164,6 +164,7 @@ static int load_path(struct offers_ctx *c, const char *path, const char *buf, si
 	o.threads = getenv("GPURENT_THREADS") ? atoi(getenv("GPURENT_THREADS")) : 2;
 	o.ctx = ctx;
 	o.provider = name;
+	o.trust_catalog = c->trust_catalog;
 	rc = catalog_load(&c->set, buf, len, copy, name + strlen(prov) + 1, &o, err, sizeof(err));
 	/* the name must outlive the set: park it in the set's arena list */
 	{
@@ -301,13 +302,15 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
 		free(owned);
 		if (rc)
 			return rc;
-		if (!sky_catalog_dir(sky, sizeof(sky)))
-			return load_any(c, sky, 0, keep, match, ctx);
+		if (!sky_catalog_dir(sky, sizeof(sky)) && (rc = load_any(c, sky, 0, keep, match, ctx)))
+			return rc;
+		offer_set_mark_outliers(&c->set);
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		if ((rc = load_any(c, paths[i], 0, keep, match, ctx)))
 			return rc;
+	offer_set_mark_outliers(&c->set);
 	return 0;
 }
 
@@ -319,12 +322,19 @@ void offers_report(FILE *f, const struct offers_ctx *c)
 		out_puts_safe(f, r->path);
 		fprintf(f, " (%s): %zu rows, %zu offers", r->format, r->rows, r->loaded);
 #define Q(field, what) if (r->field) fprintf(f, "; %zu " what, r->field)
+		Q(hosts_joined, "host VM rows joined with their GPU rows");
 		Q(cpu_only, "CPU-only skipped");
+		Q(no_host, "GPU rows without a host VM in their zone skipped");
 		Q(missing_price, "without a price skipped");
 		Q(duplicates, "exact duplicates skipped");
 		Q(bad_rows, "bad rows skipped");
 		Q(spot_placeholder, "placeholder spot prices ignored");
-		Q(spot_above_price, "spot prices at or above on-demand ignored");
+		if (c->trust_catalog) {
+			Q(spot_above_price, "spot prices at or above on-demand ignored (--trust-catalog)");
+		} else {
+			Q(spot_above_price, "rows with spot at or above on-demand: not ranked (the columns "
+			  "may be swapped; --trust-catalog to rank them on on-demand)");
+		}
 		Q(mem_total_fixed, "with instance-total GPU memory divided");
 		Q(mem_from_spec, "with missing or implausible GPU memory taken from gpus.csv");
 #undef Q

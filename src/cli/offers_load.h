@@ -24,6 +24,11 @@ struct offers_ctx {
 	size_t bad_rows;         /* printed to stderr as they were found */
 	size_t skipped_special;  /* FIFOs etc. named *.csv in folders: noted, skipped */
 	const char *cmd;         /* "offers" or "plan", for messages */
+	/* --trust-catalog: rank rows whose spot is at or above on-demand on
+	 * on-demand (spot dropped) instead of marking them suspect
+	 * (catalog_opts.trust_catalog). Set after offers_init(), before
+	 * offers_load(). */
+	bool trust_catalog;
 };
 
 /* Load gpus.csv and currencies.csv. Returns 0 or the exit code (message printed). */
@@ -41,12 +46,17 @@ double offers_rate(const struct offers_ctx *c, const char *code);
  * keep/ctx filter offers as they load (NULL keeps all); match, when given,
  * is keep's pure test and lets large catalogs load on two threads
  * (catalog.h). Bad rows are printed as they are found and counted in
- * c->bad_rows. Returns 0 or the exit code of a fatal error (message printed).
+ * c->bad_rows. Once every catalog is loaded, the offers' peer ratios are set
+ * (offer_set_mark_outliers(); a copy keep took gets its own from
+ * offer_peer_ratio(&c->set, o, &n)). Returns 0 or the exit code of a fatal
+ * error (message printed).
  */
 int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
 		catalog_keep_fn match, void *ctx);
 
-/* One line per catalog: rows, offers, and each kind of skipped row. */
+/* One line per catalog: rows, offers, and each kind of skipped row; the
+ * rows with spot at or above on-demand are worded as c->trust_catalog
+ * treats them. */
 void offers_report(FILE *f, const struct offers_ctx *c);
 
 void offers_free(struct offers_ctx *c);

@@ -17,6 +17,7 @@
 static const char usage[] =
 	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort FIELD[-]] [--limit N]\n"
 	"                      [--json | --csv] [--currency CODE] [--rate CODE=PER_USD]\n"
+	"                      [--trust-catalog]\n"
 	"\n"
 	"Search GPU offers in price catalogs: SkyPilot vms.csv files (any provider;\n"
 	"a file, or a folder of them) and gpurent's own offer files. Without\n"
@@ -25,7 +26,12 @@ static const char usage[] =
 	"memory decides A100 40 vs 80 GB); prices are USD per GPU-hour unless\n"
 	"--currency is given. Quirky rows (placeholder spot prices, duplicates,\n"
 	"memory given as a total, CPU-only rows, missing prices, unknown GPUs) are\n"
-	"counted and reported under the results, never priced.\n"
+	"counted and reported under the results, never priced. GCP GPU rows are\n"
+	"priced with their host VM in the same zone, as SkyPilot does. Marks: '!'\n"
+	"a spot price at or above on-demand (suspect: plan does not rank it unless\n"
+	"--trust-catalog, which drops that spot price instead); 'far below' an offer\n"
+	"under half the median per-GPU price of its GPU; 'access' the membership\n"
+	"an offer needs (campus HPC, an institution's pool).\n"
 	"\n"
 	"QUERY: clauses 'field op value' joined by AND, e.g.\n"
 	"  gpurent offers 'gpu=A100 gpu_mem>=40 gpus>=2 price<3 spot'\n"
@@ -148,9 +154,29 @@ static const char *gpu_label(const struct offer *o, char *buf, size_t n)
 	return buf;
 }
 
+/* The note column: access, outlier, suspect; "" when none. */
+static const char *offer_note(const struct offer *o, char *buf, size_t n, size_t peers)
+{
+	char acc[96];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (o->suspect == OFFER_SPOT_AT_OR_ABOVE)
+		used += (size_t)snprintf(buf + used, n - used, "%s", _("! spot>=on-demand"));
+	if (used < n && o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO)
+		used += (size_t)snprintf(buf + used, n - used, Q_("%s%.0f%% below the median of %zu offer",
+								  "%s%.0f%% below the median of %zu offers", peers),
+					 used ? "; " : "", (1 - o->peer_ratio) * 100, peers);
+	if (used < n && o->access.len)
+		snprintf(buf + used, n - used, _("%saccess: %s"), used ? "; " : "",
+			 out_safe(o->access.p, o->access.len, acc, 40));
+	return buf;
+}
+
 static void csv_text(const struct cat_str *s)
 {
-	out_csv_field(stdout, s->p, s->len);
+	if (s->len)   /* an empty field (access, host) may have no pointer */
+		out_csv_field(stdout, s->p, s->len);
 }
 
 int cmd_offers(int argc, char **argv)
@@ -163,7 +189,7 @@ int cmd_offers(int argc, char **argv)
 	long limit = 20;
 	size_t nres;
 	struct offer *res;
-	bool json = false, csv = false;
+	bool json = false, csv = false, trust = false;
 	double fx = 1;
 	int rc;
 
@@ -182,6 +208,8 @@ int cmd_offers(int argc, char **argv)
 			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
 			{.name = "sort", .type = OPT_STRING, .dest = &sort_text, .arg = "KEYS",
 			 .help = N_("sort keys"), .example = "price"},
+			OPT_BOOL("trust-catalog", &trust,
+				 N_("take a spot price at or above on-demand as no spot (rank on on-demand)")),
 			OPT_TABLE_END,
 		};
 		const struct opt_cmd oc = {.name = "offers", .max_operands = -1, .usage_fn = usage_to};
@@ -221,10 +249,13 @@ int cmd_offers(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	c.trust_catalog = trust;
 	if ((rc = offers_load(&c, (char **)cats.v, cats.n, keep, match, &s)))
 		goto out;
 	res = s.limit ? s.heap : c.set.v;
 	nres = s.limit ? s.n : c.set.n;
+	for (size_t i = 0; i < nres; i++)   /* the heap's copies were taken before the peers were known */
+		res[i].peer_ratio = offer_peer_ratio(&c.set, &res[i], NULL);
 	sort_for_qsort = &s.sort;
 	qsort(res, nres, sizeof(*res), qsort_cmp);
 
@@ -236,12 +267,13 @@ int cmd_offers(int argc, char **argv)
 		json_str(&j, "schema", "gpurent.offers/1");
 		json_str(&j, "currency", cur);
 		json_num(&j, "matched", (double)s.matched);
+		json_bool(&j, "trust_catalog", trust);
 		json_arr_begin(&j, "offers");
 		for (size_t i = 0; i < nres; i++) {
 			const struct offer *o = &res[i];
 			char b[512];
 			json_obj_begin(&j, NULL);
-#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(&j, k, b))
+#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).len ? (cs).p : ""), json_str(&j, k, b))
 			JS("provider", o->provider);
 			JS("instance", o->instance);
 			JS("region", o->region);
@@ -259,6 +291,16 @@ int cmd_offers(int argc, char **argv)
 			json_bool(&j, "slice", o->is_slice);
 			JS("billing", o->billing);
 			JS("source", o->source);
+			JS("access", o->access);
+			JS("host", o->host);
+			json_str(&j, "suspect", o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "spot_at_or_above" : "");
+			{
+				size_t peers;
+				double ratio = offer_peer_ratio(&c.set, o, &peers);
+				json_num(&j, "peer_ratio", ratio);
+				json_num(&j, "peers", (double)peers);
+				json_bool(&j, "far_below_peers", ratio > 0 && ratio < CATALOG_OUTLIER_RATIO);
+			}
 			json_str(&j, "catalog", c.set.reports[o->file].path);
 			json_int(&j, "line", (long)o->line);
 #undef JS
@@ -283,6 +325,8 @@ int cmd_offers(int argc, char **argv)
 			json_str(&j, "unknown_gpu_names", r->unknown_names);
 			json_num(&j, "mem_total_fixed", (double)r->mem_total_fixed);
 			json_num(&j, "mem_from_spec", (double)r->mem_from_spec);
+			json_num(&j, "no_host", (double)r->no_host);
+			json_num(&j, "hosts_joined", (double)r->hosts_joined);
 			json_obj_end(&j);
 		}
 		json_arr_end(&j);
@@ -290,7 +334,7 @@ int cmd_offers(int argc, char **argv)
 	} else if (csv) {
 		char g[64];
 		printf("provider,instance,region,gpu,gpus,gpu_mem_gb,price_per_gpu_hour,spot_price_per_gpu_hour,"
-		       "vcpus,ram_gib,supply,currency\n");
+		       "vcpus,ram_gib,supply,currency,access,host,suspect,peer_ratio\n");
 		for (size_t i = 0; i < nres; i++) {
 			const struct offer *o = &res[i];
 			csv_text(&o->provider);
@@ -301,31 +345,56 @@ int cmd_offers(int argc, char **argv)
 			putchar(',');
 			gpu_label(o, g, sizeof(g));
 			out_csv_field(stdout, g, strlen(g));
-			printf(",%g,%.1f,%.4f,%.4f,%g,%g,%s,%s\n", o->gpus,
+			printf(",%g,%.1f,%.4f,%.4f,%g,%g,%s,%s,", o->gpus,
 			       o->gpu_mem / 1e9, offer_price_per_gpu(o) / fx, offer_spot_per_gpu(o) / fx,
 			       o->vcpus, o->ram_gib, supply_type_name(o->supply), cur);
+			csv_text(&o->access);
+			putchar(',');
+			csv_text(&o->host);
+			printf(",%s,%.3f\n", o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "spot_at_or_above" : "",
+			       o->peer_ratio);
 		}
 	} else {
-		char g[64], spot[16], prov[64], inst[128], reg[128], gs[128];
-		printf("%-14s %-30s %-14s %4s %7s %9s %9s %5s %7s %-12s %s\n", "provider", "instance", "gpu",
-		       "n", "mem GB", "/GPU-h", "spot", "vCPU", "RAM GiB", "supply", "region");
+		char g[64], spot[16], prov[64], inst[128], reg[128], gs[128], note[256], line[1024];
+		size_t len;
+		bool any_suspect = false, any_far = false;
+		printf("%-14s %-30s %-14s %4s %7s %9s %9s %5s %7s %-12s %-16s %s\n", "provider", "instance",
+		       "gpu", "n", "mem GB", "/GPU-h", "spot", "vCPU", "RAM GiB", "supply", "region", "note");
 		for (size_t i = 0; i < nres; i++) {
 			const struct offer *o = &res[i];
+			size_t peers;
+			offer_peer_ratio(&c.set, o, &peers);
 			if (o->spot_price > 0)
-				snprintf(spot, sizeof(spot), "%.3f", offer_spot_per_gpu(o) / fx);
+				snprintf(spot, sizeof(spot), "%.3f%s", offer_spot_per_gpu(o) / fx,
+					 o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "!" : "");
 			else
 				snprintf(spot, sizeof(spot), "-");
+			any_suspect |= o->suspect == OFFER_SPOT_AT_OR_ABOVE;
+			any_far |= o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO;
 			/* catalog text is escaped for the terminal (out.h), then cut to its column */
 			gpu_label(o, g, sizeof(g));
-			printf("%-14s %-30s %-14s %4g %7.1f %9.3f %9s %5g %7g %-12s %s\n",
+			offer_note(o, note, sizeof(note), peers);
+			len = (size_t)snprintf(line, sizeof(line), "%-14s %-30s %-14s %4g %7.1f %9.3f %9s %5g %7g %-12s %-16s %s",
 			       out_safe(o->provider.p, o->provider.len, prov, 15),
 			       out_safe(o->instance.p, o->instance.len, inst, 31),
 			       out_safe(g, strlen(g), gs, sizeof(gs)), o->gpus, o->gpu_mem / 1e9,
 			       offer_price_per_gpu(o) / fx, spot, o->vcpus, o->ram_gib,
-			       supply_type_name(o->supply), out_safe(o->region.p, o->region.len, reg, 25));
+			       supply_type_name(o->supply), out_safe(o->region.p, o->region.len, reg, 25), note);
+			/* no trailing blanks on a row without a note */
+			if (len >= sizeof(line))
+				len = sizeof(line) - 1;
+			while (len && line[len - 1] == ' ')
+				line[--len] = '\0';
+			puts(line);
 		}
 		printf("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n", nres,
 		       s.matched, cur, sort_text);
+		if (any_suspect)
+			printf("%s\n", _("! spot at or above on-demand: the columns may be swapped; plan does not rank "
+				     "these rows (--trust-catalog ranks them on on-demand)"));
+		if (any_far)
+			printf(_("far below: under %.1fx the median per-GPU on-demand price of the same GPU "
+				 "(docs/offers.md \"Suspect prices\")\n"), CATALOG_OUTLIER_RATIO);
 		printf("Catalogs:\n");
 		offers_report(stdout, &c);
 	}

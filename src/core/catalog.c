@@ -134,6 +134,8 @@ void offer_set_init(struct offer_set *s)
 
 void offer_set_free(struct offer_set *s)
 {
+	free(s->peers);
+	free(s->peer_stats);
 	free(s->v);
 	free(s->reports);
 	for (size_t i = 0; i < s->narena; i++)
@@ -259,10 +261,61 @@ struct cat_str str_of(struct loader *ld, const struct csv_field *f)
 	return s;
 }
 
+/* Record o's per-GPU price among its GPU's peers (offer_set_mark_outliers).
+ * 0, or -1 out of memory. */
+static int add_peer(struct loader *ld, const struct offer *o)
+{
+	struct offer_set *s = ld->set;
+	struct offer_peer *pe;
+
+	if (!o->gpu || o->is_slice || o->supply == SUPPLY_CAMPUS_HPC || !(o->price > 0) || !(o->gpus > 0))
+		return 0;
+	if (s->npeers == s->peers_cap) {
+		size_t ncap = s->peers_cap ? s->peers_cap * 2 : 256;
+		struct offer_peer *np = realloc(s->peers, ncap * sizeof(*np));
+		if (!np)
+			return -1;
+		s->peers = np;
+		if (ld->second) {
+			uint64_t *nf = realloc(ld->peer_fp, ncap * sizeof(*nf));
+			if (!nf)
+				return -1;
+			ld->peer_fp = nf;
+		}
+		s->peers_cap = ncap;
+	}
+	if (o->provider.p != ld->peer_prov || o->provider.len != ld->peer_prov_len || !ld->peer_prov) {
+		ld->peer_prov = o->provider.p;
+		ld->peer_prov_len = o->provider.len;
+		ld->peer_hash = (uint32_t)XXH3_64bits(o->provider.p ? o->provider.p : "", o->provider.len);
+	}
+	if (ld->second)
+		ld->peer_fp[s->npeers] = o->fp;
+	pe = &s->peers[s->npeers++];
+	pe->gpu = o->gpu;
+	pe->price = (float)(o->price / o->gpus);
+	pe->provider = ld->peer_hash;
+	return 0;
+}
+
+void spot_at_or_above(struct loader *ld, struct offer *o, double spot)
+{
+	ld->rep->spot_above_price++;
+	if (ld->o->trust_catalog) {
+		o->spot_price = 0;
+		o->suspect = OFFER_PRICE_OK;
+	} else {
+		o->spot_price = spot;
+		o->suspect = OFFER_SPOT_AT_OR_ABOVE;
+	}
+}
+
 int push(struct loader *ld, const struct offer *o)
 {
 	struct offer_set *s = ld->set;
 
+	if (add_peer(ld, o))
+		return -1;
 	if (ld->second ? !ld->o->match(ld->o->ctx, o) : ld->o->keep && !ld->o->keep(ld->o->ctx, o)) {
 		ld->rep->loaded++;
 		return 0;
@@ -349,7 +402,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 			for (int i = 0; i < nh; i++)
 				if (hf[i].len == strlen(names[c]) && !memcmp(hf[i].p, names[c], hf[i].len))
 					col[c] = i;
-			if (col[c] < 0 && (own || c == SK_ACCEL || c == SK_COUNT || c == SK_PRICE)) {
+			if (col[c] < 0 && ((own && c < OC_REQUIRED) || c == SK_ACCEL || c == SK_COUNT || c == SK_PRICE)) {
 				snprintf(err, errlen, "%s:1: %s: required column missing from the header",
 					 fname, names[c]);
 				return -1;
@@ -384,16 +437,20 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	for (size_t i = 0; i < opts->gpus->n; i++)
 		names_family(opts->gpus->v[i].name, ld->families[i], sizeof(ld->families[i]));
 	ld->file_index = (uint32_t)(s->nreports - 1);
+	ld->gcp = !own && gcp_provider(opts->provider);
 	/* size the duplicate table for the rows a catalog this long holds
 	 * (records are rarely under 64 bytes), so it never grows mid-load */
 	{
-		bool two = !own && opts->match && opts->threads >= 2 && len - pos > (4u << 20);
+		/* GCP: one thread, as the join needs every host row first */
+		bool two = !own && !ld->gcp && opts->match && opts->threads >= 2 && len - pos > (4u << 20);
 		size_t cap = table_cap_for(two ? len / 2 : len);
 		ld->seen = table_alloc(cap);
 		ld->seen_cap = ld->seen ? cap : 0;
 		rc = own ? load_own(ld, buf, len, pos, line, col) :
 		     two ? load_skypilot_2(ld, buf, len, pos, line, col) :
 		     load_skypilot(ld, buf, len, pos, line, col);
+		if (!rc && ld->gcp)
+			rc = gcp_join(ld);
 	}
 	if (rc) {
 		rc = -1;
@@ -402,8 +459,82 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	}
 	rc = 0;
 out_free:
+	gcp_free(ld);
 	free(ld->families);
 	free(ld->seen);
 	free(ld);
 	return rc;
+}
+
+/* ---- peers: how far an offer is from the others of its GPU ---- */
+
+static int cmp_peer(const void *a, const void *b)
+{
+	const struct offer_peer *x = a, *y = b;
+	uintptr_t gx = (uintptr_t)x->gpu, gy = (uintptr_t)y->gpu;
+
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	return (x->price > y->price) - (x->price < y->price);
+}
+
+static int cmp_stat_key(const void *key, const void *elem)
+{
+	uintptr_t g = (uintptr_t)key, e = (uintptr_t)((const struct offer_peer_stat *)elem)->gpu;
+
+	return (g > e) - (g < e);
+}
+
+void offer_set_mark_outliers(struct offer_set *s)
+{
+	size_t ns = 0;
+
+	free(s->peer_stats);
+	s->peer_stats = NULL;
+	s->npeer_stats = 0;
+	if (!s->npeers)
+		goto mark;
+	qsort(s->peers, s->npeers, sizeof(*s->peers), cmp_peer);
+	for (size_t i = 0; i < s->npeers; i++)
+		ns += !i || s->peers[i].gpu != s->peers[i - 1].gpu;
+	s->peer_stats = calloc(ns, sizeof(*s->peer_stats));
+	if (!s->peer_stats)
+		goto mark;   /* out of memory: no ratios (0 = not computed) */
+	for (size_t i = 0, k = 0; i < s->npeers; k++) {
+		size_t j = i, n;
+		bool two = false;
+		while (j < s->npeers && s->peers[j].gpu == s->peers[i].gpu) {
+			two |= s->peers[j].provider != s->peers[i].provider;
+			j++;
+		}
+		n = j - i;
+		/* the middle price; of an even count, the mean of the two middle ones */
+		s->peer_stats[k].gpu = s->peers[i].gpu;
+		s->peer_stats[k].n = n;
+		s->peer_stats[k].providers2 = two;
+		s->peer_stats[k].median = n % 2 ? s->peers[i + n / 2].price :
+					  ((double)s->peers[i + n / 2 - 1].price + s->peers[i + n / 2].price) / 2;
+		i = j;
+	}
+	s->npeer_stats = ns;
+mark:
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].peer_ratio = offer_peer_ratio(s, &s->v[i], NULL);
+}
+
+double offer_peer_ratio(const struct offer_set *s, const struct offer *o, size_t *peers)
+{
+	const struct offer_peer_stat *st;
+
+	if (peers)
+		*peers = 0;
+	if (!o->gpu || o->is_slice || o->supply == SUPPLY_CAMPUS_HPC || !(o->price > 0) ||
+	    !(o->gpus > 0) || !s->npeer_stats)
+		return 0;
+	st = bsearch((const void *)o->gpu, s->peer_stats, s->npeer_stats, sizeof(*st), cmp_stat_key);
+	if (!st || st->n < CATALOG_PEER_MIN || !st->providers2 || !(st->median > 0))
+		return 0;
+	if (peers)
+		*peers = st->n;
+	return offer_price_per_gpu(o) / st->median;
 }

@@ -49,7 +49,8 @@ struct offer {
 	double gpu_mem;              /* bytes available per GPU (slice-aware) */
 	double vcpus, ram_gib, disk_gb;
 	double price;                /* USD per instance-hour, on demand */
-	double spot_price;           /* USD per instance-hour; 0 = no spot offered */
+	double spot_price;           /* USD per instance-hour; 0 = no spot offered;
+				      * at or above price only when suspect */
 	double queue_wait, max_runtime;  /* seconds; 0 = none / unknown */
 	enum supply_type supply;
 	enum offer_suspect suspect;
@@ -70,10 +71,17 @@ struct catalog_report {
 	size_t rows, loaded;
 	size_t cpu_only, missing_price, duplicates, bad_rows;
 	size_t spot_placeholder;     /* 0.00 or a sentinel such as 99999999: no spot */
-	size_t spot_above_price;     /* spot >= on-demand: treated as no spot */
+	/* spot >= on-demand: the offer is marked OFFER_SPOT_AT_OR_ABOVE with
+	 * both prices kept as read, or, with catalog_opts.trust_catalog, its
+	 * spot dropped (ranked on on-demand) */
+	size_t spot_above_price;
 	size_t unknown_gpu;          /* kept, but without specs (not plannable) */
 	size_t mem_total_fixed;      /* GpuInfo memory was the instance total */
 	size_t mem_from_spec;        /* memory missing/zero/implausible: from gpus.csv */
+	/* GCP (a provider named gcp*): GPU rows joined with their host VM are
+	 * offers; these are the rest (docs/offers.md "GCP") */
+	size_t no_host;              /* GPU rows without a host VM in their zone: skipped */
+	size_t hosts_joined;         /* host VM rows that served as a host (not CPU-only) */
 	char unknown_names[256];     /* a few of the unknown GPU names */
 };
 
@@ -84,7 +92,36 @@ struct offer_set {
 	size_t nreports;
 	char **arena;                /* owned copies (buffers the caller dropped) */
 	size_t narena;
+	/* the per-GPU prices every loaded offer had, kept or not by the
+	 * loader's keep filter (offer_set_mark_outliers); owned */
+	struct offer_peer *peers;
+	size_t npeers, peers_cap;
+	struct offer_peer_stat *peer_stats;   /* owned; one per GPU spec */
+	size_t npeer_stats;
 };
+
+/* One loaded offer's per-GPU on-demand price (internal to the set). */
+struct offer_peer {
+	const struct gpu_spec *gpu;
+	float price;                 /* USD per GPU-hour, on demand */
+	uint32_t provider;           /* a hash of the provider's name */
+};
+
+/* The peers of one GPU spec (offer_set_mark_outliers). */
+struct offer_peer_stat {
+	const struct gpu_spec *gpu;
+	double median;               /* USD per GPU-hour */
+	size_t n;                    /* offers */
+	bool providers2;             /* from at least two providers */
+};
+
+/* An offer whose peer_ratio is below this is "far below" its peers
+ * (docs/offers.md "Suspect prices"): at under half the median per-GPU
+ * on-demand price of the same GPU, a row is more likely a catalog error,
+ * a promotion or a different product than a bargain. */
+#define CATALOG_OUTLIER_RATIO 0.5
+/* The median needs at least this many offers from at least two providers. */
+#define CATALOG_PEER_MIN 3
 
 /* Called for each bad row (one line "file:line: field: expected ...");
  * the row is skipped and loading goes on. */
@@ -109,6 +146,9 @@ struct catalog_opts {
 	catalog_keep_fn match;
 	int threads;
 	const char *provider;   /* SkyPilot provider name (the catalog's folder) */
+	/* rank rows whose spot is at or above on-demand on on-demand (spot
+	 * dropped), as if the catalog were right; default: mark them suspect */
+	bool trust_catalog;
 };
 
 void offer_set_init(struct offer_set *s);
@@ -129,6 +169,21 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 /* Price per GPU-hour (USD); spot likewise, 0 when there is none. */
 double offer_price_per_gpu(const struct offer *o);
 double offer_spot_per_gpu(const struct offer *o);
+
+/*
+ * Set every offer's peer_ratio in s->v: its per-GPU on-demand price over
+ * the median per-GPU on-demand price of the same GPU spec (o->gpu) across
+ * every offer loaded into s (also those a keep filter did not store), when
+ * that GPU has at least CATALOG_PEER_MIN offers from at least two
+ * providers; else 0. Campus HPC rows, slices, free rows and offers without
+ * specs are not peers (ratio 0). Call once every catalog is loaded; pure.
+ */
+void offer_set_mark_outliers(struct offer_set *s);
+
+/* o's peer ratio as offer_set_mark_outliers() computes it (o need not be in
+ * s->v: a copy a keep filter took), and the number of peers in *peers
+ * (may be NULL). 0 when there are none or it was not called. */
+double offer_peer_ratio(const struct offer_set *s, const struct offer *o, size_t *peers);
 
 const char *supply_type_name(enum supply_type t);
 int supply_type_parse(const char *s, size_t len);

@@ -44,6 +44,31 @@ struct gpu_cache_entry {
 
 #define GPU_CACHE 1024
 
+/* GCP: a host VM row (a2-*, g2-*, n1-* ...) kept for the join (catalog_gcp.c) */
+struct gcp_host {
+	struct cat_str name, zone;
+	double price, spot, vcpus, ram_gib;   /* price 0: not billed apart from the GPUs */
+	bool has_spot;
+	uint32_t seq;            /* row order: of equal prices the first wins */
+	uint32_t zone_no;        /* after sorting: the zone's number */
+	bool used;
+};
+
+/* GCP: a GPU row (empty InstanceType) waiting for its host */
+struct gcp_gpu {
+	struct offer o;          /* the GPU alone: price, spot unset */
+	double spot;             /* SpotPrice as read, 0 = none */
+	int spot_kind;           /* 1: a placeholder (0, sentinel) */
+	int mem_case;
+};
+
+struct gcp_join {
+	struct gcp_host *hosts;
+	size_t nhosts, hosts_cap;
+	struct gcp_gpu *gpus;
+	size_t ngpus, gpus_cap;
+};
+
 struct loader {
 	struct offer_set *set;
 	const struct catalog_opts *o;
@@ -59,6 +84,11 @@ struct loader {
 	uint32_t *msg_lines;      /* second: their lines, counted from the half's start */
 	size_t nmsgs;
 	size_t end_line;          /* the line where loading stopped */
+	bool gcp;                 /* join GPU rows with host VM rows (catalog_gcp.c) */
+	struct gcp_join gj;
+	const char *peer_prov;    /* the provider whose hash peer_hash is */
+	uint32_t peer_prov_len, peer_hash;
+	uint64_t *peer_fp;        /* second: each peer sample's row fingerprint */
 	char msg[512];
 };
 
@@ -110,7 +140,8 @@ enum sky_col { SK_INSTANCE, SK_ACCEL, SK_COUNT, SK_VCPU, SK_MEM, SK_PRICE, SK_SP
 	       SK_GPUINFO, SK_ZONE, SK_N };
 enum own_col { OC_PROVIDER, OC_SUPPLY, OC_INSTANCE, OC_REGION, OC_GPU, OC_COUNT, OC_SLICE,
 	       OC_MEM, OC_VCPU, OC_RAM, OC_DISK, OC_PERSIST, OC_PRICE, OC_SPOT, OC_CURRENCY,
-	       OC_BILLING, OC_QUEUE, OC_MAXRUN, OC_SOURCE, OC_DATE, OC_N };
+	       OC_BILLING, OC_QUEUE, OC_MAXRUN, OC_SOURCE, OC_DATE, OC_ACCESS, OC_N };
+#define OC_REQUIRED OC_ACCESS   /* the columns before it are required */
 extern const char *const own_cols[OC_N];
 
 /* catalog.c */
@@ -134,6 +165,18 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 		  const int *col);
 int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, size_t line,
 		    const int *col);
+
+/* catalog.c: the spot price of a row that states one at or above its
+ * on-demand price (counted; suspect, or dropped when trusted) */
+void spot_at_or_above(struct loader *ld, struct offer *o, double spot);
+
+/* catalog_gcp.c */
+bool gcp_provider(const char *prov);
+bool gcp_is_host(const char *name, size_t len);
+int gcp_add_host(struct loader *ld, const struct gcp_host *h);
+int gcp_add_gpu(struct loader *ld, const struct gcp_gpu *g);
+int gcp_join(struct loader *ld);
+void gcp_free(struct loader *ld);
 
 /* catalog_own.c */
 int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,

@@ -13,6 +13,7 @@ const char *const own_cols[OC_N] = {
 	"provider", "supply_type", "instance", "region", "gpu", "gpu_count", "slice",
 	"gpu_mem_gb", "vcpus", "ram_gb", "disk_gb", "persistent_storage", "price",
 	"spot_price", "currency", "billing", "queue_wait", "max_runtime", "source", "date",
+	"access",   /* optional (OC_REQUIRED): empty = anyone who pays */
 };
 
 /* A number column: empty is 0, else finite, 0 or from min_pos to max. */
@@ -90,7 +91,8 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 		for (int c = 0; c < OC_N; c++)
 			if (col[c] >= nf) {
 				char what[64];
-				snprintf(what, sizeof(what), "expected %d fields, got %d", OC_N, nf);
+				snprintf(what, sizeof(what), "expected %d fields, got %d",
+					 col[OC_ACCESS] >= 0 ? OC_N : OC_REQUIRED, nf);
 				bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
 				goto next;
 			}
@@ -147,10 +149,8 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 		}
 		o.price *= rate;
 		o.spot_price *= rate;
-		if (o.spot_price >= o.price && o.spot_price > 0) {
-			ld->rep->spot_above_price++;
-			o.spot_price = 0;
-		}
+		if (o.spot_price >= o.price && o.spot_price > 0)
+			spot_at_or_above(ld, &o, o.spot_price);
 		cur = &f[col[OC_PERSIST]];
 		o.persistent_storage = cur->len && (cur->p[0] == 'y' || cur->p[0] == 't');
 		cur = &f[col[OC_SLICE]];
@@ -170,6 +170,8 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 		o.billing = str_of(ld, &f[col[OC_BILLING]]);
 		o.source = str_of(ld, &f[col[OC_SOURCE]]);
 		o.date = str_of(ld, &f[col[OC_DATE]]);
+		if (col[OC_ACCESS] >= 0)
+			o.access = str_of(ld, &f[col[OC_ACCESS]]);
 		if (!o.source.len) {
 			bad(ld, (uint32_t)rec_line, "source", "expected where the price comes from", NULL);
 			continue;

@@ -75,6 +75,50 @@ struct pending {
 };
 #define BATCH 16
 
+/* GCP: keep a CPU-only row that can host GPUs (catalog_gcp.c) with what
+ * the join needs; a row without a price cannot host. 0, or -1 out
+ * of memory. */
+static int gcp_host_row(struct loader *ld, const struct csv_field *f, int nf, const int *col)
+{
+	struct gcp_host hst;
+	const struct csv_field *fi, *fz;
+	double v;
+
+	if (col[SK_INSTANCE] < 0 || col[SK_INSTANCE] >= nf)
+		return 0;
+	fi = &f[col[SK_INSTANCE]];
+	if (!gcp_is_host(fi->p, fi->len))
+		return 0;
+	memset(&hst, 0, sizeof(hst));
+	if (col[SK_PRICE] >= nf || catalog_parse_number(f[col[SK_PRICE]].p, f[col[SK_PRICE]].len, &hst.price) ||
+	    !price_ok(hst.price))
+		return 0;   /* no price (SkyPilot drops it): hosts nothing */
+	/* a host at 0 is not billed apart from its GPUs (a4-highgpu-8g in the
+	 * shared catalog: 0.0, 0.0), as SkyPilot adds it; a spot of 0 on a
+	 * priced host is a placeholder: no spot */
+	if (col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len &&
+	    !catalog_parse_number(f[col[SK_SPOT]].p, f[col[SK_SPOT]].len, &v) &&
+	    ((v == 0 && hst.price == 0) || (v >= CAT_MIN_PRICE && v < 1e5 && v <= 100 * hst.price))) {
+		hst.spot = v;
+		hst.has_spot = true;
+	}
+	if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf &&
+	    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &hst.vcpus) ||
+	     !(hst.vcpus >= CAT_MIN_VCPUS && hst.vcpus <= CAT_MAX_VCPUS)))
+		return 0;
+	if (col[SK_MEM] >= 0 && col[SK_MEM] < nf &&
+	    (catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &hst.ram_gib) ||
+	     !(hst.ram_gib >= CAT_MIN_RAM_GIB && hst.ram_gib <= CAT_MAX_RAM_GIB)))
+		return 0;
+	fz = col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len ? &f[col[SK_ZONE]] :
+	     col[SK_REGION] >= 0 && col[SK_REGION] < nf ? &f[col[SK_REGION]] : NULL;
+	if (!fz || !fz->len)
+		return 0;
+	hst.name = str_of(ld, fi);
+	hst.zone = str_of(ld, fz);
+	return gcp_add_host(ld, &hst);
+}
+
 /* One SkyPilot row, already split and fingerprinted. 0, or -1 out of memory. */
 static int sky_row(struct loader *ld, const struct pending *pr, const int *col, const char *prov,
 		   enum supply_type supply)
@@ -84,9 +128,10 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 	size_t rec_line = pr->line;
 	uint64_t h = pr->h;
 	struct offer o;
-	double count = 0, size_mib = 0, v;
-	int mem_case, spot_kind = 0;
-	bool ambiguous;
+	double count = 0, size_mib = 0, v = 0;
+	int mem_case, spot_kind = 0, gcp_kind = 0;
+	bool ambiguous, gcp_gpu = false;
+	double raw_spot = 0;
 	const struct csv_field *fa, *fp;
 
 	do {
@@ -104,10 +149,13 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			break;
 		}
 		if (!fa->len || count <= 0) {
-			if (seen_hash(ld, h, ROW_CODE(ROW_CPU, 0, 0, 0)))
+			if (seen_hash(ld, h, ROW_CODE(ROW_CPU, 0, 0, 0))) {
 				ld->rep->duplicates++;
-			else
-				ld->rep->cpu_only++;
+				break;
+			}
+			ld->rep->cpu_only++;
+			if (ld->gcp && gcp_host_row(ld, f, nf, col))
+				return -1;
 			break;
 		}
 		fp = &f[col[SK_PRICE]];
@@ -141,6 +189,16 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			spot_kind = v == 0 || v >= 1e5 || v > 100 * o.price ? 1 : v >= o.price ? 2 : 0;
 			if (!spot_kind)
 				o.spot_price = v;
+		}
+		/* GCP: a GPU row alone (no InstanceType) waits for its host VM;
+		 * TPU rows are not GPUs and stay as they are */
+		gcp_gpu = ld->gcp && (col[SK_INSTANCE] < 0 || col[SK_INSTANCE] >= nf || !f[col[SK_INSTANCE]].len) &&
+			  !(fa->len > 4 && !memcmp(fa->p, "tpu-", 4));
+		if (gcp_gpu) {
+			raw_spot = spot_kind != 1 ? v : 0;
+			gcp_kind = spot_kind == 1;
+			spot_kind = 0;   /* decided on the joined prices */
+			o.spot_price = 0;
 		}
 		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf) {
 			size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
@@ -176,16 +234,17 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		if (spot_kind == 1)
 			ld->rep->spot_placeholder++;
 		else if (spot_kind == 2)
-			ld->rep->spot_above_price++;
-		if (mem_case == 1)
+			spot_at_or_above(ld, &o, v);
+		if (mem_case == 1 && !gcp_gpu)
 			ld->rep->mem_total_fixed++;
-		else if (mem_case == 2)
+		else if (mem_case == 2 && !gcp_gpu)
 			ld->rep->mem_from_spec++;
 		if (o.gpu) {
 			/* matched to a spec: its nominal memory, as the estimate's tiers use */
 			o.gpu_mem = o.gpu->memory_bytes;
 		} else {
-			note_unknown(ld, fa);
+			if (!gcp_gpu)   /* a joined row is noted once it is an offer */
+				note_unknown(ld, fa);
 			/* no specs: keep the memory the catalog states, per GPU */
 			o.gpu_mem = (count > 1 && size_mib / count >= 8 * 1024 ? size_mib / count : size_mib) *
 				    1048576.0;
@@ -204,6 +263,12 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		o.billing = o.provider;
 		o.file = ld->file_index;
 		o.line = (uint32_t)rec_line;
+		if (gcp_gpu) {
+			struct gcp_gpu g = {.o = o, .spot = raw_spot, .spot_kind = gcp_kind, .mem_case = mem_case};
+			if (gcp_add_gpu(ld, &g))
+				return -1;
+			break;
+		}
 		if (push(ld, &o))
 			return -1;
 	} while (0);
@@ -225,6 +290,8 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 	for (size_t i = 0; i < ARRAY_SIZE(market); i++)
 		if (!strcmp(prov, market[i]))
 			supply = SUPPLY_MARKETPLACE;
+	if (gcp_provider(prov))   /* gcp, or a fixture named gcp-* */
+		supply = SUPPLY_HYPERSCALER;
 	if (supply == SUPPLY_UNKNOWN && *prov)
 		supply = SUPPLY_AI_CLOUD;
 
@@ -321,6 +388,13 @@ static void *run_half(void *arg)
 	return NULL;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* Fold the second half (b, with its offers in b->set) into the first (a):
  * rows whose fingerprint the first half has already seen become
  * duplicates (their counts undone through the code kept in the table),
@@ -380,6 +454,8 @@ static int merge_second_half(struct loader *a, struct loader *b)
 	ra->unknown_gpu += rb->unknown_gpu;
 	ra->mem_total_fixed += rb->mem_total_fixed;
 	ra->mem_from_spec += rb->mem_from_spec;
+	ra->no_host += rb->no_host;
+	ra->hosts_joined += rb->hosts_joined;
 	{
 		char *u = ra->unknown_names, *v = rb->unknown_names;
 		while (*v) {
@@ -414,12 +490,31 @@ static int merge_second_half(struct loader *a, struct loader *b)
 		s->narena += t->narena;
 		t->narena = 0;
 	}
+	/* the second half's peer prices, less the rows the first half had */
+	if (ncross)
+		qsort(cross, ncross, sizeof(*cross), cmp_u64);
+	for (size_t i = 0; i < t->npeers; i++) {
+		uint64_t key = b->peer_fp[i] & FP_MASK;
+		if (ncross && bsearch(&key, cross, ncross, sizeof(*cross), cmp_u64))
+			continue;
+		if (s->npeers == s->peers_cap) {
+			size_t ncap = s->peers_cap ? s->peers_cap * 2 : 256;
+			struct offer_peer *np = realloc(s->peers, ncap * sizeof(*np));
+			if (!np) {
+				free(cross);
+				return -1;
+			}
+			s->peers = np;
+			s->peers_cap = ncap;
+		}
+		s->peers[s->npeers++] = t->peers[i];
+	}
 	for (size_t i = 0; i < t->n; i++) {
 		struct offer *o = &t->v[i];
 		bool dup = false;
 		o->line += (uint32_t)(a->end_line - 1);
-		for (size_t k = 0; k < ncross && !dup; k++)   /* usually none at all */
-			dup = (o->fp & FP_MASK) == cross[k];
+		uint64_t key = o->fp & FP_MASK;
+		dup = ncross && bsearch(&key, cross, ncross, sizeof(*cross), cmp_u64);
 		if (dup)
 			continue;
 		if (a->o->keep && !a->o->keep(a->o->ctx, o))
@@ -485,6 +580,7 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 	hb.col = col;
 	if (pthread_create(&th, NULL, run_half, &hb)) {
 		free(b->seen);
+		free(b->peer_fp);
 		free(b);
 		offer_set_free(&tmp);
 		return load_skypilot(a, buf, len, pos, line, col);
@@ -496,6 +592,7 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 	else
 		rc = -1;
 	free(b->seen);
+	free(b->peer_fp);
 	free(b);
 	offer_set_free(&tmp);
 	return rc;

@@ -14,8 +14,48 @@ grep -q 'quirky/vms.csv:6: Price: expected a price from 0 to 1e6' "$T/err" && ok
 grep -q '^10 of 10 matching offers shown' "$T/out" && ok || bad "the other rows still load: $(grep matching "$T/out")"
 grep -q 'acme/vms.csv (skypilot): 8 rows, 6 offers; 1 CPU-only skipped; 1 exact duplicates skipped' "$T/out" \
 	&& ok || bad "report line for acme: $(grep acme/ "$T/out")"
-grep -q '2 placeholder spot prices ignored; 1 spot prices at or above on-demand ignored' "$T/out" \
+grep -q '2 placeholder spot prices ignored; 1 rows with spot at or above on-demand: not ranked (the columns may be swapped; --trust-catalog to rank them on on-demand)' "$T/out" \
 	&& ok || bad "quirky spot report"
+grep -q '^quirky .*0\.990! .*! spot>=on-demand' "$T/out" && grep -q '^! spot at or above on-demand: the columns may be swapped' "$T/out" \
+	&& ok || bad "a suspect row is marked, with a footnote: $(grep 1x-l40s "$T/out")"
+run "$G" offers --catalog "$F/catalogs" --limit 0 --trust-catalog
+grep -q '1 spot prices at or above on-demand ignored (--trust-catalog)' "$T/out" && ! grep -q '!' "$T/out" \
+	&& ok || bad "--trust-catalog drops the spot price: $(grep -i 'spot' "$T/out")"
+
+# GCP: GPU rows joined with their host VM in the zone (fixture)
+run "$G" offers --catalog "$F/gcp-join.csv" --limit 0 --csv
+[ "$rc" -eq 0 ] && ok || bad "gcp fixture loads: $(cat "$T/err")"
+gpu=$(grep '^,,,A100,1,.*europe-west4-a' "$F/gcp-join.csv" | awk -F, '{print $(NF-1)}')
+host=$(grep '^a2-highgpu-1g,.*europe-west4-a' "$F/gcp-join.csv" | awk -F, '{print $(NF-1)}')
+got=$(awk -F, '$2 == "a2-highgpu-1g" && $3 == "europe-west4-a" {print $7 "," $9 "," $10 "," $14}' "$T/out")
+awk -v g="$gpu" -v h="$host" -v got="$got" 'BEGIN { split(got, a, ","); d = a[1] - (g + h);
+	exit !(got != "" && d < 0.0001 && d > -0.0001 && a[2] == 12 && a[3] == 85 && a[4] == "a2-highgpu-1g") }' \
+	&& ok || bad "GCP A100 = GPU $gpu + host $host, on the host's vCPUs/RAM: $got"
+run "$G" offers --catalog "$F/gcp-join.csv" --limit 0
+grep -q '5 host VM rows joined with their GPU rows; 4 CPU-only skipped; 2 GPU rows without a host VM in their zone skipped' "$T/out" \
+	&& ok || bad "gcp report: $(grep gcp-join "$T/out")"
+
+# peers: an offer far below the median of its GPU is marked
+run "$G" offers --catalog "$F/suspect-peers.csv" --limit 0
+grep -q '^p2  *a3 .*62% below the median of 4 offers' "$T/out" && grep -q '^far below: under 0.5x the median' "$T/out" \
+	&& ok || bad "far-below mark: $(grep -E '^p2|far' "$T/out")"
+[ "$(grep -c 'below the median' "$T/out")" -eq 1 ] && ok || bad "only a3 is far below"
+run "$G" offers --catalog "$F/suspect-peers.csv" --limit 3 'gpu=A100' --json
+if [ "$HAVE_PY" = 1 ]; then
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+o = [x for x in d['offers'] if x['instance'] == 'a3'][0]
+assert o['far_below_peers'] and o['peers'] == 4 and abs(o['peer_ratio'] - 0.8 / 2.1) < 1e-6, o" \
+	&& ok || bad "--json peer ratio (limited: the heap's copies get theirs)"
+fi
+
+# access: the optional column, shown
+run "$G" offers --catalog "$F/access-offers.csv" --limit 0
+grep -q '^uni .*access: UNI-HPC' "$T/out" && grep -q '^lab .*access: Lab, Pool' "$T/out" && \
+	! grep -q '^open .*access' "$T/out" && ok || bad "access shown: $(cat "$T/out")"
+run "$G" offers 'supply=campus-hpc' --limit 0 --csv
+[ "$(grep -c campus-hpc "$T/out")" -gt 0 ] && [ "$(awk -F, 'NR > 1 && $13 == ""' "$T/out" | wc -l)" -eq 0 ] \
+	&& ok || bad "every bundled campus row names its access: $(cat "$T/out")"
 
 run "$G" offers --catalog "$F/catalogs/acme" 'gpu=A100 gpu_mem>=80' --csv
 [ "$rc" -eq 0 ] && [ "$(grep -c A100 "$T/out")" -eq 2 ] && ok || bad "A100 80 GB query: $(cat "$T/out" "$T/err")"
@@ -73,7 +113,7 @@ if [ "$HAVE_PY" = 1 ]; then
 	python3 -c "
 import csv, io
 rows = list(csv.reader(io.open('$T/out', newline='', encoding='latin-1')))
-assert len(rows) == 4 and all(len(r) == 12 for r in rows), rows
+assert len(rows) == 4 and all(len(r) == 16 for r in rows), rows
 inst = sorted(r[1] for r in rows[1:])
 assert 'multi\nline' in inst and any(i.startswith('q\"uote') for i in inst), inst
 assert 'us,east' in [r[2] for r in rows]" && ok || bad "--csv quotes per RFC 4180: $(cat -v "$T/out")"
@@ -122,6 +162,24 @@ assert rows and all(float(r['gpu_mem_gb']) >= 40 and float(r['gpus']) >= 2 and
 " && ok || bad "query honoured on real data"
 	fi
 	[ "$(wc -l <"$T/out")" -gt 50 ] && ok || bad "real A100 offers found"
+	# GCP: the A100 40GB in europe-west4-a is the GPU row plus a2-highgpu-1g's
+	GCPV=$REAL/gcp/vms.csv
+	gpu=$(grep '^,,,A100,1,.*,europe-west4-a,' "$GCPV" | head -1 | tr -d '\r' | awk -F, '{print $(NF-1)}')
+	host=$(grep '^a2-highgpu-1g,.*,europe-west4-a,' "$GCPV" | head -1 | tr -d '\r' | awk -F, '{print $(NF-1)}')
+	run "$G" offers --catalog "$REAL/gcp" 'gpu=A100 gpus=1 region=europe-west4-a' --csv
+	got=$(awk -F, '$2 == "a2-highgpu-1g" && $4 == "A100" {print $7; exit}' "$T/out")
+	awk -v g="$gpu" -v h="$host" -v got="$got" 'BEGIN { d = got - (g + h); exit !(got != "" && g != "" && h != "" && d < 0.0001 && d > -0.0001) }' \
+		&& ok || bad "real GCP A100 europe-west4-a = $gpu + $host: got '$got'"
+	gpu=$(grep '^,,,L4,1,.*,us-central1-a,' "$GCPV" | head -1 | tr -d '\r' | awk -F, '{print $(NF-1)}')
+	host=$(grep '^g2-standard-4,.*,us-central1-a,' "$GCPV" | head -1 | tr -d '\r' | awk -F, '{print $(NF-1)}')
+	run "$G" offers --catalog "$REAL/gcp" 'gpu=L4 gpus=1 region=us-central1-a' --csv
+	got=$(awk -F, '$2 == "g2-standard-4" {print $7; exit}' "$T/out")
+	awk -v g="$gpu" -v h="$host" -v got="$got" 'BEGIN { d = got - (g + h); exit !(got != "" && g != "" && d < 0.0001 && d > -0.0001) }' \
+		&& ok || bad "real GCP L4 us-central1-a = $gpu + $host: got '$got'"
+	# RunPod L40S: spot exactly 2x on-demand in every row: marked, not silent
+	run "$G" offers --catalog "$REAL/runpod" 'gpu=L40S' --limit 0
+	[ "$(grep -c 'L40S.*! spot>=on-demand' "$T/out")" -eq "$(grep -c '^runpod .*L40S' "$T/out")" ] && \
+		grep -q '100 rows with spot at or above on-demand: not ranked' "$T/out" && ok || bad "runpod L40S marked"
 else
 	echo "SKIP real catalogs: $REAL not found (../shared is absent)"
 fi

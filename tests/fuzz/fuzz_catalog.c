@@ -42,15 +42,20 @@ static unsigned touch(struct cat_str s)
 static void check_offer(const struct offer *o)
 {
 	fuzz_sink += touch(o->provider) + touch(o->instance) + touch(o->region) + touch(o->gpu_name) +
-		touch(o->billing) + touch(o->source) + touch(o->date) + touch(o->slice);
+		touch(o->billing) + touch(o->source) + touch(o->date) + touch(o->slice) +
+		touch(o->access) + touch(o->host);
 	FUZZ_CHECK(o->file == 0);
 	FUZZ_CHECK(o->line >= 1);
 	FUZZ_CHECK(o->supply >= SUPPLY_HYPERSCALER && o->supply <= SUPPLY_UNKNOWN);
 	FUZZ_CHECK(o->gpus > 0);                 /* CPU-only rows are skipped */
 	FUZZ_CHECK(o->price >= 0);               /* USD per instance-hour */
 	FUZZ_CHECK(!isnan(o->price) && !isnan(o->spot_price));
-	/* 0 = no spot; spot >= on-demand is "treated as no spot" */
-	FUZZ_CHECK(o->spot_price == 0 || (o->spot_price > 0 && o->spot_price < o->price));
+	/* 0 = no spot; spot >= on-demand only on a row marked suspect */
+	FUZZ_CHECK(o->spot_price == 0 || (o->spot_price > 0 && o->spot_price < o->price) ||
+		   (o->suspect == OFFER_SPOT_AT_OR_ABOVE && o->spot_price >= o->price));
+	/* peer ratios (offer_set_mark_outliers): 0, or a finite positive ratio */
+	FUZZ_CHECK(o->peer_ratio == 0 || (o->peer_ratio > 0 && isfinite(o->peer_ratio)) ||
+		   !isfinite(o->price));
 	/* normalised to USD per hour: finite (unbounded counts are a known bug) */
 	FUZZ_STRICT_CHECK(isfinite(o->price) && isfinite(o->gpus));
 	FUZZ_STRICT_CHECK(isfinite(offer_price_per_gpu(o)) && isfinite(offer_spot_per_gpu(o)));
@@ -88,6 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(r->bad_rows == bad_calls);
 		FUZZ_CHECK(r->loaded <= r->rows);
 		FUZZ_CHECK(memchr(r->unknown_names, '\0', sizeof(r->unknown_names)) != NULL);
+		offer_set_mark_outliers(&s);
 		for (size_t i = 0; i < s.n; i++)
 			check_offer(&s.v[i]);
 	}

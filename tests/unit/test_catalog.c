@@ -120,7 +120,11 @@ static void test_skypilot_quirks(void **s)
 	assert_true(o->gpu_mem == 24e9);
 	assert_true(o->spot_price == 0);
 	assert_int_equal(o->supply, SUPPLY_MARKETPLACE);
-	assert_true(find("1x-l40s")->spot_price == 0);
+	/* spot at or above on-demand: kept as read, marked suspect */
+	assert_near(find("1x-l40s")->spot_price, 0.99, 1e-12);
+	assert_near(find("1x-l40s")->price, 0.86, 1e-12);
+	assert_int_equal(find("1x-l40s")->suspect, OFFER_SPOT_AT_OR_ABOVE);
+	assert_int_equal(find("1x-l4")->suspect, OFFER_PRICE_OK);
 	assert_true(find("1x-l4")->spot_price == 0.20);
 	assert_null(find("1x-negative"));
 }
@@ -150,6 +154,206 @@ static void test_gpurent_format(void **s)
 	assert_true(o->gpu_mem == 20e9);                  /* the slice's share, not the card's */
 	o = find("4090-int");
 	assert_true(offer_spot_per_gpu(o) == 0.20);
+}
+
+static const struct offer *find_in(const struct offer_set *t, const char *instance, const char *region)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].instance.len == strlen(instance) &&
+		    !memcmp(t->v[i].instance.p, instance, t->v[i].instance.len) &&
+		    t->v[i].region.len == strlen(region) && !memcmp(t->v[i].region.p, region, t->v[i].region.len))
+			return &t->v[i];
+	return NULL;
+}
+
+static struct offer_set load_alone(const char *rel, const char *provider, bool trust, char **buf)
+{
+	struct offer_set t;
+	size_t len;
+	char err[512];
+	struct catalog_opts o = {.gpus = &tu_gdb, .currencies = &rates, .bad_row = on_bad,
+				 .provider = provider, .trust_catalog = trust};
+
+	*buf = tu_read(rel, &len);
+	assert_non_null(*buf);
+	offer_set_init(&t);
+	nbad = 0;
+	if (catalog_load(&t, *buf, len, false, rel, &o, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(nbad, 0);
+	return t;
+}
+
+/* GCP (issue 10 item 4): each GPU row joined with the cheapest host VM of
+ * its zone that SkyPilot attaches it to; a GPU without one is no offer. */
+static void test_gcp_join(void **s)
+{
+	char *buf;
+	struct offer_set t = load_alone("tests/data/gcp-join.csv", "gcp-join", false, &buf);
+	const struct catalog_report *r = &t.reports[0];
+	const struct offer *o;
+
+	(void)s;
+	assert_int_equal(r->rows, 18);
+	/* a2-highgpu-1g x2 zones, g2-standard-4, n1-highmem-4, a4-highgpu-8g */
+	assert_int_equal(r->hosts_joined, 5);
+	assert_int_equal(r->cpu_only, 4);       /* g2-standard-8, n1-standard-4/-8, e2: hosted nothing */
+	assert_int_equal(r->no_host, 2);        /* L4 in europe-west4-a, 2x A100 without a2-highgpu-2g */
+	assert_int_equal(r->duplicates, 1);
+	assert_int_equal(r->loaded, 6);         /* A100 x2, L4, T4, B200, and the TPU row as before */
+	assert_int_equal(r->rows, r->loaded + r->cpu_only + r->hosts_joined + r->no_host + r->duplicates +
+			 r->missing_price + r->bad_rows);
+	o = find_in(&t, "a2-highgpu-1g", "europe-west4-a");
+	assert_non_null(o);
+	assert_near(o->price, 1.61365 + 0.81406, 1e-9);
+	assert_near(o->spot_price, 1.2276 + 0.33413, 1e-9);
+	assert_true(o->vcpus == 12 && o->ram_gib == 85);
+	assert_true(o->host.len == 13 && !memcmp(o->host.p, "a2-highgpu-1g", 13));
+	assert_int_equal(o->supply, SUPPLY_HYPERSCALER);
+	o = find_in(&t, "a2-highgpu-1g", "us-central1-a");
+	assert_near(o->price, 2.93391 + 0.73948, 1e-9);
+	/* L4: of g2-standard-4/-8 (both listed for one L4) the cheaper */
+	o = find_in(&t, "g2-standard-4", "us-central1-a");
+	assert_non_null(o);
+	assert_near(o->price, 0.56004 + 0.14679, 1e-9);
+	assert_true(o->vcpus == 4 && o->ram_gib == 16);
+	/* T4: n1 with >= 4 vCPUs and >= 16 GiB: n1-standard-4 (15 GiB) is too
+	 * small, n1-standard-8 dearer; the host has no spot, so neither has the offer */
+	o = find_in(&t, "n1-highmem-4", "us-central1-a");
+	assert_non_null(o);
+	assert_near(o->price, 0.35 + 0.23664, 1e-9);
+	assert_true(o->spot_price == 0);
+	assert_null(find_in(&t, "g2-standard-8", "us-central1-a"));
+	/* a host at 0.0 (a4: not billed apart from its GPUs) is added as 0, spot too */
+	o = find_in(&t, "a4-highgpu-8g", "us-central1-a");
+	assert_non_null(o);
+	assert_near(o->price, 64.44, 1e-9);
+	assert_near(o->spot_price, 37.3496, 1e-9);
+	/* the TPU row is no GPU: left as it was */
+	o = find_in(&t, "", "us-central1-a");
+	assert_non_null(o);
+	assert_true(o->price == 4.5 && !o->host.len);
+	offer_set_free(&t);
+	free(buf);
+	/* another provider's catalog of the same shape is not joined */
+	t = load_alone("tests/data/gcp-join.csv", "acme", false, &buf);
+	assert_int_equal(t.reports[0].loaded, 8);
+	assert_int_equal(t.reports[0].cpu_only, 9);
+	assert_int_equal(t.reports[0].hosts_joined, 0);
+	offer_set_free(&t);
+	free(buf);
+}
+
+/* issue 10 item 3: spot at or above on-demand is kept and marked, unless trusted */
+static void test_suspect_spot(void **s)
+{
+	char *buf;
+	struct offer_set t = load_alone("tests/data/suspect-spot.csv", "suspect", false, &buf);
+	const struct offer *o;
+
+	(void)s;
+	assert_int_equal(t.reports[0].spot_above_price, 2);   /* above, and equal */
+	assert_int_equal(t.reports[0].spot_placeholder, 1);
+	o = find_in(&t, "1x_L40S", "r1");
+	assert_int_equal(o->suspect, OFFER_SPOT_AT_OR_ABOVE);
+	assert_near(o->price, 0.43, 1e-12);
+	assert_near(o->spot_price, 0.86, 1e-12);
+	assert_int_equal(find_in(&t, "1x_L4", "r1")->suspect, OFFER_SPOT_AT_OR_ABOVE);
+	assert_int_equal(find_in(&t, "1x_L40", "r1")->suspect, OFFER_PRICE_OK);
+	assert_int_equal(find_in(&t, "1x_A10", "r1")->suspect, OFFER_PRICE_OK);   /* a placeholder */
+	assert_true(find_in(&t, "1x_A10", "r1")->spot_price == 0);
+	offer_set_free(&t);
+	free(buf);
+	t = load_alone("tests/data/suspect-spot.csv", "suspect", true, &buf);
+	o = find_in(&t, "1x_L40S", "r1");
+	assert_int_equal(o->suspect, OFFER_PRICE_OK);
+	assert_near(o->price, 0.43, 1e-12);
+	assert_true(o->spot_price == 0);
+	assert_int_equal(t.reports[0].spot_above_price, 2);
+	offer_set_free(&t);
+	free(buf);
+}
+
+/* The median rule: >= 3 peers from >= 2 providers; campus, slices not peers */
+static void test_peer_median(void **s)
+{
+	char *buf;
+	struct offer_set t = load_alone("tests/data/suspect-peers.csv", NULL, false, &buf);
+	double med = (2.0 + 2.2) / 2;   /* of 0.8, 2.0, 2.2, 2.4 */
+	size_t peers;
+	const struct offer *o;
+
+	(void)s;
+	assert_true(find_in(&t, "a3", "r")->peer_ratio == 0);   /* not computed yet */
+	offer_set_mark_outliers(&t);
+	o = find_in(&t, "a3", "r");
+	assert_near(o->peer_ratio, 0.8 / med, 1e-6);
+	assert_true(o->peer_ratio < CATALOG_OUTLIER_RATIO);
+	assert_near(offer_peer_ratio(&t, o, &peers), 0.8 / med, 1e-6);
+	assert_int_equal(peers, 4);
+	assert_near(find_in(&t, "a2", "r")->peer_ratio, 2.2 / med, 1e-6);   /* per GPU */
+	assert_true(find_in(&t, "a1", "r")->peer_ratio >= CATALOG_OUTLIER_RATIO);
+	assert_true(find_in(&t, "c1", "r")->peer_ratio == 0);         /* campus: no peer */
+	assert_true(find_in(&t, "a100-mig", "r")->peer_ratio == 0);   /* slice: no peer */
+	assert_true(find_in(&t, "h3", "r")->peer_ratio == 0);         /* one provider */
+	assert_true(find_in(&t, "l2", "r")->peer_ratio == 0);         /* two offers */
+	offer_set_free(&t);
+	free(buf);
+}
+
+/* the optional access column */
+static void test_access_column(void **s)
+{
+	char *buf;
+	struct offer_set t = load_alone("tests/data/access-offers.csv", NULL, false, &buf);
+	const struct offer *o;
+
+	(void)s;
+	assert_int_equal(t.reports[0].loaded, 3);
+	o = find_in(&t, "a100-partition", "cn");
+	assert_true(o->access.len == 7 && !memcmp(o->access.p, "UNI-HPC", 7));
+	o = find_in(&t, "pool-4090", "cn");
+	assert_true(o->access.len == 9 && !memcmp(o->access.p, "Lab, Pool", 9));
+	assert_int_equal(find_in(&t, "open-4090", "cn")->access.len, 0);
+	offer_set_free(&t);
+	free(buf);
+	t = load_alone("tests/data/suspect-peers.csv", NULL, false, &buf);   /* no access column */
+	assert_int_equal(t.reports[0].loaded, 11);
+	assert_int_equal(find_in(&t, "c1", "r")->access.len, 0);
+	offer_set_free(&t);
+	free(buf);
+}
+
+/* The real GCP catalog: every row accounted for, GPU rows priced with a host */
+static void test_real_gcp(void **s)
+{
+	const char *shared = getenv("GPURENT_SHARED");
+	char path[1024], *buf;
+	struct offer_set t;
+	const struct catalog_report *r;
+	size_t hosted = 0;
+
+	(void)s;
+	snprintf(path, sizeof(path), "%s/data/catalogs/gcp/vms.csv", shared ? shared : "../shared");
+	if (!(buf = tu_read(path, &(size_t){0}))) {
+		printf("SKIP real GCP catalog: %s not found (../shared is absent)\n", path);
+		skip();
+	}
+	free(buf);
+	t = load_alone(path, "gcp", false, &buf);
+	r = &t.reports[0];
+	assert_int_equal(r->rows, r->loaded + r->cpu_only + r->hosts_joined + r->no_host + r->duplicates +
+			 r->missing_price + r->bad_rows);
+	assert_true(r->hosts_joined > 100);
+	for (size_t i = 0; i < t.n; i++) {
+		const struct offer *o = &t.v[i];
+		bool tpu = o->gpu_name.len > 4 && !memcmp(o->gpu_name.p, "tpu-", 4);
+		assert_true(tpu || (o->host.len && o->instance.p == o->host.p && o->vcpus > 0 && o->ram_gib > 0));
+		hosted += !tpu;
+	}
+	assert_true(hosted > 500);
+	offer_set_free(&t);
+	free(buf);
 }
 
 static void test_query(void **s)
@@ -351,7 +555,8 @@ static void test_real_catalogs(void **s)
 	/* no offer is priced from a placeholder */
 	for (size_t i = 0; i < set.n; i++)
 		if (set.v[i].file >= first_file)
-			assert_true(set.v[i].spot_price < set.v[i].price && set.v[i].price > 0 &&
+			assert_true((set.v[i].spot_price < set.v[i].price ||
+				     set.v[i].suspect == OFFER_SPOT_AT_OR_ABOVE) && set.v[i].price > 0 &&
 				    set.v[i].price < 1000);
 }
 
@@ -406,9 +611,14 @@ static void test_two_threads_equal_one(void **s)
 	assert_memory_equal(&one.reports[0], &two.reports[0], sizeof(one.reports[0]));
 	assert_int_equal(one.n, two.n);
 	assert_int_equal(one.n, 3333);   /* distinct A100 rows of the 5000 */
+	/* the peer prices too: every distinct row once, whichever half it was in */
+	assert_int_equal(one.npeers, two.npeers);
+	offer_set_mark_outliers(&one);
+	offer_set_mark_outliers(&two);
 	for (size_t i = 0; i < one.n; i++) {
 		assert_int_equal(one.v[i].line, two.v[i].line);
 		assert_true(one.v[i].price == two.v[i].price && one.v[i].gpu == two.v[i].gpu);
+		assert_true(one.v[i].peer_ratio == two.v[i].peer_ratio);
 	}
 	offer_set_free(&one);
 	offer_set_free(&two);
@@ -421,6 +631,11 @@ int main(void)
 		cmocka_unit_test(test_skypilot_normalisation),
 		cmocka_unit_test(test_skypilot_quirks),
 		cmocka_unit_test(test_gpurent_format),
+		cmocka_unit_test(test_gcp_join),
+		cmocka_unit_test(test_suspect_spot),
+		cmocka_unit_test(test_peer_median),
+		cmocka_unit_test(test_access_column),
+		cmocka_unit_test(test_real_gcp),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_catalog_unbounded_counts),
 		cmocka_unit_test(test_query_long_value_truncated),
