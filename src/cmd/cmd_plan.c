@@ -73,10 +73,6 @@ static const char usage[] =
 	"(default 100Mb/s) the dataset's upload speed.\n"
 "Exit status: 0 ok, 1 nothing fits, 2 bad input.\n";
 
-#ifndef CATALOG_OUTLIER_RATIO
-#define CATALOG_OUTLIER_RATIO 0.5
-#endif
-
 static double to_usd(const struct offers_ctx *c, const struct money *m)
 {
 	double r = offers_rate(c, m->code);
@@ -547,7 +543,7 @@ int cmd_plan(int argc, char **argv)
 			goto out;
 		}
 	}
-	(void)trust;
+	c.trust_catalog = trust;
 	/* nothing timed on an offer: the class still comes from the job, timed
 	 * on the workload's GPU or the most rented training card */
 	po.reference_gpu = gpu ? gpu : gpu_db_find(&c.gdb, "A100-80GB");

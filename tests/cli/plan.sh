@@ -240,6 +240,29 @@ spot = [x for x in r if x["mode"] == "spot"]
 assert spot, "no spot offer chosen"
 assert all(x["total_cost"] > x["naive_spot_cost"] for x in spot)
 PY
+	# issue 10: RunPod's L40S rows (spot exactly 2x on-demand) are not ranked, and say why
+	run "$G" plan "$EX" --catalog "$REAL/runpod" --top 200 --json
+	python3 - "$T/out" <<'PY' && ok || bad "RunPod L40S rows are not ranked on the real catalog"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ranked"] and not any("L40S" in x["gpu"] for x in d["ranked"]), [x["instance"] for x in d["ranked"] if "L40S" in x["gpu"]]
+ex = {e["code"]: e for e in d["excluded"]}
+assert ex["suspect_price"]["count"] > 0 and "L40S" in ex["suspect_price"]["example"], ex.get("suspect_price")
+PY
+	run "$G" plan "$EX" --catalog "$REAL/runpod" --top 200 --json --trust-catalog
+	python3 -c "
+import json; d = json.load(open('$T/out'))
+assert any('L40S' in x['gpu'] and x['mode'] != 'spot' for x in d['ranked'])" && ok || bad "--trust-catalog ranks RunPod L40S on-demand"
+	# GCP: a GPU is planned on its host machine, named
+	printf 'model: llama-2-7b\ntask: lora\nseq: 2048\ntokens: 1e8\ngpus: 1\n' >gcp.yaml
+	run "$G" plan gcp.yaml --catalog "$REAL/gcp" --top 300 --json
+	python3 - "$T/out" <<'PY' && ok || bad "GCP offers are whole machines in the plan"
+import json, sys
+r = json.load(open(sys.argv[1]))["ranked"]
+g = [x for x in r if x["provider"].lower().startswith("gcp")]
+assert g and all(x.get("host") and x["instance"] == x["host"] for x in g), g[:2]
+assert any(x["host"] == "a2-highgpu-1g" and "A100 40GB" in x["gpu"] for x in g), sorted({x["host"] for x in g})
+PY
 else
 	echo "SKIP real catalogs: $REAL not found (../shared is absent) or no python3"
 fi
