@@ -21,7 +21,7 @@ grep -qi 'auto-stop\|max runtime\|max-runtime' "$T/check" && bad "a service's ch
 grep -q 'budget alert at .* USD a month (1.2x the expected' "$T/check" && ok || bad "budget alert without a budget: $(cat "$T/check")"
 ! grep -q 'tokens: missing' "$T/err" && ok || bad "a service asked for tokens"
 # the text table: totals (last column) non-decreasing, total = compute + egress + storage
-awk '/^ *[0-9]+ / && NF >= 12 && !/^ *[0-9]+\. / { print $NF, $(NF-1), $(NF-2), $(NF-3) }' "$T/out" >"$T/rows"
+awk '/^ *[0-9]+ / && NF >= 12 && $NF ~ /^[0-9.]+$/ && !/^ *[0-9]+\. / { print $NF, $(NF-1), $(NF-2), $(NF-3) }' "$T/out" >"$T/rows"
 [ -s "$T/rows" ] && ok || bad "no ranked rows in the table"
 awk 'NR > 1 && $1 < prev - 1e-9 { bad = 1 } { prev = $1 }
      { d = $1 - ($2 + $3 + $4); if (d < -0.011 || d > 0.011) bad = 1 }
