@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../core/names.h"
 #include "../core/plan.h"
 #include "../core/units.h"
 #include "cmd.h"
@@ -18,6 +19,7 @@
 #include "../cli/plan_serve.h"
 #include "../cli/planwords.h"
 #include "../cli/wlargs.h"
+#include "../util/util.h"
 
 static const char usage[] =
 	"usage: gpurent plan [FILE.yaml] [--FIELD VALUE]... [--catalog PATH]... [--by cost|time]\n"
@@ -367,38 +369,32 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	json_obj_end(&j);
 }
 
-/* Split every value of a repeatable option on commas into *out (strings
- * owned by *store, freed with names_free()). 0, or -1 out of memory. */
+/* The items of NAME[,NAME] values (--access, --exclude, --only and the
+ * workload's access), each an owned copy; free with names_free(). */
 struct names {
 	char **v;
 	size_t n, cap;
 };
 
+static int name_push(const char *item, size_t len, int pos, void *ctx)
+{
+	struct names *s = ctx;
+	void *v = s->v;
+
+	(void)pos;
+	if (util_grow(&v, &s->cap, s->n + 1, sizeof(*s->v)))
+		return -1;
+	s->v = v;
+	if (!(s->v[s->n] = strndup(item, len)))
+		return -1;
+	s->n++;
+	return 0;
+}
+
+/* Add the items of list. 0, or -1 out of memory. */
 static int names_add(struct names *s, const char *list)
 {
-	while (*list) {
-		size_t k = strcspn(list, ",");
-		size_t a = 0, z = k;
-		while (a < z && (list[a] == ' ' || list[a] == '\t'))
-			a++;
-		while (z > a && (list[z - 1] == ' ' || list[z - 1] == '\t'))
-			z--;
-		if (z > a) {
-			if (s->n == s->cap) {
-				size_t nc = s->cap ? s->cap * 2 : 8;
-				char **nv = realloc(s->v, nc * sizeof(*nv));
-				if (!nv)
-					return -1;
-				s->v = nv;
-				s->cap = nc;
-			}
-			if (!(s->v[s->n] = strndup(list + a, z - a)))
-				return -1;
-			s->n++;
-		}
-		list += k + (list[k] == ',');
-	}
-	return 0;
+	return names_each(list, name_push, s);
 }
 
 static void names_free(struct names *s)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "names.h"
 #include "../util/util.h"
 
 void ledger_run_init(struct ledger_run *r)
@@ -19,25 +20,6 @@ void ledger_run_init(struct ledger_run *r)
 	r->price_per_hour = r->cost = r->idle_seconds = NAN;
 	r->gpu_count = r->exit_status = r->restarts = -1;
 }
-
-int ledger_each_tag(const char *tags, int (*fn)(const char *, size_t, int, void *), void *ctx)
-{
-	int pos = 0, rc;
-
-	while (tags && *tags) {
-		size_t len = strcspn(tags, ","), a = 0, b = len;
-		while (a < b && (tags[a] == ' ' || tags[a] == '\t'))
-			a++;
-		while (b > a && (tags[b - 1] == ' ' || tags[b - 1] == '\t'))
-			b--;
-		if (b > a && (rc = fn(tags + a, b - a, pos++, ctx)))
-			return rc;
-		tags += len + (tags[len] == ',');
-	}
-	return 0;
-}
-
-
 
 static const char *const by_names[] = {"day", "week", "month", "tag", "gpu", "all"};
 
@@ -120,7 +102,7 @@ int ledger_summarize(const struct ledger_entries *e, enum ledger_by by,
 		if (by == LEDGER_BY_TAG) {
 			struct push_ctx c = {&it, x};
 			size_t before = it.n;
-			rc = ledger_each_tag(x->run.tags, push_tag, &c);
+			rc = names_each(x->run.tags, push_tag, &c);
 			if (!rc && it.n == before)
 				rc = push(&it, "(untagged)", 10, x);
 		} else if (by == LEDGER_BY_ALL) {

@@ -59,13 +59,7 @@ static inline bool ledger_known(double v)
 	return !isnan(v);
 }
 
-/*
- * Each tag of the comma-separated list tags (NULL: none), trimmed of
- * blanks, empty ones skipped: calls fn(tag, len, pos, ctx) with tag
- * borrowed (not terminated) and pos counting from 0, and stops at the
- * first non-zero return, which it returns; else 0.
- */
-int ledger_each_tag(const char *tags, int (*fn)(const char *, size_t, int, void *), void *ctx);
+/* Tags are a comma-separated list: names_each() (names.h) walks them. */
 
 /* One stored row. The strings of run point into storage owned by the entry. */
 struct ledger_entry {

@@ -96,6 +96,23 @@ bool names_in_list(const char *needle, const char *list)
 	return false;
 }
 
+int names_each(const char *list, int (*fn)(const char *item, size_t len, int pos, void *ctx), void *ctx)
+{
+	int pos = 0, rc;
+
+	while (list && *list) {
+		size_t len = strcspn(list, ","), a = 0, b = len;
+		while (a < b && (list[a] == ' ' || list[a] == '\t'))
+			a++;
+		while (b > a && (list[b - 1] == ' ' || list[b - 1] == '\t'))
+			b--;
+		if (b > a && (rc = fn(list + a, b - a, pos++, ctx)))
+			return rc;
+		list += len + (list[len] == ',');
+	}
+	return 0;
+}
+
 size_t names_distance(const char *a, const char *b)
 {
 	char na[128], nb[128];

@@ -26,6 +26,15 @@ bool names_equal(const char *a, const char *b);
 /* true when needle equals any '|'-separated entry of list (normalised). */
 bool names_in_list(const char *needle, const char *list);
 
+/*
+ * Each item of the comma-separated list (NULL: none), trimmed of blanks
+ * (spaces, tabs), empty ones skipped: calls fn(item, len, pos, ctx) with
+ * item borrowed (not terminated) and pos counting from 0, and stops at the
+ * first non-zero return, which it returns; else 0. Ledger tags, --access
+ * memberships, any NAME[,NAME] value.
+ */
+int names_each(const char *list, int (*fn)(const char *item, size_t len, int pos, void *ctx), void *ctx);
+
 /* Levenshtein distance between normalised a and b. */
 size_t names_distance(const char *a, const char *b);
 

@@ -292,23 +292,27 @@ bool plan_offer_allowed(const struct plan_opts *opts, const struct offer *o, enu
 	return true;
 }
 
-/* Add o's membership to r->access_names once (a few names, then "..."). */
+static int same_name(const char *item, size_t len, int pos, void *ctx)
+{
+	const struct cat_str *want = ctx;
+
+	(void)pos;
+	return len == want->len && !strncasecmp(item, want->p, len);
+}
+
+/* Count o's membership once in r->access_distinct and name it in
+ * r->access_names, while the names fit (one that does not fit is not
+ * named, and is counted again for each offer that needs it). */
 static void note_access(struct plan_result *r, const struct offer *o)
 {
-	char *p = r->access_names, name[64];
-	size_t len = strlen(p), n = o->access.len < sizeof(name) - 1 ? o->access.len : sizeof(name) - 1;
+	size_t len = strlen(r->access_names);
 
-	memcpy(name, o->access.p, n);
-	name[n] = '\0';
-	for (const char *q = p; *q;) {
-		size_t k = strcspn(q, ",");
-		if (k == n && !strncasecmp(q, name, n))
-			return;
-		q += k + (q[k] == ',');
-	}
+	if (names_each(r->access_names, same_name, (void *)&o->access))
+		return;
 	r->access_distinct++;
-	if (len + n + 2 < sizeof(r->access_names))
-		snprintf(p + len, sizeof(r->access_names) - len, "%s%s", len ? "," : "", name);
+	if (len + o->access.len + 2 < sizeof(r->access_names))
+		snprintf(r->access_names + len, sizeof(r->access_names) - len, "%s%.*s", len ? "," : "",
+			 (int)o->access.len, o->access.p);
 }
 
 /* ---- checkpoints by the kind of interruption (docs/formulas.md "Plan: checkpoints") ---- */

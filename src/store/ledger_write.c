@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../core/names.h"
 
 /* ---- writing ---- */
 
@@ -71,7 +72,7 @@ static int validate(const struct ledger_run *r, double start, double end, const 
 	if (r->gpu_type && strlen(r->gpu_type) >= sizeof(((struct ledger_total *)0)->key))
 		BAD("gpu_type: expected at most %zu characters",
 		    sizeof(((struct ledger_total *)0)->key) - 1);
-	if (ledger_each_tag(r->tags, tag_too_long, NULL))
+	if (names_each(r->tags, tag_too_long, NULL))
 		BAD("tags: expected tags of at most %zu characters each",
 		    sizeof(((struct ledger_total *)0)->key) - 1);
 #undef BAD
@@ -163,7 +164,7 @@ static int write_tags(struct ledger *l, int64_t id, const char *tags, char *err,
 	if (rc != SQLITE_OK)
 		return ldb_error(l, rc, "writing tags", err, errlen);
 	sqlite3_bind_int64(c.st, 1, id);
-	ledger_each_tag(tags, insert_tag, &c);
+	names_each(tags, insert_tag, &c);
 	sqlite3_finalize(c.st);
 	return c.rc == SQLITE_DONE ? 0 : ldb_error(l, c.rc, "writing tags", err, errlen);
 }

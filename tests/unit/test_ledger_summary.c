@@ -8,6 +8,7 @@
 
 #include "testutil.h"
 #include "../../src/core/ledger_summary.h"
+#include "../../src/core/names.h"
 
 /* 2024-03-05 12:00 UTC and 2024-04-10 12:00 UTC */
 #define MAR 1709640000.0
@@ -135,7 +136,7 @@ static void test_tags_and_names(void **state)
 	int n = 0;
 
 	(void)state;
-	assert_int_equal(ledger_each_tag(" a ,, b,\tc ", count_tag, &n), 0);
+	assert_int_equal(names_each(" a ,, b,\tc ", count_tag, &n), 0);
 	assert_int_equal(n, 1 + 2 + 3);
 	assert_int_equal(ledger_by_parse("week", &by), 0);
 	assert_int_equal(by, LEDGER_BY_WEEK);
