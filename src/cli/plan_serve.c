@@ -66,7 +66,7 @@ static const char *exclusion_word(enum serve_exclusion x)
 static void example_word(enum serve_exclusion x, const struct serve_example *e, const char *cur,
 			 double fx, char *out, size_t n)
 {
-	char d[160], p[64], i[64], g[64];
+	char d[160], p[64];
 	const struct offer *o = e->offer;
 
 	out[0] = '\0';
@@ -99,9 +99,7 @@ static void example_word(enum serve_exclusion x, const struct serve_example *e, 
 		snprintf(d, sizeof(d), "%s", exclusion_word(x));
 		break;
 	}
-	/* TRANSLATORS: provider, instance, (GPU as the catalog names it): what it showed */
-	snprintf(out, n, _("%s %s (%s): %s"), cs(&o->provider, p, sizeof(p)), cs(&o->instance, i, sizeof(i)),
-		 cs(&o->gpu_name, g, sizeof(g)), d);
+	plan_word_offer(o, d, out, n);
 }
 
 static const char *check_word(const struct serve_result *r, enum serve_check k, const char *cur,

@@ -6,6 +6,8 @@
  */
 #include "planwords.h"
 
+#include "out.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -76,10 +78,29 @@ const char *plan_advice_word(enum plan_advice a)
 	return t[a][0] ? _(t[a]) : "";
 }
 
-/* An offer's text field, at most max bytes of it. */
-static int cut(const struct cat_str *s, int max)
+/* An offer's text field as the words show it: control bytes escaped
+ * (out.h), cut to the buffer (n - 1 bytes). Returns buf. */
+static const char *field(const struct cat_str *s, char *buf, size_t n)
 {
-	return (int)(s->len > (uint32_t)max ? (uint32_t)max : s->len);
+	return out_safe(s->p, s->len, buf, n);
+}
+
+/* "provider instance", escaped, cut to 24 and 40 bytes. */
+static const char *offer_name(const struct offer *o, char *buf, size_t n)
+{
+	char p[25], i[41];
+
+	snprintf(buf, n, "%s %s", field(&o->provider, p, sizeof(p)), field(&o->instance, i, sizeof(i)));
+	return buf;
+}
+
+void plan_word_offer(const struct offer *o, const char *detail, char *out, size_t n)
+{
+	char p[25], i[41], g[25];
+
+	/* TRANSLATORS: provider, instance, (GPU as the catalog names it): what it showed */
+	snprintf(out, n, _("%s %s (%s): %s"), field(&o->provider, p, sizeof(p)), field(&o->instance, i, sizeof(i)),
+		 field(&o->gpu_name, g, sizeof(g)), detail);
 }
 
 static const struct plan_fx usd_fx = {"USD", 1};
@@ -99,7 +120,7 @@ static const char *code_of(const struct plan_fx *fx)
 void plan_word_example(const struct plan_example *x, const struct plan_fx *fx, char *out, size_t n)
 {
 	const struct offer *o = x->offer;
-	char d[128];
+	char d[128], acc[49];
 
 	if (!n)
 		return;
@@ -144,8 +165,8 @@ void plan_word_example(const struct plan_example *x, const struct plan_fx *fx, c
 			 code_of(fx));
 		break;
 	case PLAN_D_ACCESS:
-		snprintf(d, sizeof(d), _("needs an account: --access %.*s if you have one"), cut(&o->access, 48),
-			 o->access.p);
+		snprintf(d, sizeof(d), _("needs an account: --access %s if you have one"),
+			 field(&o->access, acc, sizeof(acc)));
 		break;
 	case PLAN_D_USER_FILTER:
 		snprintf(d, sizeof(d), _("%s, left out as asked"), supply_type_name(o->supply));
@@ -158,9 +179,7 @@ void plan_word_example(const struct plan_example *x, const struct plan_fx *fx, c
 		snprintf(d, sizeof(d), "?");
 		break;
 	}
-	/* TRANSLATORS: provider, instance, (GPU as the catalog names it): what it showed */
-	snprintf(out, n, _("%.*s %.*s (%.*s): %s"), cut(&o->provider, 24), o->provider.p,
-		 cut(&o->instance, 40), o->instance.p, cut(&o->gpu_name, 24), o->gpu_name.p, d);
+	plan_word_offer(o, d, out, n);
 }
 
 void plan_word_why(const struct plan_choice *c, char *out, size_t n)
@@ -219,7 +238,7 @@ void plan_word_class(const struct plan_result *r, char *out, size_t n)
 
 void plan_word_check(const struct plan_check *c, const struct plan_fx *fx, char *out, size_t n)
 {
-	char a[64], b[64], m[64], d[64];
+	char a[64], b[64], m[64], d[64], on[72];
 
 	switch (c->code) {
 	case PLAN_C_AUTO_STOP:
@@ -288,9 +307,8 @@ void plan_word_check(const struct plan_check *c, const struct plan_fx *fx, char 
 			break;
 		}
 		snprintf(out, n, _("debug the script end to end for a few steps on the cheapest fitting box first "
-				   "(%.*s %.*s at %.2f %s/h)"),
-			 cut(&c->offer->provider, 24), c->offer->provider.p, cut(&c->offer->instance, 40),
-			 c->offer->instance.p, money(fx, c->usd), code_of(fx));
+				   "(%s at %.2f %s/h)"),
+			 offer_name(c->offer, on, sizeof(on)), money(fx, c->usd), code_of(fx));
 		break;
 	case PLAN_C_RECORD_COSTS:
 		snprintf(out, n, "%s", _("record what each run cost (price paid, hours, problems met) so the next "
@@ -365,7 +383,7 @@ void plan_word_magnitude(const struct plan_magnitude *m, const struct plan_fx *f
 void plan_word_change(const struct plan_change *c, const struct plan_fx *fx, const char *access_names,
 		      char *out, size_t n)
 {
-	char a[64], b[64];
+	char a[64], b[64], an[256];
 
 	switch (c->code) {
 	case PLAN_CH_MEMORY:
@@ -388,7 +406,8 @@ void plan_word_change(const struct plan_change *c, const struct plan_fx *fx, con
 		break;
 	case PLAN_CH_ACCESS:
 		snprintf(out, n, _("access: %.0f offers need a membership (%s): --access NAME if you have one"),
-			 c->a, access_names && access_names[0] ? access_names : "?");
+			 c->a, access_names && access_names[0] ?
+			 out_safe(access_names, strlen(access_names), an, sizeof(an)) : "?");
 		break;
 	case PLAN_CH_RESUMABLE:
 		snprintf(out, n, _("resumable: %.0f offers cap a job below its run time: make the job resume from "
@@ -409,31 +428,30 @@ void plan_word_change(const struct plan_change *c, const struct plan_fx *fx, con
 
 void plan_word_spot(const struct plan_spot_note *s, const struct plan_fx *fx, char *out, size_t n)
 {
+	char sp[72], od[72];
+
 	if (!n)
 		return;
 	out[0] = '\0';
-	if (s->code == PLAN_SPOT_NONE || !s->spot || !s->on_demand) {
-		if (s->code == PLAN_SPOT_ONLY_EXCLUDED && s->on_demand)
+	if (s->code == PLAN_SPOT_NONE || !s->on_demand)
+		return;
+	offer_name(s->on_demand, od, sizeof(od));
+	if (!s->spot) {
+		if (s->code == PLAN_SPOT_ONLY_EXCLUDED)
 			snprintf(out, n, _("use_spot: true left out on-demand offers, and no spot offer fits; the "
-					   "cheapest on-demand plan would cost %.2f %s (%.*s %.*s)"),
-				 money(fx, s->on_demand_total), code_of(fx), cut(&s->on_demand->provider, 24),
-				 s->on_demand->provider.p, cut(&s->on_demand->instance, 40), s->on_demand->instance.p);
+					   "cheapest on-demand plan would cost %.2f %s (%s)"),
+				 money(fx, s->on_demand_total), code_of(fx), od);
 		return;
 	}
+	offer_name(s->spot, sp, sizeof(sp));
 	if (s->code == PLAN_SPOT_ONLY_EXCLUDED)
-		snprintf(out, n, _("use_spot: true costs more here: the cheapest spot plan is %.2f %s (%.*s %.*s), "
-				   "an on-demand plan %.2f %s (%.*s %.*s)"),
-			 money(fx, s->spot_total), code_of(fx), cut(&s->spot->provider, 24), s->spot->provider.p,
-			 cut(&s->spot->instance, 40), s->spot->instance.p, money(fx, s->on_demand_total), code_of(fx),
-			 cut(&s->on_demand->provider, 24), s->on_demand->provider.p, cut(&s->on_demand->instance, 40),
-			 s->on_demand->instance.p);
+		snprintf(out, n, _("use_spot: true costs more here: the cheapest spot plan is %.2f %s (%s), "
+				   "an on-demand plan %.2f %s (%s)"),
+			 money(fx, s->spot_total), code_of(fx), sp, money(fx, s->on_demand_total), code_of(fx), od);
 	else
 		snprintf(out, n, _("spot is not the saving here: the cheapest spot plan, with its expected restarts, "
-				   "is %.2f %s (%.*s %.*s); on-demand %.2f %s (%.*s %.*s)"),
-			 money(fx, s->spot_total), code_of(fx), cut(&s->spot->provider, 24), s->spot->provider.p,
-			 cut(&s->spot->instance, 40), s->spot->instance.p, money(fx, s->on_demand_total), code_of(fx),
-			 cut(&s->on_demand->provider, 24), s->on_demand->provider.p, cut(&s->on_demand->instance, 40),
-			 s->on_demand->instance.p);
+				   "is %.2f %s (%s); on-demand %.2f %s (%s)"),
+			 money(fx, s->spot_total), code_of(fx), sp, money(fx, s->on_demand_total), code_of(fx), od);
 }
 
 void plan_word_supply(const struct plan_supply *s, const struct plan_fx *fx, char *out, size_t n)
@@ -452,15 +470,14 @@ void plan_word_supply(const struct plan_supply *s, const struct plan_fx *fx, cha
 void plan_word_fastest(const struct plan_choice *fast, const struct plan_choice *cheapest, double margin,
 		       const struct plan_fx *fx, char *out, size_t n)
 {
-	char a[64], b[64];
+	char a[64], b[64], on[72];
 	double more = cheapest->cost.total > 0 ? (fast->cost.total / cheapest->cost.total - 1) * 100 : 0;
 
-	/* TRANSLATORS: the margin, provider, instance, GPUs, finish, total, currency, percent more, the
-	 * cheapest's finish */
-	snprintf(out, n, _("Within %.0f%% of the cheapest: %.*s %.*s (%g x %s) finishes in %s for %.2f %s, "
+	/* TRANSLATORS: the margin, provider and instance, GPUs, finish, total, currency, percent more,
+	 * the cheapest's finish */
+	snprintf(out, n, _("Within %.0f%% of the cheapest: %s (%g x %s) finishes in %s for %.2f %s, "
 			   "%.0f%% more than the cheapest, which takes %s"),
-		 margin * 100, cut(&fast->offer->provider, 24), fast->offer->provider.p,
-		 cut(&fast->offer->instance, 40), fast->offer->instance.p, fast->gpus,
+		 margin * 100, offer_name(fast->offer, on, sizeof(on)), fast->gpus,
 		 fast->offer->gpu ? fast->offer->gpu->name : "?",
 		 units_fmt_duration_short(fast->wall_s, a, sizeof(a)), money(fx, fast->cost.total), code_of(fx),
 		 more < 0 ? 0 : more, units_fmt_duration_short(cheapest->wall_s, b, sizeof(b)));

@@ -48,6 +48,9 @@ const char *plan_advice_word(enum plan_advice a);
  *  - plan_word_check(): a checklist item.
  */
 void plan_word_example(const struct plan_example *x, const struct plan_fx *fx, char *out, size_t n);
+/* "provider instance (GPU as the catalog names it): detail", the fields
+ * escaped for a terminal (out.h) and cut; the service plan's examples too. */
+void plan_word_offer(const struct offer *o, const char *detail, char *out, size_t n);
 void plan_word_why(const struct plan_choice *c, char *out, size_t n);
 void plan_word_class(const struct plan_result *r, char *out, size_t n);
 void plan_word_check(const struct plan_check *c, const struct plan_fx *fx, char *out, size_t n);

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/offers_load.h"
+#include "../cli/out.h"
 #include "../cli/plan_pricer.h"
 #include "../cli/plan_serve.h"
 #include "../cli/planwords.h"
@@ -81,11 +82,14 @@ static double to_usd(const struct offers_ctx *c, const struct money *m)
 	return r > 0 ? m->amount * r : -1;
 }
 
+/* A catalog field in a column: control bytes escaped (out.h), cut to width. */
 static void cs_print(const struct cat_str *s, int width)
 {
-	printf("%-*.*s", width, (int)((int)s->len > width ? width : (int)s->len), s->p);
-}
+	char buf[64];
+	size_t n = (size_t)width + 1 < sizeof(buf) ? (size_t)width + 1 : sizeof(buf);
 
+	printf("%-*s", width, out_safe(s->p, s->len, buf, n));
+}
 static bool outlier(const struct offer *o)
 {
 	return o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO;
@@ -182,9 +186,11 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 		if (r->excluded[i]) {
 			plan_word_example(&r->example[i], fx, why, PLAN_EXAMPLE_MAX);
 			printf(" %6zu %s\n        e.g. %s\n", r->excluded[i], plan_exclusion_word(i), why);
-			if (i == EX_ACCESS && r->access_names[0])
-				printf("        memberships: %s%s\n", r->access_names,
-				       r->access_distinct > 1 ? " (--access NAME[,NAME])" : "");
+			if (i == EX_ACCESS && r->access_names[0]) {
+				printf("        memberships: ");
+				out_puts_safe(stdout, r->access_names);
+				printf("%s\n", r->access_distinct > 1 ? " (--access NAME[,NAME])" : "");
+			}
 		}
 	printf("\nAdvice\n");
 	plan_word_class(r, why, PLAN_CLASS_MAX);

@@ -190,6 +190,22 @@ assert d['ranked'] == [] and d['magnitude']['code'] == 'over_budget' and 0 < d['
 assert 'budget' in [c['code'] for c in d['changes']]" && ok || bad "a budget far short: order of magnitude and what to change"
 fi
 
+# a catalog's control bytes are escaped in every line of the plan, a service's too
+{
+	sed -n '/^provider,/p' "$CAT"
+	printf 'Evil\033[31mX,ai-cloud,a\033]0;pwn\007b,us,A100-80GB,1,whole,80,16,120,200,yes,1.60,,USD,per-second,,,t,2026-12,\n'
+	printf 'Uni,campus-hpc,p,cn,A100-80GB,1,whole,80,16,120,,yes,0,,CNY,campus-hpc,2h,24h,t,2026-12,M\033[2J\n'
+} >evil.csv
+printf 'model: llama-3.1-8b\ntask: infer\ncontext: 8k\nconcurrency: 2\nserve: 24x7\n' >evilserve.yaml
+for job in acc.yaml evilserve.yaml; do
+	run "$G" plan "$job" --catalog evil.csv
+	if grep -q "$(printf '\033')" "$T/out" || grep -q "$(printf '\007')" "$T/out"; then
+		bad "plan $job wrote a catalog's control byte raw"
+	elif grep -q 'Evil\\x1b\[31mX' "$T/out"; then ok; else bad "plan $job: the escaped provider is missing: $(head -12 "$T/out")"; fi
+done
+run "$G" plan acc.yaml --catalog evil.csv
+grep -q 'memberships: M\\x1b\[2J' "$T/out" && ok || bad "an escaped membership: $(grep -a memberships "$T/out")"
+
 # the demo's workload: the order of magnitude names the tokens; no campus without --access; no stop at 0
 run "$G" plan "$EX"
 grep -q '^Order of magnitude: .*3e+09 tokens' "$T/out" && ! grep -q 'budget stop at 0 ' "$T/out" \

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 
+#include "../../src/cli/out.c"
 #include "../../src/cli/planwords.c"
 
 static struct gpu_spec gpu;
@@ -169,6 +170,29 @@ static void test_cut(void **s)
 	assert_string_equal(out, "a-provider-with-a-very-l 1x_A100_80GB (A100-80GB): no specs for this GPU");
 }
 
+/* A catalog's control bytes never reach the terminal raw (out.h). */
+static void test_escaped(void **s)
+{
+	char out[PLAN_CHECK_MAX];
+	struct plan_example x = {.detail = PLAN_D_ACCESS};
+	struct plan_check k = {.code = PLAN_C_DEBUG_CHEAPEST, .offer = &offer, .usd = 1};
+	static const char evil[] = "ev\x1b]0;t\x07il";
+
+	(void)s;
+	setup_offer();
+	offer.provider = (struct cat_str){evil, (uint32_t)strlen(evil)};
+	offer.access = (struct cat_str){evil, (uint32_t)strlen(evil)};
+	x.offer = &offer;
+	plan_word_example(&x, NULL, out, sizeof(out));
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strchr(out, '\x07'));
+	assert_non_null(strstr(out, "ev\\x1b]0;t\\x07il 1x_A100_80GB"));
+	assert_non_null(strstr(out, "--access ev\\x1b]0;t\\x07il"));
+	plan_word_check(&k, NULL, out, sizeof(out));
+	assert_null(strchr(out, '\x1b'));
+	assert_non_null(strstr(out, "(ev\\x1b]0;t\\x07il 1x_A100_80GB at 1.00 USD/h)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_cost_note),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_escaped),
 	};
 	return cmocka_run_group_tests_name("planwords", tests, NULL, NULL);
 }
