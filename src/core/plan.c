@@ -355,8 +355,9 @@ struct plan_seen {
 	int zero3_gpus;           /* GPUs ZeRO-3 needs to fit 80 GB (estimate), 0 n/a */
 	double min_deadline_wall; /* the soonest finish of an offer excluded by the deadline */
 	double min_budget_total;  /* the cheapest total of an offer excluded by the budget */
-	double cheapest_total, fastest_wall;   /* over the feasible */
-	const struct plan_choice *cheapest;    /* in `all` */
+	struct plan_choice cheapest;           /* the cheapest feasible (valid when have_cheapest) */
+	bool have_cheapest;
+	double fastest_wall;                   /* the soonest finish of the feasible */
 	double min_od, min_spot;  /* the cheapest on-demand / spot plan that met the constraints */
 	const struct offer *min_od_offer, *min_spot_offer;
 };
@@ -481,17 +482,17 @@ static void magnitude(const struct workload *w, const struct plan_opts *opts, co
 	double finish = 0, limit = 0, total = -1, ratio = 0;
 
 	memset(m, 0, sizeof(*m));
-	if (seen->cheapest) {
-		total = seen->cheapest_total;
+	if (seen->have_cheapest) {
+		total = seen->cheapest.cost.total;
 		if (seen->fastest_wall > PLAN_ABSURD_RUN_S) {
 			m->code = PLAN_M_SLOW_ALL;
 			finish = seen->fastest_wall;
 			limit = PLAN_ABSURD_RUN_S;
 		} else if (opts->budget_usd > 0 && total > PLAN_BUDGET_FACTOR * opts->budget_usd) {
 			m->code = PLAN_M_OVER_BUDGET;
-		} else if (seen->cheapest->wall_s > PLAN_LONG_RUN_S) {
+		} else if (seen->cheapest.wall_s > PLAN_LONG_RUN_S) {
 			m->code = PLAN_M_SLOW_CHEAPEST;
-			finish = seen->cheapest->wall_s;
+			finish = seen->cheapest.wall_s;
 			limit = PLAN_LONG_RUN_S;
 		}
 	} else if (r->excluded[EX_BUDGET] && seen->min_budget_total > PLAN_BUDGET_FACTOR * opts->budget_usd) {
@@ -754,7 +755,8 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		/* the fastest within the margin of the cheapest total */
 		size_t f = 0;
 		double cap = all[0].cost.total * (1 + opts->fast_margin);
-		seen.cheapest_total = all[0].cost.total;
+		seen.cheapest = all[0];   /* sorted by cost */
+		seen.have_cheapest = true;
 		seen.fastest_wall = all[0].wall_s;
 		for (size_t i = 1; i < kept; i++) {
 			if (all[i].wall_s < seen.fastest_wall)
@@ -783,11 +785,6 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		if (!dup)
 			r->ranked[r->n++] = all[i];
 	}
-	/* the cheapest feasible, for the order of magnitude: after a cost sort
-	 * it was all[0]; find it again after a time sort */
-	for (size_t i = 0; i < kept; i++)
-		if (!seen.cheapest || cmp_cost(&all[i], seen.cheapest) < 0)
-			seen.cheapest = &all[i];
 	/* spot against on-demand */
 	if (spot_only && seen.min_od_offer && seen.min_od < seen.min_spot)
 		r->spot_note = (struct plan_spot_note){.code = PLAN_SPOT_ONLY_EXCLUDED, .spot = seen.min_spot_offer,
