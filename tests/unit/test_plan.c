@@ -41,26 +41,8 @@ static struct offer_set set;
 static struct offer *add(const char *provider, const char *instance, const char *gpu, double n,
 			 double price_h, double spot_h)
 {
-	struct offer *o;
+	struct offer *o = tu_offer(&set, provider, instance, gpu, n, price_h, spot_h);
 
-	if (set.n == set.cap) {
-		set.cap = set.cap ? set.cap * 2 : 32;
-		set.v = realloc(set.v, set.cap * sizeof(*set.v));
-	}
-	o = &set.v[set.n++];
-	memset(o, 0, sizeof(*o));
-	o->provider.p = provider;
-	o->provider.len = (uint32_t)strlen(provider);
-	o->instance.p = instance;
-	o->instance.len = (uint32_t)strlen(instance);
-	o->gpu_name.p = gpu;
-	o->gpu_name.len = (uint32_t)strlen(gpu);
-	o->gpu = gpu_db_find(&tu_gdb, gpu);
-	o->gpus = n;
-	o->gpu_mem = o->gpu ? o->gpu->memory_bytes : 80e9;
-	o->price = price_h;
-	o->spot_price = spot_h;
-	o->supply = SUPPLY_AI_CLOUD;
 	o->vcpus = 16;
 	o->ram_gib = 64;
 	return o;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../../src/core/catalog.h"
 #include "../../src/core/estimate.h"
 #include "../../src/core/gpu.h"
 #include "../../src/core/model.h"
@@ -140,6 +141,36 @@ static inline void tu_est(const char *args, struct workload *w, struct model_spe
 		fprintf(stderr, "estimate %s: %s\n", args, err);
 		fail();
 	}
+}
+
+/*
+ * A hand-made offer appended to s (grown as needed; the caller frees s->v):
+ * provider, instance and gpu borrowed (string literals), the GPU looked up
+ * in tu_gdb (its memory, else 80 GB), n GPUs at price_h USD an
+ * instance-hour, spot at spot_h (0: none), ai-cloud. Fails the test when
+ * out of memory.
+ */
+static inline struct offer *tu_offer(struct offer_set *s, const char *provider, const char *instance,
+				     const char *gpu, double n, double price_h, double spot_h)
+{
+	struct offer *o;
+	void *v = s->v;
+
+	if (util_grow(&v, &s->cap, s->n + 1, sizeof(*s->v)))
+		fail_msg("out of memory");
+	s->v = v;
+	o = &s->v[s->n++];
+	memset(o, 0, sizeof(*o));
+	o->provider = (struct cat_str){provider, (uint32_t)strlen(provider)};
+	o->instance = (struct cat_str){instance, (uint32_t)strlen(instance)};
+	o->gpu_name = (struct cat_str){gpu, (uint32_t)strlen(gpu)};
+	o->gpu = gpu_db_find(&tu_gdb, gpu);
+	o->gpus = n;
+	o->gpu_mem = o->gpu ? o->gpu->memory_bytes : 80e9;
+	o->price = price_h;
+	o->spot_price = spot_h;
+	o->supply = SUPPLY_AI_CLOUD;
+	return o;
 }
 
 #define assert_near(a, b, rel) do { \
