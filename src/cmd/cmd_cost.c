@@ -493,10 +493,22 @@ static void print_json(const struct billing_profile *p, const struct opts *o, co
 
 /* ---- --list-billing ---- */
 
+/* Whether a profile offers a discounted mode (its discount column is set). */
+static bool offered(double d)
+{
+	return d != BILLING_NONE && d >= 0;
+}
+
+/* Whether the profile states a spot MTBF for an offered spot mode. */
+static bool has_mtbf(const struct billing_profile *p)
+{
+	return p->spot_discount != BILLING_NONE && p->spot_mtbf_s > 0;
+}
+
 /* A discount column: "30%", or "-" when not offered. */
 static const char *pct(double d, char *buf, size_t n)
 {
-	if (d == BILLING_NONE || d < 0)
+	if (!offered(d))
 		snprintf(buf, n, "-");
 	else
 		snprintf(buf, n, "%.0f%%", d * 100);
@@ -539,7 +551,7 @@ static void list_text(const struct billing_db *db)
 			units_fmt_duration(p->min_charge_s, mc, sizeof(mc));
 		else
 			snprintf(mc, sizeof(mc), "-");
-		if (p->spot_discount != BILLING_NONE && p->spot_mtbf_s > 0)
+		if (has_mtbf(p))
 			units_fmt_duration(p->spot_mtbf_s, mt, sizeof(mt));
 		else
 			snprintf(mt, sizeof(mt), "-");
@@ -555,7 +567,7 @@ static void list_text(const struct billing_db *db)
 /* A discount for JSON: the fraction, or null when not offered. */
 static void json_discount(struct json *j, const char *key, double d)
 {
-	if (d == BILLING_NONE || d < 0)
+	if (!offered(d))
 		json_null(j, key);
 	else
 		json_num(j, key, d);
@@ -583,7 +595,7 @@ static void list_json(const struct billing_db *db)
 		json_discount(&j, "reserved_1y_discount_fraction", p->reserved_1y_discount);
 		json_discount(&j, "reserved_3y_discount_fraction", p->reserved_3y_discount);
 		json_discount(&j, "spot_discount_fraction", p->spot_discount);
-		if (p->spot_discount != BILLING_NONE && p->spot_mtbf_s > 0)
+		if (has_mtbf(p))
 			json_num(&j, "spot_mtbf_seconds", p->spot_mtbf_s);
 		else
 			json_null(&j, "spot_mtbf_seconds");
