@@ -102,15 +102,11 @@ bool gcp_is_host(const char *p, size_t len)
 int gcp_add_host(struct loader *ld, const struct gcp_host *h)
 {
 	struct gcp_join *j = &ld->gj;
+	void *v = j->hosts;
 
-	if (j->nhosts == j->hosts_cap) {
-		size_t ncap = j->hosts_cap ? j->hosts_cap * 2 : 256;
-		struct gcp_host *nh = realloc(j->hosts, ncap * sizeof(*nh));
-		if (!nh)
-			return -1;
-		j->hosts = nh;
-		j->hosts_cap = ncap;
-	}
+	if (util_grow(&v, &j->hosts_cap, j->nhosts + 1, sizeof(*j->hosts)))
+		return -1;
+	j->hosts = v;
 	j->hosts[j->nhosts] = *h;
 	j->hosts[j->nhosts].seq = (uint32_t)j->nhosts;
 	j->nhosts++;
@@ -120,15 +116,11 @@ int gcp_add_host(struct loader *ld, const struct gcp_host *h)
 int gcp_add_gpu(struct loader *ld, const struct gcp_gpu *g)
 {
 	struct gcp_join *j = &ld->gj;
+	void *v = j->gpus;
 
-	if (j->ngpus == j->gpus_cap) {
-		size_t ncap = j->gpus_cap ? j->gpus_cap * 2 : 256;
-		struct gcp_gpu *ng = realloc(j->gpus, ncap * sizeof(*ng));
-		if (!ng)
-			return -1;
-		j->gpus = ng;
-		j->gpus_cap = ncap;
-	}
+	if (util_grow(&v, &j->gpus_cap, j->ngpus + 1, sizeof(*j->gpus)))
+		return -1;
+	j->gpus = v;
 	j->gpus[j->ngpus++] = *g;
 	return 0;
 }

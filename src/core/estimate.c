@@ -26,8 +26,6 @@ double estimate_default_mfu(enum gpu_class c)
 
 /* formulas.md "Communication": usable share of a link's peak. */
 #define LINK_EFFICIENCY 0.65
-/* formulas.md "Inference time": share of peak memory bandwidth decode reaches. */
-#define DECODE_BW_EFFICIENCY 0.70
 /* formulas.md "Time": QLoRA step slowdown from dequantization, measured
  * (LitGPT resource tables: Llama 2 7B LoRA 2.36 vs NF4 with double
  * quantization 3.83 min/1k iters, the quantization gpurent assumes). */
@@ -639,13 +637,13 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 		kv_seq = e->kv_per_token * (double)w->context / 2;  /* cache half full on average */
 		bytes_step = (e->mem.weights + e->mem.quant_consts) + (double)w->concurrency * kv_seq / G;
 		e->decode_tokens_per_second = (double)w->concurrency /
-					      (bytes_step / (gpu->mem_bw * DECODE_BW_EFFICIENCY));
+					      (bytes_step / (gpu->mem_bw * EST_DECODE_BW_EFFICIENCY));
 		e->decode_seconds = e->work / e->decode_tokens_per_second;
 		if (w->prompt_tokens > 0 && e->eff_flops > 0)
 			e->prefill_seconds = e->flops_per_unit * w->prompt_tokens / (e->eff_flops * G);
 		e->wall_seconds = e->decode_seconds + e->prefill_seconds;
 		e->have_time = true;
-		note(e, (struct est_note){.code = EST_N_DECODE, .fraction = DECODE_BW_EFFICIENCY,
+		note(e, (struct est_note){.code = EST_N_DECODE, .fraction = EST_DECODE_BW_EFFICIENCY,
 					  .bw = gpu->mem_bw});
 	} else {
 		double step_wall;

@@ -13,6 +13,10 @@
 #include "model.h"
 #include "workload.h"
 
+/* formulas.md "Inference time": share of peak memory bandwidth decode
+ * reaches (the estimate's decode time and the service planner's). */
+#define EST_DECODE_BW_EFFICIENCY 0.70
+
 #define EST_NTIERS 9
 extern const double est_tiers_gb[EST_NTIERS]; /* 16 24 32 40 48 80 94 141 192 */
 

@@ -205,13 +205,11 @@ static const struct estimate *estimate_for(struct est_cache **cache, size_t *n, 
 	for (size_t i = 0; i < *n; i++)
 		if ((*cache)[i].gpu == gpu && (*cache)[i].gpus == gpus)
 			return (*cache)[i].rc ? NULL : &(*cache)[i].e;
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;
-		struct est_cache *nc = realloc(*cache, ncap * sizeof(*nc));
-		if (!nc)
+	{
+		void *v = *cache;
+		if (util_grow(&v, cap, *n + 1, sizeof(**cache)))
 			return NULL;
-		*cache = nc;
-		*cap = ncap;
+		*cache = v;
 	}
 	w2 = *w;
 	w2.gpus = (long)(gpus < 1 ? 1 : gpus);

@@ -306,29 +306,6 @@ static bool same(const struct serve_choice *a, const struct serve_choice *b)
 	       !cs_cmp(&a->offer->instance, &b->offer->instance);
 }
 
-static double decode_efficiency(const struct workload *w, const struct model_spec *arch,
-				const struct offer_set *set)
-{
-	struct estimate *e = malloc(sizeof(*e));
-	char err[256];
-	double f = 0;
-
-	if (!e)
-		return 0;
-	for (size_t i = 0; i < set->n && f <= 0; i++) {
-		if (!set->v[i].gpu || !(set->v[i].gpu->mem_bw > 0))
-			continue;
-		if (estimate_run(w, arch, set->v[i].gpu, e, err, sizeof(err)))
-			break;
-		for (int k = 0; k < e->nassumptions; k++)
-			if (e->assumptions[k].code == EST_N_DECODE)
-				f = e->assumptions[k].fraction;
-		break;
-	}
-	free(e);
-	return f;
-}
-
 int serve_run(const struct workload *w0, const struct model_spec *arch,
 	      const struct offer_set *set, const struct serve_opts *opts,
 	      struct serve_result *r, char *err, size_t errlen)
@@ -370,7 +347,7 @@ int serve_run(const struct workload *w0, const struct model_spec *arch,
 		r->needed_tps * r->hours_month * 3600 *
 		(SERVE_BYTES_PER_TOKEN + SERVE_ENVELOPE_BYTES / (double)w->output_len);
 	r->storage_bytes = r->single.mem.weights + r->single.mem.quant_consts + w->data_size;
-	r->decode_efficiency = decode_efficiency(w, arch, set);
+	r->decode_efficiency = EST_DECODE_BW_EFFICIENCY;
 
 	c = (struct ctx){w, arch, &r->single, r->decode_efficiency, r->needed_seq_tps,
 			 workload_is_set(w, "rps") ? w->rps * (double)w->prompt_len : 0};
@@ -406,10 +383,6 @@ int serve_run(const struct workload *w0, const struct model_spec *arch,
 		if (o->max_runtime > 0 && (w->serve.hours_per_day >= 24 ||
 					   o->max_runtime < w->serve.hours_per_day * 3600)) {
 			exclude(r, SX_TIME_LIMIT, o, o->max_runtime, w->serve.hours_per_day * 3600);
-			continue;
-		}
-		if (!c.eff) {
-			exclude(r, SX_UNKNOWN_GPU, o, 0, 0);
 			continue;
 		}
 		if (!best_layout(&c, o, &l, &why, &a, &b)) {

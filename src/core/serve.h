@@ -120,7 +120,7 @@ struct serve_result {
 	double egress_bytes;         /* per month */
 	bool egress_given;
 	double storage_bytes;        /* per box: the weights + data_size */
-	double decode_efficiency;    /* share of memory bandwidth decode reaches (estimate's) */
+	double decode_efficiency;    /* share of memory bandwidth decode reaches (EST_DECODE_BW_EFFICIENCY) */
 	struct estimate single;      /* the estimate on one GPU (memory by component) */
 	/* advice and checklist */
 	bool spiky;                  /* duty < SERVE_SPIKY_DUTY */
