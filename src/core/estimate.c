@@ -438,59 +438,19 @@ static double flops_per_unit(const struct workload *w, const struct model_spec *
 	return m->kind == MODEL_VIT ? per * s : per;
 }
 
-/* Where a step's communication runs (bytes per GPU, formulas.md
- * "Communication"): in every micro-batch's forward and backward pass, and
- * once a step under the last micro-batch's backward; *_tail is the part of
- * each that nothing can hide. */
-struct comm_plan {
-	double fwd, bwd, last;
-	double fwd_tail, bwd_tail, last_tail;
-};
-
-static void comm(const struct workload *w, const struct model_spec *m,
-		 const struct gpu_spec *gpu, struct estimate *e, struct comm_plan *cp)
+void estimate_link(const struct workload *w, const struct gpu_spec *gpu, long gpus, enum est_link *kind,
+		   double *peak_out, double *bw)
 {
-	double G = (double)w->gpus, ring = 2 * (G - 1) / G, A = (double)w->grad_accum;
-	double eg = w->precision == PREC_FP32 ? 4 : 2;
-	double ew = eg, peak = 0;
-	/* a unit FSDP / ZeRO-3 gathers at a time: one transformer block */
-	double L = is_transformer(m) && m->layers > 0 ? (double)m->layers : 0;
 	int ic = w->interconnect;
 	enum est_link what;
+	double peak;
 
-	memset(cp, 0, sizeof(*cp));
-	if (w->gpus < 2 || w->task == TASK_INFER)
-		return;
-	e->have_comm = true;
-	if (w->task != TASK_TRAIN && !is_pure16(w->precision))
-		eg = 4;   /* LoRA adapters and their gradients are fp32 (as in memory) */
-	/* formulas.md "Communication": ring all-reduce of the gradients, in
-	 * buckets, once a step (DDP skips it in the other micro-batches) */
-	if (!(w->zero >= 3 && w->task == TASK_TRAIN)) {
-		cp->last = ring * e->params_trainable * eg;
-		cp->last_tail = fmin(cp->last, ring * EST_DDP_BUCKET_BYTES);
-	}
-	if (w->zero >= 3 && w->task == TASK_TRAIN) {
-		/* every micro-batch: all-gather in forward, all-gather and
-		 * reduce-scatter in backward, each (G-1)/G of the weights */
-		double v = (G - 1) / G * e->params * ew;
-		cp->fwd = v;
-		cp->bwd = 2 * v;
-		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
-	} else if (w->zero >= 3) {
-		/* sharded frozen base: gathered in forward and again in backward */
-		double v = (G - 1) / G * (e->mem.weights + e->mem.quant_consts) * G;
-		cp->fwd = cp->bwd = v;
-		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
-	}
-	e->comm_bytes = A * (cp->fwd + cp->bwd) + cp->last;
-	e->overlap = w->zero >= 3 ? EST_OVERLAP_ZERO3 : EST_OVERLAP_DDP;
 	if (ic == IC_AUTO) {
 		if (!gpu)
 			ic = IC_PCIE;
 		else if (gpu->link == LINK_NVLINK || gpu->link == LINK_INFINITY || gpu->link == LINK_ICI)
 			ic = IC_NVLINK;
-		else if (gpu->link == LINK_NVLINK_BRIDGE && w->gpus == 2)
+		else if (gpu->link == LINK_NVLINK_BRIDGE && gpus == 2)
 			ic = IC_NVLINK;
 		else
 			ic = IC_PCIE;
@@ -522,11 +482,61 @@ static void comm(const struct workload *w, const struct model_spec *m,
 		break;
 	}
 	}
-	e->link = what;
-	e->link_peak = peak;
+	if (kind)
+		*kind = what;
+	if (peak_out)
+		*peak_out = peak;
+	*bw = w->link_bw > 0 ? w->link_bw : peak * LINK_EFFICIENCY;
+}
+
+/* Where a step's communication runs (bytes per GPU, formulas.md
+ * "Communication"): in every micro-batch's forward and backward pass, and
+ * once a step under the last micro-batch's backward; *_tail is the part of
+ * each that nothing can hide. */
+struct comm_plan {
+	double fwd, bwd, last;
+	double fwd_tail, bwd_tail, last_tail;
+};
+
+static void comm(const struct workload *w, const struct model_spec *m,
+		 const struct gpu_spec *gpu, struct estimate *e, struct comm_plan *cp)
+{
+	double G = (double)w->gpus, ring = 2 * (G - 1) / G, A = (double)w->grad_accum;
+	double eg = w->precision == PREC_FP32 ? 4 : 2;
+	double ew = eg;
+	/* a unit FSDP / ZeRO-3 gathers at a time: one transformer block */
+	double L = is_transformer(m) && m->layers > 0 ? (double)m->layers : 0;
+
+	memset(cp, 0, sizeof(*cp));
+	if (w->gpus < 2 || w->task == TASK_INFER)
+		return;
+	e->have_comm = true;
+	if (w->task != TASK_TRAIN && !is_pure16(w->precision))
+		eg = 4;   /* LoRA adapters and their gradients are fp32 (as in memory) */
+	/* formulas.md "Communication": ring all-reduce of the gradients, in
+	 * buckets, once a step (DDP skips it in the other micro-batches) */
+	if (!(w->zero >= 3 && w->task == TASK_TRAIN)) {
+		cp->last = ring * e->params_trainable * eg;
+		cp->last_tail = fmin(cp->last, ring * EST_DDP_BUCKET_BYTES);
+	}
+	if (w->zero >= 3 && w->task == TASK_TRAIN) {
+		/* every micro-batch: all-gather in forward, all-gather and
+		 * reduce-scatter in backward, each (G-1)/G of the weights */
+		double v = (G - 1) / G * e->params * ew;
+		cp->fwd = v;
+		cp->bwd = 2 * v;
+		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
+	} else if (w->zero >= 3) {
+		/* sharded frozen base: gathered in forward and again in backward */
+		double v = (G - 1) / G * (e->mem.weights + e->mem.quant_consts) * G;
+		cp->fwd = cp->bwd = v;
+		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
+	}
+	e->comm_bytes = A * (cp->fwd + cp->bwd) + cp->last;
+	e->overlap = w->zero >= 3 ? EST_OVERLAP_ZERO3 : EST_OVERLAP_DDP;
+	estimate_link(w, gpu, w->gpus, &e->link, &e->link_peak, &e->link_bw);
 	e->link_efficiency = LINK_EFFICIENCY;
 	e->link_given = w->link_bw > 0;
-	e->link_bw = e->link_given ? w->link_bw : peak * LINK_EFFICIENCY;
 	e->comm_seconds = e->comm_bytes / e->link_bw;
 }
 

@@ -208,6 +208,16 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 		 const struct gpu_spec *gpu, struct estimate *e,
 		 char *err, size_t errlen);
 
+/*
+ * The link `gpus` GPUs of gpu (NULL: none given) communicate over, by w's
+ * interconnect (auto: the GPU's own) and link_bw (formulas.md
+ * "Communication"): *kind and *peak (bytes/s per direction; either may be
+ * NULL) and *bw, the effective bytes/s (link_bw, else 65% of the peak).
+ * The estimate's communication and the service planner's tensor parallel.
+ */
+void estimate_link(const struct workload *w, const struct gpu_spec *gpu, long gpus, enum est_link *kind,
+		   double *peak, double *bw);
+
 /* Default MFU for a GPU class (docs/formulas.md "Time"). */
 double estimate_default_mfu(enum gpu_class c);
 

@@ -13,9 +13,6 @@
 
 #include "../util/util.h"
 
-/* docs/serve.md "Tensor parallel": the usable share of a link's peak, as
- * docs/formulas.md "Communication" (estimate.c's LINK_EFFICIENCY). */
-#define SERVE_LINK_EFFICIENCY 0.65
 /* A week and the 30-day month (docs/serve.md "A month"). */
 #define WEEK_H 168.0
 #define MONTH_WEEKS (SERVE_MONTH_HOURS / WEEK_H)
@@ -72,19 +69,14 @@ double serve_mem_per_gpu(const struct workload *w, const struct model_spec *arch
 	return alloc * (1 + w->alloc_overhead) + w->cuda_context;
 }
 
-/* Per direction, bytes/s, of the link tp GPUs all-reduce over. */
+/* Per direction, bytes/s, of the link tp GPUs all-reduce over: the
+ * estimate's (workload interconnect and link_bw, else the GPU's link). */
 static double tp_link_bw(const struct workload *w, const struct gpu_spec *g, int tp)
 {
-	double peak;
+	double bw;
 
-	if (w->link_bw > 0)
-		return w->link_bw;
-	if (g->link_bw > 0 && (g->link == LINK_NVLINK || g->link == LINK_INFINITY || g->link == LINK_ICI ||
-			       (g->link == LINK_NVLINK_BRIDGE && tp == 2)))
-		peak = g->link_bw / 2;
-	else
-		peak = g->pcie_gen && g->pcie_gen <= 3 ? 15.75e9 : g->pcie_gen >= 5 ? 63e9 : 31.5e9;
-	return peak * SERVE_LINK_EFFICIENCY;
+	estimate_link(w, g, tp, NULL, NULL, &bw);
+	return bw;
 }
 
 double serve_step_seconds(const struct workload *w, const struct model_spec *arch,
