@@ -386,6 +386,35 @@ static void test_schedule(void **s)
 	assert_false(serve_wanted(&w));
 }
 
+/* The all-reduce of tensor parallel runs over the estimate's link: the
+ * workload's interconnect overrides the card's NVLink. */
+static void test_tp_link(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct serve_result r;
+	struct serve_opts so;
+	const struct gpu_spec *h100 = gpu_db_find(&tu_gdb, "H100");
+	double nv, pcie, bw;
+
+	(void)s;
+	set.n = 0;
+	add("h", "H100", 8, 20.0);
+	workload("--model llama-3.1-70b --task infer --context 8192 --concurrency 8 --serve 24x7", &w, &arch);
+	opts(&so);
+	run(&w, &arch, &so, &r);
+	serve_step_seconds(&w, &arch, &r.single, h100, r.decode_efficiency, 4, 2, &nv);
+	w.interconnect = IC_PCIE;
+	serve_step_seconds(&w, &arch, &r.single, h100, r.decode_efficiency, 4, 2, &pcie);
+	estimate_link(&w, h100, 4, NULL, NULL, &bw);
+	assert_near(bw, 63e9 * 0.65, 1e-12);   /* PCIe 5.0 x16, 65% (formulas.md "Communication") */
+	assert_true(pcie > nv && nv > 0);
+	/* two all-reduces of hidden x batch per layer, ring over 4, plus the latency */
+	assert_near(pcie, (double)arch.layers * 2 * (2.0 * 3 / 4 * (double)arch.hidden * 2 * 2 / bw +
+						    SERVE_ALLREDUCE_LATENCY_S), 1e-9);
+	serve_result_free(&r);
+}
+
 static void test_names(void **s)
 {
 	(void)s;
@@ -404,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_monthly_arithmetic),
 		cmocka_unit_test(test_ranking),
 		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_tp_link),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests_name("serve", tests, setup, teardown);
