@@ -37,6 +37,7 @@ enum offer_suspect {
 
 struct offer {
 	struct cat_str provider, instance, region, gpu_name, billing, source, date, slice;
+	struct cat_str zone;         /* availability zone where the catalog names one (runpod), else empty */
 	/* who may rent it: empty = anyone with a card; else the membership
 	 * (a campus cluster, an institution's pool) the user must name with
 	 * --access (gpurent offer format's `access` column, docs/offers.md) */
