@@ -11,6 +11,7 @@
 
 #include "../core/units.h"
 #include "../core/workload.h"
+#include "../util/util.h"
 #include "gettext.h"
 
 /* EST_N_PRECISION: what is kept in which precision. */
@@ -177,9 +178,31 @@ void est_word_link(const struct estimate *e, char *out, size_t len)
 	what = _(t[e->link]);
 	if (e->link_given)
 		/* TRANSLATORS: the link, its bandwidth as given */
-		snprintf(out, len, _("%s, %.1f GB/s given"), what, e->link_bw / 1e9);
+		snprintf(out, len, _("%s, %.1f GB/s given"), what,
+			 (e->nodes > 1 ? e->intra_bw : e->link_bw) / 1e9);
 	else
 		/* TRANSLATORS: the link, the usable share, its peak per direction */
 		snprintf(out, len, _("%s, %.0f%% of %.1f GB/s per direction"), what, e->link_efficiency * 100,
 			 e->link_peak / 1e9);
+}
+
+void est_word_nodes(const struct estimate *e, char *out, size_t len)
+{
+	static const char *const t[] = {
+		[EST_NODE_NONE] = "",
+		[EST_NODE_GIVEN] = N_("node_bw given"),
+		[EST_NODE_INFINIBAND] = N_("200 Gb/s InfiniBand HDR (interconnect), 65%"),
+		[EST_NODE_ETHERNET] = N_("100 Gb/s Ethernet (interconnect), 65%"),
+		[EST_NODE_ASSUMED] = N_("100 Gb/s, 65% (assumption: give node_bw)"),
+	};
+
+	if (!len)
+		return;
+	out[0] = '\0';
+	if (e->nodes <= 1 || (unsigned)e->node_link >= ARRAY_SIZE(t))
+		return;
+	/* TRANSLATORS: nodes, the bandwidth between them and where it came
+	 * from, the effective bandwidth of the two-level collective */
+	snprintf(out, len, _("%ld nodes, %.1f GB/s between nodes (%s); %.1f GB/s for the whole collective"),
+		 e->nodes, e->node_bw / 1e9, _(t[e->node_link]), e->link_bw / 1e9);
 }

@@ -16,6 +16,10 @@
 #define EST_NOTE_MAX 200
 #define EST_WARNING_MAX 320
 #define EST_LINK_MAX 96
+/* nodes > 1: how many, the link between them, the collective's bandwidth
+ * (empty for one node); out of EST_NODES_MAX bytes */
+#define EST_NODES_MAX 192
+void est_word_nodes(const struct estimate *e, char *out, size_t len);
 
 /*
  * The note n (an assumption or a warning) in words into out (len bytes,

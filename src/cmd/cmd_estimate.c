@@ -222,6 +222,11 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		est_word_link(e, words, EST_LINK_MAX);
 		printf("  per step: %s over %s -> %s\n", units_fmt_bytes(e->comm_bytes, a, sizeof(a)),
 		       words, units_fmt_duration(e->comm_seconds, b, sizeof(b)));
+		if (e->nodes > 1) {
+			char nw[EST_NODES_MAX];
+			est_word_nodes(e, nw, sizeof(nw));
+			printf("  across %s\n", nw);
+		}
 		if (e->step_compute_seconds > 0) {
 			printf("  compute per step: %s; communication / compute = %.2f -> %s\n",
 			       units_fmt_duration(e->step_compute_seconds, c, sizeof(c)), e->comm_ratio,
@@ -355,6 +360,9 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_str(&j, "link_code", est_link_name(e->link));
 	est_word_link(e, words, EST_LINK_MAX);
 	json_str(&j, "link", words);
+	json_num(&j, "nodes", (double)e->nodes);
+	json_num(&j, "node_bytes_per_second", e->nodes > 1 ? e->node_bw : 0);
+	json_str(&j, "node_link_code", est_node_link_name(e->node_link));
 	json_num(&j, "comm_per_step_seconds", e->comm_seconds);
 	json_num(&j, "compute_per_step_seconds", e->step_compute_seconds);
 	json_num(&j, "ratio", e->comm_ratio);

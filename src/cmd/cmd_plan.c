@@ -129,6 +129,10 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
 	if (why[0])
 		printf("%s\n\n", why);
+	if (w->nodes > 1)
+		printf("Across %ld nodes: each choice rents %ld of its instance; n counts the GPUs of all of them,\n"
+		       "the totals bill every node, and any node's interruption stops the job (docs/formulas.md \"Across nodes\").\n\n",
+		       w->nodes, w->nodes);
 	if (!r->n) {
 		printf("No offer fits. See what was excluded below.\n");
 	} else {
@@ -235,6 +239,7 @@ static void render_json_choice(struct json *j, const struct plan_choice *c, doub
 		JS("host", o->host);
 	json_str(j, "gpu", o->gpu->name);
 	json_num(j, "gpus", c->gpus);
+	json_num(j, "nodes", c->nodes);
 	json_str(j, "supply", supply_type_name(o->supply));
 	json_str(j, "mode", plan_mode_name(c->mode));
 	json_num(j, "memory_per_gpu_bytes", c->mem_total);

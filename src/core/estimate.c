@@ -67,6 +67,12 @@ const char *est_link_name(enum est_link l)
 	return (unsigned)l < EST_LINK_COUNT ? t[l] : "?";
 }
 
+const char *est_node_link_name(int l)
+{
+	static const char *const t[] = {"none", "given", "infiniband", "ethernet", "assumed"};
+	return l >= 0 && (size_t)l < sizeof(t) / sizeof(t[0]) ? t[l] : "?";
+}
+
 const char *est_overlap_name(enum est_overlap o)
 {
 	static const char *const t[] = {"none", "ddp", "zero3"};
@@ -489,6 +495,36 @@ void estimate_link(const struct workload *w, const struct gpu_spec *gpu, long gp
 	*bw = w->link_bw > 0 ? w->link_bw : peak * LINK_EFFICIENCY;
 }
 
+/*
+ * formulas.md "Across nodes": a collective over N nodes of g GPUs each
+ * runs in two levels (NCCL's and Horovod's hierarchical all-reduce):
+ * inside each node over its link, then between nodes, where the g GPUs of
+ * a node share its network. Moving a share k(G-1)/G of D bytes per GPU
+ * takes k[(g-1)/g D / intra + (N-1)/N D / node_bw], so the one effective
+ * bandwidth is ((G-1)/G) / ((g-1)/g / intra + (N-1)/N / node_bw).
+ */
+static void across_nodes(const struct workload *w, struct estimate *e)
+{
+	double N = (double)e->nodes, G = (double)w->gpus, g = G / N, per_byte;
+
+	if (w->node_bw > 0) {
+		e->node_bw = w->node_bw;
+		e->node_link = EST_NODE_GIVEN;
+	} else if (w->interconnect == IC_INFINIBAND) {
+		e->node_bw = 200e9 / 8 * LINK_EFFICIENCY;
+		e->node_link = EST_NODE_INFINIBAND;
+	} else if (w->interconnect == IC_ETHERNET) {
+		e->node_bw = 100e9 / 8 * LINK_EFFICIENCY;
+		e->node_link = EST_NODE_ETHERNET;
+	} else {
+		e->node_bw = EST_NODE_BW_ASSUMED * LINK_EFFICIENCY;
+		e->node_link = EST_NODE_ASSUMED;
+	}
+	e->intra_bw = g > 1 ? e->link_bw : 0;
+	per_byte = (N - 1) / N / e->node_bw + (g > 1 ? (g - 1) / g / e->intra_bw : 0);
+	e->link_bw = (G - 1) / G / per_byte;
+}
+
 /* Where a step's communication runs (bytes per GPU, formulas.md
  * "Communication"): in every micro-batch's forward and backward pass, and
  * once a step under the last micro-batch's backward; *_tail is the part of
@@ -534,9 +570,19 @@ static void comm(const struct workload *w, const struct model_spec *m,
 	}
 	e->comm_bytes = A * (cp->fwd + cp->bwd) + cp->last;
 	e->overlap = w->zero >= 3 ? EST_OVERLAP_ZERO3 : EST_OVERLAP_DDP;
-	estimate_link(w, gpu, w->gpus, &e->link, &e->link_peak, &e->link_bw);
+	e->nodes = w->nodes > 1 ? w->nodes : 1;
+	{
+		/* across nodes, ethernet / infiniband name the network between
+		 * them; inside a node the GPUs use their own link */
+		struct workload in = *w;
+		if (e->nodes > 1 && (in.interconnect == IC_ETHERNET || in.interconnect == IC_INFINIBAND))
+			in.interconnect = IC_AUTO;
+		estimate_link(&in, gpu, w->gpus / e->nodes, &e->link, &e->link_peak, &e->link_bw);
+	}
 	e->link_efficiency = LINK_EFFICIENCY;
 	e->link_given = w->link_bw > 0;
+	if (e->nodes > 1)
+		across_nodes(w, e);
 	e->comm_seconds = e->comm_bytes / e->link_bw;
 }
 

@@ -127,6 +127,11 @@ struct est_note {
 /* The stable snake_case name of a code ("long_run"); "?" out of range. Static. */
 const char *est_code_name(enum est_code c);
 
+/* Between nodes when nothing says (node_bw, interconnect): 100 Gb/s per
+ * node, gpurent's assumption for a rented multi-node job (formulas.md
+ * "Across nodes"); 65% of it is used, as for every link. */
+#define EST_NODE_BW_ASSUMED (100e9 / 8)
+
 /* The link the communication is timed over (its facts: link_peak,
  * link_given, link_efficiency of struct estimate). */
 enum est_link {
@@ -140,6 +145,8 @@ enum est_link {
 };
 /* "none", "nvlink_bridge", ..., "pcie5"; "?" out of range. Static. */
 const char *est_link_name(enum est_link l);
+/* "none", "given", "infiniband", "ethernet", "assumed"; "?" out of range. Static. */
+const char *est_node_link_name(int l);
 /* "none", "ddp", "zero3"; "?" out of range. Static. */
 const char *est_overlap_name(enum est_overlap o);
 
@@ -177,6 +184,20 @@ struct estimate {
 	double link_peak;       /* bytes/s per direction, before link_efficiency */
 	double link_efficiency; /* the usable share of link_peak (when not given) */
 	bool link_given;        /* link_bw was given (--link-bw) */
+	/* across nodes (nodes > 1, formulas.md "Across nodes"): the link between
+	 * machines, per node and direction; link_bw is then the effective
+	 * bandwidth of the whole two-level collective (intra-node link, then
+	 * node_bw), so comm_seconds = comm_bytes / link_bw still holds */
+	long nodes;             /* machines (1: one box) */
+	double node_bw;         /* bytes/s, effective */
+	enum est_node_link {
+		EST_NODE_NONE,        /* one node */
+		EST_NODE_GIVEN,       /* node_bw given */
+		EST_NODE_INFINIBAND,  /* interconnect: infiniband, 200 Gb/s */
+		EST_NODE_ETHERNET,    /* interconnect: ethernet, 100 Gb/s */
+		EST_NODE_ASSUMED,     /* nothing stated: 100 Gb/s (assumption) */
+	} node_link;
+	double intra_bw;        /* bytes/s: the link inside a node (0: one GPU a node) */
 	/* comm_seconds: the raw communication per step; comm_ratio =
 	 * comm_seconds / step_compute_seconds, comm_bound = ratio > 1 (neither
 	 * says how much of it is hidden). */

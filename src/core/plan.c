@@ -536,6 +536,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	size_t ncache = 0, capcache = 0, kept = 0;
 	double deadline = opts->deadline_s > 0 ? opts->deadline_s : w->deadline;
 	bool spot_only = w->sky.use_spot == 1;
+	double nodes = w->nodes > 1 ? (double)w->nodes : 1;
 	struct plan_seen seen = {.min_compute_s = -1, .min_od = INFINITY, .min_spot = INFINITY};
 	struct plan_choice *all;
 
@@ -583,11 +584,12 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 			exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
 			continue;
 		}
-		if (workload_is_set(w, "gpus") && fabs((double)w->gpus - o->gpus) > 1e-9) {
-			exclude(r, EX_GPU_COUNT, o, PLAN_D_GPU_COUNT, o->gpus, (double)w->gpus);
+		if (workload_is_set(w, "gpus") && fabs((double)w->gpus - o->gpus * nodes) > 1e-9) {
+			exclude(r, EX_GPU_COUNT, o, PLAN_D_GPU_COUNT, o->gpus * nodes, (double)w->gpus);
 			continue;
 		}
-		G = o->gpus < 1 ? 1 : o->gpus;
+		/* a job over nodes: nodes of this instance, GPUs over them all */
+		G = (o->gpus < 1 ? 1 : o->gpus) * nodes;
 		e = estimate_for(&cache, &ncache, &capcache, w, arch, o->gpu, G);
 		if (!e) {
 			snprintf(err, errlen, "estimate failed for %s", o->gpu->name);
@@ -618,6 +620,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		memset(&c, 0, sizeof(c));
 		c.offer = o;
 		c.gpus = G;
+		c.nodes = nodes;
 		c.mem_total = e->mem.total;
 		c.mem_used = e->mem.total / o->gpu_mem;
 		c.compute_s = e->wall_seconds;
@@ -649,6 +652,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		u.egress_bytes = w->egress;
 		u.ckpt_write_s = w->resumable ? c.ckpt_write_s : 0;
 		u.restart_s = opts->restart_s;
+		u.nodes = nodes;
 		/* the best plan that is not spot: on-demand or a package */
 		if (opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &od) || !isfinite(od.total))
 			od.total = INFINITY;
@@ -667,7 +671,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		 * (Daly 2006); without checkpoints an interruption restarts the job */
 		spot_ok = o->spot_price > 0 && w->sky.use_spot != 0 && w->task != TASK_INFER;
 		if (spot_ok) {
-			c.naive_spot = o->spot_price * c.compute_s / 3600;
+			c.naive_spot = o->spot_price * nodes * c.compute_s / 3600;
 			if (opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &u, &sc) || !isfinite(sc.total))
 				sc.total = INFINITY;
 			else

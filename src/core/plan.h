@@ -36,6 +36,10 @@ struct plan_usage {
 	/* spot: interruptions (docs/billing.md "Spot") */
 	double ckpt_write_s;  /* 0: no checkpoints, an interruption restarts the job */
 	double restart_s;     /* from an interruption to computing again */
+	/* instances rented together (a task's num_nodes); 0 or 1 = one. Each
+	 * is billed for the whole usage; egress is the job's, once; any one
+	 * interrupted stops the job (spot: MTBF / nodes) */
+	double nodes;
 };
 
 struct plan_cost {
@@ -233,7 +237,8 @@ struct plan_check {
 struct plan_choice {
 	const struct offer *offer;   /* borrowed from the offer set */
 	enum plan_mode mode;
-	double gpus;
+	double gpus;                 /* over all nodes */
+	double nodes;                /* instances rented together (1: one box) */
 	double mem_total;            /* estimate per GPU, bytes */
 	double mem_used;             /* of the offer's per-GPU memory */
 	double compute_s;            /* the job's compute on this offer */

@@ -57,7 +57,7 @@ int plan_price(const struct plan_price_env *env, const struct offer *o, enum pla
 	struct usage u;
 	struct bill b;
 	enum billing_mode bm;
-	double rate = o->price, up, sessions = pu->sessions >= 1 ? pu->sessions : 1;
+	double rate = o->price, up, n, sessions = pu->sessions >= 1 ? pu->sessions : 1;
 	char err[256];
 
 	memset(out, 0, sizeof(*out));
@@ -83,6 +83,8 @@ int plan_price(const struct plan_price_env *env, const struct offer *o, enum pla
 		q.spot_mtbf_s = plan_price_spot_mtbf(db, p, o);
 		if (q.spot_mtbf_s <= 0)
 			return -1;
+		if (pu->nodes > 1)   /* any node's interruption stops the job */
+			q.spot_mtbf_s /= pu->nodes;
 		break;
 	default:
 		return -1;
@@ -105,11 +107,12 @@ int plan_price(const struct plan_price_env *env, const struct offer *o, enum pla
 	u.restart_s = pu->restart_s;
 	if (billing_price(&q, bm, rate, &u, &b, err, sizeof(err)))
 		return -1;
-	out->compute = b.compute;
-	out->idle = b.idle;
-	out->storage = b.storage + b.image + b.stopped;
+	n = pu->nodes > 1 ? pu->nodes : 1;   /* every node billed alike; egress once */
+	out->compute = b.compute * n;
+	out->idle = b.idle * n;
+	out->storage = (b.storage + b.image + b.stopped) * n;
 	out->egress = b.egress;
-	out->total = b.total;
+	out->total = (b.total - b.egress) * n + b.egress;
 	out->busy_wall_s = mode == PLAN_SPOT ? b.spot_wall_hours * 3600 : pu->busy_s;
 	out->interval_s = b.spot_interval_s;
 	out->interruptions = b.spot_interruptions;

@@ -82,6 +82,10 @@ const struct workload_field workload_fields[] = {
 	    "model FLOPs utilisation: achieved / peak"),
 	INT("micro_batch", micro_batch, 1, 100000000, "1", "samples per GPU per forward pass"),
 	STR("model", model, "-", "model preset (gpurent models) or a name for a by-hand architecture"),
+	FLD("node_bw", F_BANDWIDTH, node_bw, "65% of 100 Gb/s (assumption, docs/formulas.md)",
+	    "effective bandwidth between nodes per node and direction, e.g. 400Gbit/s"),
+	INT("nodes", nodes, 1, 100000, "1 (a task's num_nodes)",
+	    "machines the job spans; gpus is the total over them (SkyPilot num_nodes)"),
 	ENUM("optimizer", optimizer, opt_names, "adamw", "adamw, adamw-8bit, sgd (momentum), adafactor"),
 	TOKENS("output_len", output_len, 1, 100000000, "256 (assumption, docs/serve.md)",
 	       "service: output tokens per request (with rps)"),
@@ -464,7 +468,8 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		return -1;
 
 	if (!SET(w, "precision")) w->precision = PREC_BF16;
-	if (!SET(w, "gpus")) w->gpus = 1;
+	if (!SET(w, "nodes")) w->nodes = 1;
+	if (!SET(w, "gpus")) w->gpus = w->nodes;
 	if (!SET(w, "micro_batch")) w->micro_batch = 1;
 	if (!SET(w, "grad_accum")) w->grad_accum = 1;
 	if (!SET(w, "flash_attention")) w->flash_attention = 1;
@@ -474,6 +479,10 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (!SET(w, "alloc_overhead")) w->alloc_overhead = 0.10;
 	if (!SET(w, "headroom")) w->headroom = 0.10;
 	if (w->dropout < 0) w->dropout = arch->dropout;
+	if (w->gpus % w->nodes)
+		return fail_field(SET(w, "gpus") ? "gpus" : "nodes", bad, err, errlen,
+				  "expected the GPUs over all nodes: gpus a multiple of nodes%s (%ld)", "",
+				  w->nodes);
 
 	if (w->task == TASK_LORA || w->task == TASK_QLORA) {
 		if (!SET(w, "lora_rank")) w->lora_rank = 8;

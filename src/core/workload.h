@@ -78,6 +78,8 @@ struct workload {
 	/* communication */
 	int interconnect;
 	double link_bw;
+	long nodes;              /* machines; gpus is the total over them */
+	double node_bw;          /* bytes/s between nodes, per node, effective; 0 = default */
 	/* overheads */
 	double cuda_context, alloc_overhead, headroom;
 	/* the job around the compute (plan) */

@@ -149,6 +149,42 @@ static void test_issue2_communication(void **s)
 	assert_int_equal(e.link, EST_LINK_NONE);
 }
 
+/* Issue 11 item 1: a job over nodes (SkyPilot num_nodes) crosses the network
+ * between them: the two-level collective's time, written out from
+ * formulas.md "Across nodes", not read from the code. */
+static void test_across_nodes(void **s)
+{
+	double one, intra, node, want;
+
+	(void)s;
+	/* 8 H100 in one box: NVLink only */
+	tu_est("--params 7e9 --precision fp16 --gpus 8 --gpu H100 --step-time 0.5s", &w, &arch, &e);
+	one = e.comm_seconds;
+	intra = e.link_bw;
+	assert_int_equal(e.nodes, 1);
+	assert_int_equal(e.node_link, EST_NODE_NONE);
+	/* 16 over 2 nodes, the network given: 14 GB of gradients, each GPU
+	 * moves 2*(8-1)/8 of it over NVLink and 2*(2-1)/2 of it over the node's link */
+	tu_est("--params 7e9 --precision fp16 --gpus 16 --nodes 2 --node-bw 50GB/s --gpu H100 --step-time 0.5s",
+	       &w, &arch, &e);
+	node = 50e9;
+	want = 2.0 * 7 / 8 * 14e9 / intra + 2.0 * 1 / 2 * 14e9 / node;
+	assert_near(e.comm_seconds, want, 1e-9);
+	assert_int_equal(e.node_link, EST_NODE_GIVEN);
+	assert_true(e.comm_seconds > one);   /* the network is slower than NVLink */
+	/* nothing said: 100 Gb/s at 65% (assumption); one GPU a node: the network alone */
+	tu_est("--params 7e9 --precision fp16 --gpus 4 --nodes 4 --gpu H100 --step-time 0.5s", &w, &arch, &e);
+	assert_int_equal(e.node_link, EST_NODE_ASSUMED);
+	assert_near(e.node_bw, 100e9 / 8 * 0.65, 1e-9);
+	assert_near(e.comm_seconds, 2.0 * 3 / 4 * 14e9 / (100e9 / 8 * 0.65), 1e-9);
+	/* interconnect: infiniband names the network; inside a node NVLink stays */
+	tu_est("--params 7e9 --precision fp16 --gpus 16 --nodes 2 --interconnect infiniband --gpu H100 --step-time 0.5s",
+	       &w, &arch, &e);
+	assert_int_equal(e.node_link, EST_NODE_INFINIBAND);
+	assert_int_equal(e.link, EST_LINK_NVLINK);
+	assert_near(e.node_bw, 200e9 / 8 * 0.65, 1e-9);
+}
+
 /* The exposed part of t seconds of communication beside p seconds of compute,
  * u of it unhideable (docs/formulas.md "Communication"), written out here
  * from the formula, not taken from the code. */
@@ -426,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_issue2_kv_cache),
 		cmocka_unit_test(test_issue2_time),
 		cmocka_unit_test(test_issue2_communication),
+		cmocka_unit_test(test_across_nodes),
 		cmocka_unit_test(test_comm_overlap),
 		cmocka_unit_test(test_issue2_seed_table),
 		cmocka_unit_test(test_components_move_the_right_way),
