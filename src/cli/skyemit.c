@@ -1,0 +1,270 @@
+/*
+ * skyemit.c - a SkyPilot task for a planned choice (skyemit.h). The
+ * fields and their forms follow SkyPilot's yaml-spec.rst (the commit
+ * docs/interop.md cites): resources.accelerators NAME:COUNT,
+ * use_spot, infra CLOUD/REGION[/ZONE], disk_size in GB, autostop
+ * {idle_minutes, down}, job_recovery {strategy}; num_nodes; envs.
+ * Text from the user's task is written double-quoted with escapes, or as
+ * a literal block where every byte is printable.
+ */
+#include "skyemit.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../core/units.h"
+#include "../util/util.h"
+
+/* gpurent's provider names and SkyPilot's cloud names (sky/clouds/ and
+ * the catalog folders of skypilot-org/skypilot-catalog); a catalog
+ * folder named after the cloud gives the provider its name. */
+static const struct {
+	const char *provider, *cloud;
+} clouds[] = {
+	{"aws", "aws"},         {"azure", "azure"},     {"cudo", "cudo"},
+	{"digitalocean", "do"}, {"do", "do"},           {"fluidstack", "fluidstack"},
+	{"gcp", "gcp"},         {"hyperbolic", "hyperbolic"}, {"hyperstack", "hyperstack"},
+	{"ibm", "ibm"},         {"kubernetes", "kubernetes"}, {"lambda", "lambda"},
+	{"nebius", "nebius"},   {"oci", "oci"},         {"paperspace", "paperspace"},
+	{"primeintellect", "primeintellect"}, {"runpod", "runpod"}, {"scp", "scp"},
+	{"seeweb", "seeweb"},   {"shadeform", "shadeform"}, {"vast", "vast"},
+	{"vast.ai", "vast"},    {"vsphere", "vsphere"},
+};
+
+const char *sky_emit_cloud(const struct offer *o)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(clouds); i++)
+		if (o->provider.len == strlen(clouds[i].provider) &&
+		    !strncasecmp(o->provider.p, clouds[i].provider, o->provider.len))
+			return clouds[i].cloud;
+	return NULL;
+}
+
+/* A YAML double-quoted scalar of s[0..n): \" \\ and \xNN for control
+ * bytes; UTF-8 passes through (the reader accepted it). */
+static void put_quoted(FILE *f, const char *s, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void put_quoted_cs(FILE *f, const struct cat_str *s)
+{
+	put_quoted(f, s->p, s->len);
+}
+
+/* Whether text can be a literal block: printable bytes, tabs and
+ * newlines only, and no line that starts with a space before any
+ * non-space line (YAML takes the block's indent from its first line). */
+static bool block_ok(const char *t)
+{
+	if (!t || !*t || *t == ' ' || *t == '\t' || *t == '\n')
+		return false;
+	for (const unsigned char *p = (const unsigned char *)t; *p; p++)
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			return false;
+	return true;
+}
+
+/* Lines of text, each indented by ind spaces. */
+static void put_block_lines(FILE *f, const char *t, int ind)
+{
+	const char *p = t;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		if (n)
+			fprintf(f, "%*s%.*s\n", ind, "", (int)n, p);
+		else
+			fputc('\n', f);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+/* A heredoc delimiter that is no line of t. */
+static void delimiter(const char *t, char *out, size_t n)
+{
+	for (int k = 0;; k++) {
+		const char *p = t;
+		bool clash = false;
+		snprintf(out, n, k ? "GPURENT_JOB_EOF_%d" : "GPURENT_JOB_EOF", k);
+		while (p && *p && !clash) {
+			size_t len = strcspn(p, "\n");
+			clash = len == strlen(out) && !strncmp(p, out, len);
+			p += len;
+			if (*p == '\n')
+				p++;
+		}
+		if (!clash)
+			return;
+	}
+}
+
+/* money in the display currency, e.g. 54.10CNY (gpurent run reads it) */
+static void money(char *out, size_t n, double usd, const struct sky_emit *e)
+{
+	snprintf(out, n, "%.2f%s", usd / e->usd_per_unit, e->code);
+}
+
+/* whole minutes, at least 1 */
+static long minutes(double s)
+{
+	double m = ceil(s / 60);
+	return m < 1 ? 1 : (long)m;
+}
+
+int sky_emit_write(FILE *f, const struct sky_emit *e)
+{
+	const struct plan_choice *c = e->c;
+	const struct offer *o = c->offer;
+	const struct sky_res *want = e->doc && e->doc->ncand ? &e->doc->cand[0] : NULL;
+	const char *cloud = sky_emit_cloud(o);
+	double nodes = c->nodes > 1 ? c->nodes : 1, per_node_gpus = c->gpus / nodes;
+	double ckpt_bytes = c->ckpt_write_s * e->po->ckpt_write_bw, disk_gb, rate, budget, runtime;
+	double idle_s, stall_s;
+	bool spot = c->mode == PLAN_SPOT, resumable = e->w->resumable;
+	char a[64], b[64], d[64], delim[32], guard[512];
+	const char *run;
+	bool run_env;
+	long idle_min;
+
+	if (per_node_gpus <= 0)
+		per_node_gpus = o->gpus;
+	/* the plan's stop limits (planwords.c's checklist: 1.2x the finish; the
+	 * budget, else stop_multiple x the expected cost) */
+	runtime = c->wall_s * 1.2;
+	budget = e->po->budget_usd > 0 ? e->po->budget_usd : c->cost.total * e->po->stop_multiple;
+	rate = (spot ? o->spot_price : o->price);
+	idle_s = fmax(SKY_EMIT_IDLE_MIN_S, 2 * c->ckpt_write_s);
+	stall_s = fmax(SKY_EMIT_STALL_MIN_S, 2 * c->ckpt_write_s);
+	idle_min = minutes(idle_s);
+	if (want && want->autostop_idle_min > 0)
+		idle_min = (long)ceil(want->autostop_idle_min);
+	/* data, the newest complete checkpoint and the one being written, and
+	 * the system; SkyPilot's default when that is less */
+	disk_gb = want && want->disk_gb > 0 ? want->disk_gb :
+		  fmax(SKY_EMIT_DISK_DEFAULT_GB, ceil((e->w->data_size + 2 * ckpt_bytes) / 1e9) +
+		       SKY_EMIT_DISK_SYSTEM_GB);
+
+	fprintf(f, "# SkyPilot task written by gpurent plan --emit sky (docs/interop.md)\n");
+	fprintf(f, "# for choice #%d: ", e->rank);
+	fprintf(f, "%.*s %.*s", (int)o->provider.len, o->provider.p, (int)o->instance.len, o->instance.p);
+	if (o->region.len)
+		fprintf(f, " in %.*s", (int)o->region.len, o->region.p);
+	fprintf(f, ", %s, expected %.2f %s, done in %s\n", spot ? "spot" : "on demand",
+		c->cost.total / e->usd_per_unit, e->code, units_fmt_duration(c->wall_s, a, sizeof(a)));
+	if (!cloud)
+		fprintf(f, "# (not a SkyPilot cloud: infra is left out; pick the cloud yourself)\n");
+	if (e->doc && e->doc->name[0]) {
+		fprintf(f, "name: ");
+		put_quoted(f, e->doc->name, strlen(e->doc->name));
+		fputc('\n', f);
+	}
+	if (nodes > 1)
+		fprintf(f, "num_nodes: %.0f\n", nodes);
+	fprintf(f, "\nresources:\n");
+	fprintf(f, "  accelerators: ");
+	{
+		char acc[128];
+		int k = snprintf(acc, sizeof(acc), "%.*s:%g", (int)o->gpu_name.len, o->gpu_name.p, per_node_gpus);
+		put_quoted(f, acc, k > 0 && (size_t)k < sizeof(acc) ? (size_t)k : strlen(acc));
+	}
+	fputc('\n', f);
+	fprintf(f, "  use_spot: %s\n", spot ? "true" : "false");
+	if (cloud) {
+		char infra[256];
+		int k = snprintf(infra, sizeof(infra), "%s%s%.*s%s%.*s", cloud, o->region.len ? "/" : "",
+				 (int)o->region.len, o->region.p, o->region.len && o->zone.len ? "/" : "",
+				 o->region.len ? (int)o->zone.len : 0, o->zone.p ? o->zone.p : "");
+		fprintf(f, "  infra: ");
+		put_quoted(f, infra, k > 0 && (size_t)k < sizeof(infra) ? (size_t)k : strlen(infra));
+		fputc('\n', f);
+		if (o->instance.len && o->host.len == 0) {
+			fprintf(f, "  instance_type: ");
+			put_quoted_cs(f, &o->instance);
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "  disk_size: %.0f\n", disk_gb);
+	if (want && want->disk_tier[0])
+		fprintf(f, "  disk_tier: %s\n", want->disk_tier);
+	/* autodown: nothing of the job lives on the box once it ends (the
+	 * checkpoints are in SKY_EMIT_CKPT_DIR, on storage you mount) */
+	fprintf(f, "  autostop:\n    idle_minutes: %ld\n    down: true\n", idle_min);
+	if (spot)
+		/* a preempted spot job comes back on a new instance and resumes
+		 * from the newest complete checkpoint (`sky jobs launch`) */
+		fprintf(f, "  job_recovery:\n    strategy: FAILOVER\n");
+
+	run = e->run_text && *e->run_text ? e->run_text : NULL;
+	run_env = run && !block_ok(run);   /* not printable as a block: an env holds it */
+	if ((e->doc && e->doc->nenv) || run_env) {
+		fprintf(f, "\nenvs:\n");
+		for (size_t i = 0; e->doc && i < e->doc->nenv; i++) {
+			fprintf(f, "  ");
+			put_quoted(f, e->doc->env[i].key, strlen(e->doc->env[i].key));
+			fprintf(f, ": ");
+			put_quoted(f, e->doc->env[i].value, strlen(e->doc->env[i].value));
+			fputc('\n', f);
+		}
+		if (run_env) {
+			fprintf(f, "  GPURENT_JOB: ");   /* the task's run: script */
+			put_quoted(f, run, strlen(run));
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "\n# Your code and data: gpurent does not know where they live.\n");
+	fprintf(f, "# workdir: .\n");
+	fprintf(f, "# file_mounts:\n");
+	fprintf(f, "#   %s:\n#     source: s3://YOUR-BUCKET/checkpoints   # persistent: a restart resumes\n",
+		SKY_EMIT_CKPT_DIR);
+	fprintf(f, "#     mode: MOUNT\n");
+	if (e->setup_text && block_ok(e->setup_text)) {
+		fprintf(f, "\nsetup: |\n");
+		put_block_lines(f, e->setup_text, 2);
+	} else if (e->setup_text && *e->setup_text) {
+		fprintf(f, "\nsetup: ");
+		put_quoted(f, e->setup_text, strlen(e->setup_text));
+		fputc('\n', f);
+	} else {
+		fprintf(f, "\n# setup: install your environment, and gpurent (README.md)\n");
+	}
+
+	money(a, sizeof(a), rate * 1.0, e);
+	money(b, sizeof(b), budget / nodes, e);
+	fprintf(f, "\n# gpurent run stops the box when the job ends, idles %ld min or prints nothing for\n"
+		   "# %ld min, after 1.2x the planned time, or at the budget (per node: %.0f nodes)\n",
+		idle_min, minutes(stall_s), nodes);
+	fprintf(f, "run: |\n");
+	snprintf(guard, sizeof(guard), "gpurent run --max-runtime %s --idle %ldm --stall %ldm --price %s --budget %s%s%s",
+		 units_fmt_duration_short(runtime, d, sizeof(d)), idle_min, minutes(stall_s), a, b,
+		 resumable || spot ? " --ckpt-dir " : "", resumable || spot ? SKY_EMIT_CKPT_DIR : "");
+	if (run && !run_env) {
+		delimiter(run, delim, sizeof(delim));
+		fprintf(f, "  cat > /tmp/gpurent-job.sh <<'%s'\n", delim);
+		put_block_lines(f, run, 2);
+		fprintf(f, "  %s\n", delim);
+		fprintf(f, "  %s -- bash /tmp/gpurent-job.sh\n", guard);
+	} else if (run) {
+		fprintf(f, "  printf '%%s\\n' \"$GPURENT_JOB\" > /tmp/gpurent-job.sh\n");
+		fprintf(f, "  %s -- bash /tmp/gpurent-job.sh\n", guard);
+	} else {
+		fprintf(f, "  %s -- python train.py   # your command\n", guard);
+	}
+	return ferror(f) ? -1 : 0;
+}
