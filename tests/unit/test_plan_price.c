@@ -237,6 +237,36 @@ static void test_spot_expected(void **s)
 	NEAR(c.total, 20);
 }
 
+/* Issue 11: a job over nodes rents that many instances: each is billed
+ * the whole usage, egress is the job's once, and spot interruptions come
+ * nodes times as often (any node's stops the job). */
+static void test_nodes(void **s)
+{
+	struct offer o = offer("hourly", SUPPLY_AI_CLOUD, 2.0, 0.8);
+	struct plan_usage u = usage(3 * 3600, 0, 1), u2;
+	struct plan_cost one, two, sp1, sp2;
+
+	(void)s;
+	u.egress_bytes = 100e9;
+	u.ckpt_write_s = 60;
+	u.restart_s = 300;
+	u2 = u;
+	u2.nodes = 2;
+	assert_int_equal(plan_price(&env, &o, PLAN_ON_DEMAND, &u, &one), 0);
+	assert_int_equal(plan_price(&env, &o, PLAN_ON_DEMAND, &u2, &two), 0);
+	NEAR(two.compute, 2 * one.compute);
+	NEAR(two.egress, one.egress);
+	NEAR(two.total, 2 * (one.total - one.egress) + one.egress);
+	/* spot, billed by the second: more interruptions over two nodes, so
+	 * more than twice one node's compute */
+	o = offer("per-second", SUPPLY_AI_CLOUD, 2.0, 0.8);
+	assert_int_equal(plan_price(&env, &o, PLAN_SPOT, &u, &sp1), 0);
+	assert_int_equal(plan_price(&env, &o, PLAN_SPOT, &u2, &sp2), 0);
+	assert_true(sp2.interruptions > sp1.interruptions);
+	assert_true(sp2.busy_wall_s > sp1.busy_wall_s);
+	assert_true(sp2.compute > 2 * sp1.compute);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_monthly_package),
 		cmocka_unit_test(test_profile_currency),
 		cmocka_unit_test(test_spot_expected),
+		cmocka_unit_test(test_nodes),
 	};
 	return cmocka_run_group_tests_name("plan_price", tests, setup, teardown);
 }
