@@ -98,14 +98,57 @@ static int skip_node(yaml_parser_t *p, const yaml_event_t *first, int depth0, si
 	return 0;
 }
 
-/* Whether the whole file reads as a SkyPilot task (asked once: *state). */
+/* Whether the first document's top-level keys include a workload field. */
+static bool has_field(const char *buf, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int depth = 0;
+	bool key = true, found = false;
+
+	if (!yaml_parser_initialize(&p))
+		return true;
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	while (!found && yaml_parser_parse(&p, &e)) {
+		yaml_event_type_t t = e.type;
+		if (t == YAML_STREAM_END_EVENT || t == YAML_DOCUMENT_END_EVENT) {
+			yaml_event_delete(&e);
+			break;
+		}
+		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+			if (depth == 1)
+				key = !key;
+			depth++;
+		} else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		} else if (depth == 1 && (t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT)) {
+			if (key && t == YAML_SCALAR_EVENT && e.data.scalar.length < 128) {
+				char k[128];
+				memcpy(k, e.data.scalar.value, e.data.scalar.length);
+				k[e.data.scalar.length] = '\0';
+				found = workload_field_index(k) >= 0;
+			}
+			key = !key;
+		}
+		yaml_event_delete(&e);
+		if (depth > YAML_MAX_DEPTH)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return found;
+}
+
+/* Whether the file reads as a SkyPilot task whose first document holds
+ * no workload field (a job group's header, a task given as it is):
+ * then its other keys are skipped, else they stay errors (a typo in a
+ * workload). Asked once: *state. */
 static bool file_is_task(const char *buf, size_t len, const char *fname, int *state)
 {
-	struct sky_task t;
+	struct sky_task t = {0};
 	char msg[64];
 
 	if (*state < 0) {
-		*state = sky_task_parse(buf, len, fname, &t, msg, sizeof(msg)) == 0;
+		*state = !has_field(buf, len) && sky_task_parse(buf, len, fname, &t, msg, sizeof(msg)) == 0;
 		sky_task_free(&t);
 	}
 	return *state == 1;
@@ -180,6 +223,8 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 			depth--;
 			break;
 		case YAML_SCALAR_EVENT:
+			if (depth == 0 && e.data.scalar.plain_implicit && !e.data.scalar.length)
+				break;   /* an empty document ('---' at the end) */
 			if (depth == 0) {
 				snprintf(err, errlen, "%s:%zu: expected a mapping of field: value, got a plain value",
 					 fname, ev_line(&e));

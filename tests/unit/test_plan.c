@@ -64,6 +64,18 @@ static void run(const struct workload *w, const struct model_spec *arch, struct 
 		fail_msg("%s", err);
 }
 
+/* The first document of a SkyPilot task written here (kept until the next call). */
+static const struct sky_doc *task_of(const char *yaml)
+{
+	static struct sky_task t;
+	char err[256];
+
+	sky_task_free(&t);
+	if (sky_task_parse(yaml, strlen(yaml), "task.yaml", &t, err, sizeof(err)))
+		fail_msg("%s", err);
+	return &t.doc[0];
+}
+
 static void opts(struct plan_opts *po)
 {
 	plan_opts_default(po);
@@ -285,12 +297,8 @@ static void test_constraints_and_advice(void **s)
 	plan_result_free(&r);
 	/* a SkyPilot resources section: H100:8 only */
 	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
-	w.sky.given = true;
-	w.sky.naccel = 1;
-	w.sky.use_spot = -1;
-	snprintf(w.sky.accel[0], sizeof(w.sky.accel[0]), "H100");
-	w.sky.accel_count[0] = 8;
 	opts(&po);
+	po.task = task_of("resources:\n  accelerators: H100:8\n");
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.n, 1);
 	assert_true(r.ranked[0].offer == big);
@@ -629,8 +637,7 @@ static void test_ckpt_kind_and_spot(void **s)
 	plan_result_free(&r);
 	/* use_spot: true, while an on-demand offer elsewhere is cheaper */
 	od = add("o", "a100", "A100-80GB", 1, 0.4, 0);
-	w.sky.given = true;
-	w.sky.use_spot = 1;
+	po.task = task_of("resources:\n  use_spot: true\n");
 	run(&w, &arch, &po, &r);
 	assert_true(r.n == 1 && r.ranked[0].offer == spot);
 	assert_int_equal(r.spot_note.code, PLAN_SPOT_ONLY_EXCLUDED);
@@ -640,8 +647,7 @@ static void test_ckpt_kind_and_spot(void **s)
 	/* on-demand only: the seed's 15-30 min rule */
 	set.n = 0;
 	add("o", "a100", "A100-80GB", 1, 0.4, 0);
-	w.sky.given = false;
-	w.sky.use_spot = -1;
+	po.task = NULL;
 	run(&w, &arch, &po, &r);
 	k = NULL;
 	for (int i = 0; i < r.nchecklist; i++)
