@@ -840,7 +840,7 @@ static int expand(struct ctx *c, const struct tnode *base, const struct tnode *e
 	for (size_t i = 0; i < a.n; i++) {
 		snprintf(r.accel, sizeof(r.accel), "%s", a.v[i].name);
 		r.accel_count = a.v[i].count;
-		r.line = a.v[i].line;
+		r.line = entry || a.n == 1 ? line : a.v[i].line;   /* the entry, or the list's item */
 		if (push_cand(c, &r, a.v[i].line))
 			return -1;
 	}
