@@ -40,6 +40,7 @@ const char *plan_exclusion_word(enum plan_exclusion e)
 		N_("needs a membership you did not name (--access NAME if you have one)"),
 		N_("left out by --exclude / --only"),
 		N_("suspect price: spot at or above on-demand, the columns may be swapped (--trust-catalog to rank it)"),
+		N_("a preferred resources choice earlier in `ordered` has a feasible offer"),
 	};
 	return (unsigned)e < EX_NREASONS ? _(t[e]) : "?";
 }
@@ -174,6 +175,9 @@ void plan_word_example(const struct plan_example *x, const struct plan_fx *fx, c
 	case PLAN_D_SUSPECT:
 		snprintf(d, sizeof(d), _("spot %.2f %s/h at or above on-demand %.2f %s/h"), money(fx, x->a),
 			 code_of(fx), money(fx, x->b), code_of(fx));
+		break;
+	case PLAN_D_ORDERED:
+		snprintf(d, sizeof(d), _("choice %.0f in order, choice %.0f has a feasible offer"), x->a, x->b);
 		break;
 	default:
 		snprintf(d, sizeof(d), "?");

@@ -416,6 +416,33 @@ static void names_free(struct names *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * The SkyPilot task the workload file (if any) is: its first document's
+ * candidate resources become po->task (t owns them; sky_task_free()).
+ * A file with no task key is a plain workload file: no task. Returns 0,
+ * or 2 after the message for a task SkyPilot would not read.
+ */
+static int read_task(const char *file, struct sky_task *t, struct plan_opts *po)
+{
+	char *buf = NULL, err[512];
+	size_t len = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!file)
+		return 0;
+	if (common_read_file(file, &buf, &len, err, sizeof(err)))
+		return msg_usage("%s", err);
+	if (sky_task_parse(buf, len, file, t, err, sizeof(err))) {
+		bool plain = t->not_a_task != NULL;
+		free(buf);
+		sky_task_free(t);
+		return plain ? 0 : msg_usage("%s", err);
+	}
+	free(buf);
+	po->task = t->ndoc ? &t->doc[0] : NULL;
+	return 0;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	static const char *const by_names[] = {"cost", "time", NULL};
@@ -427,6 +454,7 @@ int cmd_plan(int argc, char **argv)
 	struct plan_opts po;
 	struct plan_result r;
 	struct plan_pricer_ctx pc;
+	struct sky_task task = {0};
 	struct display disp = {0};
 	const char *file, *currency = NULL;
 	char err[512], key[64];
@@ -471,6 +499,8 @@ int cmd_plan(int argc, char **argv)
 		if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file)) != OPT_GO)
 			goto out_opts;
 	}
+	if ((rc = read_task(file, &task, &po)))
+		goto out_opts;
 	po.top = (int)top;
 	po.by = by ? PLAN_BY_TIME : PLAN_BY_COST;
 	for (size_t i = 0; i < access.n; i++)
@@ -590,6 +620,7 @@ out_opts:
 	names_free(&acc);
 	names_free(&exn);
 	names_free(&onn);
+	sky_task_free(&task);
 	return rc;
 out_nomem:
 	msg_error(_("out of memory"));

@@ -30,7 +30,7 @@ const char *plan_exclusion_name(enum plan_exclusion e)
 	static const char *const t[EX_NREASONS] = {
 		"unknown_gpu", "constraint", "gpu_count", "memory", "slice", "comm_bound",
 		"time_limit", "deadline", "budget", "max_price", "no_throughput",
-		"access", "user_filter", "suspect_price",
+		"access", "user_filter", "suspect_price", "ordered",
 	};
 	return NAME_OF(t, EX_NREASONS, e);
 }
@@ -40,7 +40,7 @@ const char *plan_detail_name(enum plan_detail d)
 	static const char *const t[PLAN_D_COUNT] = {
 		"no_specs", "other_kind_or_place", "gpu_count", "memory", "no_tflops", "comm_ratio",
 		"time_limit", "no_billing_mode", "deadline", "budget", "max_price",
-		"access", "user_filter", "suspect_price",
+		"access", "user_filter", "suspect_price", "ordered",
 	};
 	return NAME_OF(t, PLAN_D_COUNT, d);
 }
@@ -126,55 +126,22 @@ static bool gpu_is(const struct gpu_spec *g, const char *want)
 	return !strcmp(fam, names_norm(want, nw, sizeof(nw)));
 }
 
-static bool contains_ci(const struct cat_str *s, const char *want)
+/* The first of the task's candidates offer o fits (use_spot aside:
+ * checked with the price), or -1; 0 without a task. */
+static int task_match(const struct sky_doc *t, const struct offer *o)
 {
-	size_t n = strlen(want);
-
-	if (!n)
-		return true;
-	for (size_t i = 0; i + n <= s->len; i++)
-		if (!strncasecmp(s->p + i, want, n))
-			return true;
-	return false;
+	if (!t)
+		return 0;
+	for (size_t i = 0; i < t->ncand; i++)
+		if (sky_res_fits(&t->cand[i], o, true))
+			return (int)i;
+	return -1;
 }
 
-static bool sky_ok(const struct sky_resources *k, const struct offer *o, bool ignore_spot)
+/* The use_spot of candidate i (-1 unset, 0, 1). */
+static int task_spot(const struct sky_doc *t, int i)
 {
-	if (!k->given)
-		return true;
-	if (k->naccel) {
-		bool any = false;
-		for (int i = 0; i < k->naccel && !any; i++)
-			any = gpu_is(o->gpu, k->accel[i]) &&
-			      (k->accel_count[i] <= 0 || fabs(k->accel_count[i] - o->gpus) < 1e-9);
-		if (!any)
-			return false;
-	}
-	if (!ignore_spot && k->use_spot == 1 && o->spot_price <= 0)
-		return false;
-	/* a catalog that does not state the host (0) is not held against it */
-	if (k->cpus > 0 && o->vcpus > 0 && (k->cpus_exact ? o->vcpus != k->cpus : o->vcpus < k->cpus))
-		return false;
-	if (k->memory_gib > 0 && o->ram_gib > 0 &&
-	    (k->memory_exact ? o->ram_gib != k->memory_gib : o->ram_gib < k->memory_gib))
-		return false;
-	if (k->disk_gb > 0 && o->disk_gb > 0 && o->disk_gb < k->disk_gb)
-		return false;
-	if (k->cloud[0] && !contains_ci(&o->provider, k->cloud))
-		return false;
-	if (k->infra[0]) {
-		char cloud[64];
-		const char *slash = strchr(k->infra, '/');
-		snprintf(cloud, sizeof(cloud), "%.*s", (int)(slash ? (size_t)(slash - k->infra) : strlen(k->infra)),
-			 k->infra);
-		if (strcmp(cloud, "*") && !contains_ci(&o->provider, cloud))
-			return false;
-		if (slash && slash[1] && strcmp(slash + 1, "*") && !contains_ci(&o->region, slash + 1))
-			return false;
-	}
-	if (k->region[0] && !contains_ci(&o->region, k->region))
-		return false;
-	return true;
+	return t && i >= 0 && (size_t)i < t->ncand ? t->cand[i].use_spot : -1;
 }
 
 static void exclude(struct plan_result *r, enum plan_exclusion e, const struct offer *o,
@@ -535,14 +502,21 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	struct est_cache *cache = NULL;
 	size_t ncache = 0, capcache = 0, kept = 0;
 	double deadline = opts->deadline_s > 0 ? opts->deadline_s : w->deadline;
-	bool spot_only = w->sky.use_spot == 1;
+	const struct sky_doc *task = opts->task;
+	bool spot_only = task && task->ncand;   /* every candidate says use_spot: true */
 	double nodes = w->nodes > 1 ? (double)w->nodes : 1;
 	struct plan_seen seen = {.min_compute_s = -1, .min_od = INFINITY, .min_spot = INFINITY};
 	struct plan_choice *all;
+	int *cand;   /* the task candidate each kept choice matched */
 
+	for (size_t i = 0; task && i < task->ncand; i++)
+		spot_only = spot_only && task->cand[i].use_spot == 1;
 	memset(r, 0, sizeof(*r));
 	all = calloc(set->n ? set->n : 1, sizeof(*all));
-	if (!all) {
+	cand = calloc(set->n ? set->n : 1, sizeof(*cand));
+	if (!all || !cand) {
+		free(all);
+		free(cand);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -556,6 +530,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		double G, usable, ckpt_bytes, chunks = 1, od_wall, spot_wall = INFINITY;
 		bool spot_ok, offer_spot_only;
 		enum plan_exclusion why;
+		int match;
 
 		r->considered++;
 		if (!plan_offer_allowed(opts, o, &why)) {
@@ -579,8 +554,9 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		}
 		/* use_spot: true is checked below, after the on-demand price is
 		 * known: a cheaper on-demand plan it excludes is worth saying */
-		offer_spot_only = spot_only;
-		if (!sky_ok(&w->sky, o, true) || (w->gpu[0] && !gpu_is(o->gpu, w->gpu))) {
+		match = task_match(task, o);
+		offer_spot_only = task_spot(task, match) == 1;
+		if (match < 0 || (w->gpu[0] && !gpu_is(o->gpu, w->gpu))) {
 			exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
 			continue;
 		}
@@ -669,7 +645,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 
 		/* spot: the pricer's expected time and cost with interruptions
 		 * (Daly 2006); without checkpoints an interruption restarts the job */
-		spot_ok = o->spot_price > 0 && w->sky.use_spot != 0 && w->task != TASK_INFER;
+		spot_ok = o->spot_price > 0 && task_spot(task, match) != 0 && w->task != TASK_INFER;
 		if (spot_ok) {
 			c.naive_spot = o->spot_price * nodes * c.compute_s / 3600;
 			if (opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &u, &sc) || !isfinite(sc.total))
@@ -729,17 +705,40 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		}
 		c.queue_s = o->queue_wait * chunks;
 		c.why = c.mode == PLAN_SPOT ? PLAN_WHY_SPOT : o->queue_wait > 0 ? PLAN_WHY_QUEUE : PLAN_WHY_FITS;
+		cand[kept] = match;
+		all[kept++] = c;
+	}
+	/* resources.ordered (or accelerators as a list): SkyPilot fails over
+	 * in the order written, so only the first candidate with a feasible
+	 * offer is ranked */
+	if (task && task->pref == SKY_PREF_ORDERED && kept) {
+		int best = cand[0];
+		size_t k = 0;
+		for (size_t i = 1; i < kept; i++)
+			if (cand[i] < best)
+				best = cand[i];
+		for (size_t i = 0; i < kept; i++) {
+			if (cand[i] == best)
+				all[k++] = all[i];
+			else
+				exclude(r, EX_ORDERED, all[i].offer, PLAN_D_ORDERED, cand[i] + 1, best + 1);
+		}
+		kept = k;
+	}
+	for (size_t i = 0; i < kept; i++) {
+		const struct offer *o = all[i].offer;
 		if ((unsigned)o->supply < SUPPLY_COUNT) {
 			struct plan_supply *sp = &r->supply[o->supply];
-			if (!sp->feasible || c.cost.total < sp->best_total) {
-				sp->best_total = c.cost.total;
-				sp->best_finish_s = c.wall_s;
+			if (!sp->feasible || all[i].cost.total < sp->best_total) {
+				sp->best_total = all[i].cost.total;
+				sp->best_finish_s = all[i].wall_s;
 			}
 			sp->feasible++;
 		}
-		all[kept++] = c;
 		r->feasible++;
 	}
+	free(cand);
+	cand = NULL;
 
 	/* the cost-finish front: sorted by cost, a choice is on it when it
 	 * finishes sooner than every cheaper one */
@@ -814,6 +813,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	return 0;
 out_fail:
 	free(all);
+	free(cand);
 	free(cache);
 	free(r->ranked);
 	r->ranked = NULL;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "catalog.h"
+#include "skytask.h"
 #include "estimate.h"
 #include "model.h"
 #include "workload.h"
@@ -98,6 +99,9 @@ struct plan_opts {
 	 * job; NULL = none */
 	const struct gpu_spec *reference_gpu;
 	struct plan_pricer pricer;
+	/* where the job may run: a SkyPilot task document's candidate
+	 * resources (skytask.h), borrowed; NULL = no constraints */
+	const struct sky_doc *task;
 };
 void plan_opts_default(struct plan_opts *o);
 
@@ -114,6 +118,7 @@ enum plan_exclusion {
 	EX_ACCESS,          /* needs a membership the user did not name (--access) */
 	EX_USER_FILTER,     /* --exclude / --only */
 	EX_SUSPECT_PRICE,   /* spot at or above on-demand: the columns may be swapped */
+	EX_ORDERED,         /* resources.ordered: an earlier choice has a feasible offer */
 	EX_NREASONS,
 };
 /* "unknown_gpu", "constraint", ...; "?" out of range. Static. */
@@ -136,6 +141,7 @@ enum plan_detail {
 	PLAN_D_ACCESS,        /* access: the offer's membership (offer->access) */
 	PLAN_D_USER_FILTER,   /* --exclude/--only: the offer's provider or supply type */
 	PLAN_D_SUSPECT,       /* a = the spot price, b = the on-demand price, USD per hour */
+	PLAN_D_ORDERED,       /* ordered: a = the offer's choice, b = the chosen one (1 = first) */
 	PLAN_D_COUNT
 };
 /* "no_specs", "other_kind_or_place", ...; "?" out of range. Static. */

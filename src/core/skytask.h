@@ -59,7 +59,8 @@ struct sky_res {
 	char cloud[32], region[64], zone[64];
 	bool k8s;                    /* infra: k8s or kubernetes[/CONTEXT]: region holds the context */
 	char instance_type[96];
-	double autostop_idle_min;    /* resources.autostop: idle minutes, 0 unset */
+	bool autostop_given;         /* resources.autostop was written (any form) */
+	double autostop_idle_min;    /* resources.autostop: idle minutes (true: 5, the spec's default) */
 	bool autostop_down;          /* autostop: {down: true} */
 	bool autostop_off;           /* autostop: false */
 	char job_recovery[32];       /* job_recovery / spot_recovery strategy, "" unset */

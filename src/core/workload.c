@@ -150,7 +150,6 @@ void workload_init(struct workload *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->dropout = -1;
-	w->sky.use_spot = -1;   /* unset: spot allowed where offered */
 }
 
 bool workload_is_set(const struct workload *w, const char *key)

@@ -26,28 +26,6 @@ struct money {
 	bool code_given; /* written with its currency; else a bare amount (plan: the display currency) */
 };
 
-/* The resources: section of a SkyPilot task YAML, read as plan constraints. */
-#define SKY_MAX_ACCEL 8
-/* Bounds on what a task may ask for (the reader refuses anything else). */
-#define SKY_MAX_ACCEL_COUNT 1024    /* GPUs per node; fractions from 0.001 (L4:0.5) */
-#define SKY_MIN_ACCEL_COUNT 0.001
-#define SKY_MAX_CPUS        1e6
-#define SKY_MAX_MEMORY_GIB  1e9
-#define SKY_MAX_DISK_GB     1e9
-#define SKY_MAX_NODES       100000
-struct sky_resources {
-	bool given;
-	size_t line;
-	int naccel;
-	char accel[SKY_MAX_ACCEL][48];     /* GPU names */
-	double accel_count[SKY_MAX_ACCEL]; /* GPUs per node, 0 = any */
-	int use_spot;                      /* -1 unset, 0 no, 1 yes */
-	double cpus, memory_gib, disk_gb;  /* minimums (SkyPilot "8+" or "8") */
-	bool cpus_exact, memory_exact;
-	char infra[64], cloud[32], region[64];
-	long num_nodes;
-};
-
 /* serve: a service up hours_per_day, days_per_week (24x7, 8x5, 12h). */
 struct serve_sched {
 	double hours_per_day;   /* (0, 24] */
@@ -86,7 +64,6 @@ struct workload {
 	struct money budget;
 	double data_size, deadline, egress;
 	int resumable;
-	struct sky_resources sky;
 	/* a service (task infer with serve set): docs/serve.md */
 	struct serve_sched serve;
 	double user_tps, rps, egress_month;

@@ -7,9 +7,7 @@
 #include "../../src/core/workload.h"
 #include "fuzz.h"
 
-#ifndef FUZZ_FNAME
 #define FUZZ_FNAME "fuzz.yaml"
-#endif
 
 /* Every number a loaded workload holds is finite (tests/unit/test_fuzz.c
  * asks the same); overflowing units are a known bug, hence strict. */
@@ -36,22 +34,6 @@ static void check_numbers(const struct workload *w)
 	}
 }
 
-/* The resources: section (SkyPilot task YAML) holds what workload.h says. */
-static void check_sky(const struct sky_resources *r)
-{
-	FUZZ_CHECK(r->naccel >= 0 && r->naccel <= SKY_MAX_ACCEL);
-	for (int i = 0; i < r->naccel; i++) {
-		FUZZ_CHECK(memchr(r->accel[i], '\0', sizeof(r->accel[i])) != NULL);
-		FUZZ_CHECK(r->accel[i][0] != '\0');
-		FUZZ_CHECK(r->accel_count[i] >= 0);   /* 0 = any */
-	}
-	FUZZ_CHECK(r->use_spot >= -1 && r->use_spot <= 1);
-	FUZZ_CHECK(r->cpus >= 0 && r->memory_gib >= 0 && r->disk_gb >= 0);
-	FUZZ_CHECK(memchr(r->infra, '\0', sizeof(r->infra)) != NULL);
-	FUZZ_CHECK(memchr(r->cloud, '\0', sizeof(r->cloud)) != NULL);
-	FUZZ_CHECK(memchr(r->region, '\0', sizeof(r->region)) != NULL);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct workload w;
@@ -74,8 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(memchr(w.gpu, '\0', sizeof(w.gpu)) != NULL);
 	FUZZ_CHECK(memchr(w.lora_targets, '\0', sizeof(w.lora_targets)) != NULL);
 	check_numbers(&w);
-	if (w.sky.given)
-		check_sky(&w.sky);
 	err[0] = '\0';
 	bad = -2;
 	rc = workload_resolve(&w, fuzz_model_db(), fuzz_gpu_db(), &arch, &gpu, &bad, err, sizeof(err));

@@ -64,6 +64,18 @@ static void run(const struct workload *w, const struct model_spec *arch, struct 
 		fail_msg("%s", err);
 }
 
+/* The first document of a SkyPilot task written here (kept until the next call). */
+static const struct sky_doc *task_of(const char *yaml)
+{
+	static struct sky_task t;
+	char err[256];
+
+	sky_task_free(&t);
+	if (sky_task_parse(yaml, strlen(yaml), "task.yaml", &t, err, sizeof(err)))
+		fail_msg("%s", err);
+	return &t.doc[0];
+}
+
 static void opts(struct plan_opts *po)
 {
 	plan_opts_default(po);
@@ -285,12 +297,8 @@ static void test_constraints_and_advice(void **s)
 	plan_result_free(&r);
 	/* a SkyPilot resources section: H100:8 only */
 	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
-	w.sky.given = true;
-	w.sky.naccel = 1;
-	w.sky.use_spot = -1;
-	snprintf(w.sky.accel[0], sizeof(w.sky.accel[0]), "H100");
-	w.sky.accel_count[0] = 8;
 	opts(&po);
+	po.task = task_of("resources:\n  accelerators: H100:8\n");
 	run(&w, &arch, &po, &r);
 	assert_int_equal(r.n, 1);
 	assert_true(r.ranked[0].offer == big);
@@ -629,8 +637,7 @@ static void test_ckpt_kind_and_spot(void **s)
 	plan_result_free(&r);
 	/* use_spot: true, while an on-demand offer elsewhere is cheaper */
 	od = add("o", "a100", "A100-80GB", 1, 0.4, 0);
-	w.sky.given = true;
-	w.sky.use_spot = 1;
+	po.task = task_of("resources:\n  use_spot: true\n");
 	run(&w, &arch, &po, &r);
 	assert_true(r.n == 1 && r.ranked[0].offer == spot);
 	assert_int_equal(r.spot_note.code, PLAN_SPOT_ONLY_EXCLUDED);
@@ -640,8 +647,7 @@ static void test_ckpt_kind_and_spot(void **s)
 	/* on-demand only: the seed's 15-30 min rule */
 	set.n = 0;
 	add("o", "a100", "A100-80GB", 1, 0.4, 0);
-	w.sky.given = false;
-	w.sky.use_spot = -1;
+	po.task = NULL;
 	run(&w, &arch, &po, &r);
 	k = NULL;
 	for (int i = 0; i < r.nchecklist; i++)
@@ -652,10 +658,70 @@ static void test_ckpt_kind_and_spot(void **s)
 	plan_result_free(&r);
 }
 
+/* A SkyPilot task's candidates: ordered ranks only the first with a
+ * feasible offer; any_of ranks them all; use_spot is the matched one's. */
+static void test_task_candidates(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+	struct offer *a100, *h100, *a80;
+
+	(void)s;
+	set.n = 0;
+	a100 = add("aws", "p4d", "A100", 8, 20.0, 8.0);
+	h100 = add("aws", "p5", "H100", 8, 60.0, 25.0);
+	a80 = add("aws", "p4de", "A100-80GB", 8, 25.0, 0);
+	workload("--model llama-2-7b --task lora --seq 2048 --tokens 1e8", &w, &arch);
+	opts(&po);
+	/* ordered: the dearer H100 first, and it has a feasible offer */
+	po.task = task_of("resources:\n  ordered:\n    - accelerators: H100:8\n    - accelerators: A100:8\n");
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.n, 1);
+	assert_true(r.ranked[0].offer == h100);
+	assert_int_equal(r.excluded[EX_ORDERED], 1);
+	assert_true(r.example[EX_ORDERED].offer == a100);
+	assert_int_equal(r.example[EX_ORDERED].detail, PLAN_D_ORDERED);
+	assert_true(r.example[EX_ORDERED].a == 2 && r.example[EX_ORDERED].b == 1);
+	assert_int_equal(r.excluded[EX_CONSTRAINT], 1);   /* the 80 GB card is not an A100 */
+	assert_int_equal((int)r.feasible, 1);
+	plan_result_free(&r);
+	/* the same as an accelerators list: ordered too */
+	po.task = task_of("resources:\n  accelerators: [H100:8, A100:8]\n");
+	run(&w, &arch, &po, &r);
+	assert_true(r.n == 1 && r.ranked[0].offer == h100);
+	plan_result_free(&r);
+	/* the first choice has no offer: the second is ranked */
+	po.task = task_of("resources:\n  accelerators: [H200:8, A100:8]\n");
+	run(&w, &arch, &po, &r);
+	assert_true(r.n == 1 && r.ranked[0].offer == a100);
+	assert_int_equal(r.excluded[EX_ORDERED], 0);
+	plan_result_free(&r);
+	/* any_of (and a set): both ranked, the cheaper first */
+	po.task = task_of("resources:\n  accelerators: {H100:8, A100:8}\n");
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.n, 2);
+	assert_true(r.ranked[0].offer == a100 && r.ranked[1].offer == h100);
+	assert_int_equal(r.excluded[EX_ORDERED], 0);
+	plan_result_free(&r);
+	/* use_spot per candidate: spot for the A100s only */
+	po.task = task_of("resources:\n  any_of:\n    - {accelerators: A100:8, use_spot: true}\n"
+			  "    - {accelerators: A100-80GB:8, use_spot: false}\n");
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.n, 2);
+	for (size_t i = 0; i < r.n; i++)
+		assert_int_equal(r.ranked[i].mode == PLAN_SPOT, r.ranked[i].offer == a100);
+	plan_result_free(&r);
+	(void)a80;
+	po.task = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fit_and_reasons),
+		cmocka_unit_test(test_task_candidates),
 		cmocka_unit_test(test_spot_and_resume),
 		cmocka_unit_test(test_campus_chain),
 		cmocka_unit_test(test_constraints_and_advice),

@@ -91,38 +91,16 @@ static void test_bad_files(void **s)
 		{"model: x\ndeadline: 1e305d\n", "job.yaml:2: deadline: expected a duration of at most 100 years"},
 		{"model: x\nparams: 1e300B\n", "job.yaml:2: params: expected a count of at most 1e18"},
 		{"model: x\nbudget: 1e308\n", "job.yaml:2: budget: expected an amount of at most 1e12"},
-		/* yaml-accel-nonscalar-value: never a NULL scalar, never out of step */
-		{"resources:\n  accelerators: {A100: *x}\nmodel: llama-2-7b\n",
-		 "job.yaml:2: resources.accelerators: expected a count for 'A100', got an alias"},
-		{"resources:\n  accelerators: {H100: {x: 1}}\n  use_spot: true\nmodel: llama-2-7b\n",
-		 "job.yaml:2: resources.accelerators: expected a count for 'H100', got a mapping"},
-		{"resources:\n  accelerators: {H100: [8]}\n  cloud: nowhere\nmodel: llama-2-7b\n",
-		 "job.yaml:2: resources.accelerators: expected a count for 'H100', got a list"},
-		{"resources:\n  accelerators: [A100, [8]]\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT entries, got a list"},
-		{"resources:\n  accelerators: *a\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT, a list or a mapping, got an alias"},
-		{"resources:\n  cpus: *a\n", "job.yaml:2: resources.cpus: expected a value, got an alias"},
-		{"resources:\n  cloud: aws\n  cloud: gcp\n", "job.yaml:3: resources.cloud: duplicate key (first given on line 2)"},
-		{"resources:\n  cloud: aws\nresources:\n  cloud: gcp\n", "job.yaml:3: resources: duplicate field (first given on line 1)"},
-		{"envs: {A: 1}\nmodel: x\nenvs: {B: 2}\n", "job.yaml:3: envs: duplicate field (first given on line 1)"},
-		{"resources:\n  region: \"" "0123456789012345678901234567890123456789012345678901234567890123456789"
-		 "01234567890123456789012345678901234567890123456789012345678901234567890\"\n",
-		 "job.yaml:2: resources.region: value longer than 127 characters"},
-		/* sky-accel-count-inf: counts finite, above 0, bounded */
-		{"resources:\n  accelerators: A100:inf\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT with a COUNT from 0.001 to 1024"},
-		{"resources:\n  accelerators: A100:1e309\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
-		{"resources:\n  accelerators: A100:18446744073709551616\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
-		{"resources:\n  accelerators: {A100: 0x8}\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
-		{"resources:\n  accelerators: A100:-0\n", "job.yaml:2: resources.accelerators: expected NAME:COUNT"},
-		{"resources:\n  cpus: inf\n", "job.yaml:2: resources.cpus: expected a number from 0.001 to 1000000 or a minimum such as 8+, got 'inf'"},
-		{"resources:\n  cpus: 1e309+\n", "job.yaml:2: resources.cpus: expected a number"},
-		{"resources:\n  cpus: 1e-320\n", "job.yaml:2: resources.cpus: expected a number"},
-		{"resources:\n  memory: infinity\n", "job.yaml:2: resources.memory: expected a number from 0.001 to 1000000000"},
-		{"resources:\n  disk_size: nan\n", "job.yaml:2: resources.disk_size: expected a number"},
-		{"num_nodes: 99999999999999999999\n", "job.yaml:1: num_nodes: expected a positive whole number"},
-		/* yaml-multidoc-ignored */
+		/* yaml-multidoc-ignored: a later document's workload field is refused, not dropped */
 		{"model: llama-2-7b\n---\ntask: lora\nseq: 5\n",
-		 "job.yaml:2: a second YAML document ('---'); gpurent reads one workload per file"},
-		{"---\nmodel: llama-2-7b\n---\n", "job.yaml:3: a second YAML document"},
+		 "job.yaml:3: task: a workload field in YAML document 2; gpurent reads the workload from the first"},
+		{"model: llama-2-7b\n---\nname: b\nrun: x\n---\ntokens: 1e9\n", "job.yaml:6: tokens: a workload field in YAML document 3"},
+		/* no workload field and no task key: what the file looks like */
+		{"admin_policy: x.y.Z\n", "job.yaml:1: looks like a SkyPilot admin policy, not a SkyPilot task"},
+		{"apiVersion: v1\nkind: Service\n", "job.yaml:1: looks like a Kubernetes manifest, not a SkyPilot task"},
+		{"base_model: x\nmodel:\n  a: 1\n", "job.yaml:1: looks like a tool's configuration"},
+		/* a workload file's typo stays an error */
+		{"model: llama-2-7b\nmicro_bach: 4\nrun: x\n", "job.yaml:2: micro_bach: unknown field"},
 	};
 	struct workload w;
 	char err[512];
@@ -167,36 +145,45 @@ static void test_yaml_deep_flow_quadratic(void **s)
 	memset(y + hl, '[', 62);
 	memset(y + hl + 62, ']', 62);
 	assert_int_equal(load(y, &w, err, sizeof(err)), 0);
-	/* and under resources: (an any_of list of mappings) */
+	/* and under resources: (an any_of list of mappings), skipped here too */
 	assert_int_equal(load("resources:\n  any_of: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n",
 			      &w, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "job.yaml:2: resources.any_of: nesting deeper than 64 levels"));
+	assert_non_null(strstr(err, "job.yaml:2: resources: nesting deeper than 64 levels"));
 	free(y);
 }
 
-/* The SkyPilot reader keeps what parses today: fractional slices, sets. */
-static void test_sky_resources_good(void **s)
+/* A SkyPilot task file is a workload file too: its task keys are skipped
+ * at any length and nesting (skytask.c reads them), its documents after
+ * the first may hold task keys only. */
+static void test_task_keys_skipped(void **s)
 {
 	struct workload w;
-	char err[512];
+	char err[512], *y, run[2048];
 
 	(void)s;
-	assert_int_equal(load("resources:\n  accelerators: {L4: 0.5, A100: 8, H100: null}\n  cpus: 8+\n"
-			      "  memory: 32\n  use_spot: true\nnum_nodes: 2\nmodel: llama-2-7b\n",
-			      &w, err, sizeof(err)), 0);
-	assert_int_equal(w.sky.naccel, 3);
-	assert_true(w.sky.accel_count[0] == 0.5);
-	assert_true(w.sky.accel_count[1] == 8);
-	assert_true(w.sky.accel_count[2] == 0);
-	assert_true(w.sky.cpus == 8 && !w.sky.cpus_exact);
-	assert_true(w.sky.memory_gib == 32 && w.sky.memory_exact);
-	assert_int_equal(w.sky.use_spot, 1);
-	assert_int_equal(w.sky.num_nodes, 2);
+	memset(run, 'x', sizeof(run) - 1);
+	run[sizeof(run) - 1] = '\0';
+	y = malloc(8192);
+	assert_non_null(y);
+	/* run: of 2047 characters (the old reader said "value too long" at 512) */
+	snprintf(y, 8192, "model: llama-2-7b\nrun: %s\nsetup: |\n  %s\n", run, run);
+	assert_int_equal(load(y, &w, err, sizeof(err)), 0);
+	free(y);
 	assert_string_equal(w.model, "llama-2-7b");
+	assert_int_equal(load("resources:\n  accelerators: {L4: 0.5, A100: 8, H100: null}\n  cpus: 8+\n"
+			      "  memory: 32GB+\n  disk_size: 1TB\n  any_of:\n    - infra: aws/*/us-east-1a\n"
+			      "pool:\n  workers: 2\nexecution: parallel\nnum_nodes: 2\nmodel: llama-2-7b\n"
+			      "envs: {A: *x}\n---\nname: second\nresources: {accelerators: H100:8}\n---\n",
+			      &w, err, sizeof(err)), 0);
+	assert_string_equal(w.model, "llama-2-7b");
+	/* a job group's header keys (not task keys) are skipped in a task file */
+	assert_int_equal(load("---\nname: g\nexecution: parallel\nprimary_tasks: [a]\ntermination_delay: 10s\n"
+			      "---\nname: a\nrun: x\n", &w, err, sizeof(err)), 0);
 	assert_int_equal(load("---\nmodel: llama-2-7b\nseq: 4k\ncontext: 128k\nsamples: 200k\n...\n", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.seq, 4096);
 	assert_int_equal(w.context, 131072);
 	assert_true(w.samples == 200000);
+	assert_int_equal(load("---\nmodel: llama-2-7b\n---\n", &w, err, sizeof(err)), 0);
 }
 
 static void test_resolve_errors(void **s)
@@ -267,7 +254,7 @@ int main(void)
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_yaml_deep_flow_quadratic),
-		cmocka_unit_test(test_sky_resources_good),
+		cmocka_unit_test(test_task_keys_skipped),
 		cmocka_unit_test(test_resolve_errors),
 		cmocka_unit_test(test_defaults_applied),
 	};
