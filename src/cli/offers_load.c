@@ -248,6 +248,7 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, size_t *f
 		if (vms && !S_ISREG(es.st_mode) && !S_ISDIR(es.st_mode)) {
 			/* a FIFO named like a catalog: never opened (it could block), said */
 			c->skipped_special++;
+			(*found)++;   /* the folder has its catalog, unreadable as it is */
 			msg_note(_("note: %s: skipped: expected a regular file, got %s"), full,
 				 common_file_kind(es.st_mode));
 			free(full);
@@ -321,8 +322,8 @@ static int sky_catalog_dir(char *out, size_t n)
 	return 0;
 }
 
-/* A folder that held no vms.csv: noted, or, when nothing at all loaded,
- * the error (exit 2). */
+/* A folder whose CSVs are none of them a vms.csv: noted, or, when nothing
+ * at all loaded, the error (exit 2). */
 static int no_catalog(const struct offers_ctx *c, const char *dir, bool fatal)
 {
 	if (fatal)
@@ -361,10 +362,13 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
+		size_t ignored = c->ignored_csv;
 		found = 0;
 		if ((rc = load_any(c, paths[i], 0, &found, keep, match, ctx)))
 			return rc;
-		if (!found && !stat(paths[i], &st) && S_ISDIR(st.st_mode)) {
+		/* a folder of CSVs none of which is a catalog (images.csv ...);
+		 * a folder with no CSV at all is simply no offers, as before */
+		if (!found && c->ignored_csv > ignored && !stat(paths[i], &st) && S_ISDIR(st.st_mode)) {
 			if (!empty)
 				empty = paths[i];
 			if (i + 1 < n || c->set.nreports)

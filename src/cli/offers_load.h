@@ -50,9 +50,10 @@ double offers_rate(const struct offers_ctx *c, const char *code);
  * the bundled data/offers.csv and ~/.sky/catalogs/vN/ with the highest N
  * are used). A file named in paths is read whatever its name; inside a
  * folder (recursing 3 levels) only files named vms.csv are catalogs, other
- * CSVs are counted in c->ignored_csv. A folder without any vms.csv is
- * noted in one line; when nothing at all loads, that is an error naming
- * the folder (exit 2).
+ * CSVs are counted in c->ignored_csv. A folder with CSVs but no vms.csv
+ * is noted in one line; when nothing at all loads, that is an error naming
+ * the folder (exit 2). A folder with no CSV at all loads nothing, silently
+ * (plan then says what would change).
  * keep/ctx filter offers as they load (NULL keeps all); match, when given,
  * is keep's pure test and lets large catalogs load on two threads
  * (catalog.h). Bad rows are printed as they are found and counted in
