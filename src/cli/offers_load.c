@@ -186,7 +186,7 @@ static int load_path(struct offers_ctx *c, const char *path, const char *buf, si
 static bool is_csv(const char *name)
 {
 	size_t n = strlen(name);
-	return n > 4 && !strcmp(name + n - 4, ".csv");
+	return n > 4 && !strcasecmp(name + n - 4, ".csv");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -194,8 +194,10 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_keep_fn keep,
-		    catalog_keep_fn match, void *ctx)
+/* Load a file (any name: it was named), or the vms.csv files of a folder
+ * and its subfolders (3 levels); *found counts the catalogs loaded. */
+static int load_any(struct offers_ctx *c, const char *path, int depth, size_t *found,
+		    catalog_keep_fn keep, catalog_keep_fn match, void *ctx)
 {
 	struct stat st;
 	DIR *d;
@@ -213,6 +215,7 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 		size_t len;
 		if ((rc = map_file(c, path, &buf, &len)))
 			return rc;
+		(*found)++;
 		return load_path(c, path, buf, len, false, keep, match, ctx);
 	}
 	if (depth > 3)
@@ -224,23 +227,35 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 	while ((e = readdir(d))) {
 		char *full, **nn;
 		struct stat es;
+		bool vms = !strcmp(e->d_name, "vms.csv");
 		if (e->d_name[0] == '.')
 			continue;
 		full = malloc(strlen(path) + strlen(e->d_name) + 2);
 		if (!full)
 			break;
-		sprintf(full, "%s/%s", path, e->d_name);
-		if (!stat(full, &es) && !S_ISDIR(es.st_mode) && !S_ISREG(es.st_mode) && is_csv(e->d_name)) {
+		sprintf(full, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", e->d_name);
+		if (stat(full, &es)) {
+			free(full);
+			continue;
+		}
+		if (!S_ISDIR(es.st_mode) && is_csv(e->d_name) && !vms) {
+			/* SkyPilot's images.csv, metadata.csv, accelerators.csv,
+			 * slurm/pricing.csv...: not catalogs, never opened */
+			c->ignored_csv++;
+			free(full);
+			continue;
+		}
+		if (vms && !S_ISREG(es.st_mode) && !S_ISDIR(es.st_mode)) {
 			/* a FIFO named like a catalog: never opened (it could block), said */
 			c->skipped_special++;
+			(*found)++;   /* the folder has its catalog, unreadable as it is */
 			msg_note(_("note: %s: skipped: expected a regular file, got %s"), full,
 				 common_file_kind(es.st_mode));
 			free(full);
 			continue;
 		}
-		if (stat(full, &es) || (!S_ISDIR(es.st_mode) && !(S_ISREG(es.st_mode) && is_csv(e->d_name))) ||
-		    (S_ISREG(es.st_mode) && !strcmp(e->d_name, "accelerators.csv"))) {
-			free(full);   /* not a catalog: SkyPilot's accelerators.csv lists names only */
+		if (!S_ISDIR(es.st_mode) && !vms) {
+			free(full);   /* not a CSV at all (README.md ...) */
 			continue;
 		}
 		nn = realloc(names, (n + 1) * sizeof(*nn));
@@ -256,14 +271,29 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, catalog_k
 		qsort(names, n, sizeof(*names), cmp_str);   /* stable order: sorted */
 	for (size_t i = 0; i < n; i++) {
 		if (!rc)
-			rc = load_any(c, names[i], depth + 1, keep, match, ctx);
+			rc = load_any(c, names[i], depth + 1, found, keep, match, ctx);
 		free(names[i]);
 	}
 	free(names);
 	return rc;
 }
 
-/* ~/.sky/catalogs/<newest version>/ when a SkyPilot user has it. */
+/* SkyPilot's catalog schema version of a folder name: N of "vN" (digits
+ * only, as sky/catalog/constants.py's CATALOG_SCHEMA_VERSION 'v7' and the
+ * skypilot-catalog repository's catalogs/v8/), else -1. */
+static long version_of(const char *name)
+{
+	char *end;
+	long v;
+
+	if (name[0] != 'v' || !(name[1] >= '0' && name[1] <= '9'))
+		return -1;
+	errno = 0;
+	v = strtol(name + 1, &end, 10);
+	return *end || errno ? -1 : v;
+}
+
+/* ~/.sky/catalogs/vN with the highest N (v10 > v9) when a SkyPilot user has it. */
 static int sky_catalog_dir(char *out, size_t n)
 {
 	const char *home = getenv("HOME");
@@ -271,15 +301,20 @@ static int sky_catalog_dir(char *out, size_t n)
 	DIR *d;
 	struct dirent *e;
 	char best[256] = "";
+	long bestv = -1;
 
 	if (!home)
 		return -1;
 	snprintf(base, sizeof(base), "%s/.sky/catalogs", home);
 	if (!(d = opendir(base)))
 		return -1;
-	while ((e = readdir(d)))
-		if (e->d_name[0] == 'v' && strcmp(e->d_name, best) > 0)
+	while ((e = readdir(d))) {
+		long v = version_of(e->d_name);
+		if (v > bestv) {
+			bestv = v;
 			snprintf(best, sizeof(best), "%s", e->d_name);
+		}
+	}
 	closedir(d);
 	if (!best[0])
 		return -1;
@@ -287,14 +322,27 @@ static int sky_catalog_dir(char *out, size_t n)
 	return 0;
 }
 
+/* A folder whose CSVs are none of them a vms.csv: noted, or, when nothing
+ * at all loaded, the error (exit 2). */
+static int no_catalog(const struct offers_ctx *c, const char *dir, bool fatal)
+{
+	if (fatal)
+		return msg_usage(_("%s: no catalog: no vms.csv (SkyPilot) in this folder or its subfolders, "
+				   "and no offer CSV named (%zu other CSV files ignored)"), dir, c->ignored_csv);
+	msg_note(_("note: %s: no vms.csv (SkyPilot catalog) in this folder or its subfolders"), dir);
+	return 0;
+}
+
 int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
 		catalog_keep_fn match, void *ctx)
 {
+	const char *empty = NULL;
+	size_t found;
 	int rc;
 
 	if (n == 0) {
 		const char *buf, *path;
-		char *owned, sky[4096];
+		char *owned;
 		size_t len;
 		if ((rc = common_data_file("offers.csv", &buf, &len, &owned, &path)))
 			return rc;
@@ -302,14 +350,33 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
 		free(owned);
 		if (rc)
 			return rc;
-		if (!sky_catalog_dir(sky, sizeof(sky)) && (rc = load_any(c, sky, 0, keep, match, ctx)))
-			return rc;
+		if (!sky_catalog_dir(c->sky_dir, sizeof(c->sky_dir))) {
+			found = 0;
+			if ((rc = load_any(c, c->sky_dir, 0, &found, keep, match, ctx)))
+				return rc;
+			if (!found)
+				no_catalog(c, c->sky_dir, false);
+		}
 		offer_set_mark_outliers(&c->set);
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++)
-		if ((rc = load_any(c, paths[i], 0, keep, match, ctx)))
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		size_t ignored = c->ignored_csv;
+		found = 0;
+		if ((rc = load_any(c, paths[i], 0, &found, keep, match, ctx)))
 			return rc;
+		/* a folder of CSVs none of which is a catalog (images.csv ...);
+		 * a folder with no CSV at all is simply no offers, as before */
+		if (!found && c->ignored_csv > ignored && !stat(paths[i], &st) && S_ISDIR(st.st_mode)) {
+			if (!empty)
+				empty = paths[i];
+			if (i + 1 < n || c->set.nreports)
+				no_catalog(c, paths[i], false);
+		}
+	}
+	if (!c->set.nreports && empty)
+		return no_catalog(c, empty, true);
 	offer_set_mark_outliers(&c->set);
 	return 0;
 }
@@ -337,6 +404,7 @@ void offers_report(FILE *f, const struct offers_ctx *c)
 		}
 		Q(mem_total_fixed, "with instance-total GPU memory divided");
 		Q(mem_from_spec, "with missing or implausible GPU memory taken from gpus.csv");
+		Q(spot_only, "spot-only (a spot price, no on-demand price: spot offers only)");
 #undef Q
 		if (r->unknown_gpu) {
 			fprintf(f, "; %zu with GPUs not in gpus.csv (", r->unknown_gpu);
@@ -346,8 +414,11 @@ void offers_report(FILE *f, const struct offers_ctx *c)
 		fputc('\n', f);
 	}
 	if (c->skipped_special)
-		fprintf(f, "  %zu non-regular file%s (FIFOs, sockets, devices) named *.csv skipped\n",
+		fprintf(f, "  %zu non-regular file%s (FIFOs, sockets, devices) named vms.csv skipped\n",
 			c->skipped_special, c->skipped_special == 1 ? "" : "s");
+	if (c->ignored_csv)
+		fprintf(f, "  %zu other CSV file%s in catalog folders ignored (only vms.csv files are catalogs)\n",
+			c->ignored_csv, c->ignored_csv == 1 ? "" : "s");
 }
 
 void offers_free(struct offers_ctx *c)

@@ -22,7 +22,12 @@ struct offers_ctx {
 	size_t *map_len;
 	size_t nmaps;
 	size_t bad_rows;         /* printed to stderr as they were found */
-	size_t skipped_special;  /* FIFOs etc. named *.csv in folders: noted, skipped */
+	size_t skipped_special;  /* FIFOs etc. named vms.csv in folders: noted, skipped */
+	/* CSVs in catalog folders not named vms.csv (SkyPilot's images.csv,
+	 * metadata.csv, accelerators.csv, slurm/pricing.csv ...): not
+	 * catalogs, never opened; counted for the Catalogs summary */
+	size_t ignored_csv;
+	char sky_dir[4096];      /* the ~/.sky/catalogs/vN folder read, "" if none */
 	const char *cmd;         /* "offers" or "plan", for messages */
 	/* --trust-catalog: rank rows whose spot is at or above on-demand on
 	 * on-demand (spot dropped) instead of marking them suspect
@@ -42,7 +47,13 @@ double offers_rate(const struct offers_ctx *c, const char *code);
 
 /*
  * Load every catalog named in paths (files or folders; n may be 0: then
- * the bundled data/offers.csv and ~/.sky/catalogs/<newest>/ are used).
+ * the bundled data/offers.csv and ~/.sky/catalogs/vN/ with the highest N
+ * are used). A file named in paths is read whatever its name; inside a
+ * folder (recursing 3 levels) only files named vms.csv are catalogs, other
+ * CSVs are counted in c->ignored_csv. A folder with CSVs but no vms.csv
+ * is noted in one line; when nothing at all loads, that is an error naming
+ * the folder (exit 2). A folder with no CSV at all loads nothing, silently
+ * (plan then says what would change).
  * keep/ctx filter offers as they load (NULL keeps all); match, when given,
  * is keep's pure test and lets large catalogs load on two threads
  * (catalog.h). Bad rows are printed as they are found and counted in
@@ -56,7 +67,7 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
 
 /* One line per catalog: rows, offers, and each kind of skipped row; the
  * rows with spot at or above on-demand are worded as c->trust_catalog
- * treats them. */
+ * treats them; then one line on the CSVs in folders that were ignored. */
 void offers_report(FILE *f, const struct offers_ctx *c);
 
 void offers_free(struct offers_ctx *c);

@@ -285,6 +285,7 @@ int cmd_offers(int argc, char **argv)
 			json_num(&j, "price_per_gpu_hour", offer_price_per_gpu(o) / fx);
 			json_num(&j, "instance_price_per_hour", o->price / fx);
 			json_num(&j, "spot_price_per_gpu_hour", offer_spot_per_gpu(o) / fx);
+			json_bool(&j, "spot_only", o->spot_only);
 			json_num(&j, "vcpus", o->vcpus);
 			json_num(&j, "ram_gib", o->ram_gib);
 			json_str(&j, "supply", supply_type_name(o->supply));
@@ -355,7 +356,7 @@ int cmd_offers(int argc, char **argv)
 			       o->peer_ratio);
 		}
 	} else {
-		char g[64], spot[16], prov[64], inst[128], reg[128], gs[128], note[256], line[1024];
+		char g[64], spot[16], od[16], prov[64], inst[128], reg[128], gs[128], note[256], line[1024];
 		size_t len;
 		bool any_suspect = false, any_far = false;
 		printf("%-14s %-30s %-14s %4s %7s %9s %9s %5s %7s %-12s %-16s %s\n", "provider", "instance",
@@ -369,16 +370,17 @@ int cmd_offers(int argc, char **argv)
 					 o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "!" : "");
 			else
 				snprintf(spot, sizeof(spot), "-");
+			snprintf(od, sizeof(od), o->spot_only ? "-" : "%.3f", offer_price_per_gpu(o) / fx);
 			any_suspect |= o->suspect == OFFER_SPOT_AT_OR_ABOVE;
 			any_far |= o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO;
 			/* catalog text is escaped for the terminal (out.h), then cut to its column */
 			gpu_label(o, g, sizeof(g));
 			offer_note(o, note, sizeof(note), peers);
-			len = (size_t)snprintf(line, sizeof(line), "%-14s %-30s %-14s %4g %7.1f %9.3f %9s %5g %7g %-12s %-16s %s",
+			len = (size_t)snprintf(line, sizeof(line), "%-14s %-30s %-14s %4g %7.1f %9s %9s %5g %7g %-12s %-16s %s",
 			       out_safe(o->provider.p, o->provider.len, prov, 15),
 			       out_safe(o->instance.p, o->instance.len, inst, 31),
 			       out_safe(g, strlen(g), gs, sizeof(gs)), o->gpus, o->gpu_mem / 1e9,
-			       offer_price_per_gpu(o) / fx, spot, o->vcpus, o->ram_gib,
+			       od, spot, o->vcpus, o->ram_gib,
 			       supply_type_name(o->supply), out_safe(o->region.p, o->region.len, reg, 25), note);
 			/* no trailing blanks on a row without a note */
 			if (len >= sizeof(line))

@@ -48,6 +48,39 @@ double offer_spot_per_gpu(const struct offer *o)
 	return o->spot_price <= 0 ? 0 : o->gpus > 0 ? o->spot_price / o->gpus : o->spot_price;
 }
 
+double offer_rank_per_gpu(const struct offer *o)
+{
+	return o->spot_only ? offer_spot_per_gpu(o) : offer_price_per_gpu(o);
+}
+
+/* provider is name, or name followed by '-' (a fixture: "vast-small") */
+static bool provider_is(const char *provider, const char *name)
+{
+	size_t n = strlen(name);
+
+	return provider && !strncmp(provider, name, n) && (!provider[n] || provider[n] == '-');
+}
+
+double catalog_gpuinfo_per_gpu(const char *provider, double size_mib, double count, bool *divided)
+{
+	/* SkyPilot's GpuInfo copies AWS's DescribeInstanceTypes GpuInfo, where
+	 * MemoryInfo.SizeInMiB is one GPU's and TotalGpuMemoryInMiB the sum;
+	 * the providers below put the instance total in SizeInMiB instead.
+	 * TotalGpuMemoryInMiB cannot tell them apart (primeintellect states
+	 * Count x the total, lambda the one GPU's figure): the provider decides. */
+	static const char *const total_in_size[] = {"vast", "primeintellect"};
+
+	*divided = false;
+	if (!(count > 1) || !(size_mib > 0))
+		return size_mib;
+	for (size_t i = 0; i < sizeof(total_in_size) / sizeof(total_in_size[0]); i++)
+		if (provider_is(provider, total_in_size[i])) {
+			*divided = true;
+			return size_mib / count;
+		}
+	return size_mib;
+}
+
 int catalog_parse_number(const char *s, size_t len, double *out)
 {
 	size_t i = 0;

@@ -37,7 +37,11 @@ enum offer_suspect {
 
 struct offer {
 	struct cat_str provider, instance, region, gpu_name, billing, source, date, slice;
-	struct cat_str zone;         /* availability zone where the catalog names one (runpod), else empty */
+	/* availability zone where the catalog names one (SkyPilot's
+	 * AvailabilityZone column: runpod, gcp, aws), else empty; region
+	 * holds the zone too in that case, as before (the more specific
+	 * place, which the GCP host join matches on) */
+	struct cat_str zone;
 	/* who may rent it: empty = anyone with a card; else the membership
 	 * (a campus cluster, an institution's pool) the user must name with
 	 * --access (gpurent offer format's `access` column, docs/offers.md) */
@@ -49,7 +53,8 @@ struct offer {
 	double gpus;                 /* GPUs per instance (fractional for shares) */
 	double gpu_mem;              /* bytes available per GPU (slice-aware) */
 	double vcpus, ram_gib, disk_gb;
-	double price;                /* USD per instance-hour, on demand */
+	double price;                /* USD per instance-hour, on demand; 0 when
+				      * spot_only (not free: no on-demand offer) */
 	double spot_price;           /* USD per instance-hour; 0 = no spot offered;
 				      * at or above price only when suspect */
 	double queue_wait, max_runtime;  /* seconds; 0 = none / unknown */
@@ -60,6 +65,10 @@ struct offer {
 	 * or no peers */
 	double peer_ratio;
 	bool persistent_storage, is_slice;
+	/* a SkyPilot row with a SpotPrice and no Price (verda, spheron): only
+	 * a spot offer. price is 0 but the row is NOT free: plan must not
+	 * price it on demand; rank it on spot_price (offer_rank_per_gpu()). */
+	bool spot_only;
 	uint32_t file;               /* index into offer_set.reports */
 	uint32_t line;
 	uint64_t fp;                 /* the row's fingerprint (duplicate detection) */
@@ -79,6 +88,7 @@ struct catalog_report {
 	size_t unknown_gpu;          /* kept, but without specs (not plannable) */
 	size_t mem_total_fixed;      /* GpuInfo memory was the instance total */
 	size_t mem_from_spec;        /* memory missing/zero/implausible: from gpus.csv */
+	size_t spot_only;            /* loaded as spot-only offers (SpotPrice, no Price) */
 	/* GCP (a provider named gcp*): GPU rows joined with their host VM are
 	 * offers; these are the rest (docs/offers.md "GCP") */
 	size_t no_host;              /* GPU rows without a host VM in their zone: skipped */
@@ -170,6 +180,20 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 /* Price per GPU-hour (USD); spot likewise, 0 when there is none. */
 double offer_price_per_gpu(const struct offer *o);
 double offer_spot_per_gpu(const struct offer *o);
+/* The per-GPU price (USD) an offer is ranked and sorted on: on demand, or
+ * the spot price for a spot-only offer (whose price is 0 but not free). */
+double offer_rank_per_gpu(const struct offer *o);
+
+/* How a SkyPilot row's GpuInfo memory reads (catalog_sky.c; docs/offers.md
+ * "Catalog folders"): SizeInMiB is per GPU, except for the providers known
+ * to state the instance total there (vast, primeintellect: see
+ * ../shared/data/catalogs/SOURCES.md "Known quirks"; a fixture named
+ * vast-* or primeintellect-* reads the same). size_mib is the row's
+ * SizeInMiB, count its AcceleratorCount. Returns the MiB of one GPU and
+ * sets *divided when the figure was taken as a total and divided by count.
+ * Pure. */
+double catalog_gpuinfo_per_gpu(const char *provider, double size_mib, double count,
+			       bool *divided);
 
 /*
  * Set every offer's peer_ratio in s->v: its per-GPU on-demand price over

@@ -119,6 +119,9 @@ static inline void seen_prefetch(const struct loader *ld, uint64_t h)
  * code of what the row counted as (see seen_hash()). */
 #define FP_MASK (~(uint64_t)0xFF)
 enum { ROW_LOADED = 1, ROW_CPU = 2, ROW_NOPRICE = 3 };
+/* the spot field of a loaded row's code: 0 as read, 1 placeholder, 2 at or
+ * above on-demand, SPOT_ONLY_CODE a spot-only offer */
+#define SPOT_ONLY_CODE 3
 #define ROW_CODE(cat, spot, mem, unknown) ((uint64_t)(cat) | (uint64_t)(spot) << 2 | \
 					  (uint64_t)(mem) << 4 | (uint64_t)(unknown) << 6)
 

@@ -130,7 +130,7 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 	struct offer o;
 	double count = 0, size_mib = 0, v = 0;
 	int mem_case, spot_kind = 0, gcp_kind = 0;
-	bool ambiguous, gcp_gpu = false;
+	bool ambiguous, gcp_gpu = false, has_spot;
 	double raw_spot = 0;
 	const struct csv_field *fa, *fp;
 
@@ -160,25 +160,12 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		}
 		fp = &f[col[SK_PRICE]];
 		memset(&o, 0, sizeof(o));
-		if (!fp->len) {
-			if (seen_hash(ld, h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
-				ld->rep->duplicates++;
-			else
-				ld->rep->missing_price++;
-			break;
-		}
-		if (catalog_parse_number(fp->p, fp->len, &o.price) || !price_ok(o.price)) {
+		if (fp->len && (catalog_parse_number(fp->p, fp->len, &o.price) || !price_ok(o.price))) {
 			bad(ld, (uint32_t)rec_line, "Price", "expected a price from 0 to 1e6 USD per hour", fp);
 			break;
 		}
-		if (o.price == 0) {
-			if (seen_hash(ld, h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
-				ld->rep->duplicates++;
-			else
-				ld->rep->missing_price++;
-			break;
-		}
-		if (col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len) {
+		has_spot = col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len;
+		if (has_spot) {
 			const struct csv_field *fs = &f[col[SK_SPOT]];
 			if (catalog_parse_number(fs->p, fs->len, &v) || v < 0) {
 				bad(ld, (uint32_t)rec_line, "SpotPrice", "expected a price >= 0 in USD per hour", fs);
@@ -186,6 +173,22 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			}
 			if (v > 0 && v < CAT_MIN_PRICE)
 				v = 0;   /* a sub-micro-dollar spot price is a placeholder too */
+		}
+		if (o.price == 0) {
+			/* no on-demand price: a spot-only offer when a real spot
+			 * price is stated (verda, spheron), else skipped; GCP's GPU
+			 * rows are priced with their host, which needs on-demand */
+			if (ld->gcp || !has_spot || !(v >= CAT_MIN_PRICE && v < 1e5)) {
+				if (seen_hash(ld, h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
+					ld->rep->duplicates++;
+				else
+					ld->rep->missing_price++;
+				break;
+			}
+			o.spot_only = true;
+			o.spot_price = v;
+			spot_kind = SPOT_ONLY_CODE;
+		} else if (has_spot) {
 			spot_kind = v == 0 || v >= 1e5 || v > 100 * o.price ? 1 : v >= o.price ? 2 : 0;
 			if (!spot_kind)
 				o.spot_price = v;
@@ -227,6 +230,13 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			if (hint)
 				o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, hint, &mem_case, &ambiguous);
 		}
+		if (!o.gpu) {
+			/* no specs: the memory the catalog states, per GPU */
+			bool divided;
+			o.gpu_mem = catalog_gpuinfo_per_gpu(prov, size_mib, count, &divided) * 1048576.0;
+			if (divided)
+				mem_case = 1;
+		}
 		if (seen_hash(ld, h, ROW_CODE(ROW_LOADED, spot_kind, mem_case, !o.gpu))) {
 			ld->rep->duplicates++;
 			break;
@@ -235,6 +245,8 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			ld->rep->spot_placeholder++;
 		else if (spot_kind == 2)
 			spot_at_or_above(ld, &o, v);
+		else if (spot_kind == SPOT_ONLY_CODE)
+			ld->rep->spot_only++;
 		if (mem_case == 1 && !gcp_gpu)
 			ld->rep->mem_total_fixed++;
 		else if (mem_case == 2 && !gcp_gpu)
@@ -242,20 +254,18 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		if (o.gpu) {
 			/* matched to a spec: its nominal memory, as the estimate's tiers use */
 			o.gpu_mem = o.gpu->memory_bytes;
-		} else {
-			if (!gcp_gpu)   /* a joined row is noted once it is an offer */
-				note_unknown(ld, fa);
-			/* no specs: keep the memory the catalog states, per GPU */
-			o.gpu_mem = (count > 1 && size_mib / count >= 8 * 1024 ? size_mib / count : size_mib) *
-				    1048576.0;
+		} else if (!gcp_gpu) {   /* a joined row is noted once it is an offer */
+			note_unknown(ld, fa);
 		}
 		o.fp = h;
 		o.provider.p = prov;
 		o.provider.len = (uint32_t)strlen(prov);
 		if (col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf)
 			o.instance = str_of(ld, &f[col[SK_INSTANCE]]);
-		if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len)
-			o.region = str_of(ld, &f[col[SK_ZONE]]);   /* the more specific place */
+		if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len) {
+			o.zone = str_of(ld, &f[col[SK_ZONE]]);
+			o.region = o.zone;   /* the more specific place, as the GCP join matches */
+		}
 		else if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
 			o.region = str_of(ld, &f[col[SK_REGION]]);
 		o.gpu_name = str_of(ld, fa);
@@ -429,6 +439,7 @@ static int merge_second_half(struct loader *a, struct loader *b)
 			rb->loaded--;
 			rb->spot_placeholder -= spot == 1;
 			rb->spot_above_price -= spot == 2;
+			rb->spot_only -= spot == SPOT_ONLY_CODE;
 			rb->mem_total_fixed -= mem == 1;
 			rb->mem_from_spec -= mem == 2;
 			rb->unknown_gpu -= (e >> 6) & 1;
@@ -451,6 +462,7 @@ static int merge_second_half(struct loader *a, struct loader *b)
 	ra->bad_rows += rb->bad_rows;
 	ra->spot_placeholder += rb->spot_placeholder;
 	ra->spot_above_price += rb->spot_above_price;
+	ra->spot_only += rb->spot_only;
 	ra->unknown_gpu += rb->unknown_gpu;
 	ra->mem_total_fixed += rb->mem_total_fixed;
 	ra->mem_from_spec += rb->mem_from_spec;

@@ -69,7 +69,7 @@ double query_num(int field, const struct offer *o)
 	case F_INSTANCE_PRICE: return o->price;
 	case F_MAX_RUNTIME: return o->max_runtime / 3600;
 	case F_MEM_BW: return g ? g->mem_bw / 1e9 : 0;
-	case F_PRICE: return offer_price_per_gpu(o);
+	case F_PRICE: return offer_rank_per_gpu(o);   /* spot-only rows: their spot price */
 	case F_QUEUE_WAIT: return o->queue_wait / 3600;
 	case F_RAM: return o->ram_gib;
 	case F_SLICE: return o->is_slice;

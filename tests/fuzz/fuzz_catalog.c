@@ -43,16 +43,19 @@ static void check_offer(const struct offer *o)
 {
 	fuzz_sink += touch(o->provider) + touch(o->instance) + touch(o->region) + touch(o->gpu_name) +
 		touch(o->billing) + touch(o->source) + touch(o->date) + touch(o->slice) +
-		touch(o->access) + touch(o->host);
+		touch(o->access) + touch(o->host) + touch(o->zone);
 	FUZZ_CHECK(o->file == 0);
 	FUZZ_CHECK(o->line >= 1);
 	FUZZ_CHECK(o->supply >= SUPPLY_HYPERSCALER && o->supply <= SUPPLY_UNKNOWN);
 	FUZZ_CHECK(o->gpus > 0);                 /* CPU-only rows are skipped */
 	FUZZ_CHECK(o->price >= 0);               /* USD per instance-hour */
 	FUZZ_CHECK(!isnan(o->price) && !isnan(o->spot_price));
-	/* 0 = no spot; spot >= on-demand only on a row marked suspect */
+	/* 0 = no spot; spot >= on-demand only on a row marked suspect or on a
+	 * spot-only row (price 0, not free: a spot price and no on-demand) */
 	FUZZ_CHECK(o->spot_price == 0 || (o->spot_price > 0 && o->spot_price < o->price) ||
-		   (o->suspect == OFFER_SPOT_AT_OR_ABOVE && o->spot_price >= o->price));
+		   (o->suspect == OFFER_SPOT_AT_OR_ABOVE && o->spot_price >= o->price) ||
+		   (o->spot_only && o->price == 0 && o->spot_price > 0));
+	FUZZ_CHECK(!o->spot_only || (o->price == 0 && o->spot_price > 0));
 	/* peer ratios (offer_set_mark_outliers): 0, or a finite positive ratio */
 	FUZZ_CHECK(o->peer_ratio == 0 || (o->peer_ratio > 0 && isfinite(o->peer_ratio)) ||
 		   !isfinite(o->price));
