@@ -114,6 +114,13 @@ void plan_opts_default(struct plan_opts *o)
 	o->stop_multiple = 1.2;     /* the budget stop without a budget */
 }
 
+/* An instance-hour's price: on demand, or spot for a catalog row that
+ * states only a spot price (offer.spot_only). */
+static double hourly(const struct offer *o)
+{
+	return o->spot_only ? o->spot_price : o->price;
+}
+
 /* ---- matching constraints ---- */
 
 static bool gpu_is(const struct gpu_spec *g, const char *want)
@@ -430,10 +437,10 @@ static void advise(const struct workload *w, const struct plan_opts *opts, const
 	if (r->n > 1) {
 		const struct plan_choice *cheap = &r->ranked[0];
 		for (size_t i = 1; i < r->n; i++)
-			if (r->ranked[i].offer->price < cheap->offer->price)
+			if (hourly(r->ranked[i].offer) < hourly(cheap->offer))
 				cheap = &r->ranked[i];
 		add_check(r, (struct plan_check){.code = PLAN_C_DEBUG_CHEAPEST, .offer = cheap->offer,
-						 .usd = cheap->offer->price});
+						 .usd = hourly(cheap->offer)});
 	}
 	add_check(r, (struct plan_check){.code = PLAN_C_RECORD_COSTS});
 }
@@ -630,10 +637,11 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		u.restart_s = opts->restart_s;
 		u.nodes = nodes;
 		/* the best plan that is not spot: on-demand or a package */
-		if (opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &od) || !isfinite(od.total))
+		if (o->spot_only || opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &od) ||
+		    !isfinite(od.total))
 			od.total = INFINITY;
 		c.on_demand_total = od.total;
-		for (int m = PLAN_DAILY; m <= PLAN_MONTHLY; m++) {
+		for (int m = PLAN_DAILY; m <= PLAN_MONTHLY && !o->spot_only; m++) {
 			struct plan_cost pc;
 			if (!opts->pricer.price(opts->pricer.ctx, o, (enum plan_mode)m, &u, &pc) && isfinite(pc.total) &&
 			    pc.total < od.total) {
@@ -656,7 +664,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		/* what each mode alone would have met: the spot-vs-on-demand note */
 #define MEETS(total, wall) (isfinite(total) && !(deadline > 0 && (wall) > deadline) && \
 			    !(opts->budget_usd > 0 && (total) > opts->budget_usd) && \
-			    !(opts->max_price_usd > 0 && o->price > opts->max_price_usd))
+			    !(opts->max_price_usd > 0 && hourly(o) > opts->max_price_usd))
 		if (MEETS(od.total, od_wall) && od.total < seen.min_od) {
 			seen.min_od = od.total;
 			seen.min_od_offer = o;
@@ -699,8 +707,8 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 			exclude(r, EX_BUDGET, o, PLAN_D_BUDGET, c.cost.total, opts->budget_usd);
 			continue;
 		}
-		if (opts->max_price_usd > 0 && o->price > opts->max_price_usd) {
-			exclude(r, EX_MAX_PRICE, o, PLAN_D_MAX_PRICE, o->price, opts->max_price_usd);
+		if (opts->max_price_usd > 0 && hourly(o) > opts->max_price_usd) {
+			exclude(r, EX_MAX_PRICE, o, PLAN_D_MAX_PRICE, hourly(o), opts->max_price_usd);
 			continue;
 		}
 		c.queue_s = o->queue_wait * chunks;

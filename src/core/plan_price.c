@@ -63,6 +63,8 @@ int plan_price(const struct plan_price_env *env, const struct offer *o, enum pla
 	memset(out, 0, sizeof(*out));
 	if (!p)
 		return -1;
+	if (o->spot_only && mode != PLAN_SPOT)   /* a catalog row with a spot price alone */
+		return -1;
 	q = *p;
 	switch (mode) {
 	case PLAN_ON_DEMAND: bm = BILLING_ON_DEMAND; break;

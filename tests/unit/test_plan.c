@@ -717,6 +717,42 @@ static void test_task_candidates(void **s)
 	po.task = NULL;
 }
 
+/* Issue 11: a catalog row with a spot price and no on-demand price is a
+ * spot offer, never a free one. */
+static void test_spot_only_row(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct plan_opts po;
+	struct plan_result r;
+	struct offer *so, *od;
+
+	(void)s;
+	set.n = 0;
+	so = add("v8", "spot-a100", "A100-80GB", 1, 0, 0.9);
+	so->spot_only = true;
+	od = add("o", "a100", "A100-80GB", 1, 2.0, 0);
+	workload("--model llama-2-7b --task lora --tokens 1e8 --resumable", &w, &arch);
+	opts(&po);
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.n, 2);
+	for (size_t i = 0; i < r.n; i++) {
+		if (r.ranked[i].offer == so) {
+			assert_int_equal(r.ranked[i].mode, PLAN_SPOT);
+			assert_true(r.ranked[i].cost.total > 0);
+			assert_false(isfinite(r.ranked[i].on_demand_total));
+		}
+	}
+	plan_result_free(&r);
+	/* a price cap is held against its spot price */
+	po.max_price_usd = 0.5;
+	run(&w, &arch, &po, &r);
+	assert_int_equal(r.n, 0);
+	assert_int_equal(r.excluded[EX_MAX_PRICE], 2);
+	plan_result_free(&r);
+	(void)od;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -732,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_fastest_and_pareto),
 		cmocka_unit_test(test_magnitude),
 		cmocka_unit_test(test_ckpt_kind_and_spot),
+		cmocka_unit_test(test_spot_only_row),
 	};
 	return cmocka_run_group_tests_name("plan", tests, setup, teardown);
 }
