@@ -277,6 +277,8 @@ int cmd_offers(int argc, char **argv)
 			JS("provider", o->provider);
 			JS("instance", o->instance);
 			JS("region", o->region);
+			if (o->zone.len)
+				JS("zone", o->zone);
 			json_str(&j, "gpu", gpu_label(o, g, sizeof(g)));
 			json_str(&j, "gpu_spec", o->gpu ? o->gpu->name : "");
 			JS("gpu_catalog_name", o->gpu_name);
@@ -342,7 +344,7 @@ int cmd_offers(int argc, char **argv)
 			putchar(',');
 			csv_text(&o->instance);
 			putchar(',');
-			csv_text(&o->region);
+			csv_text(o->zone.len ? &o->zone : &o->region);   /* the most specific place */
 			putchar(',');
 			gpu_label(o, g, sizeof(g));
 			out_csv_field(stdout, g, strlen(g));
@@ -381,7 +383,7 @@ int cmd_offers(int argc, char **argv)
 			       out_safe(o->instance.p, o->instance.len, inst, 31),
 			       out_safe(g, strlen(g), gs, sizeof(gs)), o->gpus, o->gpu_mem / 1e9,
 			       od, spot, o->vcpus, o->ram_gib,
-			       supply_type_name(o->supply), out_safe(o->region.p, o->region.len, reg, 25), note);
+			       supply_type_name(o->supply), out_safe(o->zone.len ? o->zone.p : o->region.p, o->zone.len ? o->zone.len : o->region.len, reg, 25), note);
 			/* no trailing blanks on a row without a note */
 			if (len >= sizeof(line))
 				len = sizeof(line) - 1;

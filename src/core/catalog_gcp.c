@@ -218,12 +218,12 @@ int gcp_join(struct loader *ld)
 		if (host_rule(&o.gpu_name, o.gpus, &names, &cpus)) {
 			while (lo < hi) {   /* the zone's first host */
 				size_t mid = lo + (hi - lo) / 2;
-				if (cmp_zone(j->hosts[mid].zone, o.region) < 0)
+				if (cmp_zone(j->hosts[mid].zone, o.zone) < 0)
 					lo = mid + 1;
 				else
 					hi = mid;
 			}
-			if (lo < j->nhosts && !cmp_zone(j->hosts[lo].zone, o.region))
+			if (lo < j->nhosts && !cmp_zone(j->hosts[lo].zone, o.zone))
 				for (size_t k = lo; k < j->nhosts && j->hosts[k].zone_no == j->hosts[lo].zone_no; k++)
 					if (host_fits(&j->hosts[k], names, cpus)) {
 						h = &j->hosts[k];

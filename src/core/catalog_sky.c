@@ -262,12 +262,14 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		o.provider.len = (uint32_t)strlen(prov);
 		if (col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf)
 			o.instance = str_of(ld, &f[col[SK_INSTANCE]]);
-		if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len) {
+		/* region and zone as the catalog states them (a task's infra
+		 * matches each whole); the GCP join matches on the zone */
+		if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len)
 			o.zone = str_of(ld, &f[col[SK_ZONE]]);
-			o.region = o.zone;   /* the more specific place, as the GCP join matches */
-		}
-		else if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
+		if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
 			o.region = str_of(ld, &f[col[SK_REGION]]);
+		if (!o.region.len)
+			o.region = o.zone;
 		o.gpu_name = str_of(ld, fa);
 		o.supply = supply;
 		o.billing = o.provider;
