@@ -94,7 +94,7 @@ static const char *field_example(const struct workload_field *f)
 }
 
 int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char **argv,
-		 struct workload *w, const char **file)
+		 struct workload *w, const char **file, const char **task)
 {
 	size_t nown = 0, k;
 	struct opt *opts;
@@ -105,6 +105,8 @@ int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char 
 	int rc, nops;
 
 	*file = NULL;
+	if (task)
+		*task = NULL;
 	while (own[nown].name)
 		nown++;
 	opts = calloc(nown + workload_nfields + 1, sizeof(*opts));
@@ -134,10 +136,14 @@ int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char 
 	rc = opt_parse(c, opts, argc, argv, &ctx, &nops);
 	if (rc != OPT_GO)
 		goto out;
-	if (nops > 1) {
-		rc = msg_usage(_("expected one workload file, got '%s' and '%s'"), argv[0], argv[1]);
+	if (nops > (task ? 2 : 1)) {
+		rc = task ? msg_usage(_("expected a workload file and a SkyPilot task file, got a third: '%s'"),
+				      argv[2]) :
+			    msg_usage(_("expected one workload file, got '%s' and '%s'"), argv[0], argv[1]);
 		goto out;
 	}
+	if (nops == 2)
+		*task = argv[1];   /* read by the caller, as a task only */
 	if (nops == 1) {
 		*file = argv[0];
 		if (common_read_file(*file, &buf, &len, err, sizeof(err))) {

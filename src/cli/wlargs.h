@@ -15,11 +15,13 @@
  * OPT_TABLE_END) and every workload field; load the file (the one
  * operand, optional) into w (workload_init() first), then apply the
  * --FIELD options over it. *file is the file's name or NULL (borrowed
- * from argv). Returns OPT_GO, or the exit status (help printed: 0; an
- * error reported: 2).
+ * from argv). With task non-NULL a second operand is allowed: *task is
+ * its name (borrowed, not read here: a SkyPilot task file), or NULL.
+ * Returns OPT_GO, or the exit status (help printed: 0; an error
+ * reported: 2).
  */
 int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char **argv,
-		 struct workload *w, const char **file);
+		 struct workload *w, const char **file, const char **task);
 
 /* Report a resolve/estimate error where the field came from (file:line, or
  * the --flag); returns 2. */

@@ -417,7 +417,7 @@ int cmd_estimate(int argc, char **argv)
 				   .usage_fn = print_usage};
 
 	workload_init(&w);
-	if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file)) != OPT_GO)
+	if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file, NULL)) != OPT_GO)
 		return rc;
 
 	if ((rc = common_load_data(&gdb, &mdb)))

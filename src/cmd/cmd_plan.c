@@ -19,14 +19,16 @@
 #include "../cli/plan_pricer.h"
 #include "../cli/plan_serve.h"
 #include "../cli/planwords.h"
+#include "../cli/skyemit.h"
 #include "../cli/wlargs.h"
 #include "../util/util.h"
 
 static const char usage[] =
-	"usage: gpurent plan [FILE.yaml] [--FIELD VALUE]... [--catalog PATH]... [--by cost|time]\n"
-	"                    [--top N] [--max-price PRICE] [--currency CODE] [--rate CODE=PER_USD]\n"
-	"                    [--access NAME[,NAME]] [--exclude NAME[,NAME]] [--only NAME[,NAME]]\n"
-	"                    [--trust-catalog] [--setup DURATION] [--upload-bw BW] [--json]\n"
+	"usage: gpurent plan [WORKLOAD.yaml [TASK.yaml]] [--FIELD VALUE]... [--sky TASK.yaml]\n"
+	"                    [--catalog PATH]... [--by cost|time] [--top N] [--max-price PRICE]\n"
+	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
+	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog]\n"
+	"                    [--setup DURATION] [--upload-bw BW] [--json | --emit sky]\n"
 	"\n"
 	"Where and how to rent for a workload: estimate it (see 'gpurent help estimate'\n"
 	"for its fields), keep the offers whose GPU memory fits with headroom (a sliced\n"
@@ -37,8 +39,17 @@ static const char usage[] =
 	"spot at its expected cost with interruptions - plus set-up, data upload,\n"
 	"storage and egress, then rank by total cost (--by time: by finish time).\n"
 	"Constraints: the workload's deadline, budget and gpu/gpus fields,\n"
-	"--max-price per instance-hour, and a SkyPilot task's resources: section in\n"
-	"FILE (accelerators, use_spot, cpus, memory, disk_size, infra/cloud/region).\n"
+	"--max-price per instance-hour, and a SkyPilot task (docs/interop.md): the\n"
+	"workload says what the job is, the task where it may run. The task is\n"
+	"TASK.yaml or --sky TASK.yaml, read as SkyPilot reads it (its resources:\n"
+	"accelerators as a name, NAME:COUNT, a list or a set, any_of, ordered,\n"
+	"use_spot, cpus, memory, disk_size, infra with region and zone, instance_type;\n"
+	"num_nodes: the job spans that many instances), or a resources: section in\n"
+	"WORKLOAD.yaml; a pipeline's documents are planned in turn. A task alone\n"
+	"works with the workload given as --FIELD options. --emit sky prints a\n"
+	"SkyPilot task for the best choice on a SkyPilot cloud: its resources,\n"
+	"autostop, job_recovery for spot, and a run: inside 'gpurent run' with the\n"
+	"plan's stop limits.\n"
 	"The job needs tokens (or samples) to be priced. Catalogs as in 'gpurent\n"
 	"offers' (default: the bundled catalog and ~/.sky/catalogs).\n"
 	"\n"
@@ -417,12 +428,12 @@ static void names_free(struct names *s)
 }
 
 /*
- * The SkyPilot task the workload file (if any) is: its first document's
- * candidate resources become po->task (t owns them; sky_task_free()).
- * A file with no task key is a plain workload file: no task. Returns 0,
- * or 2 after the message for a task SkyPilot would not read.
+ * The SkyPilot task: the task file (a second operand or --sky), read as a
+ * task only, which must be one; else the workload file, when it holds
+ * task keys (a workload file with a resources: section). t owns what it
+ * reads (sky_task_free()). Returns 0, or 2 after the message.
  */
-static int read_task(const char *file, struct sky_task *t, struct plan_opts *po)
+static int read_task(const char *file, bool must, struct sky_task *t)
 {
 	char *buf = NULL, err[512];
 	size_t len = 0;
@@ -436,17 +447,73 @@ static int read_task(const char *file, struct sky_task *t, struct plan_opts *po)
 		bool plain = t->not_a_task != NULL;
 		free(buf);
 		sky_task_free(t);
-		return plain ? 0 : msg_usage("%s", err);
+		return plain && !must ? 0 : msg_usage("%s", err);
 	}
 	free(buf);
-	po->task = t->ndoc ? &t->doc[0] : NULL;
 	return 0;
+}
+
+/* The notes on a document's keys that change what runs where but are not
+ * planned (skytask.h enum sky_note). */
+static void doc_notes(const struct sky_doc *d)
+{
+	static const struct {
+		unsigned bit;
+		const char *words;
+	} t[] = {
+		{SKY_NOTE_POOL, N_("pool: a pool of workers, not one job; each worker is planned as this job")},
+		{SKY_NOTE_EXECUTION, N_("execution: a job group's placement is not planned; each job is, in turn")},
+		{SKY_NOTE_SERVICE, N_("service: SkyServe replicas; plan prices one replica (a service by the month: "
+				      "task infer, serve)")},
+		{SKY_NOTE_IMAGE, N_("image_id: the image is not priced")},
+		{SKY_NOTE_VOLUMES, N_("volumes: not priced")},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (d->notes & t[i].bit)
+			printf("note: %s\n", _(t[i].words));
+}
+
+/* Whether a document is a job to plan: one with resources or a run. */
+static bool doc_is_job(const struct sky_doc *d)
+{
+	return d->has_resources || d->has_run || d->ncand > 1;
+}
+
+/* --emit sky: the task for the best ranked choice SkyPilot can launch. */
+static int emit_sky(const struct workload *w, const struct plan_opts *po, const struct plan_result *r,
+		    const struct sky_doc *doc, const struct display *disp, bool more)
+{
+	struct sky_emit e = {.w = w, .po = po, .doc = doc, .code = disp->code,
+			     .usd_per_unit = disp->fx.usd_per_unit};
+
+	for (size_t i = 0; i < r->n; i++)
+		if (sky_emit_cloud(r->ranked[i].offer)) {
+			e.c = &r->ranked[i];
+			e.rank = (int)i + 1;
+			break;
+		}
+	if (!e.c) {
+		msg_error(_("--emit sky: none of the %zu ranked offers is on a cloud SkyPilot launches on "
+			    "(give --catalog with SkyPilot catalogs, or --top more)"), r->n);
+		return EXIT_RUNTIME;
+	}
+	if (e.rank > 1)
+		msg_warn(_("--emit sky: choice #%d, the best ranked on a cloud SkyPilot launches on"), e.rank);
+	e.run_text = doc ? doc->run : NULL;
+	e.setup_text = doc ? doc->setup : NULL;
+	if (sky_emit_write(stdout, &e))
+		return msg_fail("%s", _("--emit sky: could not write the task"));
+	if (more)
+		printf("---\n");
+	return EXIT_OK;
 }
 
 int cmd_plan(int argc, char **argv)
 {
 	static const char *const by_names[] = {"cost", "time", NULL};
-	struct workload w;
+	static const char *const emit_names[] = {"none", "sky", NULL};
+	struct workload w, wd;
 	struct model_db mdb;
 	struct model_spec arch;
 	const struct gpu_spec *gpu;
@@ -456,7 +523,7 @@ int cmd_plan(int argc, char **argv)
 	struct plan_pricer_ctx pc;
 	struct sky_task task = {0};
 	struct display disp = {0};
-	const char *file, *currency = NULL;
+	const char *file, *task_file = NULL, *sky_opt = NULL, *currency = NULL;
 	char err[512], key[64];
 	struct opt_list catalogs = {0}, rates = {0}, access = {0}, excl = {0}, only = {0};
 	struct names acc = {0}, exn = {0}, onn = {0};
@@ -464,7 +531,9 @@ int cmd_plan(int argc, char **argv)
 	bool json = false, have_max_price = false, trust = false;
 	const struct currency *cu;
 	long top;
-	int rc, bad, by;
+	int rc, bad, by, emit = 0, worst = EXIT_OK;
+	size_t ndoc, njobs = 0;
+	bool served = false;   /* a service plan reports its catalogs itself */
 
 	workload_init(&w);
 	plan_opts_default(&po);
@@ -479,6 +548,8 @@ int cmd_plan(int argc, char **argv)
 			 .help = N_("a SkyPilot catalog file or folder, or an offers CSV"),
 			 .example = "tests/data/offers-mixed.csv"},
 			OPT_STR("currency", &currency, "CODE", N_("show money in this currency (RMB and ¥ are CNY)")),
+			OPT_ONEOF("emit", &emit, emit_names, "sky",
+				  N_("print a SkyPilot task for the best choice instead of the plan")),
 			{.name = "exclude", .type = OPT_LIST, .dest = &excl, .arg = "NAME[,NAME]",
 			 .help = N_("leave out these providers or supply types"), .example = "marketplace"},
 			OPT_BOOL("json", &json, N_("print JSON")),
@@ -489,6 +560,8 @@ int cmd_plan(int argc, char **argv)
 			{.name = "rate", .type = OPT_LIST, .dest = &rates, .arg = "CODE=N",
 			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
 			OPT_VAL(OPT_DURATION, "setup", &po.setup_s, "DUR", N_("set-up time on each new box")),
+			{.name = "sky", .type = OPT_STRING, .dest = &sky_opt, .arg = "TASK.yaml",
+			 .help = N_("a SkyPilot task: where the job may run"), .example = "tests/data/sky-a100.yaml"},
 			OPT_LONG("top", &top, 1, 1000, "N", N_("how many offers to show")),
 			OPT_BOOL("trust-catalog", &trust,
 				 N_("rank rows whose spot price is at or above on-demand (on their on-demand price)")),
@@ -496,10 +569,20 @@ int cmd_plan(int argc, char **argv)
 			OPT_TABLE_END,
 		};
 		const struct opt_cmd oc = {.name = "plan", .usage = usage, .max_operands = -1, .operands = NULL};
-		if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file)) != OPT_GO)
+		if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file, &task_file)) != OPT_GO)
 			goto out_opts;
 	}
-	if ((rc = read_task(file, &task, &po)))
+	if (sky_opt && task_file) {
+		rc = msg_usage(_("--sky %s: a task file was also given as '%s': give one"), sky_opt, task_file);
+		goto out_opts;
+	}
+	if (sky_opt)
+		task_file = sky_opt;
+	if (emit && json) {
+		rc = msg_usage("%s", _("--emit sky prints a task, --json a plan: give one"));
+		goto out_opts;
+	}
+	if ((rc = task_file ? read_task(task_file, true, &task) : read_task(file, false, &task)))
 		goto out_opts;
 	po.top = (int)top;
 	po.by = by ? PLAN_BY_TIME : PLAN_BY_COST;
@@ -530,8 +613,10 @@ int cmd_plan(int argc, char **argv)
 	for (size_t i = 0; i < rates.n; i++)
 		if ((rc = offers_set_rate(&c, rates.v[i])))
 			goto out;
-	if (workload_resolve(&w, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
-		rc = wlargs_field_error(file, &w, bad, err);
+	/* the workload as given, checked once before any catalog is read */
+	wd = w;
+	if (workload_resolve(&wd, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
+		rc = wlargs_field_error(file, &wd, bad, err);
 		goto out;
 	}
 	/* one currency per answer: --currency, else the one a money value
@@ -564,7 +649,7 @@ int cmd_plan(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!plan_serve_wanted(&w) && !workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
+	if (!plan_serve_wanted(&wd) && !workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
 		rc = wlargs_field_error(file, &w, -1,
 					"tokens: missing required field (plan prices the whole job: give tokens or samples)");
 		goto out;
@@ -581,31 +666,84 @@ int cmd_plan(int argc, char **argv)
 		}
 	}
 	c.trust_catalog = trust;
-	/* nothing timed on an offer: the class still comes from the job, timed
-	 * on the workload's GPU or the most rented training card */
-	po.reference_gpu = gpu ? gpu : gpu_db_find(&c.gdb, "A100-80GB");
 	if ((rc = plan_pricer_init(&pc, &c, &po.pricer)))
 		goto out;
 	if ((rc = offers_load(&c, (char **)catalogs.v, catalogs.n, NULL, NULL, NULL)))
 		goto out_pricer;
-	if (plan_serve_wanted(&w)) {
-		rc = plan_serve_cmd(&w, &arch, &c, &po, disp.code, disp.fx.usd_per_unit, json);
-		goto out_pricer;
+	/* every document of a pipeline in order; one plan without a task */
+	ndoc = task.ndoc ? task.ndoc : 1;
+	if (json && ndoc > 1)
+		printf("[\n");
+	for (size_t d = 0; d < ndoc; d++) {
+		const struct sky_doc *doc = task.ndoc ? &task.doc[d] : NULL;
+		int one;
+		if (doc && ndoc > 1 && !json && !emit)
+			printf("%sTask document %zu of %zu (%s line %zu)%s%s\n", d ? "\n\n" : "", d + 1, ndoc,
+			       task_file ? task_file : file, doc->line, doc->name[0] ? ": " : "",
+			       doc->name[0] ? doc->name : "");
+		if (doc && !json && !emit)
+			doc_notes(doc);
+		if (doc && ndoc > 1 && !doc_is_job(doc)) {
+			if (!json && !emit)
+				printf("no resources and no run: not a job, not planned\n");
+			continue;
+		}
+		wd = w;
+		/* the task's num_nodes, unless the workload says nodes */
+		if (doc && doc->num_nodes > 1 && !workload_is_set(&w, "nodes")) {
+			char n[32];
+			snprintf(n, sizeof(n), "%ld", doc->num_nodes);
+			if (workload_set(&wd, "nodes", n, 0, err, sizeof(err))) {
+				rc = msg_usage("%s:%zu: num_nodes: %s", task_file ? task_file : file, doc->line, err);
+				goto out_pricer;
+			}
+		}
+		if (workload_resolve(&wd, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
+			rc = doc && doc->num_nodes > 1 && bad == workload_field_index("nodes") ?
+				msg_usage("%s:%zu: num_nodes: %s", task_file ? task_file : file, doc->line, err) :
+				wlargs_field_error(file, &wd, bad, err);
+			goto out_pricer;
+		}
+		po.task = doc;
+		/* nothing timed on an offer: the class still comes from the job, timed
+		 * on the workload's GPU or the most rented training card */
+		po.reference_gpu = gpu ? gpu : gpu_db_find(&c.gdb, "A100-80GB");
+		if (plan_serve_wanted(&wd)) {
+			one = plan_serve_cmd(&wd, &arch, &c, &po, disp.code, disp.fx.usd_per_unit, json);
+			worst = one > worst ? one : worst;
+			njobs++;
+			served = true;
+			continue;
+		}
+		if (plan_run(&wd, &arch, &c.set, &po, &r, err, sizeof(err))) {
+			snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
+			rc = wlargs_field_error(file, &wd, workload_field_index(key), err);
+			goto out_pricer;
+		}
+		if (json && njobs)
+			printf(",\n");
+		njobs++;
+		if (emit) {
+			one = r.n ? emit_sky(&wd, &po, &r, doc, &disp, d + 1 < ndoc) : EXIT_RUNTIME;
+			if (!r.n)
+				msg_error(_("--emit sky: no offer fits; run without --emit for what was excluded"));
+		} else if (json) {
+			render_json(&wd, &arch, &po, &r, &disp);
+			one = r.n ? EXIT_OK : EXIT_RUNTIME;
+		} else {
+			render(&wd, &arch, &po, &r, &disp);
+			one = r.n ? EXIT_OK : EXIT_RUNTIME;
+		}
+		worst = one > worst ? one : worst;
+		plan_result_free(&r);
 	}
-	if (plan_run(&w, &arch, &c.set, &po, &r, err, sizeof(err))) {
-		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
-		rc = wlargs_field_error(file, &w, workload_field_index(key), err);
-		goto out_pricer;
-	}
-	if (json) {
-		render_json(&w, &arch, &po, &r, &disp);
-	} else {
-		render(&w, &arch, &po, &r, &disp);
+	if (json && ndoc > 1)
+		printf("]\n");
+	if (!json && !emit && !served) {
 		printf("\nCatalogs\n");
 		offers_report(stdout, &c);
 	}
-	rc = msg_finish(c.bad_rows ? EXIT_USAGE : r.n ? EXIT_OK : EXIT_RUNTIME);
-	plan_result_free(&r);
+	rc = served ? worst : msg_finish(c.bad_rows ? EXIT_USAGE : worst);
 out_pricer:
 	plan_pricer_free(&pc);
 out:

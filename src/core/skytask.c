@@ -1022,6 +1022,8 @@ static void doc_free(struct sky_doc *d)
 	}
 	free(d->env);
 	free(d->cand);
+	free(d->run);
+	free(d->setup);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -1044,10 +1046,18 @@ static int doc_value(struct rd *rd, struct ctx *c, const char *key, yaml_event_t
 	int rc;
 
 	if (strcmp(key, "name") && strcmp(key, "num_nodes") && strcmp(key, "envs") && strcmp(key, "resources")) {
-		if (!strcmp(key, "run"))
-			d->has_run = true;
-		else if (!strcmp(key, "setup"))
-			d->has_setup = true;
+		if (!strcmp(key, "run") || !strcmp(key, "setup")) {
+			char **text = !strcmp(key, "run") ? &d->run : &d->setup;
+			*(key[0] == 'r' ? &d->has_run : &d->has_setup) = true;
+			/* the script, kept for `plan --emit sky` (any length) */
+			if (e->type == YAML_SCALAR_EVENT && !*text) {
+				*text = malloc(e->data.scalar.length + 1);
+				if (!*text)
+					return fail(c, kline, key, "out of memory", NULL);
+				memcpy(*text, e->data.scalar.value, e->data.scalar.length);
+				(*text)[e->data.scalar.length] = '\0';
+			}
+		}
 		else if (!strcmp(key, "workdir"))
 			d->has_workdir = true;
 		else if (!strcmp(key, "file_mounts"))

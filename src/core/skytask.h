@@ -93,6 +93,7 @@ struct sky_doc {
 	struct sky_env *env;         /* owned */
 	size_t nenv;
 	bool has_run, has_setup, has_workdir, has_file_mounts;
+	char *run, *setup;           /* owned; the scripts when written as text, else NULL */
 	unsigned notes;              /* enum sky_note bits */
 };
 
