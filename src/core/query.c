@@ -446,7 +446,7 @@ static size_t word_op(const char *p, enum qop *op)
 				break;
 			}
 		}
-		if (*w || !(isspace((unsigned char)*q) || (*q == '[' && (word_ops[i].op == QOP_IN ||
+		if (*w || !(!*q || isspace((unsigned char)*q) || (*q == '[' && (word_ops[i].op == QOP_IN ||
 									   word_ops[i].op == QOP_NOTIN))))
 			continue;
 		if ((size_t)(q - p) > best) {
