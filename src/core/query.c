@@ -689,40 +689,31 @@ static bool gpu_matches(const struct offer *o, const char *want)
  * "place, CC, continent"): never matched, for NA and AS are also country
  * codes (Namibia, American Samoa).
  */
-struct region_want {
-	const char *want;
-	int nparts;
-	bool hit;
-};
-
-static int region_part(const char *item, size_t len, int pos, void *ctx)
-{
-	struct region_want *w = ctx;
-	char buf[160];
-
-	if (w->nparts >= 3 && pos == w->nparts - 1)
-		return 0;
-	names_norm_n(item, len, buf, sizeof(buf));
-	w->hit = buf[0] && !strcmp(buf, w->want);
-	return w->hit;
-}
-
 static bool region_matches(const struct offer *o, const char *want)
 {
 	char buf[160];
-	struct region_want w = {want, 1, false};
+	size_t nparts = 1, part = 0, start = 0;
 
 	names_norm_n(o->region.p, o->region.len, buf, sizeof(buf));
 	if (!strcmp(buf, want))
 		return true;
-	if (!o->region.len || !memchr(o->region.p, ',', o->region.len) || o->region.len >= sizeof(buf))
-		return false;
-	memcpy(buf, o->region.p, o->region.len);
-	buf[o->region.len] = '\0';
 	for (size_t i = 0; i < o->region.len; i++)
-		w.nparts += buf[i] == ',';
-	names_each(buf, region_part, &w);
-	return w.hit;
+		nparts += o->region.p[i] == ',';
+	if (nparts < 2)
+		return false;
+	/* every part counts, empty ones too (", US, NA": US is the country) */
+	for (size_t i = 0; i <= o->region.len; i++) {
+		if (i < o->region.len && o->region.p[i] != ',')
+			continue;
+		if (!(nparts >= 3 && part == nparts - 1)) {
+			names_norm_n(o->region.p + start, i - start, buf, sizeof(buf));
+			if (buf[0] && !strcmp(buf, want))
+				return true;
+		}
+		part++;
+		start = i + 1;
+	}
+	return false;
 }
 
 static bool text_equal(const struct query_clause *c, const struct offer *o, const char *v)

@@ -298,6 +298,8 @@ assert rows and all(float(r['gpu_mem_gb']) >= 40 and float(r['gpus']) >= 2 and
 		vast_check "$VR" 'rentable=any rented=any verified=any dph>0' 'price > 0'
 		vast_check "$VR" 'region notin [CN,VN]' 'cc not in ("CN", "VN")'
 		vast_check "$VR" 'geolocation=TW' 'cc == "TW"'
+		# ", US, NA" is the United States; NA there is North America, not Namibia
+		vast_check "$VR" 'geolocation in [US,NA]' 'cc in ("US", "NA")'
 		# compute_cap > 610: every card of the catalog is NVIDIA 7.0 or newer
 		# (NVIDIA's compute capability table: V100 7.0, A10/A40/RTX 30 and
 		# A-series 8.6, A100 8.0, RTX 40/L40S/RTX 6000 Ada 8.9, H100/H200 9.0,

@@ -144,6 +144,22 @@ static void test_geolocation(void **s)
 	assert_int_equal(count("geolocation=AS"), 0);
 	assert_int_equal(count("geolocation=EU"), 0);
 	assert_int_equal(count("geolocation=T"), 0);
+	assert_int_equal(count("geolocation=US"), 1);   /* Texas; ", US, NA" below too */
+	{
+		struct offer o = set.v[0];
+		struct query q;
+		char err[256];
+		o.region = (struct cat_str){", US, NA", 8};
+		assert_int_equal(query_parse("geolocation=US", &q, err, sizeof(err)), 0);
+		assert_true(query_match(&q, &o));
+		assert_int_equal(query_parse("geolocation=NA", &q, err, sizeof(err)), 0);
+		assert_false(query_match(&q, &o));
+		o.region = (struct cat_str){"us-east-1", 9};
+		assert_int_equal(query_parse("region=us-east-1", &q, err, sizeof(err)), 0);
+		assert_true(query_match(&q, &o));
+		assert_int_equal(query_parse("region=us", &q, err, sizeof(err)), 0);
+		assert_false(query_match(&q, &o));
+	}
 }
 
 static void test_any(void **s)
