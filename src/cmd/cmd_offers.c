@@ -1,5 +1,5 @@
 /*
- * cmd_offers.c - `gpurent offers [QUERY] [--catalog PATH]... [--sort F[-]]
+ * cmd_offers.c - `gpurent offers [QUERY] [--catalog PATH]... [--sort F[-],...]
  * [--limit N] [--json|--csv]`: search GPU offers in price catalogs.
  */
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include "../cli/out.h"
 
 static const char usage[] =
-	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort FIELD[-]] [--limit N]\n"
+	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort|-o FIELD[-],...] [--limit N]\n"
 	"                      [--json | --csv] [--currency CODE] [--rate CODE=PER_USD]\n"
 	"                      [--trust-catalog]\n"
 	"\n"
@@ -35,15 +35,21 @@ static const char usage[] =
 	"\n"
 	"QUERY: clauses 'field op value' joined by AND, e.g.\n"
 	"  gpurent offers 'gpu=A100 gpu_mem>=40 gpus>=2 price<3 spot'\n"
-	"ops: < <= == (=) != >= > in notin; a bare yes/no field means true;\n"
-	"lists: gpu in [A100,H100]. Fields:\n";
+	"ops: < <= == (=) != >= > in notin, also vast's eq neq gt gte lt lte nin and\n"
+	"'not in'; a bare yes/no field means true; lists: gpu in [A100,H100];\n"
+	"field=any matches every offer. vast.ai's queries work as they are:\n"
+	"  gpurent offers 'gpu_name=RTX_4090 num_gpus>=4 geolocation notin [CN,VN]' -o 'dph-'\n"
+	"its field names are aliases or conversions (docs/offers.md \"vast.ai queries\");\n"
+	"a field only vast's live API knows (reliability, verified, inet_down, ...)\n"
+	"is refused with exit 2, never ignored. Fields:\n";
 
 static void usage_to(FILE *f)
 {
 	fputs(usage, f);
 	for (size_t i = 0; i < query_nfields; i++)
 		fprintf(f, "  %-15s %-10s %s\n", query_fields[i].name, query_fields[i].unit, query_fields[i].help);
-	fputs("\n--sort FIELD or FIELD- (descending), default price; --limit N (default 20,\n"
+	fputs("\n--sort (or -o/--order) FIELD, FIELD- (descending) or several: 'gpus-,price';\n"
+	      "default price; --limit N (default 20,\n"
 	      "0 = all); --json / --csv output; --currency CNY shows prices in CNY at the\n"
 	      "rate of data/currencies.csv or --rate CNY=7.2.\n"
 	      "Exit status: 0 ok (also when nothing matches), 2 bad input: a bad query,\n"
@@ -60,16 +66,18 @@ struct search {
 	size_t matched;
 };
 
+/* price ascending, the tie-break after the user's keys (set by cmd_offers) */
+static struct query_sort by_price;
+
 /* Total order: the sort field, then price, provider, instance, region, line. */
 static int order(const struct query_sort *s, const struct offer *a, const struct offer *b)
 {
-	static const struct query_sort price = {12, false};
 	int r = query_compare(s, a, b);
 	size_t m;
 
 	if (r)
 		return r;
-	if ((r = query_compare(&price, a, b)))
+	if ((r = query_compare(&by_price, a, b)))
 		return r;
 	m = a->provider.len < b->provider.len ? a->provider.len : b->provider.len;
 	if ((r = memcmp(a->provider.p, b->provider.p, m)) || (r = (int)a->provider.len - (int)b->provider.len))
@@ -206,8 +214,10 @@ int cmd_offers(int argc, char **argv)
 			OPT_LONG("limit", &limit, 0, 100000000, "N", N_("show at most N offers (0: all)")),
 			{.name = "rate", .type = OPT_LIST, .dest = &rates, .arg = "CODE=N",
 			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
+			{.name = "order", .short_name = 'o', .type = OPT_STRING, .dest = &sort_text, .arg = "KEYS",
+			 .help = N_("the same as --sort (vast's -o)"), .example = "num_gpus-"},
 			{.name = "sort", .type = OPT_STRING, .dest = &sort_text, .arg = "KEYS",
-			 .help = N_("sort keys"), .example = "price"},
+			 .help = N_("sort keys: FIELD[-],FIELD[-]... ('-' descending)"), .example = "gpus-,price"},
 			OPT_BOOL("trust-catalog", &trust,
 				 N_("take a spot price at or above on-demand as no spot (rank on on-demand)")),
 			OPT_TABLE_END,
@@ -223,6 +233,7 @@ int cmd_offers(int argc, char **argv)
 		}
 	}
 	s.limit = (size_t)limit;
+	by_price = (struct query_sort){1, {{query_field_index("price"), false}}};
 	snprintf(cur, sizeof(cur), "%s", currency);
 	for (size_t i = 0; i < rates.n; i++)
 		if ((rc = offers_set_rate(&c, rates.v[i])))

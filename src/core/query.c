@@ -50,6 +50,84 @@ enum {
 	F_REGION, F_SLICE, F_SPOT, F_SPOT_PRICE, F_STORAGE, F_SUPPLY, F_TFLOPS, F_VCPUS,
 };
 
+/*
+ * vast.ai's names: vast-cli's vast.py (vast-ai/vast-cli commit
+ * 55679830a2c2adcf5c7fad08bf08717a9591062a): offers_fields, offers_alias
+ * (cuda_vers, display_active, dlperf_usd, dph, flops_usd), offers_mult
+ * (cpu_ram, gpu_ram, gpu_total_ram in GB x 1000) and the field list of
+ * `search offers --help`; "score" is its default sort key. SkyPilot's
+ * fetch_vast.py writes a vast catalog row from cpu_cores (vCPUs),
+ * cpu_ram / 1024 (MemoryGiB), search.totalHour (Price), min_bid
+ * (SpotPrice) and geolocation (Region). MUST stay sorted by name.
+ */
+const struct query_vast_field query_vast_fields[] = {
+	{"bw_nvlink", QV_LIVE, "", Q_NUM, "", "measured NVLink bandwidth of the host (unit undocumented)"},
+	{"cluster_id", QV_LIVE, "", Q_NUM, "", "vast's cluster number"},
+	{"compute_cap", QV_CONVERTED, "", Q_NUM, "",
+	 "CUDA compute capability x 100 of the GPU (800 for 8.0), from its architecture in data/gpus.csv"},
+	{"cpu_arch", QV_LIVE, "", Q_STR, "", "the host's CPU architecture"},
+	{"cpu_cores", QV_ALIAS, "vcpus", Q_NUM, "", "vCPUs (fetch_vast.py writes cpu_cores as vCPUs)"},
+	{"cpu_cores_effective", QV_ALIAS, "vcpus", Q_NUM, "", "vCPUs of the instance"},
+	{"cpu_ghz", QV_LIVE, "", Q_NUM, "", "the host's CPU clock"},
+	{"cpu_ram", QV_CONVERTED, "", Q_NUM, "GB",
+	 "host memory as vast counts it: ram (GiB) x 1024 / 1000 (vast's cpu_ram is MiB, queried in thousands)"},
+	{"cuda_max_good", QV_LIVE, "", Q_NUM, "", "the host driver's newest CUDA"},
+	{"cuda_vers", QV_LIVE, "", Q_NUM, "", "vast's alias of cuda_max_good"},
+	{"datacenter", QV_LIVE, "", Q_BOOL, "", "hosted in a vast-certified datacenter"},
+	{"direct_port_count", QV_LIVE, "", Q_NUM, "", "open ports on the host's router"},
+	{"disk_bw", QV_LIVE, "", Q_NUM, "", "measured disk read bandwidth"},
+	{"disk_space", QV_ALIAS, "disk", Q_NUM, "", "instance disk, GB"},
+	{"display_active", QV_LIVE, "", Q_BOOL, "", "vast's alias of gpu_display_active"},
+	{"dlperf", QV_LIVE, "", Q_NUM, "", "vast's DLPerf score"},
+	{"dlperf_per_dphtotal", QV_LIVE, "", Q_NUM, "", "DLPerf per $/h"},
+	{"dlperf_usd", QV_LIVE, "", Q_NUM, "", "vast's alias of dlperf_per_dphtotal"},
+	{"dph", QV_ALIAS, "instance_price", Q_NUM, "", "$/h of the whole instance (vast's alias of dph_total)"},
+	{"dph_total", QV_ALIAS, "instance_price", Q_NUM, "", "$/h of the whole instance (fetch_vast.py's Price)"},
+	{"driver_version", QV_LIVE, "", Q_STR, "", "the host's GPU driver"},
+	{"duration", QV_LIVE, "", Q_NUM, "", "the host's maximum rental duration"},
+	{"external", QV_LIVE, "", Q_BOOL, "", "an offer listed from outside vast"},
+	{"flops_per_dphtotal", QV_CONVERTED, "", Q_NUM, "TFLOPS per $/h", "total_flops / instance_price"},
+	{"flops_usd", QV_CONVERTED, "", Q_NUM, "TFLOPS per $/h",
+	 "vast's alias of flops_per_dphtotal: total_flops / instance_price"},
+	{"geolocation", QV_ALIAS, "region", Q_STR, "", "region, matched by its country code part (TW in \"Taiwan, TW, AS\")"},
+	{"gpu_arch", QV_CONVERTED, "", Q_STR, "", "the GPU's vendor in data/gpus.csv (nvidia, amd)"},
+	{"gpu_display_active", QV_LIVE, "", Q_BOOL, "", "a display is attached to the GPU"},
+	{"gpu_frac", QV_LIVE, "", Q_NUM, "", "the offer's share of the host's GPUs"},
+	{"gpu_max_power", QV_LIVE, "", Q_NUM, "", "the host's GPU power limit"},
+	{"gpu_max_temp", QV_LIVE, "", Q_NUM, "", "the host's GPU temperature limit"},
+	{"gpu_mem_bw", QV_ALIAS, "mem_bw", Q_NUM, "", "GPU memory bandwidth, GB/s (gpurent: the datasheet's; vast: measured)"},
+	{"gpu_name", QV_ALIAS, "gpu", Q_STR, "", "GPU name; RTX_4090 = RTX 4090"},
+	{"gpu_ram", QV_ALIAS, "gpu_mem", Q_NUM, "", "memory per GPU, GB"},
+	{"gpu_total_ram", QV_CONVERTED, "", Q_NUM, "GB", "gpus x gpu_mem"},
+	{"has_avx", QV_LIVE, "", Q_BOOL, "", "the host CPU has AVX"},
+	{"host_id", QV_LIVE, "", Q_NUM, "", "vast's host number"},
+	{"id", QV_LIVE, "", Q_NUM, "", "vast's offer number"},
+	{"inet_down", QV_LIVE, "", Q_NUM, "", "measured download speed"},
+	{"inet_down_cost", QV_LIVE, "", Q_NUM, "", "download price per GB"},
+	{"inet_up", QV_LIVE, "", Q_NUM, "", "measured upload speed"},
+	{"inet_up_cost", QV_LIVE, "", Q_NUM, "", "upload price per GB"},
+	{"machine_id", QV_LIVE, "", Q_NUM, "", "vast's machine number"},
+	{"min_bid", QV_CONVERTED, "", Q_NUM, "USD/h",
+	 "spot price of the whole instance (fetch_vast.py's SpotPrice); no value where a catalog offers no spot"},
+	{"mobo_name", QV_LIVE, "", Q_STR, "", "the host's motherboard"},
+	{"num_gpus", QV_ALIAS, "gpus", Q_NUM, "", "GPUs per instance"},
+	{"pci_gen", QV_LIVE, "", Q_NUM, "", "the host's PCIe generation"},
+	{"pcie_bw", QV_LIVE, "", Q_NUM, "", "measured CPU-to-GPU bandwidth"},
+	{"reliability", QV_LIVE, "", Q_NUM, "", "vast's reliability score"},
+	{"rentable", QV_LIVE, "", Q_BOOL, "", "rentable now"},
+	{"rented", QV_LIVE, "", Q_BOOL, "", "rented now (by you or others)"},
+	{"score", QV_LIVE, "", Q_NUM, "", "vast's ranking score (its default -o score-)"},
+	{"static_ip", QV_LIVE, "", Q_BOOL, "", "the host's IP address is static"},
+	{"storage_cost", QV_LIVE, "", Q_NUM, "", "storage price per GB-month"},
+	{"total_flops", QV_CONVERTED, "", Q_NUM, "TFLOPS",
+	 "gpus x the GPU's dense FP32 TFLOPS in data/gpus.csv (assumption: vast does not say which precision)"},
+	{"ubuntu_version", QV_LIVE, "", Q_STR, "", "the host's Ubuntu release"},
+	{"verification", QV_LIVE, "", Q_STR, "", "vast's verification state"},
+	{"verified", QV_LIVE, "", Q_BOOL, "", "vast has verified the machine"},
+	{"vms_enabled", QV_LIVE, "", Q_BOOL, "", "the host runs VM instances"},
+};
+const size_t query_vast_nfields = ARRAY_SIZE(query_vast_fields);
+
 int query_field_index(const char *name)
 {
 	for (size_t i = 0; i < query_nfields; i++)
@@ -58,10 +136,140 @@ int query_field_index(const char *name)
 	return -1;
 }
 
+size_t query_field_count(void)
+{
+	return query_nfields + query_vast_nfields;
+}
+
+static const struct query_vast_field *vast_of(int field)
+{
+	if (field < (int)query_nfields || (size_t)field >= query_field_count())
+		return NULL;
+	return &query_vast_fields[(size_t)field - query_nfields];
+}
+
+const char *query_field_name(int field)
+{
+	const struct query_vast_field *v = vast_of(field);
+
+	if (v)
+		return v->name;
+	return field >= 0 && (size_t)field < query_nfields ? query_fields[field].name : "";
+}
+
+enum qtype query_field_type(int field)
+{
+	const struct query_vast_field *v = vast_of(field);
+
+	if (v)
+		return v->type;
+	return field >= 0 && (size_t)field < query_nfields ? query_fields[field].type : Q_NUM;
+}
+
+static const char *field_unit(int field)
+{
+	const struct query_vast_field *v = vast_of(field);
+
+	if (v)
+		return v->unit;
+	return field >= 0 && (size_t)field < query_nfields ? query_fields[field].unit : "";
+}
+
+int query_field_lookup(const char *name, char *err, size_t errlen)
+{
+	char qv[QUOTE_KEEP * 4 + 8];
+	struct names_suggest sg;
+	int i = query_field_index(name);
+
+	if (i >= 0)
+		return i;
+	for (size_t k = 0; k < query_vast_nfields; k++) {
+		const struct query_vast_field *v = &query_vast_fields[k];
+		if (strcmp(v->name, name))
+			continue;
+		switch (v->kind) {
+		case QV_ALIAS: return query_field_index(v->target);
+		case QV_CONVERTED: return (int)(query_nfields + k);
+		case QV_LIVE:
+			snprintf(err, errlen, "%s: this field comes from vast's live API, not from price catalogs", name);
+			return -2;
+		}
+	}
+	names_suggest_init(&sg, name);
+	for (size_t k = 0; k < query_nfields; k++)
+		names_suggest_add(&sg, query_fields[k].name);
+	for (size_t k = 0; k < query_vast_nfields; k++)
+		if (query_vast_fields[k].kind != QV_LIVE)
+			names_suggest_add(&sg, query_vast_fields[k].name);
+	quote_value(name, qv, sizeof(qv));
+	if (sg.best[0])
+		snprintf(err, errlen, "%s: unknown field (did you mean '%s'?)", qv, sg.best);
+	else
+		snprintf(err, errlen, "%s: unknown field (see 'gpurent help offers')", qv);
+	return -1;
+}
+
+/*
+ * CUDA compute capability x 100 by architecture (the prefix of gpus.csv's
+ * `architecture`), NVIDIA's "CUDA GPU Compute Capability" table
+ * (developer.nvidia.com/cuda-gpus) and the CUDA C++ Programming Guide's
+ * "Compute Capabilities": GM20x 5.2, GP100 6.0, GP10x 6.1, Volta 7.0,
+ * Turing 7.5, GA100 8.0, other Ampere chips 8.6, Ada 8.9, Hopper 9.0,
+ * B200/GB200 10.0, B300 10.3, GB20x (RTX 50, RTX PRO) 12.0.
+ * The first matching prefix wins.
+ */
+static const struct {
+	const char *arch;
+	double cc;
+} cuda_caps[] = {
+	{"Maxwell (GM20", 520}, {"Pascal (GP100", 600}, {"Pascal (GP10", 610}, {"Volta", 700},
+	{"Turing", 750}, {"Ampere (GA100", 800}, {"Ampere", 860}, {"Ada Lovelace", 890},
+	{"Hopper", 900}, {"Blackwell Ultra", 1030}, {"Blackwell (GB100", 1000}, {"Blackwell (GB20", 1200},
+};
+
+static double compute_cap(const struct gpu_spec *g)
+{
+	if (!g || strcasecmp(g->vendor, "NVIDIA"))
+		return NAN;
+	for (size_t i = 0; i < ARRAY_SIZE(cuda_caps); i++)
+		if (!strncmp(g->arch, cuda_caps[i].arch, strlen(cuda_caps[i].arch)))
+			return cuda_caps[i].cc;
+	return NAN;
+}
+
+static double total_flops(const struct offer *o)
+{
+	if (!o->gpu || !(o->gpu->fp32_flops > 0))
+		return NAN;
+	return o->gpus * o->gpu->fp32_flops / 1e12;
+}
+
+static double vast_num(const struct query_vast_field *v, const struct offer *o)
+{
+	const char *n = v->name;
+
+	if (!strcmp(n, "compute_cap"))
+		return compute_cap(o->gpu);
+	if (!strcmp(n, "cpu_ram"))
+		return o->ram_gib * 1024 / 1000;
+	if (!strcmp(n, "flops_per_dphtotal") || !strcmp(n, "flops_usd"))
+		return o->price > 0 ? total_flops(o) / o->price : NAN;
+	if (!strcmp(n, "gpu_total_ram"))
+		return o->gpus * o->gpu_mem / 1e9;
+	if (!strcmp(n, "min_bid"))
+		return o->spot_price > 0 ? o->spot_price : NAN;
+	if (!strcmp(n, "total_flops"))
+		return total_flops(o);
+	return NAN;
+}
+
 double query_num(int field, const struct offer *o)
 {
 	const struct gpu_spec *g = o->gpu;
+	const struct query_vast_field *v = vast_of(field);
 
+	if (v)
+		return vast_num(v, o);
 	switch (field) {
 	case F_DISK: return o->disk_gb;
 	case F_GPU_MEM: return o->gpu_mem / 1e9;
@@ -94,6 +302,8 @@ struct cat_str query_str(int field, const struct offer *o, char *buf, size_t n)
 
 	(void)buf;
 	(void)n;
+	if (vast_of(field))   /* gpu_arch, the one text field among them */
+		return cs(g ? g->vendor : "");
 	switch (field) {
 	case F_ARCH: return cs(g ? g->arch : "");
 	case F_BILLING: return o->billing;
@@ -202,17 +412,151 @@ static const char *op_name(enum qop op)
 	return n[op];
 }
 
+#define OPS_HELP "< <= == != >= > in notin, or eq neq gt gte lt lte nin 'not in'"
+
+/* vast's word operators (vast.py parse_query's op_names), each between
+ * blanks ("num_gpus gte 4") or before a list ("in[a,b]"). */
+static const struct {
+	const char *word;
+	enum qop op;
+} word_ops[] = {
+	{"eq", QOP_EQ}, {"neq", QOP_NE}, {"noteq", QOP_NE}, {"not eq", QOP_NE}, {"gt", QOP_GT},
+	{"gte", QOP_GE}, {"lt", QOP_LT}, {"lte", QOP_LE}, {"in", QOP_IN}, {"nin", QOP_NOTIN},
+	{"notin", QOP_NOTIN}, {"not in", QOP_NOTIN},
+};
+
+/* A word operator at p: its length, and the op; 0 if none. "not  in"
+ * takes any run of blanks between its words. */
+static size_t word_op(const char *p, enum qop *op)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(word_ops); i++) {
+		const char *w = word_ops[i].word, *q = p;
+		while (*w) {
+			if (*w == ' ') {
+				if (!isspace((unsigned char)*q))
+					break;
+				while (isspace((unsigned char)*q))
+					q++;
+				w++;
+			} else if (*w == *q) {
+				w++, q++;
+			} else {
+				break;
+			}
+		}
+		if (*w || !(!*q || isspace((unsigned char)*q) || (*q == '[' && (word_ops[i].op == QOP_IN ||
+									   word_ops[i].op == QOP_NOTIN))))
+			continue;
+		if ((size_t)(q - p) > best) {
+			best = (size_t)(q - p);
+			*op = word_ops[i].op;
+		}
+	}
+	return best;
+}
+
+/* vast's wildcards: "field=any" asks for no filter on the field. */
+static bool wildcard(const char *v)
+{
+	return !strcmp(v, "any") || !strcmp(v, "?") || !strcmp(v, "*");
+}
+
+/* The operator at lx->p into *op: 0, 1 for none there, -1 with err. */
+static int parse_op(struct lexer *lx, const char *name, enum qop *op, char *err, size_t errlen)
+{
+	char qv[QUOTE_KEEP * 4 + 8];
+	bool blank = isspace((unsigned char)*lx->p);
+	size_t n;
+
+	skip_ws(lx);
+	if (!strncmp(lx->p, "<=", 2)) *op = QOP_LE, lx->p += 2;
+	else if (!strncmp(lx->p, ">=", 2)) *op = QOP_GE, lx->p += 2;
+	else if (!strncmp(lx->p, "==", 2)) *op = QOP_EQ, lx->p += 2;
+	else if (!strncmp(lx->p, "!=", 2)) *op = QOP_NE, lx->p += 2;
+	else if (*lx->p == '<') *op = QOP_LT, lx->p++;
+	else if (*lx->p == '>') *op = QOP_GT, lx->p++;
+	else if (*lx->p == '=') *op = QOP_EQ, lx->p++;
+	else if (blank && (n = word_op(lx->p, op)))
+		lx->p += n;
+	else if (*lx->p && strchr("!~", *lx->p)) {
+		snprintf(err, errlen, "query: %s: unknown operator near '%s' (use " OPS_HELP ")", name,
+			 quote_value_n(lx->p, strnlen(lx->p, 8), qv, sizeof(qv)));
+		return -1;
+	} else {
+		return 1;
+	}
+	if (*lx->p && strchr("<>=!~", *lx->p)) {
+		snprintf(err, errlen, "query: %s: unknown operator near '%s%s' (use " OPS_HELP ")", name,
+			 op_name(*op), quote_value_n(lx->p, strnlen(lx->p, 4), qv, sizeof(qv)));
+		return -1;
+	}
+	return 0;
+}
+
+/* [a,b,...] into c (text normalised, or numbers for a number field). */
+static int parse_list(struct lexer *lx, const char *name, struct query_clause *c, enum qtype type,
+		      char *err, size_t errlen)
+{
+	char val[QUERY_MAX_VALUE + 1], qv[QUOTE_KEEP * 4 + 8];
+	int rc;
+
+	skip_ws(lx);
+	if (*lx->p != '[') {
+		snprintf(err, errlen, "query: %s: expected a list like [a,b] after %s", name, op_name(c->op));
+		return -1;
+	}
+	lx->p++;
+	for (;;) {
+		if ((rc = word(lx, val, sizeof(val))) == -2)
+			return word_error(rc, name, "", QUERY_MAX_VALUE, err, errlen);
+		if (rc || c->nvals >= QUERY_MAX_LIST) {
+			snprintf(err, errlen, "query: %s: expected up to %d values in [a,b,...]", name, QUERY_MAX_LIST);
+			return -1;
+		}
+		if (type == Q_NUM) {
+			if (parse_number_value(val, c->field, &c->nums[c->nvals])) {
+				snprintf(err, errlen, "query: %s: expected numbers in the list, got '%s'", name,
+					 quote_value(val, qv, sizeof(qv)));
+				return -1;
+			}
+			c->vals[c->nvals][0] = '\0';
+		} else {
+			names_norm(val, c->vals[c->nvals], sizeof(c->vals[0]));
+		}
+		c->nvals++;
+		skip_ws(lx);
+		if (*lx->p == ',') {
+			lx->p++;
+			continue;
+		}
+		if (*lx->p == ']') {
+			lx->p++;
+			break;
+		}
+		snprintf(err, errlen, "query: %s: expected ',' or ']' in the list", name);
+		return -1;
+	}
+	if (type == Q_BOOL) {
+		snprintf(err, errlen, "query: %s: a yes/no field takes == or !=, not %s", name, op_name(c->op));
+		return -1;
+	}
+	return 0;
+}
+
 int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 {
 	struct lexer lx = {text, ""};
-	char name[64], val[QUERY_MAX_VALUE + 1], qv[QUOTE_KEEP * 4 + 8];
+	char name[64], val[QUERY_MAX_VALUE + 1], qv[QUOTE_KEEP * 4 + 8], ferr[256];
 	int rc;
 
 	memset(q, 0, sizeof(*q));
 	for (;;) {
 		struct query_clause *c;
-		const struct query_field *f;
+		enum qtype type;
 		int idx;
+		bool live;
 
 		skip_ws(&lx);
 		if (!*lx.p)
@@ -230,87 +574,38 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 				 quote_value_n(lx.p, strnlen(lx.p, 20), qv, sizeof(qv)));
 			return -1;
 		}
-		idx = query_field_index(name);
-		if (idx < 0) {
-			struct names_suggest sg;
-			names_suggest_init(&sg, name);
-			for (size_t i = 0; i < query_nfields; i++)
-				names_suggest_add(&sg, query_fields[i].name);
-			if (sg.best[0])
-				snprintf(err, errlen, "query: %s: unknown field (did you mean '%s'?)",
-					 quote_value(name, qv, sizeof(qv)), sg.best);
-			else
-				snprintf(err, errlen, "query: %s: unknown field (see 'gpurent help offers')",
-					 quote_value(name, qv, sizeof(qv)));
+		idx = query_field_lookup(name, ferr, sizeof(ferr));
+		if (idx == -1) {
+			snprintf(err, errlen, "query: %s", ferr);
 			return -1;
 		}
-		f = &query_fields[idx];
+		/* a live-API field: refused, unless the clause is field=any */
+		live = idx == -2;
+		type = live ? Q_STR : query_field_type(idx);
 		c = &q->c[q->n++];
-		c->field = idx;
-		skip_ws(&lx);
-		/* the operator */
-		if (!strncmp(lx.p, "<=", 2)) c->op = QOP_LE, lx.p += 2;
-		else if (!strncmp(lx.p, ">=", 2)) c->op = QOP_GE, lx.p += 2;
-		else if (!strncmp(lx.p, "==", 2)) c->op = QOP_EQ, lx.p += 2;
-		else if (!strncmp(lx.p, "!=", 2)) c->op = QOP_NE, lx.p += 2;
-		else if (*lx.p == '<') c->op = QOP_LT, lx.p++;
-		else if (*lx.p == '>') c->op = QOP_GT, lx.p++;
-		else if (*lx.p == '=') c->op = QOP_EQ, lx.p++;
-		else if (!strncmp(lx.p, "notin", 5) && (isspace((unsigned char)lx.p[5]) || lx.p[5] == '['))
-			c->op = QOP_NOTIN, lx.p += 5;
-		else if (!strncmp(lx.p, "in", 2) && (isspace((unsigned char)lx.p[2]) || lx.p[2] == '['))
-			c->op = QOP_IN, lx.p += 2;
-		else if (f->type == Q_BOOL) {
-			c->op = QOP_EQ;
-			c->boolean = true;
-			continue;
-		} else if (strchr("!~", *lx.p)) {
-			snprintf(err, errlen, "query: %s: unknown operator near '%s' (use < <= == != >= > in notin)",
-				 name, quote_value_n(lx.p, strnlen(lx.p, 8), qv, sizeof(qv)));
+		c->field = live ? 0 : idx;
+		if ((rc = parse_op(&lx, name, &c->op, err, errlen)) < 0)
 			return -1;
-		} else {
-			snprintf(err, errlen, "query: %s: expected an operator (< <= == != >= > in notin) and a value",
-				 name);
+		if (rc) {
+			if (!live && type == Q_BOOL) {   /* a bare yes/no field */
+				c->op = QOP_EQ;
+				c->boolean = true;
+				continue;
+			}
+			if (live)
+				snprintf(err, errlen, "query: %s", ferr);
+			else
+				snprintf(err, errlen, "query: %s: expected an operator (" OPS_HELP ") and a value", name);
 			return -1;
 		}
-		if (strchr("<>=!~", *lx.p)) {
-			snprintf(err, errlen, "query: %s: unknown operator near '%s%s' (use < <= == != >= > in notin)",
-				 name, op_name(c->op), quote_value_n(lx.p, strnlen(lx.p, 4), qv, sizeof(qv)));
-			return -1;
-		}
-		/* the value(s) */
 		skip_ws(&lx);
 		if (c->op == QOP_IN || c->op == QOP_NOTIN) {
-			if (*lx.p != '[') {
-				snprintf(err, errlen, "query: %s: expected a list like [a,b] after %s", name, op_name(c->op));
+			if (live) {
+				snprintf(err, errlen, "query: %s", ferr);
 				return -1;
 			}
-			lx.p++;
-			for (;;) {
-				if ((rc = word(&lx, val, sizeof(val))) == -2)
-					return word_error(rc, name, "", QUERY_MAX_VALUE, err, errlen);
-				if (rc || c->nvals >= QUERY_MAX_LIST) {
-					snprintf(err, errlen, "query: %s: expected up to %d values in [a,b,...]",
-						 name, QUERY_MAX_LIST);
-					return -1;
-				}
-				names_norm(val, c->vals[c->nvals++], sizeof(c->vals[0]));
-				skip_ws(&lx);
-				if (*lx.p == ',') {
-					lx.p++;
-					continue;
-				}
-				if (*lx.p == ']') {
-					lx.p++;
-					break;
-				}
-				snprintf(err, errlen, "query: %s: expected ',' or ']' in the list", name);
+			if (parse_list(&lx, name, c, type, err, errlen))
 				return -1;
-			}
-			if (f->type == Q_NUM) {
-				snprintf(err, errlen, "query: %s: in/notin applies to text fields; use < > for numbers", name);
-				return -1;
-			}
 			continue;
 		}
 		if ((rc = word(&lx, val, sizeof(val)))) {
@@ -318,11 +613,25 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			snprintf(what, sizeof(what), "a value after %s", op_name(c->op));
 			return word_error(rc, name, what, QUERY_MAX_VALUE, err, errlen);
 		}
-		switch (f->type) {
+		if (wildcard(val)) {
+			if (c->op != QOP_EQ) {
+				snprintf(err, errlen, "query: %s: '%s' (every value) takes =, not %s", name, val,
+					 op_name(c->op));
+				return -1;
+			}
+			memset(c, 0, sizeof(*c));
+			q->n--;
+			continue;
+		}
+		if (live) {
+			snprintf(err, errlen, "query: %s", ferr);
+			return -1;
+		}
+		switch (type) {
 		case Q_NUM:
 			if (parse_number_value(val, idx, &c->num)) {
 				snprintf(err, errlen, "query: %s: expected a number%s%s, got '%s'", name,
-					 f->unit[0] ? " in " : "", f->unit, quote_value(val, qv, sizeof(qv)));
+					 field_unit(idx)[0] ? " in " : "", field_unit(idx), quote_value(val, qv, sizeof(qv)));
 				return -1;
 			}
 			break;
@@ -373,6 +682,40 @@ static bool gpu_matches(const struct offer *o, const char *want)
 	return !strcmp(fam, want);
 }
 
+/*
+ * region=X: the whole region, or one of its comma-separated parts
+ * ("Taiwan, TW, AS": "Taiwan" or "TW"). The last of three or more parts
+ * is vast's continent (SkyPilot's vast catalog writes vast's geolocation
+ * "place, CC, continent"): never matched, for NA and AS are also country
+ * codes (Namibia, American Samoa).
+ */
+static bool region_matches(const struct offer *o, const char *want)
+{
+	char buf[160];
+	size_t nparts = 1, part = 0, start = 0;
+
+	names_norm_n(o->region.p, o->region.len, buf, sizeof(buf));
+	if (!strcmp(buf, want))
+		return true;
+	for (size_t i = 0; i < o->region.len; i++)
+		nparts += o->region.p[i] == ',';
+	if (nparts < 2)
+		return false;
+	/* every part counts, empty ones too (", US, NA": US is the country) */
+	for (size_t i = 0; i <= o->region.len; i++) {
+		if (i < o->region.len && o->region.p[i] != ',')
+			continue;
+		if (!(nparts >= 3 && part == nparts - 1)) {
+			names_norm_n(o->region.p + start, i - start, buf, sizeof(buf));
+			if (buf[0] && !strcmp(buf, want))
+				return true;
+		}
+		part++;
+		start = i + 1;
+	}
+	return false;
+}
+
 static bool text_equal(const struct query_clause *c, const struct offer *o, const char *v)
 {
 	char buf[160], tmp[8];
@@ -380,6 +723,8 @@ static bool text_equal(const struct query_clause *c, const struct offer *o, cons
 
 	if (c->field == F_GPU)
 		return gpu_matches(o, v);
+	if (c->field == F_REGION)
+		return region_matches(o, v);
 	s = query_str(c->field, o, tmp, sizeof(tmp));
 	names_norm_n(s.p, s.len, buf, sizeof(buf));
 	return !strcmp(buf, v);
@@ -391,9 +736,11 @@ bool query_match(const struct query *q, const struct offer *o)
 		const struct query_clause *c = &q->c[i];
 		bool ok = false;
 
-		switch (query_fields[c->field].type) {
+		switch (query_field_type(c->field)) {
 		case Q_NUM: {
 			double v = query_num(c->field, o);
+			if (isnan(v))   /* no value: no clause on it holds */
+				break;
 			switch (c->op) {
 			case QOP_LT: ok = v < c->num; break;
 			case QOP_LE: ok = v <= c->num; break;
@@ -401,7 +748,14 @@ bool query_match(const struct query *q, const struct offer *o)
 			case QOP_NE: ok = v != c->num; break;
 			case QOP_GE: ok = v >= c->num; break;
 			case QOP_GT: ok = v > c->num; break;
-			default: break;
+			case QOP_IN:
+			case QOP_NOTIN: {
+				bool any = false;
+				for (int k = 0; k < c->nvals && !any; k++)
+					any = v == c->nums[k];
+				ok = c->op == QOP_IN ? any : !any;
+				break;
+			}
 			}
 			break;
 		}
@@ -424,53 +778,105 @@ bool query_match(const struct query *q, const struct offer *o)
 	return true;
 }
 
-int query_sort_parse(const char *text, struct query_sort *s, char *err, size_t errlen)
+/* One sort key of len bytes at p into k. */
+static int sort_key(const char *p, size_t len, struct query_sort_key *k, char *err, size_t errlen)
 {
-	char name[64], qv[QUOTE_KEEP * 4 + 8];
-	size_t n = strlen(text);
+	char name[64], ferr[256];
 
-	s->desc = n && text[n - 1] == '-';
-	if (s->desc)
-		n--;
-	if (n && text[n - 1] == '+')
-		n--;
-	if (n >= sizeof(name)) {
+	k->desc = false;
+	/* vast strips '-' and '+' from both ends of a key */
+	while (len && (*p == '-' || *p == '+' || p[len - 1] == '-' || p[len - 1] == '+')) {
+		if (*p == '-' || *p == '+') {
+			k->desc = *p == '-';
+			p++, len--;
+		} else {
+			k->desc = p[len - 1] == '-';
+			len--;
+		}
+	}
+	if (len >= sizeof(name)) {
 		snprintf(err, errlen, "--sort: field name longer than %zu characters", sizeof(name) - 1);
 		return -1;
 	}
-	snprintf(name, sizeof(name), "%.*s", (int)n, text);
-	quote_value(name, qv, sizeof(qv));
-	s->field = query_field_index(name);
-	if (s->field < 0) {
-		struct names_suggest sg;
-		names_suggest_init(&sg, name);
-		for (size_t i = 0; i < query_nfields; i++)
-			names_suggest_add(&sg, query_fields[i].name);
-		snprintf(err, errlen, "--sort: %s: unknown field%s%s%s", qv, sg.best[0] ? " (did you mean '" : "",
-			 sg.best, sg.best[0] ? "'?)" : "");
+	if (!len) {
+		snprintf(err, errlen, "--sort: expected a field name before '-' or '+'");
+		return -1;
+	}
+	memcpy(name, p, len);
+	name[len] = '\0';
+	k->field = query_field_lookup(name, ferr, sizeof(ferr));
+	if (k->field < 0) {
+		snprintf(err, errlen, "--sort: %s", ferr);
 		return -1;
 	}
 	return 0;
 }
 
-int query_compare(const struct query_sort *s, const struct offer *a, const struct offer *b)
+int query_sort_parse(const char *text, struct query_sort *s, char *err, size_t errlen)
+{
+	const char *p = text;
+
+	memset(s, 0, sizeof(*s));
+	for (;;) {
+		const char *e;
+		size_t len;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		e = p + strcspn(p, ",");
+		len = (size_t)(e - p);
+		while (len && isspace((unsigned char)p[len - 1]))
+			len--;
+		if (len) {
+			if (s->n >= QUERY_MAX_SORT) {
+				snprintf(err, errlen, "--sort: more than %d keys", QUERY_MAX_SORT);
+				return -1;
+			}
+			if (sort_key(p, len, &s->k[s->n], err, errlen))
+				return -1;
+			s->n++;
+		}
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+	if (!s->n) {
+		snprintf(err, errlen, "--sort: expected a field name, or several separated by ','");
+		return -1;
+	}
+	return 0;
+}
+
+static int compare_key(const struct query_sort_key *k, const struct offer *a, const struct offer *b)
 {
 	int r;
 
-	if (query_fields[s->field].type == Q_STR) {
+	if (query_field_type(k->field) == Q_STR) {
 		char t1[8], t2[8];
-		struct cat_str x = query_str(s->field, a, t1, sizeof(t1));
-		struct cat_str y = query_str(s->field, b, t2, sizeof(t2));
+		struct cat_str x = query_str(k->field, a, t1, sizeof(t1));
+		struct cat_str y = query_str(k->field, b, t2, sizeof(t2));
 		size_t m = x.len < y.len ? x.len : y.len;
-		r = strncasecmp(x.p, y.p, m);
+		r = m ? strncasecmp(x.p, y.p, m) : 0;
 		if (!r)
 			r = (x.len > y.len) - (x.len < y.len);
 	} else {
-		double x = query_num(s->field, a), y = query_num(s->field, b);
-		/* offers without the value (0 = unknown spot price...) go last */
-		if (s->field == F_SPOT_PRICE && (x <= 0) != (y <= 0))
+		double x = query_num(k->field, a), y = query_num(k->field, b);
+		/* offers without the value (0 = unknown spot price, NAN) go last */
+		if (isnan(x) || isnan(y))
+			return (isnan(x) != 0) - (isnan(y) != 0);
+		if (k->field == F_SPOT_PRICE && (x <= 0) != (y <= 0))
 			return x <= 0 ? 1 : -1;
 		r = (x > y) - (x < y);
 	}
-	return s->desc ? -r : r;
+	return k->desc ? -r : r;
+}
+
+int query_compare(const struct query_sort *s, const struct offer *a, const struct offer *b)
+{
+	for (int i = 0; i < s->n; i++) {
+		int r = compare_key(&s->k[i], a, b);
+		if (r)
+			return r;
+	}
+	return 0;
 }

@@ -78,7 +78,7 @@ grep -q 'offers-mixed.csv:7: currency: unknown currency' "$T/err" && ok || bad "
 # bad queries: one line, exit 2, nothing printed
 for q in 'gpu_memory>=40|gpu_memory: unknown field (did you mean '"'"'gpu_mem'"'"'?)' \
 	 'price=<3|unknown operator' 'gpu<A100|text takes' 'price<cheap|expected a number' \
-	 'gpus in [1,2]|in/notin applies to text fields'; do
+	 'gpus in [1,a]|expected numbers in the list'; do
 	query=${q%%|*} want=${q#*|}
 	run "$G" offers --catalog "$F/catalogs/acme" "$query"
 	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -Fq -- "$want" "$T/err" && [ ! -s "$T/out" ]; then
@@ -148,6 +148,110 @@ run "$G" offers --limit 0
 [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && ok || bad "bundled data/offers.csv: rc $rc $(head -3 "$T/err")"
 grep -q 'offers.csv (gpurent)' "$T/out" && ok || bad "bundled catalog reported"
 
+# --- vast.ai's query language (issue 11 item 5). vast-cli's own example
+# queries (vast-ai/vast-cli 55679830a2c2adcf5c7fad08bf08717a9591062a:
+# vast.py `search offers --help`, README, --search_params, the checks it
+# prints, the query `launch instance` builds): each one either runs or
+# exits 2 with one line naming the first live-API field, nothing on stdout.
+VX=$F/vast-offers.csv
+printf '%s\n' \
+	'gpu_name=RTX_4090 num_gpus>=4|' \
+	'reliability > 0.98 num_gpus=1 gpu_name=RTX_3090 rented=False|reliability' \
+	'compute_cap > 610 total_flops > 5 datacenter=True|datacenter' \
+	'reliability>0.99 num_gpus=4 geolocation in [TW,SE]|reliability' \
+	'reliability>0.99 gpu_name in ["RTX 4090", "RTX 3090"] geolocation notin [CN,VN]|reliability' \
+	'disk_space>146 duration>24 gpu_ram>10 cuda_vers>=12.1 direct_port_count>=2 driver_version >= 535.86.05|duration' \
+	'reliability > 0.99  num_gpus>=4 verified=False rented=any|reliability' \
+	'cpu_arch=arm64|cpu_arch' \
+	'gpu_ram>=23 num_gpus=2 gpu_name=RTX_4090 inet_down>200 direct_port_count>2 disk_space>=64|inet_down' \
+	'gpu_ram>=23 num_gpus=1 gpu_name=RTX_3090 inet_down>128 direct_port_count>3 disk_space>=192 driver_version>=535086005 rented=False|inet_down' \
+	'machine_id=123 rented=true rentable=any verified=any|machine_id' \
+	'machine_id=123 rentable=any rented=any verified=any|machine_id' \
+	'machine_id=123 rentable=any verified=any|machine_id' \
+	'num_gpus=1 gpu_name=RTX_3090|' >vast-examples.txt
+nex=0
+while IFS='|' read -r query field; do
+	nex=$((nex + 1))
+	run "$G" offers --catalog "$VX" "$query" -o 'num_gpus-' --limit 0 --csv
+	if [ -z "$field" ]; then
+		[ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && [ "$(wc -l <"$T/out")" -gt 1 ] && ok || bad "vast example '$query' runs: rc $rc $(cat "$T/err")"
+	elif [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ] && \
+	     grep -Fqx "gpurent offers: query: $field: this field comes from vast's live API, not from price catalogs" "$T/err"; then
+		ok
+	else
+		bad "vast example '$query': want exit 2 naming $field, got rc $rc: $(cat "$T/err")"
+	fi
+done <vast-examples.txt
+[ "$nex" -eq 14 ] && ok || bad "14 vast-cli examples, ran $nex"
+
+# the same queries without their live clauses, and vast's other forms; the
+# expected rows are computed here from the CSV (python), never from
+# gpurent's own output. $1 = catalog, $2 = query, $3 = a python condition on
+# a row (n = GPUs, gpu = AcceleratorName normalised, cc = country code,
+# price), $4.. more offers options.
+cat >vast_rows.py <<'PY'
+import csv, sys
+src, out, cond = sys.argv[1:4]
+def norm(s):
+    return "".join(ch for ch in s.lower() if ch not in " -_./")
+want = set()
+for r in csv.DictReader(open(src, newline="")):
+    parts = [p.strip() for p in r["Region"].split(",")]
+    env = {"n": float(r["AcceleratorCount"]), "gpu": norm(r["AcceleratorName"]), "price": float(r["Price"]),
+           "cc": parts[1] if len(parts) == 3 else ""}
+    if eval(cond, {}, env):
+        want.add((r["InstanceType"], r["Region"]))
+got = [(r["instance"], r["region"]) for r in csv.DictReader(open(out, newline=""))]
+if not want or sorted(set(got)) != sorted(want) or len(got) != len(set(got)):
+    print("want", sorted(want), "\ngot ", sorted(got))
+    sys.exit(1)
+PY
+vast_check() {
+	csvf=$1 query=$2 cond=$3
+	shift 3
+	run "$G" offers --catalog "$csvf" "$query" --limit 0 --csv "$@"
+	if [ "$rc" -ne 0 ]; then
+		bad "'$query' on $csvf: rc $rc $(cat "$T/err")"
+		return
+	fi
+	python3 vast_rows.py "$csvf" "$T/out" "$cond" && ok || bad "'$query' on $csvf: rows differ from the CSV's ($cond)"
+}
+if [ "$HAVE_PY" = 1 ]; then
+	vast_check "$VX" 'gpu_name=RTX_4090 num_gpus>=4' 'gpu == "rtx4090" and n >= 4'
+	vast_check "$VX" 'num_gpus=1 gpu_name=RTX_3090' 'gpu == "rtx3090" and n == 1'
+	vast_check "$VX" 'num_gpus=4 geolocation in [TW,CN]' 'n == 4 and cc in ("TW", "CN")'
+	vast_check "$VX" 'gpu_name in ["RTX 4090", "RTX 3090"] geolocation notin [CN,VN]' \
+		'gpu in ("rtx4090", "rtx3090") and cc not in ("CN", "VN")'
+	vast_check "$VX" 'region notin [CN,VN]' 'cc not in ("CN", "VN")'
+	vast_check "$VX" 'geolocation not in ["CN", "VN"] rented=any verified=any' 'cc not in ("CN", "VN")'
+	vast_check "$VX" 'geolocation=NA' 'cc == "NA"'
+	vast_check "$VX" 'num_gpus gte 2 dph lt 2' 'n >= 2 and price < 2'
+	vast_check "$VX" 'num_gpus nin [1,2] dph_total<=8' 'n not in (1, 2) and price <= 8'
+	vast_check "$VX" 'gpu_name=rtx_4090 num_gpus eq 4' 'gpu == "rtx4090" and n == 4'
+fi
+
+# -o / --order / --sort with several keys: GPUs descending, then price
+for sopt in "-o" "--order" "--sort"; do
+	run "$G" offers --catalog "$VX" "$sopt" 'num_gpus-,price' --limit 0 --csv
+	awk -F, 'NR > 1 { n = $(NF-11); p = $(NF-9)
+		if (NR > 2 && (n > pn || (n == pn && p < pp - 1e-9))) bad = 1; pn = n; pp = p } END { exit bad || NR != 8 }' \
+		"$T/out" && ok || bad "$sopt 'num_gpus-,price' orders by GPUs descending, then price: $(cat "$T/out" "$T/err")"
+done
+run "$G" offers --catalog "$VX" --order=-num_gpus --limit 1 --csv
+sed -n 2p "$T/out" | grep -q '^[^,]*,8x-A100' && ok || bad "--order=-num_gpus puts the 8-GPU offer first: $(cat "$T/out")"
+run "$G" offers --catalog "$VX" -o 'score-'
+[ "$rc" -eq 2 ] && grep -Fq -- "--sort: score: this field comes from vast's live API" "$T/err" && ok || bad "-o score- refused: $(cat "$T/err")"
+# vast's operators and values that are wrong stay one line, exit 2
+for q in 'gpus>any|takes =' 'num_gpus in [1,x]|expected numbers' 'verified=true|live API' \
+	 'gpu_rams>=23|did you mean '"'"'gpu_ram'"'"'?' 'num_gpus gte|expected a value'; do
+	query=${q%%|*} want=${q#*|}
+	run "$G" offers --catalog "$VX" "$query"
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -Fq -- "$want" "$T/err" && [ ! -s "$T/out" ] \
+		&& ok || bad "query '$query': rc $rc, $(cat "$T/err")"
+done
+run "$G" offers --help
+grep -q "vast.ai's queries work as they are" "$T/out" && grep -q -- '-o/--order' "$T/out" && ok || bad "offers --help on vast queries"
+
 # the real catalogs (../shared), when present
 REAL=$ROOT/../shared/data/catalogs
 if [ -d "$REAL" ]; then
@@ -180,6 +284,31 @@ assert rows and all(float(r['gpu_mem_gb']) >= 40 and float(r['gpus']) >= 2 and
 	run "$G" offers --catalog "$REAL/runpod" 'gpu=L40S' --limit 0
 	[ "$(grep -c 'L40S.*! spot>=on-demand' "$T/out")" -eq "$(grep -c '^runpod .*L40S' "$T/out")" ] && \
 		grep -q '100 rows with spot at or above on-demand: not ranked' "$T/out" && ok || bad "runpod L40S marked"
+	# vast-cli's examples, live clauses dropped, on SkyPilot's real vast catalog
+	VR=$REAL/vast/vms.csv
+	if [ "$HAVE_PY" = 1 ] && [ -f "$VR" ]; then
+		vast_check "$VR" 'gpu_name=RTX_4090 num_gpus>=4' 'gpu == "rtx4090" and n >= 4'
+		vast_check "$VR" 'num_gpus=1 gpu_name=RTX_3090' 'gpu == "rtx3090" and n == 1'
+		vast_check "$VR" 'num_gpus=4 geolocation in [TW,SE,FR]' 'n == 4 and cc in ("TW", "SE", "FR")'
+		vast_check "$VR" 'gpu_name in ["RTX 4090", "RTX 3090"] geolocation notin [CN,VN]' \
+			'gpu in ("rtx4090", "rtx3090") and cc not in ("CN", "VN")'
+		vast_check "$VR" 'num_gpus>=4 rented=any' 'n >= 4' -o 'num_gpus-'
+		vast_check "$VR" 'gpu_ram>=23 num_gpus=2 gpu_name=RTX_4090' 'gpu == "rtx4090" and n == 2'
+		vast_check "$VR" 'gpu_ram>=23 num_gpus=1 gpu_name=RTX_3090' 'gpu == "rtx3090" and n == 1'
+		vast_check "$VR" 'rentable=any rented=any verified=any dph>0' 'price > 0'
+		vast_check "$VR" 'region notin [CN,VN]' 'cc not in ("CN", "VN")'
+		vast_check "$VR" 'geolocation=TW' 'cc == "TW"'
+		# ", US, NA" is the United States; NA there is North America, not Namibia
+		vast_check "$VR" 'geolocation in [US,NA]' 'cc in ("US", "NA")'
+		# compute_cap > 610: every card of the catalog is NVIDIA 7.0 or newer
+		# (NVIDIA's compute capability table: V100 7.0, A10/A40/RTX 30 and
+		# A-series 8.6, A100 8.0, RTX 40/L40S/RTX 6000 Ada 8.9, H100/H200 9.0,
+		# RTX 5090 12.0)
+		vast_check "$VR" 'compute_cap > 610 total_flops > 5' 'gpu != ""'
+		vast_check "$VR" 'compute_cap >= 890' \
+			'gpu in ("rtx4090", "rtx4080", "l40s", "rtx6000ada", "h100", "h200", "rtx5090")'
+		vast_check "$VR" 'compute_cap < 800' 'gpu == "v100"'
+	fi
 else
 	echo "SKIP real catalogs: $REAL not found (../shared is absent)"
 fi

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(q.n >= 0 && q.n <= QUERY_MAX_CLAUSES);
 	for (int i = 0; i < q.n; i++) {
 		const struct query_clause *c = &q.c[i];
-		FUZZ_CHECK(c->field >= 0 && (size_t)c->field < query_nfields);
+		FUZZ_CHECK(c->field >= 0 && (size_t)c->field < query_field_count());
 		FUZZ_CHECK(c->op >= QOP_LT && c->op <= QOP_NOTIN);
 		FUZZ_CHECK(c->nvals >= 0 && c->nvals <= QUERY_MAX_LIST);
 		for (int j = 0; j < c->nvals; j++)

@@ -1,6 +1,6 @@
 /*
  * fuzz_query_sort.c - query_sort_parse (src/core/query.h) on the input as a
- * sort key, and query_compare of what parsed over data/offers.csv.
+ * sort key (or several, vast's -o form), and query_compare of what parsed over data/offers.csv.
  */
 #include "../../src/core/query.h"
 #include "fuzz.h"
@@ -26,7 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(text);
 		return 0;
 	}
-	FUZZ_CHECK(s.field >= 0 && (size_t)s.field < query_nfields);
+	FUZZ_CHECK(s.n >= 1 && s.n <= QUERY_MAX_SORT);
+	for (int k = 0; k < s.n; k++)
+		FUZZ_CHECK(s.k[k].field >= 0 && (size_t)s.k[k].field < query_field_count());
 	/* "<0, 0, >0 like strcmp": a consistent order (qsort needs one) */
 	for (size_t i = 0; i < set->n; i++) {
 		const struct offer *a = &set->v[i];
