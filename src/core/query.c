@@ -274,7 +274,7 @@ double query_num(int field, const struct offer *o)
 	case F_DISK: return o->disk_gb;
 	case F_GPU_MEM: return o->gpu_mem / 1e9;
 	case F_GPUS: return o->gpus;
-	case F_INSTANCE_PRICE: return o->price;
+	case F_INSTANCE_PRICE: return o->spot_only ? NAN : o->price;   /* spot-only: none on demand */
 	case F_MAX_RUNTIME: return o->max_runtime / 3600;
 	case F_MEM_BW: return g ? g->mem_bw / 1e9 : 0;
 	case F_PRICE: return offer_rank_per_gpu(o);   /* spot-only rows: their spot price */
@@ -683,7 +683,7 @@ static bool gpu_matches(const struct offer *o, const char *want)
 }
 
 /*
- * region=X: the whole region, or one of its comma-separated parts
+ * region=X: the whole region or zone, or one of the region's comma-separated parts
  * ("Taiwan, TW, AS": "Taiwan" or "TW"). The last of three or more parts
  * is vast's continent (SkyPilot's vast catalog writes vast's geolocation
  * "place, CC, continent"): never matched, for NA and AS are also country
@@ -697,6 +697,11 @@ static bool region_matches(const struct offer *o, const char *want)
 	names_norm_n(o->region.p, o->region.len, buf, sizeof(buf));
 	if (!strcmp(buf, want))
 		return true;
+	if (o->zone.len) {   /* a zone names a place in the region too */
+		names_norm_n(o->zone.p, o->zone.len, buf, sizeof(buf));
+		if (!strcmp(buf, want))
+			return true;
+	}
 	for (size_t i = 0; i < o->region.len; i++)
 		nparts += o->region.p[i] == ',';
 	if (nparts < 2)

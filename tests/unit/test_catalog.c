@@ -161,8 +161,9 @@ static const struct offer *find_in(const struct offer_set *t, const char *instan
 	for (size_t i = 0; i < t->n; i++)
 		if (t->v[i].instance.len == strlen(instance) &&
 		    !memcmp(t->v[i].instance.p, instance, t->v[i].instance.len) &&
-		    t->v[i].region.len == strlen(region) && !memcmp(t->v[i].region.p, region, t->v[i].region.len))
-			return &t->v[i];
+		    ((t->v[i].region.len == strlen(region) && !memcmp(t->v[i].region.p, region, t->v[i].region.len)) ||
+		     (t->v[i].zone.len == strlen(region) && !memcmp(t->v[i].zone.p, region, t->v[i].zone.len))))
+			return &t->v[i];   /* region or zone */
 	return NULL;
 }
 
