@@ -138,7 +138,7 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 	double ckpt_bytes = c->ckpt_write_s * e->po->ckpt_write_bw, disk_gb, rate, budget, runtime;
 	double idle_s, stall_s;
 	bool spot = c->mode == PLAN_SPOT, resumable = e->w->resumable;
-	char a[64], b[64], d[64], delim[32], guard[512];
+	char a[64], b[64], delim[32], guard[512];
 	const char *run;
 	bool run_env;
 	long idle_min;
@@ -228,7 +228,12 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 			fputc('\n', f);
 		}
 	}
-	fprintf(f, "\n# Your code and data: gpurent does not know where they live.\n");
+	if (e->doc && (e->doc->has_workdir || e->doc->has_file_mounts))
+		fprintf(f, "\n# Your task's %s%s%s: copy them here (gpurent reads them, it does not rewrite them).\n",
+			e->doc->has_workdir ? "workdir" : "", e->doc->has_workdir && e->doc->has_file_mounts ? " and " : "",
+			e->doc->has_file_mounts ? "file_mounts" : "");
+	else
+		fprintf(f, "\n# Your code and data: gpurent does not know where they live.\n");
 	fprintf(f, "# workdir: .\n");
 	fprintf(f, "# file_mounts:\n");
 	fprintf(f, "#   %s:\n#     source: s3://YOUR-BUCKET/checkpoints   # persistent: a restart resumes\n",
@@ -248,11 +253,11 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 	money(a, sizeof(a), rate * 1.0, e);
 	money(b, sizeof(b), budget / nodes, e);
 	fprintf(f, "\n# gpurent run stops the box when the job ends, idles %ld min or prints nothing for\n"
-		   "# %ld min, after 1.2x the planned time, or at the budget (per node: %.0f nodes)\n",
-		idle_min, minutes(stall_s), nodes);
+		   "# %ld min, after 1.2x the planned time, or at the budget%s\n",
+		idle_min, minutes(stall_s), nodes > 1 ? " (on each node: its share of it)" : "");
 	fprintf(f, "run: |\n");
-	snprintf(guard, sizeof(guard), "gpurent run --max-runtime %s --idle %ldm --stall %ldm --price %s --budget %s%s%s",
-		 units_fmt_duration_short(runtime, d, sizeof(d)), idle_min, minutes(stall_s), a, b,
+	snprintf(guard, sizeof(guard), "gpurent run --max-runtime %ldm --idle %ldm --stall %ldm --price %s --budget %s%s%s",
+		 minutes(runtime), idle_min, minutes(stall_s), a, b,
 		 resumable || spot ? " --ckpt-dir " : "", resumable || spot ? SKY_EMIT_CKPT_DIR : "");
 	if (run && !run_env) {
 		delimiter(run, delim, sizeof(delim));

@@ -144,7 +144,7 @@ int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char 
 	}
 	if (nops == 2)
 		*task = argv[1];   /* read by the caller, as a task only */
-	if (nops == 1) {
+	if (nops >= 1) {
 		*file = argv[0];
 		if (common_read_file(*file, &buf, &len, err, sizeof(err))) {
 			rc = msg_usage("%s", err);

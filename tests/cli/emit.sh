@@ -1,0 +1,111 @@
+#!/bin/sh
+# tests/cli/emit.sh - the workload and the task together (`plan WORKLOAD
+# TASK`, `--sky`), every document of a pipeline, num_nodes across nodes,
+# and `plan --emit sky`, whose task gpurent reads back as a task.
+# Prints "emit: N passed, M failed".
+NAME=emit
+. "$(dirname "$0")/lib/common.sh"
+
+D=$ROOT/tests/data
+
+# SkyPilot clouds and a domestic platform, whole instances
+cat >cat.csv <<'EOF'
+provider,supply_type,instance,region,gpu,gpu_count,slice,gpu_mem_gb,vcpus,ram_gb,disk_gb,persistent_storage,price,spot_price,currency,billing,queue_wait,max_runtime,source,date
+Gongji,ai-cloud,A100 x1,cn-east,A100,1,whole,40,16,64,200,yes,0.50,,USD,per-second,,,test fixture,2026-11
+lambda,ai-cloud,gpu_1x_a100,us-east-1,A100,1,whole,40,30,200,512,yes,1.29,,USD,per-second,,,test fixture,2026-11
+aws,hyperscaler,p4d.24xlarge,us-east-1,A100,8,whole,40,96,1152,8000,yes,32.77,12.00,USD,per-second,,,test fixture,2026-11
+EOF
+cat >wl.yaml <<'EOF'
+model: llama-3-8b
+task: lora
+tokens: 1e8
+resumable: true
+EOF
+
+# the workload and the task as two files: the task's A100 (one, 40 GB)
+run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --json
+[ "$rc" -eq 0 ] && ok || bad "plan WORKLOAD TASK: exit $rc: $(head -2 "$T/err")"
+if [ $HAVE_PY = 1 ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["ranked"]
+assert r and all(c["gpu"].startswith("NVIDIA A100") and c["gpus"] == 1 for c in r), r' "$T/out" \
+		&& ok || bad "the task's accelerators: A100 rules: $(head -c 300 "$T/out")"
+fi
+# --sky is the same
+run "$G" plan wl.yaml --sky "$D/sky-a100.yaml" --catalog cat.csv --json
+cp "$T/out" sky.json
+run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --json
+cmp -s sky.json "$T/out" && ok || bad "--sky TASK equals the second operand"
+expect_err "--sky and a second task" 2 "give one" "$G" plan wl.yaml "$D/sky-a100.yaml" --sky "$D/sky-a100.yaml"
+expect_err "three files" 2 "a third" "$G" plan wl.yaml "$D/sky-a100.yaml" "$D/sky-a100.yaml"
+# a task file that is no task is refused, whatever its keys
+cat >tool.yaml <<'EOF'
+model: llama
+epochs: 3
+gradient_checkpointing: true
+EOF
+expect_err "a tool config as the task" 2 "not a SkyPilot task" "$G" plan wl.yaml --sky tool.yaml --catalog cat.csv
+# a task alone, the workload as flags
+run "$G" plan "$D/sky-a100.yaml" --model llama-3-8b --task lora --tokens 1e8 --catalog cat.csv
+[ "$rc" -eq 0 ] && ok || bad "a task alone with flags: exit $rc: $(head -2 "$T/err")"
+
+# num_nodes: the job spans nodes; gpus count over all of them, billed per node
+cat >nodes.yaml <<'EOF'
+num_nodes: 2
+resources:
+  accelerators: A100:8
+EOF
+run "$G" plan wl.yaml nodes.yaml --catalog cat.csv --json
+if [ $HAVE_PY = 1 ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["ranked"][0]
+assert c["nodes"] == 2 and c["gpus"] == 16, c' "$T/out" && ok || bad "num_nodes 2 of 8 A100: $(head -c 300 "$T/out")"
+	run "$G" plan wl.yaml --sky "$D/sky-a100.yaml" --catalog cat.csv --json --only aws --gpus 8
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not d["ranked"]' "$T/out" \
+		&& ok || bad "one A100 asked: the 8-GPU box is not it"
+fi
+run "$G" plan wl.yaml nodes.yaml --catalog cat.csv
+grep -q "Across 2 nodes" "$T/out" && ok || bad "the plan says it spans 2 nodes"
+
+# a pipeline: every document in turn, notes on what is not planned
+run "$G" plan wl.yaml "$D/sky-pipeline.yaml" --catalog cat.csv
+[ "$rc" -le 1 ] && ok || bad "pipeline: exit $rc: $(head -2 "$T/err")"
+n=$(grep -c '^Task document [0-9]* of ' "$T/out")
+docs=$(grep -c '^---' "$D/sky-pipeline.yaml")
+[ "$n" -eq $((docs + 1)) ] && ok || bad "pipeline: $n documents planned, the file has $((docs + 1))"
+grep -q '^note: pool:' "$T/out" && ok || bad "pipeline: the pool: note"
+grep -q '^note: execution:' "$T/out" && ok || bad "pipeline: the execution: note"
+run "$G" plan wl.yaml "$D/sky-pipeline.yaml" --catalog cat.csv --json
+if [ $HAVE_PY = 1 ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d, list) and len(d) >= 2, d' \
+		"$T/out" && ok || bad "pipeline --json: an array of plans"
+fi
+
+# --emit sky: the best ranked choice on a SkyPilot cloud (Gongji is cheaper
+# but not one), read back by gpurent as a task
+run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --emit sky
+[ "$rc" -eq 0 ] && ok || bad "--emit sky: exit $rc: $(head -2 "$T/err")"
+cp "$T/out" emitted.yaml
+grep -q 'accelerators: "A100:1"' emitted.yaml && ok || bad "emitted accelerators: $(grep accel emitted.yaml)"
+grep -q 'infra: "lambda/us-east-1"' emitted.yaml && ok || bad "emitted infra: $(grep infra emitted.yaml)"
+grep -q 'choice #2' "$T/err" && ok || bad "--emit sky says it skipped the non-SkyPilot choice: $(cat "$T/err")"
+grep -q 'gpurent run --max-runtime [0-9]*m ' emitted.yaml && ok || bad "emitted run wraps gpurent run"
+grep -q -- '--ckpt-dir /checkpoints' emitted.yaml && ok || bad "resumable: the checkpoint directory"
+grep -q '^  echo\|python train.py' emitted.yaml && ok || bad "the task's run: kept"
+run "$G" plan wl.yaml emitted.yaml --catalog cat.csv --json
+[ "$rc" -eq 0 ] && ok || bad "the emitted task plans: exit $rc: $(head -2 "$T/err")"
+if [ $HAVE_PY = 1 ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["ranked"]
+assert len(r) == 1 and r[0]["provider"] == "lambda" and r[0]["instance"] == "gpu_1x_a100", r' "$T/out" \
+		&& ok || bad "the emitted task pins the choice: $(head -c 300 "$T/out")"
+fi
+expect_err "--emit and --json" 2 "give one" "$G" plan wl.yaml --emit sky --json
+run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --only Gongji --emit sky
+[ "$rc" -eq 1 ] && grep -q 'SkyPilot launches on' "$T/err" && ok || bad "no SkyPilot cloud ranked: exit $rc: $(cat "$T/err")"
+# a pipeline emits one task document per planned job
+run "$G" plan wl.yaml "$D/sky-pipeline.yaml" --catalog cat.csv --emit sky
+if [ $HAVE_PY = 1 ] && python3 -c 'import yaml' 2>/dev/null; then
+	python3 -c 'import yaml,sys; d=list(yaml.safe_load_all(open(sys.argv[1]))); d=[x for x in d if x]
+assert len(d) >= 2 and all("resources" in x and "run" in x for x in d), d' "$T/out" \
+		&& ok || bad "pipeline --emit sky: one task per job"
+fi
+
+finish
