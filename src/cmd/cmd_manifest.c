@@ -37,7 +37,7 @@ static const char usage[] =
 	"  --format NAME        gpurent (default; sizes, symlinks, a header with counts),\n"
 	"                       sha256sum (the lines of the tool for the hash: sha256sum,\n"
 	"                       md5sum, b2sum, xxhsum, ...; checkable by 'TOOL -c';\n"
-	"                       sha256 by default), bsd (their --tag lines) or hashdeep\n"
+	"                       sha256 by default), bsd (their BSD tag lines) or hashdeep\n"
 	"                       (checkable by 'hashdeep -a -k FILE -r -l .' from inside\n"
 	"                       DIR; md5, sha1 or sha256)\n"
 	"  --follow-symlinks    hash what symlinks point to; by default a symlink is\n"
@@ -157,7 +157,7 @@ int cmd_manifest(int argc, char **argv)
 		 .help = N_("xxh3 (XXH3-128, default), sha256, md5, sha1, sha512, blake2b, xxh32, "
 			    "xxh64 or xxh3-64"), .seen = &algo_set},
 		OPT_ONEOF("format", &format_i, format_names, "NAME",
-			  N_("gpurent, sha256sum (any *sum tool's lines), hashdeep or bsd (--tag lines)")),
+			  N_("gpurent, sha256sum (any *sum tool's lines), hashdeep or bsd (BSD tag lines)")),
 		OPT_BOOL("follow-symlinks", &follow, N_("hash what symlinks point to")),
 		{.name = "jobs", .short_name = 'j', .type = OPT_INT, .dest = &jobs_opt, .arg = "N",
 		 .help = N_("hashing threads (default: the number of CPUs)"), .min = 1, .max = 256},
