@@ -250,6 +250,19 @@ int cmd_manifest(int argc, char **argv)
 			    "note: %zu symlinks left out: the %s format cannot record "
 			    "links (--follow-symlinks records what they point to)", links),
 			 links, manifest_format_name(format));
+	if (format == MF_SHA256SUM && algo != HASH_XXH3_64) {
+		/* Nothing in these lines names the hash: the file's name should (docs/manifest.md) */
+		enum hash_algo by_name, by_len;
+		const char *names;
+		bool any;
+		if (manifest_algo_by_length(2 * hash_size(algo), &by_len, &names) != 1 &&
+		    (to_stdout || manifest_algo_by_filename(out, &by_name, &any) ||
+		     (by_name != algo && !(any && algo == HASH_XXH3))))
+			msg_note(_("note: %zu hex digits could be %s: name the file *.%s (or give "
+				   "verify --hash %s) so that the hash is known when it is checked"),
+				 2 * hash_size(algo), names, algo == HASH_XXH3 ? "xxh128" : hash_name(algo),
+				 algo == HASH_XXH3 ? "xxh128" : hash_name(algo));
+	}
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
 	if (format == MF_HASHDEEP && dir[0] != '/') {

@@ -234,6 +234,10 @@ else
 	skip "hashdeep not installed (package hashdeep): md5/sha1 hashdeep files"
 fi
 rm -rf odd && mkodd odd
+run "$G" manifest odd --format sha256sum --hash md5 -o plain.list
+grep -q "note: 32 hex digits could be MD5 or XXH128 (md5sum, xxhsum -H2): name the file \*.md5" err && ok || bad "no note that plain.list does not name its hash: $(cat err)"
+run "$G" manifest odd --format sha256sum --hash md5 -o named.md5
+[ ! -s err ] && ok || bad "a note although named.md5 names its hash: $(cat err)"
 expect_err xxh-newline 1 "a name with a newline or a final carriage return cannot be written in xxhsum's format" "$G" manifest odd --format sha256sum --hash xxh64 -o nl.xxh64
 
 # --- hashdeep format (no newline names), both ways
