@@ -189,6 +189,13 @@ int cmd_verify(int argc, char **argv)
 		return msg_usage("%s", err);
 	}
 	free(buf);
+	if (want.format == MF_GPURENT && po.algo_set && want.algo != po.algo &&
+	    !(po.xxh3_any && want.algo == HASH_XXH3_64)) {
+		msg_error(_("--hash: %s's header says its hash is %s, not %s"), mfile,
+			  hash_name(want.algo), hash_name(po.algo));
+		manifest_free(&want);
+		return EXIT_USAGE;
+	}
 	if (want.format == MF_GPURENT && follow && !want.follow_symlinks) {
 		msg_error(_("--follow-symlinks: %s records symlinks as links (its header "
 			    "says follow-symlinks: no)"), mfile);
