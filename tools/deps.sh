@@ -20,6 +20,7 @@ tools=""
 command -v sha256sum >/dev/null 2>&1 || tools="$tools coreutils"
 command -v hashdeep >/dev/null 2>&1 || tools="$tools hashdeep"
 command -v xxhsum >/dev/null 2>&1 || tools="$tools xxhash"
+command -v b3sum >/dev/null 2>&1 || tools="$tools b3sum"
 # The ledger tests read the database with the sqlite3 shell (SKIP without it).
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
 # ps/pgrep for the guard tests' orphan checks.

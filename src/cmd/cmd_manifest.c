@@ -23,8 +23,8 @@
 #include "../util/util.h"
 
 static const char usage[] =
-	"usage: gpurent manifest DIR [-o FILE] [--hash xxh3|sha256]\n"
-	"                        [--format gpurent|sha256sum|hashdeep] [--follow-symlinks] [-j N]\n"
+	"usage: gpurent manifest DIR [-o FILE] [--hash NAME]\n"
+	"                        [--format gpurent|sha256sum|hashdeep|bsd] [--follow-symlinks] [-j N]\n"
 	"\n"
 	"Record every regular file under DIR: its path relative to DIR, size and\n"
 	"content hash, plus the file count and total bytes, so that `gpurent verify`\n"
@@ -32,11 +32,14 @@ static const char usage[] =
 	"parallel; the lines are sorted by path.\n"
 	"\n"
 	"  -o, --output FILE    write the manifest to FILE (atomically); default stdout\n"
-	"  --hash NAME          xxh3 (XXH3-128, default) or sha256\n"
+	"  --hash NAME          xxh3 (XXH3-128, default), sha256, md5, sha1, sha512,\n"
+	"                       blake2b, xxh32, xxh64 or xxh3-64 (xxhsum -H3)\n"
 	"  --format NAME        gpurent (default; sizes, symlinks, a header with counts),\n"
-	"                       sha256sum (checkable by 'sha256sum -c'; sha256 by default)\n"
-	"                       or hashdeep (checkable by 'hashdeep -a -k FILE -r -l .'\n"
-	"                       from inside DIR; sha256 only)\n"
+	"                       sha256sum (the lines of the tool for the hash: sha256sum,\n"
+	"                       md5sum, b2sum, xxhsum, ...; checkable by 'TOOL -c';\n"
+	"                       sha256 by default), bsd (their BSD tag lines) or hashdeep\n"
+	"                       (checkable by 'hashdeep -a -k FILE -r -l .' from inside\n"
+	"                       DIR; md5, sha1 or sha256)\n"
 	"  --follow-symlinks    hash what symlinks point to; by default a symlink is\n"
 	"                       recorded as a link (gpurent format) and not followed\n"
 	"  -j, --jobs N         hashing threads (default: the number of CPUs)\n"
@@ -123,11 +126,16 @@ static void command_line(int argc, char **argv, char *buf, size_t n)
 
 int cmd_manifest(int argc, char **argv)
 {
-	static const char *const hash_names[] = {"xxh3", "sha256", "xxh3-128", "xxh128", "sha-256", NULL};
+	/* xxh3 is XXH3-128, as in every gpurent release; xxhsum -H3's 64-bit XXH3 is xxh3-64 */
+	static const char *const hash_names[] = {"xxh3", "sha256", "xxh3-128", "xxh128", "sha-256",
+						 "md5", "sha1", "sha512", "blake2b", "xxh32",
+						 "xxh64", "xxh3-64", NULL};
 	static const enum hash_algo hash_algos[] = {HASH_XXH3, HASH_SHA256, HASH_XXH3, HASH_XXH3,
-						    HASH_SHA256};
+						    HASH_SHA256, HASH_MD5, HASH_SHA1, HASH_SHA512,
+						    HASH_BLAKE2B, HASH_XXH32, HASH_XXH64,
+						    HASH_XXH3_64};
 	/* in enum mf_format order */
-	static const char *const format_names[] = {"gpurent", "sha256sum", "hashdeep", NULL};
+	static const char *const format_names[] = {"gpurent", "sha256sum", "hashdeep", "bsd", NULL};
 	const char *dir, *out = NULL;
 	enum mf_format format = MF_GPURENT;
 	enum hash_algo algo = HASH_XXH3;
@@ -146,8 +154,10 @@ int cmd_manifest(int argc, char **argv)
 		{.name = "output", .short_name = 'o', .type = OPT_FILE, .dest = &out, .arg = "FILE",
 		 .help = N_("write the manifest to FILE (atomically); default stdout"), .example = "-"},
 		{.name = "hash", .type = OPT_CHOICE, .dest = &hash_i, .choices = hash_names, .arg = "NAME",
-		 .help = N_("xxh3 (XXH3-128, default) or sha256"), .seen = &algo_set},
-		OPT_ONEOF("format", &format_i, format_names, "NAME", N_("gpurent, sha256sum or hashdeep")),
+		 .help = N_("xxh3 (XXH3-128, default), sha256, md5, sha1, sha512, blake2b, xxh32, "
+			    "xxh64 or xxh3-64"), .seen = &algo_set},
+		OPT_ONEOF("format", &format_i, format_names, "NAME",
+			  N_("gpurent, sha256sum (any *sum tool's lines), hashdeep or bsd (BSD tag lines)")),
 		OPT_BOOL("follow-symlinks", &follow, N_("hash what symlinks point to")),
 		{.name = "jobs", .short_name = 'j', .type = OPT_INT, .dest = &jobs_opt, .arg = "N",
 		 .help = N_("hashing threads (default: the number of CPUs)"), .min = 1, .max = 256},
@@ -176,8 +186,9 @@ int cmd_manifest(int argc, char **argv)
 		jobs = (unsigned)jobs_opt;
 	if (format != MF_GPURENT && !algo_set)
 		algo = HASH_SHA256;
-	if (format == MF_HASHDEEP && algo != HASH_SHA256)
-		return msg_usage(_("--hash: the hashdeep format holds sha256, not %s"), hash_name(algo));
+	if (format == MF_HASHDEEP && algo != HASH_SHA256 && algo != HASH_SHA1 && algo != HASH_MD5)
+		return msg_usage(_("--hash: the hashdeep format holds md5, sha1 or sha256, not %s"),
+				 hash_name(algo));
 	if ((rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return msg_usage(_("%s: cannot open directory: %s"), dir, strerror(errno));
 	/* Never record the manifest itself (an old copy, or stdout redirected into DIR). */
@@ -189,7 +200,7 @@ int cmd_manifest(int argc, char **argv)
 	}
 	wo.follow_symlinks = follow;
 	manifest_init(&m, format, algo);
-	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
+	hashing_set_crypto(crypto_hash_ops());   /* libcrypto, loaded on first use */
 	m.follow_symlinks = follow;
 	if ((r = walk_tree(rootfd, &wo, &m, err, sizeof(err)))) {
 		rc = common_walk_error(dir, r, err);
@@ -201,9 +212,14 @@ int cmd_manifest(int argc, char **argv)
 		goto out_free;
 	}
 	for (size_t i = 0; i < m.n; i++) {
-		if (!manifest_path_fits(format, m.v[i].path)) {
-			msg_error(_("%s: a name with a newline cannot be written in the hashdeep "
-				    "format (use --format gpurent or sha256sum)"), m.v[i].path);
+		if (!manifest_path_fits(format, algo, m.v[i].path)) {
+			if (format == MF_HASHDEEP)
+				msg_error(_("%s: a name with a newline cannot be written in the hashdeep "
+					    "format (use --format gpurent or sha256sum)"), m.v[i].path);
+			else
+				msg_error(_("%s: a name with a newline or a final carriage return cannot "
+					    "be written in xxhsum's format (xxhsum 0.8.1 does not escape "
+					    "names; use --format gpurent)"), m.v[i].path);
 			goto out_free;
 		}
 		if (m.v[i].kind == MF_FILE)
@@ -234,6 +250,19 @@ int cmd_manifest(int argc, char **argv)
 			    "note: %zu symlinks left out: the %s format cannot record "
 			    "links (--follow-symlinks records what they point to)", links),
 			 links, manifest_format_name(format));
+	if (format == MF_SHA256SUM && algo != HASH_XXH3_64) {
+		/* Nothing in these lines names the hash: the file's name should (docs/manifest.md) */
+		enum hash_algo by_name, by_len;
+		const char *names;
+		bool any;
+		if (manifest_algo_by_length(2 * hash_size(algo), &by_len, &names) != 1 &&
+		    (to_stdout || manifest_algo_by_filename(out, &by_name, &any) ||
+		     (by_name != algo && !(any && algo == HASH_XXH3))))
+			msg_note(_("note: %zu hex digits could be %s: name the file *.%s (or give "
+				   "verify --hash %s) so that the hash is known when it is checked"),
+				 2 * hash_size(algo), names, algo == HASH_XXH3 ? "xxh128" : hash_name(algo),
+				 algo == HASH_XXH3 ? "xxh128" : hash_name(algo));
+	}
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
 	if (format == MF_HASHDEEP && dir[0] != '/') {

@@ -1,7 +1,9 @@
 /*
  * cmd_verify.c - `gpurent verify MANIFEST [DIR]`: compare a directory
- * with a manifest (gpurent, sha256sum or hashdeep format, detected) and
- * list what is missing, extra, resized, changed or unreadable.
+ * with a manifest (gpurent's, any checksum tool's, BSD --tag or hashdeep
+ * format, detected; the hash from the tag, header, --hash, file name or
+ * an unambiguous digest length) and list what is missing, extra, resized,
+ * changed or unreadable. BLAKE3 files are hashed by the b3sum program.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,17 +17,22 @@
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../os/b3sum.h"
 #include "../os/crypto.h"
 #include "../cli/opt.h"
 #include "../cli/out.h"
 #include "../os/walk.h"
 
 static const char usage[] =
-	"usage: gpurent verify MANIFEST [DIR] [--quick] [--follow-symlinks] [-j N]\n"
+	"usage: gpurent verify MANIFEST [DIR] [--hash NAME] [--quick] [--follow-symlinks] [-j N]\n"
 	"\n"
 	"Check DIR (default: the current directory) against MANIFEST, written by\n"
-	"`gpurent manifest`, `sha256sum` or `hashdeep -l` (the format is detected;\n"
-	"paths are relative to DIR). Every problem gets one line, in path order:\n"
+	"`gpurent manifest`, md5sum, sha1sum, sha256sum, sha512sum, b2sum, b3sum,\n"
+	"xxhsum (plain, BSD tag or NUL-ended lines; LF or CRLF), md5deep or\n"
+	"`hashdeep -l` (paths are relative to DIR). The hash comes from the line's\n"
+	"tag, hashdeep's header, --hash, the file name (SHA256SUMS, *.md5, *.xxh64,\n"
+	"...) or the digest length when only one hash has it; 32, 64 or 128 hex\n"
+	"digits with no other sign are refused, asking for --hash. Every problem gets one line, in path order:\n"
 	"  missing          recorded, not there\n"
 	"  extra            there, not recorded\n"
 	"  size-changed     another size than recorded\n"
@@ -34,6 +41,9 @@ static const char usage[] =
 	"                   dangling symlink, a directory that cannot be listed)\n"
 	"then a summary with the count of each.\n"
 	"\n"
+	"  --hash NAME        the hash of a checksum file: md5, sha1, sha256, sha512,\n"
+	"                     blake2b, blake3 (through the b3sum program), xxh32, xxh64,\n"
+	"                     xxh128 or xxh3 (XXH3-128 or XXH3-64 by the length)\n"
 	"  --quick            compare names and sizes only, without reading the files\n"
 	"                     (sha256sum files hold no sizes: names only)\n"
 	"  --follow-symlinks  for sha256sum and hashdeep manifests: also walk into\n"
@@ -78,8 +88,65 @@ static void print_issue(const struct mf_issue *is)
 	putchar('\n');
 }
 
+/*
+ * BLAKE3 of the planned files of have (idx[0..n)) through the b3sum
+ * program, named DIR/PATH. 0, or -1 with a sentence in err.
+ */
+static int b3_hash(const char *dir, struct manifest *have, const size_t *idx, size_t n,
+		   char *err, size_t errlen)
+{
+	const char **paths = calloc(n ? n : 1, sizeof(*paths));
+	unsigned char *out = malloc((n ? n : 1) * 32);
+	bool *ok = calloc(n ? n : 1, sizeof(*ok));
+	size_t dl = strlen(dir), made = 0;
+	int rc = -1;
+
+	if (!paths || !out || !ok) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
+	for (; made < n; made++) {
+		const char *rel = have->v[idx[made]].path;
+		size_t rl = strlen(rel);
+		char *p = malloc(dl + rl + 2);
+		if (!p) {
+			snprintf(err, errlen, "out of memory");
+			goto out_free;
+		}
+		memcpy(p, dir, dl);
+		p[dl] = '/';
+		memcpy(p + dl + 1, rel, rl + 1);
+		paths[made] = p;
+	}
+	if (b3sum_files(paths, n, out, ok, err, errlen))
+		goto out_free;
+	for (size_t i = 0; i < n; i++) {
+		struct mf_entry *e = &have->v[idx[i]];
+		if ((e->has_hash = ok[i]))
+			memcpy(e->hash, out + 32 * i, 32);
+	}
+	rc = 0;
+out_free:
+	for (size_t i = 0; i < made; i++)
+		free((char *)paths[i]);
+	free(paths);
+	free(out);
+	free(ok);
+	return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
+	/* the names --hash takes; xxh3 means XXH3-128 or XXH3-64 by the digest's length */
+	static const char *const hash_names[] = {"md5", "sha1", "sha256", "sha512", "blake2b",
+						 "blake3", "xxh32", "xxh64", "xxh128", "xxh3",
+						 "xxh3-128", "xxh3-64", NULL};
+	static const enum hash_algo hash_algos[] = {HASH_MD5, HASH_SHA1, HASH_SHA256, HASH_SHA512,
+						    HASH_BLAKE2B, HASH_BLAKE3, HASH_XXH32,
+						    HASH_XXH64, HASH_XXH3, HASH_XXH3, HASH_XXH3,
+						    HASH_XXH3_64};
+	struct mf_parse_opts po = {0};
+	int hash_i = 0;
 	const char *mfile, *dir;
 	bool quick = false, follow = false;
 	unsigned jobs = walk_default_jobs();
@@ -92,6 +159,9 @@ int cmd_verify(int argc, char **argv)
 	int rootfd, rc = EXIT_RUNTIME, nops, r;
 	long jobs_opt = 0;
 	const struct opt opts[] = {
+		{.name = "hash", .type = OPT_CHOICE, .dest = &hash_i, .choices = hash_names, .arg = "NAME",
+		 .help = N_("the hash of a checksum file whose lines do not say it"),
+		 .seen = &po.algo_set},
 		OPT_BOOL("quick", &quick, N_("compare names and sizes only")),
 		OPT_BOOL("follow-symlinks", &follow, N_("also walk into linked directories")),
 		{.name = "jobs", .short_name = 'j', .type = OPT_INT, .dest = &jobs_opt, .arg = "N",
@@ -112,11 +182,20 @@ int cmd_verify(int argc, char **argv)
 		jobs = (unsigned)jobs_opt;
 	if (common_read_file(mfile, &buf, &len, err, sizeof(err)))
 		return msg_usage("%s", err);
-	if (manifest_parse(buf, len, mfile, &want, err, sizeof(err))) {
+	po.algo = hash_algos[hash_i];
+	po.xxh3_any = !strcmp(hash_names[hash_i], "xxh3");
+	if (manifest_parse_opts(buf, len, mfile, &po, &want, err, sizeof(err))) {
 		free(buf);
 		return msg_usage("%s", err);
 	}
 	free(buf);
+	if (want.format == MF_GPURENT && po.algo_set && want.algo != po.algo &&
+	    !(po.xxh3_any && want.algo == HASH_XXH3_64)) {
+		msg_error(_("--hash: %s's header says its hash is %s, not %s"), mfile,
+			  hash_name(want.algo), hash_name(po.algo));
+		manifest_free(&want);
+		return EXIT_USAGE;
+	}
 	if (want.format == MF_GPURENT && follow && !want.follow_symlinks) {
 		msg_error(_("--follow-symlinks: %s records symlinks as links (its header "
 			    "says follow-symlinks: no)"), mfile);
@@ -134,8 +213,9 @@ int cmd_verify(int argc, char **argv)
 		wo.skip_ino = st.st_ino;
 	}
 	wo.follow_symlinks = want.format == MF_GPURENT ? want.follow_symlinks : follow;
-	manifest_init(&have, want.format, want.algo);
-	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
+	/* BLAKE3 is hashed by b3sum; the walk (symlink targets) needs an algorithm it has */
+	manifest_init(&have, want.format, want.algo == HASH_BLAKE3 ? HASH_XXH3 : want.algo);
+	hashing_set_crypto(crypto_hash_ops());   /* libcrypto, loaded on first use */
 	have.follow_symlinks = wo.follow_symlinks;
 	if ((r = walk_tree(rootfd, &wo, &have, err, sizeof(err)))) {
 		rc = common_walk_error(dir, r, err);
@@ -152,7 +232,14 @@ int cmd_verify(int argc, char **argv)
 		goto out_have;
 	}
 	nidx = quick ? 0 : manifest_plan(&want, &have, idx);
-	if (walk_hash(rootfd, &have, idx, nidx, jobs, "verify", err, sizeof(err))) {
+	if (want.algo == HASH_BLAKE3) {
+		if (b3_hash(dir, &have, idx, nidx, err, sizeof(err))) {
+			msg_error("%s", err);
+			rc = EXIT_USAGE;
+			goto out_idx;
+		}
+		have.algo = HASH_BLAKE3;
+	} else if (walk_hash(rootfd, &have, idx, nidx, jobs, "verify", err, sizeof(err))) {
 		msg_error("%s", err);
 		goto out_idx;
 	}

@@ -25,7 +25,7 @@ void manifest_init(struct manifest *m, enum mf_format f, enum hash_algo a)
 	memset(m, 0, sizeof(*m));
 	m->format = f;
 	m->algo = a;
-	m->has_sizes = f != MF_SHA256SUM;
+	m->has_sizes = f == MF_GPURENT || f == MF_HASHDEEP;
 }
 
 void manifest_free(struct manifest *m)
@@ -91,7 +91,7 @@ long manifest_find(const struct manifest *m, const char *path)
 	return -1;
 }
 
-static const char *const format_names[] = {"gpurent", "sha256sum", "hashdeep"};
+static const char *const format_names[] = {"gpurent", "sha256sum", "hashdeep", "bsd"};
 
 const char *manifest_format_name(enum mf_format f)
 {
@@ -127,9 +127,20 @@ void manifest_totals(const struct manifest *m, struct mf_totals *t)
 	}
 }
 
-bool manifest_path_fits(enum mf_format f, const char *path)
+bool manifest_escapes(enum mf_format f, enum hash_algo a)
 {
-	return f != MF_HASHDEEP || !strpbrk(path, "\n\r");
+	return f != MF_HASHDEEP && !(f != MF_GPURENT && hash_is_xxh(a));
+}
+
+bool manifest_path_fits(enum mf_format f, enum hash_algo a, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (f == MF_HASHDEEP)
+		return !strpbrk(path, "\n\r");
+	if (!manifest_escapes(f, a))
+		return !strchr(path, '\n') && !(n && path[n - 1] == '\r');
+	return true;
 }
 
 static bool needs_escape(const char *path)
@@ -201,8 +212,13 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 	size_t hn = hash_size(m->algo);
 	char hex[HASH_MAX_HEX + 1];
 
-	if (m->format == MF_HASHDEEP && m->algo != HASH_SHA256) {
-		snprintf(err, errlen, "the hashdeep format holds sha256 here, not %s",
+	bool escapes = manifest_escapes(m->format, m->algo);
+	/* xxhsum 0.8.1 reads 16 hex digits as XXH64: it writes XXH3-64 as tag lines only */
+	bool tag = m->format == MF_BSD || (m->format == MF_SHA256SUM && m->algo == HASH_XXH3_64);
+
+	if (m->format == MF_HASHDEEP && m->algo != HASH_SHA256 && m->algo != HASH_SHA1 &&
+	    m->algo != HASH_MD5) {
+		snprintf(err, errlen, "the hashdeep format holds md5, sha1 or sha256 here, not %s",
 			 hash_name(m->algo));
 		return -1;
 	}
@@ -215,7 +231,8 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 		strbuf_addf(&b, "# symlinks: %" PRIu64 "\n", t.symlinks);
 		strbuf_addf(&b, "# bytes: %" PRIu64 "\n", t.bytes);
 	} else if (m->format == MF_HASHDEEP) {
-		strbuf_addstr(&b, HASHDEEP_MAGIC "\n%%%% size,sha256,filename\n");
+		strbuf_addstr(&b, HASHDEEP_MAGIC "\n");
+		strbuf_addf(&b, "%%%%%%%% size,%s,filename\n", hash_name(m->algo));
 		if (invoked_from)
 			sb_comment(&b, "## Invoked from: ", invoked_from);
 		if (command)
@@ -224,7 +241,7 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 	}
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mf_entry *e = &m->v[i];
-		bool esc = needs_escape(e->path);
+		bool esc = escapes && needs_escape(e->path);
 
 		if (!(e->kind == MF_FILE || (e->kind == MF_SYMLINK && m->format == MF_GPURENT)))
 			continue;
@@ -240,11 +257,24 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 			sb_path(&b, e->path, esc);
 			break;
 		case MF_SHA256SUM:
-			strbuf_addf(&b, "%s%s  ", esc ? "\\" : "", hex);
-			sb_path(&b, e->path, esc);
+		case MF_BSD:
+			if (!manifest_path_fits(m->format, m->algo, e->path)) {
+				snprintf(err, errlen, "a name with a newline (or ending in a carriage "
+					 "return) cannot be written in xxhsum's format (xxhsum 0.8.1 does "
+					 "not escape names; use the gpurent format)");
+				goto out_fail;
+			}
+			if (tag) {
+				strbuf_addf(&b, "%s%s (", esc ? "\\" : "", hash_tag(m->algo));
+				sb_path(&b, e->path, esc);
+				strbuf_addf(&b, ") = %s", hex);
+			} else {
+				strbuf_addf(&b, "%s%s  ", esc ? "\\" : "", hex);
+				sb_path(&b, e->path, esc);
+			}
 			break;
 		case MF_HASHDEEP:
-			if (!manifest_path_fits(MF_HASHDEEP, e->path)) {
+			if (!manifest_path_fits(MF_HASHDEEP, m->algo, e->path)) {
 				snprintf(err, errlen, "a name with a newline or carriage return cannot be "
 					 "written in the hashdeep format (use gpurent or sha256sum)");
 				goto out_fail;

@@ -1,7 +1,9 @@
 /*
  * manifest.h - dataset manifests: the list of a directory tree's files
- * with size and content hash, written and read in three formats (gpurent's
- * own, sha256sum's, hashdeep's), and the comparison of a recorded manifest
+ * with size and content hash, written and read in four formats (gpurent's
+ * own; the checksum tools' `HASH  NAME` lines (md5sum, sha1sum, sha256sum,
+ * sha512sum, b2sum, b3sum, xxhsum, md5deep); their BSD `--tag` lines;
+ * hashdeep's), and the comparison of a recorded manifest
  * with what a directory holds now. Walking the tree and reading the files
  * is the caller's job (src/os/walk.c); this module only holds, formats,
  * parses and compares.
@@ -15,7 +17,8 @@
 
 #include "hashing.h"
 
-enum mf_format { MF_GPURENT = 0, MF_SHA256SUM = 1, MF_HASHDEEP = 2 };
+/* MF_SHA256SUM is every tool's `HASH  NAME` layout, whatever the hash. */
+enum mf_format { MF_GPURENT = 0, MF_SHA256SUM = 1, MF_HASHDEEP = 2, MF_BSD = 3 };
 
 enum mf_kind {
 	MF_FILE = 0,         /* regular file: size and content hash */
@@ -39,7 +42,8 @@ struct manifest {
 	enum mf_format format;
 	enum hash_algo algo;
 	bool follow_symlinks;  /* symlinks were followed (recorded as what they point to) */
-	bool has_sizes;        /* false for sha256sum files, which hold no sizes */
+	bool has_sizes;        /* false for sha256sum and BSD files, which hold no sizes */
+	bool zero;             /* read from a NUL-terminated (`sha256sum -z`) file */
 	struct mf_entry *v;    /* owned */
 	size_t n, cap;
 };
@@ -62,7 +66,7 @@ void manifest_sort(struct manifest *m);
 /* Index of path in a sorted manifest, or -1. */
 long manifest_find(const struct manifest *m, const char *path);
 
-/* "gpurent", "sha256sum", "hashdeep" (static). */
+/* "gpurent", "sha256sum", "hashdeep", "bsd" (static). */
 const char *manifest_format_name(enum mf_format f);
 /* 0, or -1 when s names no format. */
 int manifest_parse_format(const char *s, enum mf_format *out);
@@ -83,10 +87,20 @@ struct mf_totals {
 void manifest_totals(const struct manifest *m, struct mf_totals *t);
 
 /*
- * true when the path can be written in format f: hashdeep files cannot
- * hold a newline or carriage return in a name (the others escape them).
+ * true when the path can be written in format f with hash a: hashdeep
+ * files cannot hold a newline or carriage return in a name, nor can the
+ * xxHash lines in the sha256sum and BSD layouts (xxhsum 0.8.1 neither
+ * escapes names nor reads escaped ones: a newline would end the line, a
+ * CR at the end be read as a CRLF line end); the others escape them.
  */
-bool manifest_path_fits(enum mf_format f, const char *path);
+bool manifest_path_fits(enum mf_format f, enum hash_algo a, const char *path);
+
+/*
+ * Whether the names of format f with hash a are escaped as coreutils does
+ * (a leading '\', then "\\", "\n", "\r"): every format but hashdeep,
+ * and the xxHash lines that xxhsum 0.8.1 writes raw.
+ */
+bool manifest_escapes(enum mf_format f, enum hash_algo a);
 
 /*
  * Render the sorted manifest m in its format into a new buffer (*out,
@@ -108,6 +122,46 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
  */
 int manifest_parse(const char *buf, size_t len, const char *fname, struct manifest *m,
 		   char *err, size_t errlen);
+
+/*
+ * What manifest_parse_opts() is told besides the bytes. algo_set: the
+ * user named the hash (--hash algo); xxh3_any: the name was "xxh3",
+ * meaning XXH3-128 or XXH3-64 by the digest's length.
+ */
+struct mf_parse_opts {
+	bool algo_set;
+	bool xxh3_any;
+	enum hash_algo algo;
+};
+
+/*
+ * manifest_parse() with o (NULL: nothing told). The hash of a checksum
+ * file comes, in this order, from the BSD tag, the hashdeep column line,
+ * o, the file name (manifest_algo_by_filename() of fname), the digest
+ * length where unique (manifest_algo_by_length()); when none decides,
+ * the file is refused with one line asking for --hash, never guessed.
+ * Lines end in LF or CRLF; a file holding NUL bytes is read as the
+ * NUL-terminated records of `sha256sum -z` (names not escaped).
+ */
+int manifest_parse_opts(const char *buf, size_t len, const char *fname,
+			const struct mf_parse_opts *o, struct manifest *m, char *err, size_t errlen);
+
+/*
+ * The digest-length table (docs/manifest.md): the algorithm that hexlen
+ * hex digits mean when nothing else says. Returns 1 with *out set when
+ * exactly one does (8 xxh32, 40 sha1); 0 when several do (16, 32, 64,
+ * 128), with their names in *names ("MD5 or XXH128", static); -1 when none.
+ */
+int manifest_algo_by_length(size_t hexlen, enum hash_algo *out, const char **names);
+
+/*
+ * The algorithm a checksum file's name says (the last '/' part, case
+ * insensitive): MD5SUMS, SHA1SUMS, SHA256SUMS, SHA512SUMS, B2SUMS,
+ * B3SUMS and the extensions .md5, .sha1, .sha256, .sha512, .b2, .blake2b,
+ * .b3, .blake3, .xxh32, .xxh64, .xxh128, .xxh3 (XXH3-128 or -64: *xxh3_any
+ * set). Returns 0 with *out set, or -1 when the name says nothing.
+ */
+int manifest_algo_by_filename(const char *fname, enum hash_algo *out, bool *xxh3_any);
 
 /*
  * Escape a name as coreutils' sha256sum does: '\\' -> "\\\\", '\n' -> "\\n",

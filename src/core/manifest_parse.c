@@ -1,17 +1,22 @@
 /*
  * manifest_parse.c - reading a manifest file (manifest_parse(), manifest.h)
- * in any of its three formats: gpurent's own, sha256sum and hashdeep
- * (docs/manifest.md), with the checks on names, sizes, hashes and totals.
+ * in any of its formats: gpurent's own, the checksum tools' `HASH  NAME`
+ * and BSD `TAG (NAME) = HASH` lines (LF, CRLF or NUL-terminated), and
+ * hashdeep's (docs/manifest.md), with the detection of the hash, and the
+ * checks on names, sizes, hashes and totals.
  */
 #include "manifest.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "manifest_int.h"
+#include "../util/util.h"
 
 /* ---- parsing ---- */
 
@@ -24,6 +29,9 @@ struct parser {
 	char *name;          /* scratch for unescaped names, owned */
 	size_t name_cap;
 	uint64_t bytes;      /* the sizes so far: at most MF_MAX_BYTES, never wrapped */
+	const struct mf_parse_opts *o;   /* borrowed; never NULL */
+	bool algo_known;     /* checksum files: the first entry has decided the hash */
+	const char *algo_from;           /* what decided it, for messages */
 };
 
 static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -191,7 +199,8 @@ static int gp_header_line(struct parser *p, struct gp_header *h, const char *s, 
 		if (h->have_hash || p->m->n)
 			return perr(p, "hash: expected once, before the first entry");
 		if (hash_parse_name(name, &p->m->algo) || vlen > 31)
-			return perr(p, "hash: expected xxh3-128 or sha256, got '%s'",
+			return perr(p, "hash: expected xxh3-128, sha256, md5, sha1, sha512, blake2b, "
+				    "blake3, xxh32, xxh64 or xxh3-64, got '%s'",
 				    quote(val, vlen, q, sizeof(q)));
 		h->have_hash = true;
 	} else if (KEY("follow-symlinks")) {
@@ -250,45 +259,207 @@ static int gp_entry_line(struct parser *p, const char *s, size_t n)
 	return add_entry(p, plen, s[0] == 'l' ? MF_SYMLINK : MF_FILE, size, hash);
 }
 
-/* "[\]HASH  NAME" or "[\]HASH *NAME" (binary mode). */
-static int sum_entry_line(struct parser *p, const char *s, size_t n, size_t *hexlen)
+/* ---- the checksum tools' lines ---- */
+
+int manifest_algo_by_length(size_t hexlen, enum hash_algo *out, const char **names)
 {
-	bool esc = n && s[0] == '\\';
-	const char *end = s + n, *sp;
+	static const struct {
+		size_t hex;
+		int n;                  /* how many algorithms write that many digits */
+		enum hash_algo a;       /* the one, when n == 1 */
+		const char *names;
+	} tab[] = {
+		{8, 1, HASH_XXH32, "XXH32"},
+		{16, 2, HASH_XXH64, "XXH64 or XXH3 (xxhsum -H1, -H3)"},
+		{32, 2, HASH_MD5, "MD5 or XXH128 (md5sum, xxhsum -H2)"},
+		{40, 1, HASH_SHA1, "SHA1"},
+		{64, 3, HASH_SHA256, "SHA256, BLAKE3 or BLAKE2b-256 (sha256sum, b3sum, b2sum -l 256)"},
+		{128, 2, HASH_SHA512, "SHA512 or BLAKE2b (sha512sum, b2sum)"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(tab); i++)
+		if (tab[i].hex == hexlen) {
+			*names = tab[i].names;
+			if (tab[i].n != 1)
+				return 0;
+			*out = tab[i].a;
+			return 1;
+		}
+	*names = NULL;
+	return -1;
+}
+
+int manifest_algo_by_filename(const char *fname, enum hash_algo *out, bool *xxh3_any)
+{
+	static const struct {
+		const char *s;
+		bool whole;             /* the whole name, else its last extension */
+		enum hash_algo a;
+	} tab[] = {
+		{"MD5SUMS", true, HASH_MD5}, {"SHA1SUMS", true, HASH_SHA1},
+		{"SHA256SUMS", true, HASH_SHA256}, {"SHA512SUMS", true, HASH_SHA512},
+		{"B2SUMS", true, HASH_BLAKE2B}, {"B3SUMS", true, HASH_BLAKE3},
+		{"md5", false, HASH_MD5}, {"md5sum", false, HASH_MD5},
+		{"sha1", false, HASH_SHA1}, {"sha256", false, HASH_SHA256},
+		{"sha512", false, HASH_SHA512}, {"b2", false, HASH_BLAKE2B},
+		{"blake2b", false, HASH_BLAKE2B}, {"b3", false, HASH_BLAKE3},
+		{"blake3", false, HASH_BLAKE3}, {"xxh32", false, HASH_XXH32},
+		{"xxh64", false, HASH_XXH64}, {"xxh128", false, HASH_XXH3},
+		{"xxh3", false, HASH_XXH3},
+	};
+	const char *base = fname ? strrchr(fname, '/') : NULL, *dot;
+
+	*xxh3_any = false;
+	if (!fname)
+		return -1;
+	base = base ? base + 1 : fname;
+	dot = strrchr(base, '.');
+	for (size_t i = 0; i < ARRAY_SIZE(tab); i++)
+		if (tab[i].whole ? !strcasecmp(base, tab[i].s)
+				 : dot && dot > base && !strcasecmp(dot + 1, tab[i].s)) {
+			*out = tab[i].a;
+			*xxh3_any = !strcasecmp(tab[i].s, "xxh3");
+			return 0;
+		}
+	return -1;
+}
+
+/* XXH3-128 or XXH3-64 by the length, for a hint that said "xxh3". */
+static enum hash_algo xxh3_by_length(enum hash_algo a, bool any, size_t hexlen)
+{
+	return any && hexlen == 16 ? HASH_XXH3_64 : any ? HASH_XXH3 : a;
+}
+
+/* The first entry of a checksum file: which hash its hexlen digits are. */
+static int decide_plain(struct parser *p, size_t hexlen)
+{
+	enum hash_algo a;
+	bool any;
+	const char *names, *from;
+
+	if (p->o->algo_set) {
+		a = xxh3_by_length(p->o->algo, p->o->xxh3_any, hexlen);
+		from = "--hash";
+	} else if (!manifest_algo_by_filename(p->fname, &a, &any)) {
+		a = xxh3_by_length(a, any, hexlen);
+		from = "the file name";
+	} else {
+		int r = manifest_algo_by_length(hexlen, &a, &names);
+		if (r < 0)
+			return perr(p, "expected a digest of 8, 16, 32, 40, 64 or 128 hex digits "
+				    "and a name, got %zu characters before the space", hexlen);
+		if (r == 0)
+			return perr(p, "%zu hex digits could be %s: say which with --hash "
+				    "(or name the file *.md5, SHA256SUMS, ...)", hexlen, names);
+		from = "the digest length";
+	}
+	p->m->algo = a;
+	p->algo_known = true;
+	p->algo_from = from;
+	if (2 * hash_size(a) != hexlen)
+		return perr(p, "expected %zu hex digits (%s, from %s), got %zu", 2 * hash_size(a),
+			    hash_name(a), from, hexlen);
+	return 0;
+}
+
+/* The tag of a BSD line decides, or must agree with what did. */
+static int decide_tag(struct parser *p, const char *tag, size_t n)
+{
+	enum hash_algo a;
+	char q[64];
+
+	if (hash_parse_tag(tag, n, &a)) {
+		if (n > 8 && !memcmp(tag, "BLAKE2b-", 8))
+			return perr(p, "%s: only BLAKE2b-512 (b2sum's default length) is supported "
+				    "(OpenSSL 3.0 computes no other length)", quote(tag, n, q, sizeof(q)));
+		return perr(p, "unknown tag '%s' (expected MD5, SHA1, SHA256, SHA512, BLAKE2b, "
+			    "BLAKE3, XXH32, XXH64, XXH128 or XXH3)", quote(tag, n, q, sizeof(q)));
+	}
+	if (p->algo_known) {
+		if (a != p->m->algo)
+			return perr(p, "a %s line in a file of %s lines: expected one hash in a "
+				    "manifest", hash_tag(a), hash_tag(p->m->algo));
+		return 0;
+	}
+	if (p->o->algo_set && a != p->o->algo &&
+	    !(p->o->xxh3_any && (a == HASH_XXH3 || a == HASH_XXH3_64)))
+		return perr(p, "--hash says %s, the line's tag says %s", hash_name(p->o->algo),
+			    hash_tag(a));
+	p->m->algo = a;
+	p->algo_known = true;
+	p->algo_from = "the tag";
+	p->m->format = MF_BSD;
+	return 0;
+}
+
+/*
+ * "[\]HASH  NAME", "[\]HASH *NAME" (binary mode), "[\]TAG (NAME) = HASH"
+ * (--tag) and xxhsum 0.8.2's "XXH3_HASH  NAME". Names are unescaped
+ * unless the file is NUL-terminated.
+ */
+static int sum_entry_line(struct parser *p, const char *s, size_t n)
+{
+	bool esc = !p->m->zero && n && s[0] == '\\';
+	const char *end = s + n, *t, *sp, *hex, *name, *name_end;
 	unsigned char hash[HASH_MAX_BYTES];
-	size_t plen;
+	size_t plen, hexlen;
 	char q[64];
 
 	if (esc)
 		s++;
-	sp = memchr(s, ' ', (size_t)(end - s));
-	if (!sp || end - sp < 3 || (sp[1] != ' ' && sp[1] != '*'))
-		return perr(p, "expected 'HASH  NAME' (sha256sum format), got '%s'",
-			    quote(s, (size_t)(end - s), q, sizeof(q)));
-	if (!*hexlen) {
-		/* The first line decides the hash: 64 digits sha256, 32 xxh3-128 (xxhsum -H2). */
-		*hexlen = (size_t)(sp - s);
-		if (*hexlen == 32)
-			p->m->algo = HASH_XXH3;
-		else
-			p->m->algo = HASH_SHA256;
+	for (t = s; t < end && (isalnum((unsigned char)*t) || *t == '-' || *t == '_'); t++)
+		;
+	if (t > s && end - t >= 2 && t[0] == ' ' && t[1] == '(') {
+		/* the last ") = ": a name may hold one, the digits cannot */
+		const char *close = NULL;
+		for (const char *c = t + 2; c + 4 <= end; c++)
+			if (!memcmp(c, ") = ", 4))
+				close = c;
+		if (!close)
+			return perr(p, "expected 'TAG (NAME) = HASH' (BSD --tag format), got '%s'",
+				    quote(s, (size_t)(end - s), q, sizeof(q)));
+		if (decide_tag(p, s, (size_t)(t - s)))
+			return -1;
+		name = t + 2;
+		name_end = close;
+		hex = close + 4;
+		hexlen = (size_t)(end - hex);
+	} else {
+		sp = memchr(s, ' ', (size_t)(end - s));
+		if (!sp || end - sp < 3 || (sp[1] != ' ' && sp[1] != '*'))
+			return perr(p, "expected 'HASH  NAME' (sha256sum format) or 'TAG (NAME) = HASH', "
+				    "got '%s'", quote(s, (size_t)(end - s), q, sizeof(q)));
+		hex = s;
+		hexlen = (size_t)(sp - s);
+		if (hexlen > 5 && !memcmp(hex, "XXH3_", 5)) {
+			/* xxhsum 0.8.2 writes XXH3-64 so, to tell it from XXH64 */
+			if (decide_tag(p, "XXH3", 4))
+				return -1;
+			hex += 5;
+			hexlen -= 5;
+		}
+		if (!p->algo_known && decide_plain(p, hexlen))
+			return -1;
+		name = sp + 2;
+		name_end = end;
 	}
-	if (parse_hash(p, s, (size_t)(sp - s), hash))
+	if (parse_hash(p, hex, hexlen, hash))
 		return -1;
-	if (unescape(p, sp + 2, (size_t)(end - sp - 2), esc, &plen))
+	if (unescape(p, name, (size_t)(name_end - name), esc, &plen))
 		return -1;
 	return add_entry(p, plen, MF_FILE, 0, hash);
 }
 
-/* "%%%% size,sha256,filename": which columns hold size and sha256. */
+/* "%%%% size,md5,sha256,filename": which columns hold size and the hash. */
 struct hd_cols {
 	int ncols, size_col, sha_col;
 };
 
 static int hd_columns(struct parser *p, const char *s, size_t n, struct hd_cols *c)
 {
+	static const enum hash_algo pref[] = {HASH_SHA256, HASH_SHA1, HASH_MD5};  /* strongest first */
 	const char *f = s + 5, *end = s + n;
-	int col = 0;
+	int col = 0, hcol[ARRAY_SIZE(pref)] = {-1, -1, -1};
 	bool fname_last = false;
 	char q[64];
 
@@ -300,14 +471,21 @@ static int hd_columns(struct parser *p, const char *s, size_t n, struct hd_cols 
 		size_t k = comma ? (size_t)(comma - f) : (size_t)(end - f);
 		if (k == 4 && !memcmp(f, "size", 4))
 			c->size_col = col;
-		else if (k == 6 && !memcmp(f, "sha256", 6))
-			c->sha_col = col;
+		for (size_t i = 0; i < ARRAY_SIZE(pref); i++)
+			if (k == strlen(hash_name(pref[i])) && !memcmp(f, hash_name(pref[i]), k))
+				hcol[i] = col;
 		fname_last = k == 8 && !memcmp(f, "filename", 8) && !comma;
 		col++;
 		f += k + 1;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(pref) && c->sha_col < 0; i++)
+		if (hcol[i] >= 0 && (!p->o->algo_set || p->o->algo == pref[i])) {
+			c->sha_col = hcol[i];
+			p->m->algo = pref[i];
+		}
 	if (c->size_col < 0 || c->sha_col < 0 || !fname_last)
-		return perr(p, "expected columns size, sha256 and filename last, got '%s'",
+		return perr(p, "expected columns size, %s and filename last, got '%s'",
+			    p->o->algo_set ? hash_name(p->o->algo) : "md5, sha1 or sha256",
 			    quote(s + 5, n - 5, q, sizeof(q)));
 	c->ncols = col;
 	return 0;
@@ -382,28 +560,46 @@ static int gp_check_totals(struct parser *p, const struct gp_header *h)
 int manifest_parse(const char *buf, size_t len, const char *fname, struct manifest *m,
 		   char *err, size_t errlen)
 {
-	struct parser p = {.fname = fname, .err = err, .errlen = errlen, .m = m};
+	return manifest_parse_opts(buf, len, fname, NULL, m, err, errlen);
+}
+
+int manifest_parse_opts(const char *buf, size_t len, const char *fname,
+			const struct mf_parse_opts *o, struct manifest *m, char *err, size_t errlen)
+{
+	static const struct mf_parse_opts none = {0};
+	struct parser p = {.fname = fname, .err = err, .errlen = errlen, .m = m, .o = o ? o : &none};
 	struct gp_header h = {0};
 	struct hd_cols cols = {0};
-	size_t hexlen = 0, pos = 0;
+	size_t pos = 0;
 	int rc = -1;
+	char sep = '\n';
 
 	manifest_init(m, MF_SHA256SUM, HASH_SHA256);
-	if (len >= sizeof(GPURENT_MAGIC) - 1 && !memcmp(buf, GPURENT_MAGIC, sizeof(GPURENT_MAGIC) - 1))
+	if (len >= sizeof(GPURENT_MAGIC) - 1 && !memcmp(buf, GPURENT_MAGIC, sizeof(GPURENT_MAGIC) - 1)) {
 		manifest_init(m, MF_GPURENT, HASH_XXH3);
-	else if (len >= sizeof(HASHDEEP_MAGIC) - 1 &&
-		 !memcmp(buf, HASHDEEP_MAGIC, sizeof(HASHDEEP_MAGIC) - 1))
+	} else if (len >= sizeof(HASHDEEP_MAGIC) - 1 &&
+		 !memcmp(buf, HASHDEEP_MAGIC, sizeof(HASHDEEP_MAGIC) - 1)) {
 		manifest_init(m, MF_HASHDEEP, HASH_SHA256);
+	} else {
+		/* sha256sum -z: NUL-terminated records, the first one before any newline */
+		const char *nul = memchr(buf, '\0', len), *nl = memchr(buf, '\n', len);
+		if (nul && (!nl || nul < nl || buf[len - 1] == '\0')) {
+			m->zero = true;
+			sep = '\0';
+		}
+	}
 	while (pos < len) {
-		const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+		const char *s = buf + pos, *nl = memchr(s, sep, len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
 
 		pos += n + 1;
 		p.line++;
-		if (memchr(s, '\0', n)) {
+		if (!m->zero && memchr(s, '\0', n)) {
 			perr(&p, "expected text, found a NUL byte");
 			goto out_fail;
 		}
+		if (!m->zero && n && s[n - 1] == '\r')
+			n--;   /* CRLF, as sha256sum -c reads it */
 		switch (m->format) {
 		case MF_GPURENT:
 			if (p.line == 1) {
@@ -428,9 +624,10 @@ int manifest_parse(const char *buf, size_t len, const char *fname, struct manife
 			}
 			break;
 		case MF_SHA256SUM:
-			if (!n || s[0] == '#')
+		case MF_BSD:
+			if (!n || (s[0] == '#' && !m->zero))
 				break;
-			if (sum_entry_line(&p, s, n, &hexlen))
+			if (sum_entry_line(&p, s, n))
 				goto out_fail;
 			break;
 		case MF_HASHDEEP:
@@ -465,10 +662,10 @@ int manifest_parse(const char *buf, size_t len, const char *fname, struct manife
 		perr(&p, "expected the hashdeep column line '%%%%%%%% size,sha256,filename'");
 		goto out_fail;
 	}
-	if (m->format == MF_SHA256SUM && !m->n) {
+	if ((m->format == MF_SHA256SUM || m->format == MF_BSD) && !m->n) {
 		p.line = p.line ? p.line : 1;
-		perr(&p, "expected a manifest: '# gpurent manifest 1', '%s' or 'HASH  NAME' lines",
-		     HASHDEEP_MAGIC);
+		perr(&p, "expected a manifest: '# gpurent manifest 1', '%s', 'HASH  NAME' or "
+		     "'TAG (NAME) = HASH' lines", HASHDEEP_MAGIC);
 		goto out_fail;
 	}
 	manifest_sort(m);

@@ -1,5 +1,5 @@
 /*
- * crypto.c - OpenSSL libcrypto's SHA-256 (EVP) behind the core's injected
+ * crypto.c - OpenSSL libcrypto's digests (EVP) behind the core's injected
  * hashing ops (crypto.h), loaded once through dl.h on first use.
  */
 #include "crypto.h"
@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <openssl/evp.h>
 
@@ -56,10 +57,11 @@ static void crypto_load(void)
 	crypto_ok = 1;
 }
 
-/* One context: the SHA-256 method, fetched once per context, not per file. */
+/* One context: the method, fetched once per context, not per file. */
 struct crypto_sha {
 	EVP_MD *md;
 	EVP_MD_CTX *evp;
+	size_t size;      /* the digest's bytes */
 };
 
 static void sha_free(void *ctx)
@@ -75,23 +77,42 @@ static void sha_free(void *ctx)
 	free(s);
 }
 
-static int sha_new(void **ctx, char *err, size_t errlen)
+/* OpenSSL's names of the digests (EVP_MD_fetch). */
+static const char *evp_name(enum hash_algo a)
 {
+	switch (a) {
+	case HASH_MD5: return "MD5";
+	case HASH_SHA1: return "SHA1";
+	case HASH_SHA256: return "SHA256";
+	case HASH_SHA512: return "SHA512";
+	case HASH_BLAKE2B: return "BLAKE2B-512";
+	default: return NULL;
+	}
+}
+
+static int sha_new(void **ctx, enum hash_algo a, char *err, size_t errlen)
+{
+	const char *name = evp_name(a);
 	struct crypto_sha *s;
 
 	*ctx = NULL;
+	if (!name) {
+		snprintf(err, errlen, "%s is not a libcrypto digest", hash_tag(a));
+		return -1;
+	}
 	pthread_once(&crypto_once, crypto_load);
 	if (!crypto_ok) {
-		snprintf(err, errlen, "SHA-256 needs OpenSSL's libcrypto (libcrypto.so.3), which could "
-			 "not be loaded (%s)", crypto_why);
+		snprintf(err, errlen, "%s needs OpenSSL's libcrypto (libcrypto.so.3), which could "
+			 "not be loaded (%s)", hash_tag(a), crypto_why);
 		return -1;
 	}
 	if (!(s = calloc(1, sizeof(*s)))) {
-		snprintf(err, errlen, "out of memory for a SHA-256 context");
+		snprintf(err, errlen, "out of memory for a %s context", hash_tag(a));
 		return -1;
 	}
-	if (!(s->md = crypto.md_fetch(NULL, "SHA256", NULL)) || !(s->evp = crypto.ctx_new())) {
-		snprintf(err, errlen, "OpenSSL libcrypto provides no SHA-256");
+	s->size = hash_size(a);
+	if (!(s->md = crypto.md_fetch(NULL, name, NULL)) || !(s->evp = crypto.ctx_new())) {
+		snprintf(err, errlen, "OpenSSL libcrypto provides no %s", name);
 		sha_free(s);
 		return -1;
 	}
@@ -113,17 +134,21 @@ static int sha_update(void *ctx, const void *p, size_t n)
 	return crypto.update(s->evp, p, n) == 1 ? 0 : -1;
 }
 
-static int sha_final(void *ctx, unsigned char out[32])
+static int sha_final(void *ctx, unsigned char *out)
 {
 	struct crypto_sha *s = ctx;
+	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int len = 0;
 
-	return crypto.final(s->evp, out, &len) == 1 && len == 32 ? 0 : -1;
+	if (crypto.final(s->evp, md, &len) != 1 || len != s->size)
+		return -1;
+	memcpy(out, md, len);
+	return 0;
 }
 
-const struct hash_sha256_ops *crypto_sha256_ops(void)
+const struct hash_crypto_ops *crypto_hash_ops(void)
 {
-	static const struct hash_sha256_ops ops = {
+	static const struct hash_crypto_ops ops = {
 		.ctx_new = sha_new,
 		.ctx_free = sha_free,
 		.begin = sha_begin,
@@ -133,3 +158,4 @@ const struct hash_sha256_ops *crypto_sha256_ops(void)
 
 	return &ops;
 }
+

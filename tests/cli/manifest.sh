@@ -70,9 +70,10 @@ expect_ok help-lists 'manifest .*models .*verify ' sh -c "\"$G\" help | tr '\n' 
 expect_err no-dir 2 "gpurent manifest: expected a directory" "$G" manifest
 expect_err two-dirs 2 "expected one directory, got 'data' and 'sub'" "$G" manifest data sub
 expect_err bad-option 2 "gpurent manifest: --fast: unknown option" "$G" manifest data --fast
-expect_err bad-hash 2 "gpurent manifest: --hash: expected one of xxh3, sha256, xxh3-128, xxh128, sha-256, got 'md5'" "$G" manifest data --hash md5
-expect_err bad-format 2 "--format: expected one of gpurent, sha256sum, hashdeep, got 'xml'" "$G" manifest data --format=xml
-expect_err hashdeep-xxh3 2 "--hash: the hashdeep format holds sha256, not xxh3-128" "$G" manifest data --format hashdeep --hash xxh3
+expect_err bad-hash 2 "gpurent manifest: --hash: expected one of xxh3, sha256, xxh3-128, xxh128, sha-256, md5, sha1, sha512, blake2b, xxh32, xxh64, xxh3-64, got 'crc32'" "$G" manifest data --hash crc32
+expect_err bad-format 2 "--format: expected one of gpurent, sha256sum, hashdeep, bsd, got 'xml'" "$G" manifest data --format=xml
+expect_err hashdeep-xxh3 2 "--hash: the hashdeep format holds md5, sha1 or sha256, not xxh3-128" "$G" manifest data --format hashdeep --hash xxh3
+expect_err verify-bad-hash 2 "gpurent verify: --hash: expected one of md5, sha1, sha256, sha512, blake2b, blake3, xxh32, xxh64, xxh128, xxh3, xxh3-128, xxh3-64, got 'crc32'" "$G" verify m --hash crc32
 expect_err no-such-dir 2 "gpurent manifest: nowhere: cannot open directory" "$G" manifest nowhere
 expect_err not-a-dir 2 "data/a.bin: cannot open directory: Not a directory" "$G" manifest data/a.bin
 expect_err bad-jobs 2 "gpurent manifest: -j: expected a positive whole number, got '0'" "$G" manifest data -j 0
@@ -124,14 +125,122 @@ else
 fi
 
 # --- sha256sum format: sha256sum -c accepts ours, we accept sha256sum's
-expect_ok write-sum 'sha256, sha256sum format' "$G" manifest data --format sha256sum -o m.sum
+expect_ok write-sum 'sha256, sha256sum format' "$G" manifest data --format sha256sum -o m.sha256
 grep -q 'note: 1 symlink left out' err && ok || bad "sha256sum format: no note about the left-out symlink"
-check sum-escaped "grep -qxF '\\$(printf n | sha256sum | cut -c1-64)  new\\nline' m.sum"
-if (cd data && sha256sum --quiet -c ../m.sum) >out 2>&1; then ok; else bad "sha256sum -c rejects gpurent's file: $(cat out)"; fi
-expect_ok verify-sum "^verify: OK: $NFILES entries match m\\.sum \\(sha256\\)" "$G" verify m.sum data
+check sum-escaped "grep -qxF '\\$(printf n | sha256sum | cut -c1-64)  new\\nline' m.sha256"
+if (cd data && sha256sum --quiet -c ../m.sha256) >out 2>&1; then ok; else bad "sha256sum -c rejects gpurent's file: $(cat out)"; fi
+expect_ok verify-sum "^verify: OK: $NFILES entries match m\\.sha256 \\(sha256\\)" "$G" verify m.sha256 data
 (cd data && find . -type f -print0 | xargs -0 sha256sum) >their.sum
-expect_ok verify-their-sum "^verify: OK: $NFILES entries match their\\.sum" "$G" verify their.sum data
+# 64 hex digits with no other sign: SHA-256, BLAKE3 or BLAKE2b-256; refused, never guessed
+expect_err their-sum-ambiguous 2 "their.sum:1: 64 hex digits could be SHA256, BLAKE3 or BLAKE2b-256" "$G" verify their.sum data
+expect_ok verify-their-sum "^verify: OK: $NFILES entries match their\\.sum" "$G" verify their.sum data --hash sha256
+cp their.sum SHA256SUMS
+expect_ok verify-their-sum-name "^verify: OK: $NFILES entries match SHA256SUMS \\(sha256\\)" "$G" verify SHA256SUMS data
 grep -q '^\\' their.sum && ok || bad "sha256sum escaped no name (test tree lacks odd names?)"
+
+# --- every checksum tool, both ways, on a tree of odd names (issue 11): the
+# tool writes, gpurent verifies intact; gpurent writes (--format sha256sum and
+# bsd), the tool's -c accepts; one file damaged, both say so. A missing tool
+# is a SKIP line naming its package (tools/deps.sh installs them all as root).
+CR=$(printf '\r') TAB=$(printf '\t')
+# mkodd DIR [nonl|b3|hd]: nonl leaves out the newline name (xxhsum 0.8.1
+# escapes nothing), b3 the invalid byte (b3sum prints it as U+FFFD), hd the
+# newline and CR names (hashdeep's lines cannot hold them)
+mkodd() {
+	mkdir -p "$1/sub"
+	printf 1 >"$1/sp ace"; printf 4 >"$1/ta${TAB}b"; printf 5 >"$1/back\\slash"
+	printf 6 >"$1/-dash"; printf 7 >"$1/caf$(printf '\303\251')"; printf content >"$1/sub/plain"
+	[ "${2:-}" = b3 ] || printf 8 >"$1/$BADUTF"
+	[ "${2:-}" = hd ] || printf 3 >"$1/cr${CR}mid"
+	[ "${2:-}" = nonl ] || [ "${2:-}" = hd ] || printf 2 >"$1/$NL"
+}
+pkg_of() { case $1 in xxhsum) echo xxhash ;; b3sum) echo b3sum ;; hashdeep) echo hashdeep ;; *) echo coreutils ;; esac; }
+for spec in "md5sum md5 md5 md5" "sha1sum sha1 sha1 sha1" "sha256sum sha256 sha256 sha256" \
+	"sha512sum sha512 sha512 sha512" "b2sum blake2b blake2b b2" "b3sum blake3 blake3 b3" \
+	"xxhsum:-H0 xxh32 xxh32 xxh32" "xxhsum:-H1 xxh64 xxh64 xxh64" "xxhsum:-H2 xxh128 xxh3-128 xxh128" \
+	"xxhsum:-H3 xxh3-64 xxh3-64 xxh3"; do
+	set -- $spec
+	tool=${1%%:*} topt= h=$2 hname=$3 ext=$4
+	case $1 in *:*) topt=${1#*:} ;; esac
+	if ! command -v "$tool" >/dev/null 2>&1; then skip "$tool not installed (package $(pkg_of "$tool")): $hname round trips"; continue; fi
+	kind=; case $tool in xxhsum) kind=nonl ;; b3sum) kind=b3 ;; esac
+	rm -rf odd && mkodd odd $kind
+	N=$(find odd -type f -printf x | wc -c)
+	(cd odd && find . -type f -print0 | xargs -0 "$tool" $topt --) >"their.$ext" 2>/dev/null
+	grep -q 'sub/plain' "their.$ext" && ok || bad "$tool wrote no sum file"
+	expect_ok "$hname-theirs" "^verify: OK: $N entries match their\\.$ext \\($hname\\)" "$G" verify "their.$ext" odd
+	cp "their.$ext" their.list
+	expect_ok "$hname-theirs-hash" "^verify: OK: $N entries match their\\.list \\($hname\\)" "$G" verify their.list odd --hash "$h"
+	if [ "$tool" != b3sum ]; then
+		for fmt in sha256sum bsd; do
+			"$G" manifest odd --format $fmt --hash "$h" -o "ours.$ext" >/dev/null 2>err || bad "manifest --format $fmt --hash $h: $(cat err)"
+			# every line checked: xxhsum exits 0 past a line it calls improperly formatted
+			(cd odd && "$tool" -c "../ours.$ext") >out 2>&1 && [ "$(grep -c ': OK$' out)" -eq "$N" ] && ! grep -qi 'improperly' out \
+				&& ok || bad "$tool -c rejects gpurent's $fmt $hname file: $(grep -v ': OK$' out | head -3)"
+			expect_ok "$hname-$fmt-ours" "^verify: OK: $N entries" "$G" verify "ours.$ext" odd
+		done
+	fi
+	printf 'CONTENT' >odd/sub/plain
+	expect_rc "$hname-damaged" 1 '^content-changed: +sub/plain$' "$G" verify "their.$ext" odd
+	(cd odd && "$tool" -c "../their.$ext") >out 2>&1 && bad "$tool -c passed a damaged tree" || ok
+done
+if command -v b3sum >/dev/null 2>&1; then
+	rm -rf odd && mkodd odd b3 && (cd odd && find . -type f -print0 | xargs -0 b3sum --) >their.b3
+	cp their.b3 b3.list
+	# 64 hex digits were read as SHA-256 (21 content-changed): now refused, never misjudged
+	expect_err b3-ambiguous 2 "b3.list:1: 64 hex digits could be SHA256, BLAKE3 or BLAKE2b-256" "$G" verify b3.list odd
+	GPURENT_B3SUM=/nonexistent/b3sum expect_err b3-missing 2 "BLAKE3 (a b3sum file) needs the b3sum program (Debian package b3sum), which is not installed" "$G" verify their.b3 odd
+	rm odd/sub/plain && printf x >odd/new
+	expect_rc b3-missing-extra 1 '^verify: FAILED: 1 missing, 1 extra, 0 size-changed, 0 content-changed' "$G" verify their.b3 odd
+else
+	skip "b3sum not installed (package b3sum): BLAKE3 files"
+fi
+rm -rf odd && mkodd odd
+ODDN=$(find odd -type f -printf x | wc -c)
+(cd odd && find . -type f -print0 | xargs -0 md5sum --) >md5.list
+# 32 hex digits were read as XXH3-128 (22 content-changed): now refused, never misjudged
+expect_err md5-ambiguous 2 "md5.list:1: 32 hex digits could be MD5 or XXH128 (md5sum, xxhsum -H2): say which with --hash" "$G" verify md5.list odd
+(cd odd && find . -type f -print0 | xargs -0 sha256sum --) >odd.sha256
+# CRLF (was: every name missing and extra); sha256sum -c accepts it too
+sed 's/$/\r/' odd.sha256 >crlf.sha256
+expect_ok crlf "^verify: OK: $ODDN entries match crlf\\.sha256" "$G" verify crlf.sha256 odd
+(cd odd && sha256sum -c ../crlf.sha256) >out 2>&1 && ok || bad "sha256sum -c rejects the CRLF file: $(head -3 out)"
+# sha256sum -z: NUL-terminated, names unescaped (a newline is part of a name)
+(cd odd && find . -type f -print0 | xargs -0 sha256sum -z --) >z.sha256
+expect_ok zero "^verify: OK: $ODDN entries match z\\.sha256" "$G" verify z.sha256 odd
+# --tag lines name their hash: no --hash needed
+for t in md5sum sha1sum sha256sum sha512sum b2sum; do
+	(cd odd && find . -type f -print0 | xargs -0 $t --tag --) >tag.list
+	expect_ok "$t-tag" "^verify: OK: $ODDN entries match tag\\.list" "$G" verify tag.list odd
+done
+printf 'CONTENT' >odd/sub/plain
+expect_rc zero-damaged 1 '^content-changed: +sub/plain$' "$G" verify z.sha256 odd
+expect_rc crlf-damaged 1 '^content-changed: +sub/plain$' "$G" verify crlf.sha256 odd
+(cd odd && b2sum -l 256 --tag -- sp\ ace) >b2-256.list
+expect_err b2-256 2 "b2-256.list:1: BLAKE2b-256: only BLAKE2b-512" "$G" verify b2-256.list odd
+if command -v hashdeep >/dev/null 2>&1; then
+	for c in md5 sha1 sha256; do
+		rm -rf odd && mkodd odd hd
+		N=$(find odd -type f -printf x | wc -c)
+		(cd odd && hashdeep -c $c -r -l .) >"their-$c.hd" 2>/dev/null
+		expect_ok "hashdeep-$c-theirs" "^verify: OK: $N entries, .* match their-$c\\.hd \\($c\\)" "$G" verify "their-$c.hd" odd
+		"$G" manifest odd --format hashdeep --hash $c -o "ours-$c.hd" >/dev/null 2>&1
+		(cd odd && hashdeep -a -k "../ours-$c.hd" -r -l .) >out 2>&1
+		grep -q 'Audit passed' out && ok || bad "hashdeep -a rejects gpurent's $c file: $(head -3 out)"
+		printf 'CONTENT' >odd/sub/plain
+		expect_rc "hashdeep-$c-damaged" 1 '^content-changed: +sub/plain$' "$G" verify "their-$c.hd" odd
+		(cd odd && hashdeep -a -k "../ours-$c.hd" -r -l .) >out 2>&1
+		grep -q 'Audit failed' out && ok || bad "hashdeep -a passed a damaged tree ($c)"
+	done
+else
+	skip "hashdeep not installed (package hashdeep): md5/sha1 hashdeep files"
+fi
+rm -rf odd && mkodd odd
+run "$G" manifest odd --format sha256sum --hash md5 -o plain.list
+grep -q "note: 32 hex digits could be MD5 or XXH128 (md5sum, xxhsum -H2): name the file \*.md5" err && ok || bad "no note that plain.list does not name its hash: $(cat err)"
+run "$G" manifest odd --format sha256sum --hash md5 -o named.md5
+[ ! -s err ] && ok || bad "a note although named.md5 names its hash: $(cat err)"
+expect_err xxh-newline 1 "a name with a newline or a final carriage return cannot be written in xxhsum's format" "$G" manifest odd --format sha256sum --hash xxh64 -o nl.xxh64
 
 # --- hashdeep format (no newline names), both ways
 mktree hd hashdeep
@@ -139,9 +248,11 @@ HDFILES=$(find hd -type f -printf x | wc -c)
 if command -v xxhsum >/dev/null 2>&1; then
 	# xxhsum -H2 writes the same 'HASH  NAME' lines with XXH3-128 (names unescaped)
 	(cd hd && find . -type f -print0 | xargs -0 xxhsum -H2 2>/dev/null) >their.xxh
-	expect_ok verify-xxhsum "^verify: OK: $HDFILES entries match their\\.xxh \\(xxh3-128\\)" "$G" verify their.xxh hd
-	"$G" manifest hd --format sha256sum --hash xxh3 -o m.xxh >/dev/null
-	(cd hd && xxhsum -H2 -c ../m.xxh) >out 2>&1 && ok || bad "xxhsum -c rejects gpurent's xxh3 sum file: $(tail -3 out)"
+	expect_err xxhsum-ambiguous 2 "their.xxh:1: 32 hex digits could be MD5 or XXH128" "$G" verify their.xxh hd
+	expect_ok verify-xxhsum "^verify: OK: $HDFILES entries match their\\.xxh \\(xxh3-128\\)" "$G" verify their.xxh hd --hash xxh3
+	"$G" manifest hd --format sha256sum --hash xxh3 -o m.xxh128 >/dev/null
+	(cd hd && xxhsum -H2 -c ../m.xxh128) >out 2>&1 && [ "$(grep -c ': OK$' out)" -eq "$HDFILES" ] && ! grep -qi 'improperly' out \
+		&& ok || bad "xxhsum -c rejects gpurent's xxh3 sum file: $(tail -3 out)"
 fi
 expect_err hashdeep-newline 1 "a name with a newline cannot be written in the hashdeep format" "$G" manifest data --format hashdeep -o m.hd
 [ ! -e m.hd ] && ok || bad "hashdeep: a manifest was written despite the error"
@@ -203,8 +314,8 @@ grep -qx 'missing:         new\\nline' out && ok || bad "a missing name with a n
 
 # in the other formats too (sha256sum: no sizes, so a resized file has another hash)
 damage; truncate -s 10 d/a.bin; rm d/sub/b.txt; printf 'x' >d/extra
-expect_rc sum-damage 1 '^verify: FAILED: 1 missing, 1 extra, 0 size-changed, 1 content-changed, 0 unreadable' "$G" verify m.sum d
-expect_rc sum-quick 1 '^verify: FAILED: 1 missing, 1 extra, 0 size-changed, 0 content-changed' "$G" verify m.sum d --quick
+expect_rc sum-damage 1 '^verify: FAILED: 1 missing, 1 extra, 0 size-changed, 1 content-changed, 0 unreadable' "$G" verify m.sha256 d
+expect_rc sum-quick 1 '^verify: FAILED: 1 missing, 1 extra, 0 size-changed, 0 content-changed' "$G" verify m.sha256 d --quick
 rm -rf dh && cp -a hd dh && truncate -s 10 dh/a.bin && mkfifo dh/empty.tmp
 printf '\001' | dd of=dh/zeros.bin bs=1 seek=3 conv=notrunc 2>/dev/null
 expect_rc hd-damage 1 '^verify: FAILED: 0 missing, 0 extra, 1 size-changed, 1 content-changed, 0 unreadable' "$G" verify m.hd dh
@@ -217,6 +328,7 @@ expect_ok follow-ok '^verify: OK' "$G" verify m.follow f
 rm outside.bin
 expect_rc dangling 1 '^unreadable: +ln \(No such file or directory\)$' "$G" verify m.follow f
 expect_err follow-manifest-dangling 1 "1 entry could not be read; no manifest written" sh -c "\"$G\" manifest f --follow-symlinks -o m2 2>&1 >/dev/null | tail -1 >&2; exit 1"
+expect_err hash-contradicts 2 "--hash: m.gp's header says its hash is xxh3-128, not sha256" "$G" verify m.gp data --hash sha256
 expect_err follow-contradicts 2 "--follow-symlinks: m.gp records symlinks as links" "$G" verify m.gp data --follow-symlinks
 
 # unreadable as an unprivileged user (root reads everything)
@@ -251,11 +363,11 @@ expect_err truncated-manifest 2 "bad2.m:4: files: the header says $NFILES, the m
 sed '3s/.*/# follow-symlinks: perhaps/' m.gp >bad3.m
 expect_err bad-header 2 "bad3.m:3: follow-symlinks: expected yes or no, got 'perhaps'" "$G" verify bad3.m data
 printf 'not a manifest\n' >bad4.m
-expect_err not-manifest 2 "bad4.m:1: expected 'HASH  NAME' (sha256sum format), got 'not a manifest'" "$G" verify bad4.m data
+expect_err not-manifest 2 "bad4.m:1: expected 'HASH  NAME' (sha256sum format) or 'TAG (NAME) = HASH', got 'not a manifest'" "$G" verify bad4.m data
 : >empty.m
 expect_err empty-manifest 2 "empty.m:1: expected a manifest" "$G" verify empty.m data
-printf '%s  ../etc/passwd\n' "$(printf x | sha256sum | cut -c1-64)" >escape.m
-expect_err escape-dir 2 "escape.m:1: expected a relative path without empty, '.' or '..' parts, got '../etc/passwd'" "$G" verify escape.m data
+printf '%s  ../etc/passwd\n' "$(printf x | sha256sum | cut -c1-64)" >escape.sha256
+expect_err escape-dir 2 "escape.sha256:1: expected a relative path without empty, '.' or '..' parts, got '../etc/passwd'" "$G" verify escape.sha256 data
 expect_err verify-no-dir 2 "gpurent verify: nowhere: cannot open directory" "$G" verify m.gp nowhere
 
 # --- the documentation names both commands and every option
