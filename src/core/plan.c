@@ -133,12 +133,17 @@ static bool gpu_is(const struct gpu_spec *g, const char *want)
 	return !strcmp(fam, names_norm(want, nw, sizeof(nw)));
 }
 
-/* The first of the task's candidates offer o fits (use_spot aside:
- * checked with the price), or -1; 0 without a task. */
+/* The first of the task's candidates offer o fits, its use_spot too
+ * (a spot price for use_spot: true); else the first it fits use_spot
+ * aside (excluded with the price, where a cheaper on-demand plan it
+ * leaves out is worth saying); -1 when none; 0 without a task. */
 static int task_match(const struct sky_doc *t, const struct offer *o)
 {
 	if (!t)
 		return 0;
+	for (size_t i = 0; i < t->ncand; i++)
+		if (sky_res_fits(&t->cand[i], o, false))
+			return (int)i;
 	for (size_t i = 0; i < t->ncand; i++)
 		if (sky_res_fits(&t->cand[i], o, true))
 			return (int)i;

@@ -713,7 +713,12 @@ static void test_task_candidates(void **s)
 	for (size_t i = 0; i < r.n; i++)
 		assert_int_equal(r.ranked[i].mode == PLAN_SPOT, r.ranked[i].offer == a100);
 	plan_result_free(&r);
-	(void)a80;
+	/* an offer with no spot price fits the on-demand candidate, not the spot-only one */
+	po.task = task_of("resources:\n  any_of:\n    - {accelerators: A100-80GB:8, use_spot: true}\n"
+			  "    - {accelerators: A100-80GB:8, infra: aws}\n");
+	run(&w, &arch, &po, &r);
+	assert_true(r.n == 1 && r.ranked[0].offer == a80 && r.ranked[0].mode != PLAN_SPOT);
+	plan_result_free(&r);
 	po.task = NULL;
 }
 
