@@ -28,11 +28,17 @@ bool plan_serve_wanted(const struct workload *w)
 
 /* An offer is kept when the user may and wants to rent it: plan's --access
  * (and the workload's access), --exclude and --only (plan.h). */
+/* Who may rent it (access, --exclude, --only) and where the task lets it
+ * run (any of its candidates; a service is on demand: use_spot aside). */
 static bool access_keep(void *ctx, const struct offer *o)
 {
+	const struct plan_opts *po = ctx;
 	enum plan_exclusion why;
+	bool fits = !po->task;
 
-	return plan_offer_allowed(ctx, o, &why);
+	for (size_t i = 0; po->task && i < po->task->ncand && !fits; i++)
+		fits = sky_res_fits(&po->task->cand[i], o, true);
+	return fits && plan_offer_allowed(po, o, &why);
 }
 
 static const char *cs(const struct cat_str *s, char *buf, size_t n)

@@ -108,4 +108,13 @@ assert len(d) >= 2 and all("resources" in x and "run" in x for x in d), d' "$T/o
 		&& ok || bad "pipeline --emit sky: one task per job"
 fi
 
+# a service plan keeps to the task's resources too
+cat >h100.yaml <<'EOF2'
+resources:
+  accelerators: H100:1
+EOF2
+run "$G" plan "$ROOT/examples/serve-8b.yaml" h100.yaml
+[ "$rc" -le 1 ] && ! awk '/^ *[0-9]+ /{print $4}' "$T/out" | grep -qv '^H100$' && ok \
+	|| bad "a service under a task: only H100 rows: $(head -12 "$T/out")"
+
 finish
