@@ -113,8 +113,11 @@ cat >h100.yaml <<'EOF2'
 resources:
   accelerators: H100:1
 EOF2
-run "$G" plan "$ROOT/examples/serve-8b.yaml" h100.yaml
-[ "$rc" -le 1 ] && ! awk '/^ *[0-9]+ /{print $4}' "$T/out" | grep -qv '^H100$' && ok \
-	|| bad "a service under a task: only H100 rows: $(head -12 "$T/out")"
+run "$G" plan "$ROOT/examples/serve-8b.yaml" h100.yaml --json
+if [ $HAVE_PY = 1 ]; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["ranked"]
+assert r and all("H100" in c["gpu"] and c["gpus_per_box"] == 1 for c in r), r' "$T/out" \
+		&& ok || bad "a service under a task: only 1x H100 boxes: $(head -c 300 "$T/out")"
+fi
 
 finish
