@@ -14,34 +14,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../core/units.h"
 #include "../util/util.h"
 
-/* gpurent's provider names and SkyPilot's cloud names (sky/clouds/ and
- * the catalog folders of skypilot-org/skypilot-catalog); a catalog
- * folder named after the cloud gives the provider its name. */
-static const struct {
-	const char *provider, *cloud;
-} clouds[] = {
-	{"aws", "aws"},         {"azure", "azure"},     {"cudo", "cudo"},
-	{"digitalocean", "do"}, {"do", "do"},           {"fluidstack", "fluidstack"},
-	{"gcp", "gcp"},         {"hyperbolic", "hyperbolic"}, {"hyperstack", "hyperstack"},
-	{"ibm", "ibm"},         {"kubernetes", "kubernetes"}, {"lambda", "lambda"},
-	{"nebius", "nebius"},   {"oci", "oci"},         {"paperspace", "paperspace"},
-	{"primeintellect", "primeintellect"}, {"runpod", "runpod"}, {"scp", "scp"},
-	{"seeweb", "seeweb"},   {"shadeform", "shadeform"}, {"vast", "vast"},
-	{"vast.ai", "vast"},    {"vsphere", "vsphere"},
-};
-
 const char *sky_emit_cloud(const struct offer *o)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(clouds); i++)
-		if (o->provider.len == strlen(clouds[i].provider) &&
-		    !strncasecmp(o->provider.p, clouds[i].provider, o->provider.len))
-			return clouds[i].cloud;
-	return NULL;
+	return sky_cloud_of(&o->provider);
 }
 
 /* A YAML double-quoted scalar of s[0..n): \" \\ and \xNN for control

@@ -1280,6 +1280,7 @@ static const struct { const char *cloud, *names; } cloud_names[] = {
 	{"fluidstack", "fluidstack"},
 	{"gcp", "gcp|Google Cloud|Google Cloud Platform"},
 	{"hyperbolic", "hyperbolic"},
+	{"hyperstack", "hyperstack"},
 	{"ibm", "ibm|IBM Cloud"},
 	{"kubernetes", "kubernetes|k8s"},
 	{"lambda", "lambda|Lambda|Lambda Cloud|Lambda Labs"},
@@ -1313,6 +1314,19 @@ static bool cloud_is(const struct cat_str *prov, const char *cloud)
 		if (!strcasecmp(cloud_names[i].cloud, cloud))
 			return names_in_list(p, cloud_names[i].names);
 	return false;
+}
+
+const char *sky_cloud_of(const struct cat_str *provider)
+{
+	char p[128];
+
+	if (!provider->len || provider->len >= sizeof(p))
+		return NULL;
+	snprintf(p, sizeof(p), "%.*s", (int)provider->len, provider->p);
+	for (size_t i = 0; i < ARRAY_SIZE(cloud_names); i++)
+		if (names_in_list(p, cloud_names[i].names))
+			return cloud_names[i].cloud;
+	return NULL;
 }
 
 /* A zone against an offer: its own zone, else (no zone named) its region

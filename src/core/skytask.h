@@ -121,6 +121,11 @@ void sky_task_free(struct sky_task *t);
  * workload reader, which skips them. */
 bool sky_task_key(const char *k);
 
+/* SkyPilot's name of the cloud a catalog's provider is ("aws", "do",
+ * "vast" for Vast.ai, ...), or NULL when SkyPilot has no such cloud (a
+ * domestic platform, a campus cluster). Static. */
+const char *sky_cloud_of(const struct cat_str *provider);
+
 /*
  * Whether offer o satisfies candidate r (GPU name and count per node,
  * cpus, memory, disk, cloud/region/zone, instance type; use_spot only
