@@ -134,6 +134,7 @@ int cmd_verify(int argc, char **argv)
 		wo.skip_ino = st.st_ino;
 	}
 	wo.follow_symlinks = want.format == MF_GPURENT ? want.follow_symlinks : follow;
+	wo.jobs = jobs;
 	manifest_init(&have, want.format, want.algo);
 	hashing_set_sha256(crypto_sha256_ops());   /* libcrypto, loaded on first use */
 	have.follow_symlinks = wo.follow_symlinks;
