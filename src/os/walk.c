@@ -47,8 +47,9 @@
 #define BATCH_FILES 64
 #define BATCH_NAMES 8192        /* bytes of names in one batch */
 #define SPLIT_MIN READ_BUF      /* a file this big hands the rest of its batch to another thread */
+#define QUEUED_MAX 8            /* jobs queued per thread before a lister stops queueing batches */
 
-enum { JOB_DIR, JOB_FILES };
+enum { JOB_DIR, JOB_FILES, JOB_SORT };
 
 struct wjob {
 	struct workq_item item;    /* first: the queue links jobs through it */
@@ -94,6 +95,7 @@ struct progress {
 struct walkstate {
 	const struct walk_opts *o;
 	bool hash;
+	unsigned jobs;             /* threads */
 	pthread_mutex_t lock;      /* the first error */
 	atomic_bool failed;
 	int rc;
@@ -446,7 +448,12 @@ static void list_dir(struct workq *q, struct wworker *w, struct dnode *n)
 			break;
 		case DT_REG:
 			if (b && (b->n == BATCH_FILES || b->used + nlen + 1 > BATCH_NAMES)) {
-				workq_push(q, &b->job.item);
+				/* with enough queued already, the lister does this one itself:
+				 * a directory of millions of files queues a few batches, not all */
+				if (workq_queued(q) >= QUEUED_MAX * w->ws->jobs)
+					run_batch(q, w, b);
+				else
+					workq_push(q, &b->job.item);
 				b = NULL;
 			}
 			if (!b && !(b = new_batch(w, n)))
@@ -471,14 +478,63 @@ static void list_dir(struct workq *q, struct wworker *w, struct dnode *n)
 	node_put(n);
 }
 
+/* Sorting one thread's entries, on any thread, once the walk is done. */
+struct sjob {
+	struct wjob job;
+	struct manifest *m;
+};
+
 static void walk_job(struct workq *q, void *state, struct workq_item *item)
 {
 	struct wjob *j = (struct wjob *)item;
 
 	if (j->kind == JOB_DIR)
 		list_dir(q, state, (struct dnode *)j);
-	else
+	else if (j->kind == JOB_FILES)
 		run_batch(q, state, (struct fbatch *)j);
+	else
+		manifest_sort(((struct sjob *)j)->m);
+}
+
+static int cmp_path(const struct mf_entry *a, const struct mf_entry *b)
+{
+	return strcmp(a->path, b->path);
+}
+
+/*
+ * v holds nruns sorted runs back to back, run r at v[bounds[r]..bounds[r+1]);
+ * merge them, pairs at a time, into one sorted run. With no memory for the
+ * second buffer v is left as it is (the caller sorts it anyway).
+ */
+static void merge_runs(struct mf_entry *v, size_t *bounds, size_t nruns)
+{
+	size_t total = bounds[nruns];
+	struct mf_entry *tmp, *src = v, *dst;
+
+	if (nruns < 2 || !(tmp = malloc(total * sizeof(*tmp))))
+		return;
+	dst = tmp;
+	while (nruns > 1) {
+		size_t w = 0;
+		for (size_t r = 0; r < nruns; r += 2) {
+			size_t a = bounds[r], b = bounds[r + 1];
+			size_t end = r + 1 < nruns ? bounds[r + 2] : bounds[r + 1], i = a, j = b, o = a;
+			while (i < b && j < end)   /* a last odd run has j == end: copied */
+				dst[o++] = cmp_path(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+			memcpy(dst + o, src + i, (b - i) * sizeof(*dst));
+			o += b - i;
+			memcpy(dst + o, src + j, (end - j) * sizeof(*dst));
+			bounds[w++] = a;
+		}
+		bounds[w] = total;
+		nruns = w;
+		struct mf_entry *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, total * sizeof(*v));
+	free(tmp);
 }
 
 static int progress_start(struct progress *pr, pthread_t *tid);
@@ -495,6 +551,8 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 	struct dnode root = {.job.kind = JOB_DIR, .path = empty, .name = "."};
 	struct workq *q = NULL;
 	void **states = NULL;
+	struct sjob *sorts = NULL;
+	size_t *bounds = NULL;
 	struct stat st;
 	pthread_t tid;
 	bool shown = false;
@@ -504,11 +562,14 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 
 	if (jobs > 256)
 		jobs = 256;
+	ws.jobs = jobs;
 	pthread_mutex_init(&ws.lock, NULL);
 	wk = calloc(jobs, sizeof(*wk));
 	states = calloc(jobs, sizeof(*states));
+	sorts = calloc(jobs, sizeof(*sorts));
+	bounds = calloc(jobs + 1, sizeof(*bounds));
 	pr = calloc(1, sizeof(*pr));
-	if (!wk || !states || !pr) {
+	if (!wk || !states || !sorts || !bounds || !pr) {
 		snprintf(err, errlen, "out of memory");
 		goto out_free;
 	}
@@ -555,13 +616,21 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 		shown = !progress_start(pr, &tid);
 	workq_push(q, &root.job.item);
 	workq_wait(q);
-	workq_free(q);
 	if (shown)
 		progress_stop(pr, tid);
 	if (atomic_load(&ws.failed)) {
+		workq_free(q);
 		rc = ws.rc;
 		goto out_workers;
 	}
+	/* each thread's entries sorted on all threads, merged below: the caller's
+	 * manifest_sort() then finds them in order */
+	for (unsigned i = 0; i < made; i++) {
+		sorts[i] = (struct sjob){.job.kind = JOB_SORT, .m = &wk[i].local};
+		workq_push(q, &sorts[i].job.item);
+	}
+	workq_wait(q);
+	workq_free(q);
 	/* every thread's entries into out */
 	for (unsigned i = 0; i < made; i++)
 		total += wk[i].local.n;
@@ -574,13 +643,16 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 		out->v = nv;
 		out->cap = out->n + total;
 	}
+	bounds[0] = 0;
 	for (unsigned i = 0; i < made; i++) {
 		struct manifest *l = &wk[i].local;
 		if (l->n)
-			memcpy(out->v + out->n, l->v, l->n * sizeof(*l->v));
-		out->n += l->n;
+			memcpy(out->v + out->n + bounds[i], l->v, l->n * sizeof(*l->v));
+		bounds[i + 1] = bounds[i] + l->n;
 		l->n = 0;   /* the paths are out's now */
 	}
+	merge_runs(out->v + out->n, bounds, made);
+	out->n += total;
 	rc = 0;
 out_workers:
 	for (unsigned i = 0; i < made; i++) {
@@ -601,6 +673,8 @@ out_workers:
 out_free:
 	pthread_mutex_destroy(&ws.lock);
 	free(pr);
+	free(bounds);
+	free(sorts);
 	free(states);
 	free(wk);
 	return rc;
