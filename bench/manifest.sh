@@ -35,12 +35,15 @@ fi
 if [ -n "${BENCH_DIR:-}" ]; then
 	W=$BENCH_DIR
 	mkdir -p "$W"
-	trap 'rm -f "$W.out" "$W.m" "$W.many.m" "$W.ratios"' EXIT
+	trap 'rm -f "$W.out" "$W.m" "$W.many.m" "$W.ratios" "$W.times"' EXIT
 else
 	W=$(mktemp -d)
-	trap 'rm -rf "$W" "$W.out" "$W.m" "$W.many.m" "$W.ratios"' EXIT
+	trap 'rm -rf "$W" "$W.out" "$W.m" "$W.many.m" "$W.ratios" "$W.times"' EXIT
 fi
 now() { date +%s.%N; }
+# cpu: log the user + system seconds of every command this shell has
+# waited for (`times`' second line; in this shell, never in a $(...) subshell)
+cpu() { times >>"$W.times"; }
 machine() {
 	echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 }
@@ -151,17 +154,18 @@ case_many() {
 	echo "many small files: $files files, $bytes bytes ($du MB on disk), 200 x 10 directories, page cache warm"
 	machine
 	: >"$W.ratios"
+	: >"$W.times"
 	r=0
 	while [ "$r" -lt "$ROUNDS" ]; do
-		t0=$(now)
+		cpu; t0=$(now)
 		find . -type f -printf '%s %p\n' >/dev/null
-		t1=$(now)
+		t1=$(now); cpu
 		find . -type f -print0 | xargs -0 xxhsum -H3 >/dev/null 2>&1
-		t2=$(now)
+		t2=$(now); cpu
 		"$G" manifest . -o "$W.many.m" >/dev/null
-		t3=$(now)
+		t3=$(now); cpu
 		"$G" verify "$W.many.m" . --quick >/dev/null
-		t4=$(now)
+		t4=$(now); cpu
 		echo "$t0 $t1 $t2 $t3 $t4" >>"$W.ratios"
 		r=$((r + 1))
 	done
@@ -175,15 +179,27 @@ case_many() {
 		printf "  %-44s %5.2f  (min %5.2f, max %5.2f)  target %s: %s\n", name, med, a[1], a[k], target,
 			(ok == "le" ? med <= substr(target, 4) : med >= substr(target, 4)) ? "met" : "MISSED"
 	}
-	function trow(name, a, k,   med) {
+	function trow(name, a, k, unit,   med) {
 		sort(a, k)
 		med = (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-		printf "  %-44s %6.3f s  (min %6.3f, max %6.3f)\n", name, med, a[1], a[k]
+		if (unit == "x")
+			printf "  %-44s %5.2f  (min %5.2f, max %5.2f)\n", name, med, a[1], a[k]
+		else
+			printf "  %-44s %6.3f s  (min %6.3f, max %6.3f)\n", name, med, a[1], a[k]
+	}
+	NR == FNR {
+		# the children line of each `times`: cumulative CPU seconds
+		if (FNR % 2 == 0) { split($1, u, /[ms]/); split($2, y, /[ms]/); c[++nc] = u[1] * 60 + u[2] + y[1] * 60 + y[2] }
+		next
 	}
 	{
 		k++
+		for (i = 0; i < 5; i++) C[i] = c[5 * (k - 1) + 1 + i]
+		$6 = C[0]; $7 = C[1]; $8 = C[2]; $9 = C[3]; $10 = C[4]
 		f[k] = $2 - $1; x[k] = $3 - $2; g[k] = $4 - $3; v[k] = $5 - $4
 		rg[k] = g[k] / f[k]; rx[k] = x[k] / g[k]; rv[k] = v[k] / f[k]
+		cf[k] = $7 - $6; cx[k] = $8 - $7; cg[k] = $9 - $8; cv[k] = $10 - $9
+		qg[k] = cg[k] / cf[k]; qx[k] = cx[k] / cg[k]; qv[k] = cv[k] / cf[k]
 	}
 	END {
 		printf "%d interleaved rounds, median (min, max):\n", k
@@ -195,8 +211,16 @@ case_many() {
 		row("manifest / find", rg, k, "<= 2", "le")
 		row("xxhsum / manifest (manifest is faster by)", rx, k, ">= 2", "ge")
 		row("verify --quick / find", rv, k, "<= 1.2", "le")
-	}' "$W.ratios"
-	rm -f "$W.ratios"
+		print "CPU seconds (user + system; what a loaded machine cannot inflate much):"
+		trow("find", cf, k)
+		trow("find | xargs xxhsum -H3", cx, k)
+		trow("gpurent manifest", cg, k)
+		trow("gpurent verify --quick", cv, k)
+		trow("CPU manifest / find", qg, k, "x")
+		trow("CPU xxhsum / manifest", qx, k, "x")
+		trow("CPU verify --quick / find", qv, k, "x")
+	}' "$W.times" "$W.ratios"
+	rm -f "$W.ratios" "$W.times"
 }
 
 for c in $CASES; do
