@@ -199,6 +199,8 @@ int cmd_manifest(int argc, char **argv)
 		wo.skip_ino = st.st_ino;
 	}
 	wo.follow_symlinks = follow;
+	wo.jobs = jobs;
+	wo.hash = true;   /* hashed as listed: walk_hash() below finds them done */
 	manifest_init(&m, format, algo);
 	hashing_set_crypto(crypto_hash_ops());   /* libcrypto, loaded on first use */
 	m.follow_symlinks = follow;

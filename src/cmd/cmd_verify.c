@@ -213,6 +213,7 @@ int cmd_verify(int argc, char **argv)
 		wo.skip_ino = st.st_ino;
 	}
 	wo.follow_symlinks = want.format == MF_GPURENT ? want.follow_symlinks : follow;
+	wo.jobs = jobs;
 	/* BLAKE3 is hashed by b3sum; the walk (symlink targets) needs an algorithm it has */
 	manifest_init(&have, want.format, want.algo == HASH_BLAKE3 ? HASH_XXH3 : want.algo);
 	hashing_set_crypto(crypto_hash_ops());   /* libcrypto, loaded on first use */

@@ -70,8 +70,12 @@ static int cmp_entry(const void *a, const void *b)
 
 void manifest_sort(struct manifest *m)
 {
-	if (m->n > 1)
-		qsort(m->v, m->n, sizeof(m->v[0]), cmp_entry);
+	/* the walk hands its entries over sorted: one pass says so */
+	for (size_t i = 1; i < m->n; i++)
+		if (cmp_entry(&m->v[i - 1], &m->v[i]) > 0) {
+			qsort(m->v, m->n, sizeof(m->v[0]), cmp_entry);
+			return;
+		}
 }
 
 long manifest_find(const struct manifest *m, const char *path)

@@ -178,3 +178,137 @@ void pool_free(struct pool *p)
 	free(p->args);
 	free(p);
 }
+
+/* ---- the work queue (pool.h): a stack of intrusive items under one lock ---- */
+
+struct workq_arg {
+	struct workq *q;
+	void *state;
+};
+
+struct workq {
+	pthread_mutex_t lock;
+	pthread_cond_t work;        /* a job was pushed, or quit */
+	pthread_cond_t idle;        /* nothing queued and nothing running */
+	struct workq_item *top;
+	unsigned long queued, running;
+	bool quit;
+	workq_fn fn;
+	pthread_t *threads;
+	struct workq_arg *args;
+	unsigned nthreads;
+};
+
+static void *workq_main(void *arg)
+{
+	struct workq_arg *wa = arg;
+	struct workq *q = wa->q;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		struct workq_item *it;
+
+		while (!q->top && !q->quit)
+			pthread_cond_wait(&q->work, &q->lock);
+		if (q->quit)
+			break;
+		it = q->top;
+		q->top = it->next;
+		q->queued--;
+		q->running++;
+		pthread_mutex_unlock(&q->lock);
+
+		q->fn(q, wa->state, it);
+
+		pthread_mutex_lock(&q->lock);
+		if (!--q->running && !q->top)
+			pthread_cond_broadcast(&q->idle);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return NULL;
+}
+
+struct workq *workq_new(unsigned nthreads, workq_fn fn, void **workers, char *err, size_t errlen)
+{
+	struct workq *q;
+	struct workq_arg *args;
+
+	if (nthreads < 1 || nthreads > 256) {
+		snprintf(err, errlen, "workq: expected 1 to 256 threads");
+		return NULL;
+	}
+	q = calloc(1, sizeof(*q));
+	args = calloc(nthreads, sizeof(*args));
+	if (q)
+		q->threads = calloc(nthreads, sizeof(*q->threads));
+	if (!q || !args || !q->threads) {
+		if (q)
+			free(q->threads);
+		free(q);
+		free(args);
+		snprintf(err, errlen, "workq: out of memory");
+		return NULL;
+	}
+	q->args = args;
+	q->fn = fn;
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->idle, NULL);
+	for (unsigned i = 0; i < nthreads; i++) {
+		args[i].q = q;
+		args[i].state = workers ? workers[i] : NULL;
+		if (pthread_create(&q->threads[i], NULL, workq_main, &args[i])) {
+			snprintf(err, errlen, "workq: cannot start thread %u of %u", i + 1, nthreads);
+			workq_free(q);
+			return NULL;
+		}
+		q->nthreads++;
+	}
+	return q;
+}
+
+void workq_push(struct workq *q, struct workq_item *item)
+{
+	pthread_mutex_lock(&q->lock);
+	item->next = q->top;
+	q->top = item;
+	q->queued++;
+	pthread_cond_signal(&q->work);
+	pthread_mutex_unlock(&q->lock);
+}
+
+unsigned long workq_queued(struct workq *q)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&q->lock);
+	n = q->queued;
+	pthread_mutex_unlock(&q->lock);
+	return n;
+}
+
+void workq_wait(struct workq *q)
+{
+	pthread_mutex_lock(&q->lock);
+	while (q->top || q->running)
+		pthread_cond_wait(&q->idle, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+}
+
+void workq_free(struct workq *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->quit = true;
+	pthread_cond_broadcast(&q->work);
+	pthread_mutex_unlock(&q->lock);
+	for (unsigned i = 0; i < q->nthreads; i++)
+		pthread_join(q->threads[i], NULL);
+	pthread_cond_destroy(&q->idle);
+	pthread_cond_destroy(&q->work);
+	pthread_mutex_destroy(&q->lock);
+	free(q->threads);
+	free(q->args);
+	free(q);
+}

@@ -2,7 +2,8 @@
  * pool.h - a small pthread thread pool in the spirit of pigz's yarn.h:
  * the caller submits jobs, each tagged with a sequence number, workers run
  * them in any order, and the caller takes the finished jobs back in
- * submission order. A poison pill per worker stops the pool.
+ * submission order. A poison pill per worker stops the pool. Below it, an
+ * unordered work queue whose jobs may queue more jobs (workq_*).
  */
 #ifndef GPURENT_POOL_H
 #define GPURENT_POOL_H
@@ -52,5 +53,47 @@ unsigned long pool_in_flight(struct pool *p);
  * in flight are not returned. NULL is ignored.
  */
 void pool_free(struct pool *p);
+
+/*
+ * A work queue for jobs that make more jobs (a directory walk: listing a
+ * directory queues its subdirectories and batches of its files). Unordered:
+ * the newest job runs first (depth first, so few directories are open at
+ * once). A job is any struct that begins with a struct workq_item; the
+ * queue links it through that item and never allocates, so pushing cannot
+ * fail.
+ */
+struct workq;
+struct workq_item {
+	struct workq_item *next;   /* the queue's; the owner never touches it */
+};
+
+/*
+ * Runs one job on a worker thread: worker is that thread's own state
+ * (workers[i] given to workq_new), item the job pushed (its owner again:
+ * fn frees or reuses it). fn may call workq_push().
+ */
+typedef void (*workq_fn)(struct workq *q, void *worker, struct workq_item *item);
+
+/*
+ * Start nthreads workers (1..256) that wait for jobs. workers (may be NULL)
+ * and what it points to are borrowed until workq_free(). Returns the
+ * queue, or NULL with a message in err; free it with workq_free().
+ */
+struct workq *workq_new(unsigned nthreads, workq_fn fn, void **workers, char *err, size_t errlen);
+
+/* Queue item (borrowed until fn is given it), from any thread; never blocks. */
+void workq_push(struct workq *q, struct workq_item *item);
+
+/* Jobs queued and not yet taken by a worker (a hint: it changes at once). */
+unsigned long workq_queued(struct workq *q);
+
+/* Wait until every job pushed, and every job those pushed, has run. */
+void workq_wait(struct workq *q);
+
+/*
+ * Stop and join the workers and free the queue. Call after workq_wait():
+ * jobs still queued are not run (nor freed). NULL is ignored.
+ */
+void workq_free(struct workq *q);
 
 #endif

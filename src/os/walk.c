@@ -34,28 +34,127 @@
 
 /* ---- walking ---- */
 
-struct walker {
+/*
+ * The walk runs on a work queue (pool.h): a job lists one directory, and
+ * queues its subdirectories and its regular files in batches of up to
+ * BATCH_FILES names; a batch is stat'ed (or, when hashing, opened, read
+ * and hashed) by whichever thread takes it, relative to the directory's
+ * descriptor. The type getdents gives (d_type) saves a stat on every
+ * directory and, when hashing, on every file (the open file is fstat'ed).
+ * Each thread gathers its entries in a manifest of its own; they are
+ * moved into the caller's at the end.
+ */
+#define BATCH_FILES 64
+#define BATCH_NAMES 8192        /* bytes of names in one batch */
+#define SPLIT_MIN READ_BUF      /* a file this big hands the rest of its batch to another thread */
+#define QUEUED_MAX 8            /* jobs queued per thread before a lister stops queueing batches */
+
+enum { JOB_DIR, JOB_FILES, JOB_SORT };
+
+struct wjob {
+	struct workq_item item;    /* first: the queue links jobs through it */
+	int kind;                  /* JOB_DIR or JOB_FILES */
+};
+
+struct dnode {
+	struct wjob job;           /* first: the job that lists this directory */
+	struct dnode *parent;      /* NULL at the root */
+	struct dnode *next_node;   /* the list of the nodes a worker made, freed at the end */
+	char *path;                /* owned: path[0..plen), "" at the root */
+	size_t plen;
+	const char *name;          /* in path: the name in the parent */
+	dev_t dev;                 /* set when opened, for loops */
+	ino_t ino;
+	unsigned depth;            /* the root is 0 */
+	DIR *d;                    /* open while refs > 0 */
+	atomic_uint refs;          /* its listing, each child directory not yet opened, each batch */
+};
+
+struct fbatch {
+	struct wjob job;
+	struct dnode *dir;         /* holds a reference */
+	unsigned n;
+	size_t used;
+	char names[BATCH_NAMES];   /* n names, each NUL-terminated */
+};
+
+struct progress {
+	const char *label;
+	uint64_t total_bytes;
+	size_t total_files;
+	_Atomic uint64_t bytes;
+	_Atomic size_t files;
+	atomic_bool stop;
+	bool shown;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	double start;              /* util_now_mono() */
+	bool open_ended;           /* a walk that hashes as it goes: no totals known */
+};
+
+struct walkstate {
 	const struct walk_opts *o;
-	struct manifest *out;
-	struct hash_ctx link_hash;  /* hashes symlink targets */
-	char *path;                 /* current relative path, owned */
-	size_t cap;
-	char target[4096];          /* a symlink's target text: here, not on the stack */
-	/* open directories, for loops; the root is chain[0] */
-	struct { dev_t dev; ino_t ino; } chain[WALK_MAX_DEPTH + 1];
-	int depth;
+	bool hash;
+	unsigned jobs;             /* threads */
+	pthread_mutex_t lock;      /* the first error */
+	atomic_bool failed;
+	int rc;
 	char *err;
 	size_t errlen;
 };
 
-static int oom(struct walker *w)
+struct worker {
+	struct hash_ctx h;
+	unsigned char *buf;
+	int rootfd;
+	struct progress *pr;
+};
+
+struct wworker {
+	struct walkstate *ws;
+	struct manifest local;     /* this thread's entries */
+	struct hash_ctx link_hash; /* hashes symlink targets */
+	bool link_hash_ok, hw_ok;
+	struct worker hw;          /* hashing: context and read buffer */
+	struct dnode *nodes;       /* the nodes this thread made */
+	char *path;                /* the current relative path, owned */
+	size_t cap;
+	char target[4096];         /* a symlink's target text */
+};
+
+static void hash_fd(struct worker *wk, int fd, const struct stat *st, struct mf_entry *e);
+static void count_file(struct worker *wk);
+
+/* Record the first error (later ones are dropped); returns rc. */
+static int fail(struct wworker *w, int rc, const char *fmt, ...)
 {
-	snprintf(w->err, w->errlen, "out of memory while listing the directory");
-	return -1;
+	struct walkstate *ws = w->ws;
+	va_list ap;
+
+	pthread_mutex_lock(&ws->lock);
+	if (!atomic_load(&ws->failed)) {
+		va_start(ap, fmt);
+		vsnprintf(ws->err, ws->errlen, fmt, ap);
+		va_end(ap);
+		ws->rc = rc;
+		atomic_store(&ws->failed, true);
+	}
+	pthread_mutex_unlock(&ws->lock);
+	return rc;
+}
+
+static bool failed(const struct wworker *w)
+{
+	return atomic_load_explicit(&w->ws->failed, memory_order_relaxed);
+}
+
+static int oom(struct wworker *w)
+{
+	return fail(w, -1, "out of memory while listing the directory");
 }
 
 /* Make room for len+1 bytes in w->path. */
-static int path_room(struct walker *w, size_t len)
+static int path_room(struct wworker *w, size_t len)
 {
 	if (len + 1 > w->cap) {
 		size_t ncap = w->cap ? w->cap : 256;
@@ -70,158 +169,514 @@ static int path_room(struct walker *w, size_t len)
 	return 0;
 }
 
-static int add(struct walker *w, size_t len, enum mf_kind kind, uint64_t size, int err)
+/* w->path = dir's path / name; *len gets its length. */
+static int set_path(struct wworker *w, const struct dnode *dir, const char *name, size_t nlen,
+		    size_t *len)
 {
-	struct mf_entry *e = manifest_add(w->out, w->path, len, kind, size);
+	size_t plen = dir->plen;
 
-	if (!e)
-		return oom(w);
-	e->err = err;
+	*len = plen ? plen + 1 + nlen : nlen;
+	if (path_room(w, *len))
+		return -1;
+	memcpy(w->path, dir->path, plen);
+	if (plen)
+		w->path[plen] = '/';
+	memcpy(w->path + (plen ? plen + 1 : 0), name, nlen + 1);
 	return 0;
 }
 
-static int walk_dir(struct walker *w, int dfd, size_t plen);
-
-/* Descend into the directory name (in dfd) whose path is w->path[0..len). */
-static int descend(struct walker *w, int dfd, const char *name, size_t len, const struct stat *st)
+static struct mf_entry *add_at(struct wworker *w, const char *path, size_t len, enum mf_kind kind,
+			       uint64_t size, int err)
 {
-	int fd, rc;
+	struct mf_entry *e = manifest_add(&w->local, path, len, kind, size);
 
-	for (int i = 0; i < w->depth; i++)
-		if (w->chain[i].dev == st->st_dev && w->chain[i].ino == st->st_ino)
-			return add(w, len, MF_DIR_UNREADABLE, 0, ELOOP);
-	if (w->depth > WALK_MAX_DEPTH) {
-		/* the recursion is bounded here: one frame of a few hundred bytes per level */
-		/* the path cut to 300 bytes, so that the line fits the caller's buffer */
-		snprintf(w->err, w->errlen, "%.*s%s: directories nested deeper than %d levels",
-			 (int)(len > 300 ? 300 : len), w->path, len > 300 ? "..." : "", WALK_MAX_DEPTH);
-		return -2;
+	if (!e) {
+		oom(w);
+		return NULL;
 	}
-	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-		    (w->o->follow_symlinks ? 0 : O_NOFOLLOW));
-	if (fd < 0)
-		return add(w, len, MF_DIR_UNREADABLE, 0, errno);
-	w->chain[w->depth].dev = st->st_dev;
-	w->chain[w->depth].ino = st->st_ino;
-	w->depth++;
-	rc = walk_dir(w, fd, len);   /* closes fd */
-	w->depth--;
+	e->err = err;
+	return e;
+}
+
+/* An entry for w->path[0..len); 0 or -1 (no memory). */
+static int add(struct wworker *w, size_t len, enum mf_kind kind, uint64_t size, int err)
+{
+	return add_at(w, w->path, len, kind, size, err) ? 0 : -1;
+}
+
+static void node_put(struct dnode *n)
+{
+	if (atomic_fetch_sub(&n->refs, 1) == 1 && n->d) {
+		closedir(n->d);
+		n->d = NULL;
+	}
+}
+
+/* Queue the directory w->path[0..len), a child of parent. */
+static int push_dir(struct wworker *w, struct workq *q, struct dnode *parent, size_t len)
+{
+	struct dnode *c;
+
+	if (parent->depth + 1 > WALK_MAX_DEPTH)
+		/* the path cut to 300 bytes, so that the line fits the caller's buffer */
+		return fail(w, -2, "%.*s%s: directories nested deeper than %d levels",
+			    (int)(len > 300 ? 300 : len), w->path, len > 300 ? "..." : "", WALK_MAX_DEPTH);
+	if (!(c = calloc(1, sizeof(*c))) || !(c->path = malloc(len + 1))) {
+		free(c);
+		return oom(w);
+	}
+	memcpy(c->path, w->path, len + 1);
+	c->job.kind = JOB_DIR;
+	c->parent = parent;
+	c->plen = len;
+	c->name = c->path + (parent->plen ? parent->plen + 1 : 0);
+	c->depth = parent->depth + 1;
+	c->next_node = w->nodes;
+	w->nodes = c;
+	atomic_fetch_add(&parent->refs, 1);
+	workq_push(q, &c->job.item);
+	return 0;
+}
+
+static bool skipped(const struct walk_opts *o, const struct stat *st)
+{
+	return o->skip_set && S_ISREG(st->st_mode) && st->st_dev == o->skip_dev &&
+	       st->st_ino == o->skip_ino;
+}
+
+static int entry(struct wworker *w, struct workq *q, struct dnode *dir, const char *name, size_t len);
+
+static struct fbatch *new_batch(struct wworker *w, struct dnode *dir)
+{
+	struct fbatch *b = malloc(sizeof(*b));
+
+	if (!b) {
+		oom(w);
+		return NULL;
+	}
+	b->job.kind = JOB_FILES;
+	b->dir = dir;
+	b->n = 0;
+	b->used = 0;
+	atomic_fetch_add(&dir->refs, 1);
+	return b;
+}
+
+/*
+ * Open the regular file name in dir (path w->path[0..len)), read and hash
+ * it. From a batch (b, the name's index i in it), a file that is no longer
+ * a regular one goes through entry(), and a big one hands the rest of the
+ * batch to another thread first.
+ */
+static int hash_named(struct wworker *w, struct workq *q, struct dnode *dir, const char *name,
+		      size_t len, struct fbatch *b, unsigned i)
+{
+	const struct walk_opts *o = w->ws->o;
+	struct mf_entry *e;
+	struct stat st;
+	int fd = openat(dirfd(dir->d), name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+			(o->follow_symlinks ? 0 : O_NOFOLLOW));
+	int rc = 0;
+
+	if (fd < 0) {
+		if (errno == ELOOP && b)
+			return entry(w, q, dir, name, len);   /* a symlink since it was listed */
+		return add(w, len, MF_UNREADABLE, 0, errno);
+	}
+	if (fstat(fd, &st)) {
+		rc = add(w, len, MF_UNREADABLE, 0, errno);
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		/* replaced since it was listed: never read FIFOs or devices */
+		return b ? entry(w, q, dir, name, len) : add(w, len, MF_OTHER, 0, 0);
+	}
+	if (skipped(o, &st))
+		goto out_close;
+	if (b && st.st_size >= (off_t)SPLIT_MIN && i + 1 < b->n) {
+		/* the names after this one go to a batch of their own */
+		struct fbatch *rest = new_batch(w, dir);
+		const char *p = name + strlen(name) + 1;
+		if (!rest) {
+			rc = -1;
+			goto out_close;
+		}
+		rest->used = b->used - (size_t)(p - b->names);
+		rest->n = b->n - i - 1;
+		memcpy(rest->names, p, rest->used);
+		b->n = i + 1;
+		b->used = (size_t)(p - b->names);
+		workq_push(q, &rest->job.item);
+	}
+	if (!(e = add_at(w, w->path, len, MF_FILE, (uint64_t)st.st_size, 0))) {
+		rc = -1;
+		goto out_close;
+	}
+	hash_fd(&w->hw, fd, &st, e);
+	count_file(&w->hw);
+out_close:
+	close(fd);
 	return rc;
 }
 
-static bool skipped(const struct walker *w, const struct stat *st)
+/* One entry of dir, stat'ed, whose path is w->path[0..len). */
+static int entry(struct wworker *w, struct workq *q, struct dnode *dir, const char *name, size_t len)
 {
-	return w->o->skip_set && S_ISREG(st->st_mode) && st->st_dev == w->o->skip_dev &&
-	       st->st_ino == w->o->skip_ino;
-}
-
-/* One directory entry, whose path is w->path[0..len). */
-static int entry(struct walker *w, int dfd, const char *name, size_t len)
-{
+	const struct walk_opts *o = w->ws->o;
+	int dfd = dirfd(dir->d);
 	struct stat st;
-	char *target = w->target;
 	ssize_t tn;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return add(w, len, MF_UNREADABLE, 0, errno);
 	if (S_ISLNK(st.st_mode)) {
 		struct mf_entry *e;
-		if (w->o->follow_symlinks) {
+		if (o->follow_symlinks) {
 			if (fstatat(dfd, name, &st, 0))
 				return add(w, len, MF_UNREADABLE, 0, errno);
 		} else {
-			if ((tn = readlinkat(dfd, name, target, sizeof(w->target))) < 0)
+			if ((tn = readlinkat(dfd, name, w->target, sizeof(w->target))) < 0)
 				return add(w, len, MF_UNREADABLE, 0, errno);
 			if ((size_t)tn >= sizeof(w->target))
 				return add(w, len, MF_UNREADABLE, 0, ENAMETOOLONG);
-			if (add(w, len, MF_SYMLINK, (uint64_t)tn, 0))
+			if (!(e = add_at(w, w->path, len, MF_SYMLINK, (uint64_t)tn, 0)))
 				return -1;
-			e = &w->out->v[w->out->n - 1];
-			if (hash_buffer(&w->link_hash, target, (size_t)tn, e->hash))
-				return add(w, len, MF_UNREADABLE, 0, EIO);
-			e->has_hash = true;
+			if (hash_buffer(&w->link_hash, w->target, (size_t)tn, e->hash)) {
+				e->kind = MF_UNREADABLE;
+				e->err = EIO;
+			} else {
+				e->has_hash = true;
+			}
 			return 0;
 		}
 	}
-	if (skipped(w, &st))
+	if (skipped(o, &st))
 		return 0;
 	if (S_ISDIR(st.st_mode))
-		return descend(w, dfd, name, len, &st);
+		return push_dir(w, q, dir, len);
 	if (S_ISREG(st.st_mode))
-		return add(w, len, MF_FILE, (uint64_t)st.st_size, 0);
+		return w->ws->hash ? hash_named(w, q, dir, name, len, NULL, 0)
+				   : add(w, len, MF_FILE, (uint64_t)st.st_size, 0);
 	return add(w, len, MF_OTHER, 0, 0);
 }
 
-/* List dfd (whose path is w->path[0..plen), "" at the root); closes dfd. */
-static int walk_dir(struct walker *w, int dfd, size_t plen)
+/* Stat (or hash) every name of the batch b; frees it. */
+static void run_batch(struct workq *q, struct wworker *w, struct fbatch *b)
 {
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
-	int rc = 0;
+	const char *p = b->names;
 
-	if (!d) {
-		close(dfd);
-		return add(w, plen, MF_DIR_UNREADABLE, 0, errno);
+	for (unsigned i = 0; i < b->n && !failed(w); i++) {
+		size_t nlen = strlen(p), len;
+		if (set_path(w, b->dir, p, nlen, &len))
+			break;
+		if (w->ws->hash)
+			hash_named(w, q, b->dir, p, len, b, i);
+		else
+			entry(w, q, b->dir, p, len);
+		p += nlen + 1;
 	}
-	for (;;) {
+	node_put(b->dir);
+	free(b);
+}
+
+/* Open the directory n in its parent; 0 when it can be listed. */
+static int open_dir(struct wworker *w, struct dnode *n)
+{
+	struct stat st;
+	int fd = openat(dirfd(n->parent->d), n->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+			(w->ws->o->follow_symlinks ? 0 : O_NOFOLLOW));
+	int e = errno;
+
+	node_put(n->parent);
+	if (fd < 0) {
+		add_at(w, n->path, n->plen, MF_DIR_UNREADABLE, 0, e);
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		add_at(w, n->path, n->plen, MF_DIR_UNREADABLE, 0, errno);
+		close(fd);
+		return -1;
+	}
+	for (const struct dnode *a = n->parent; a; a = a->parent)
+		if (a->dev == st.st_dev && a->ino == st.st_ino) {
+			add_at(w, n->path, n->plen, MF_DIR_UNREADABLE, 0, ELOOP);
+			close(fd);
+			return -1;
+		}
+	n->dev = st.st_dev;
+	n->ino = st.st_ino;
+	if (!(n->d = fdopendir(fd))) {
+		add_at(w, n->path, n->plen, MF_DIR_UNREADABLE, 0, errno);
+		close(fd);
+		return -1;
+	}
+	atomic_store(&n->refs, 1);
+	return 0;
+}
+
+/* List the directory n: queue its subdirectories, batch its files. */
+static void list_dir(struct workq *q, struct wworker *w, struct dnode *n)
+{
+	struct fbatch *b = NULL;
+	struct dirent *de;
+
+	if (!n->d) {
+		if (failed(w)) {
+			node_put(n->parent);
+			return;
+		}
+		if (open_dir(w, n))
+			return;
+	}
+	while (!failed(w)) {
 		size_t nlen, len;
 		errno = 0;
-		if (!(de = readdir(d))) {
+		if (!(de = readdir(n->d))) {
 			if (errno)
-				rc = add(w, plen, MF_DIR_UNREADABLE, 0, errno);
+				add_at(w, n->path, n->plen, MF_DIR_UNREADABLE, 0, errno);
 			break;
 		}
 		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
 			continue;
 		nlen = strlen(de->d_name);
-		len = plen ? plen + 1 + nlen : nlen;
-		if ((rc = path_room(w, len)))
+		if (set_path(w, n, de->d_name, nlen, &len))
 			break;
-		if (plen)
-			w->path[plen] = '/';
-		memcpy(w->path + (plen ? plen + 1 : 0), de->d_name, nlen + 1);
-		if ((rc = entry(w, dirfd(d), de->d_name, len)))
+		switch (de->d_type) {
+		case DT_DIR:
+			push_dir(w, q, n, len);
 			break;
+		case DT_REG:
+			if (b && (b->n == BATCH_FILES || b->used + nlen + 1 > BATCH_NAMES)) {
+				/* with enough queued already, the lister does this one itself:
+				 * a directory of millions of files queues a few batches, not all */
+				if (workq_queued(q) >= QUEUED_MAX * w->ws->jobs)
+					run_batch(q, w, b);
+				else
+					workq_push(q, &b->job.item);
+				b = NULL;
+			}
+			if (!b && !(b = new_batch(w, n)))
+				break;
+			memcpy(b->names + b->used, de->d_name, nlen + 1);
+			b->used += nlen + 1;
+			b->n++;
+			break;
+		case DT_FIFO:
+		case DT_SOCK:
+		case DT_CHR:
+		case DT_BLK:
+			add(w, len, MF_OTHER, 0, 0);
+			break;
+		default:   /* DT_LNK, or DT_UNKNOWN where the file system does not say */
+			entry(w, q, n, de->d_name, len);
+			break;
+		}
 	}
-	closedir(d);
-	return rc;
+	if (b)
+		run_batch(q, w, b);   /* the last batch here, while the directory is warm */
+	node_put(n);
 }
+
+/* Sorting one thread's entries, on any thread, once the walk is done. */
+struct sjob {
+	struct wjob job;
+	struct manifest *m;
+};
+
+static void walk_job(struct workq *q, void *state, struct workq_item *item)
+{
+	struct wjob *j = (struct wjob *)item;
+
+	if (j->kind == JOB_DIR)
+		list_dir(q, state, (struct dnode *)j);
+	else if (j->kind == JOB_FILES)
+		run_batch(q, state, (struct fbatch *)j);
+	else
+		manifest_sort(((struct sjob *)j)->m);
+}
+
+static int cmp_path(const struct mf_entry *a, const struct mf_entry *b)
+{
+	return strcmp(a->path, b->path);
+}
+
+/*
+ * v holds nruns sorted runs back to back, run r at v[bounds[r]..bounds[r+1]);
+ * merge them, pairs at a time, into one sorted run. With no memory for the
+ * second buffer v is left as it is (the caller sorts it anyway).
+ */
+static void merge_runs(struct mf_entry *v, size_t *bounds, size_t nruns)
+{
+	size_t total = bounds[nruns];
+	struct mf_entry *tmp, *src = v, *dst;
+
+	if (nruns < 2 || !(tmp = malloc(total * sizeof(*tmp))))
+		return;
+	dst = tmp;
+	while (nruns > 1) {
+		size_t w = 0;
+		for (size_t r = 0; r < nruns; r += 2) {
+			size_t a = bounds[r], b = bounds[r + 1];
+			size_t end = r + 1 < nruns ? bounds[r + 2] : bounds[r + 1], i = a, j = b, o = a;
+			while (i < b && j < end)   /* a last odd run has j == end: copied */
+				dst[o++] = cmp_path(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+			memcpy(dst + o, src + i, (b - i) * sizeof(*dst));
+			o += b - i;
+			memcpy(dst + o, src + j, (end - j) * sizeof(*dst));
+			bounds[w++] = a;
+		}
+		bounds[w] = total;
+		nruns = w;
+		struct mf_entry *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, total * sizeof(*v));
+	free(tmp);
+}
+
+static int progress_start(struct progress *pr, pthread_t *tid);
+static void progress_stop(struct progress *pr, pthread_t tid);
+static void install_sigbus(void);
 
 int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char *err, size_t errlen)
 {
-	struct walker *w = calloc(1, sizeof(*w));
+	unsigned jobs = o->jobs ? o->jobs : walk_default_jobs();
+	struct walkstate ws = {.o = o, .hash = o->hash, .err = err, .errlen = errlen};
+	struct progress *pr = NULL;
+	struct wworker *wk = NULL;
+	char empty[1] = "";
+	struct dnode root = {.job.kind = JOB_DIR, .path = empty, .name = "."};
+	struct workq *q = NULL;
+	void **states = NULL;
+	struct sjob *sorts = NULL;
+	size_t *bounds = NULL;
 	struct stat st;
+	pthread_t tid;
+	bool shown = false;
+	unsigned made = 0;
+	size_t total = 0;
 	int fd, rc = -1;
 
-	if (!w) {
+	if (jobs > 256)
+		jobs = 256;
+	ws.jobs = jobs;
+	pthread_mutex_init(&ws.lock, NULL);
+	wk = calloc(jobs, sizeof(*wk));
+	states = calloc(jobs, sizeof(*states));
+	sorts = calloc(jobs, sizeof(*sorts));
+	bounds = calloc(jobs + 1, sizeof(*bounds));
+	pr = calloc(1, sizeof(*pr));
+	if (!wk || !states || !sorts || !bounds || !pr) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	w->o = o;
-	w->out = out;
-	w->err = err;
-	w->errlen = errlen;
-	if (hash_init(&w->link_hash, out->algo, err, errlen))
 		goto out_free;
-	if (path_room(w, 0))
-		goto out_hash;
-	w->path[0] = '\0';
+	}
+	for (; made < jobs; made++) {
+		struct wworker *w = &wk[made];
+		w->ws = &ws;
+		manifest_init(&w->local, out->format, out->algo);
+		states[made] = w;
+		if (hash_init(&w->link_hash, out->algo, err, errlen))
+			goto out_workers;
+		w->link_hash_ok = true;
+		if (o->hash) {
+			if (hash_init(&w->hw.h, out->algo, err, errlen))
+				goto out_workers;
+			w->hw_ok = true;
+			if (!(w->hw.buf = aligned_alloc(4096, READ_BUF))) {
+				snprintf(err, errlen, "out of memory");
+				goto out_workers;
+			}
+			w->hw.rootfd = rootfd;
+			w->hw.pr = pr;
+		}
+	}
 	/* A descriptor of its own: fdopendir() takes it over, with its offset. */
-	if ((fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fstat(fd, &st)) {
+	if ((fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fstat(fd, &st) ||
+	    !(root.d = fdopendir(fd))) {
 		snprintf(err, errlen, "cannot list the directory: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		goto out_hash;
+		goto out_workers;
 	}
-	w->chain[0].dev = st.st_dev;
-	w->chain[0].ino = st.st_ino;
-	w->depth = 1;
-	rc = walk_dir(w, fd, 0);
-out_hash:
-	hash_free(&w->link_hash);
+	root.dev = st.st_dev;
+	root.ino = st.st_ino;
+	atomic_store(&root.refs, 1);
+	if (o->hash)
+		install_sigbus();
+	if (!(q = workq_new(jobs, walk_job, states, err, errlen))) {
+		closedir(root.d);
+		goto out_workers;
+	}
+	pr->label = o->label ? o->label : "manifest";
+	pr->open_ended = true;
+	if (o->hash)
+		shown = !progress_start(pr, &tid);
+	workq_push(q, &root.job.item);
+	workq_wait(q);
+	if (shown)
+		progress_stop(pr, tid);
+	if (atomic_load(&ws.failed)) {
+		workq_free(q);
+		rc = ws.rc;
+		goto out_workers;
+	}
+	/* each thread's entries sorted on all threads, merged below: the caller's
+	 * manifest_sort() then finds them in order */
+	for (unsigned i = 0; i < made; i++) {
+		sorts[i] = (struct sjob){.job.kind = JOB_SORT, .m = &wk[i].local};
+		workq_push(q, &sorts[i].job.item);
+	}
+	workq_wait(q);
+	workq_free(q);
+	/* every thread's entries into out */
+	for (unsigned i = 0; i < made; i++)
+		total += wk[i].local.n;
+	if (out->cap - out->n < total) {
+		struct mf_entry *nv = realloc(out->v, (out->n + total) * sizeof(*nv));
+		if (!nv) {
+			snprintf(err, errlen, "out of memory while listing the directory");
+			goto out_workers;
+		}
+		out->v = nv;
+		out->cap = out->n + total;
+	}
+	bounds[0] = 0;
+	for (unsigned i = 0; i < made; i++) {
+		struct manifest *l = &wk[i].local;
+		if (l->n)
+			memcpy(out->v + out->n + bounds[i], l->v, l->n * sizeof(*l->v));
+		bounds[i + 1] = bounds[i] + l->n;
+		l->n = 0;   /* the paths are out's now */
+	}
+	merge_runs(out->v + out->n, bounds, made);
+	out->n += total;
+	rc = 0;
+out_workers:
+	for (unsigned i = 0; i < made; i++) {
+		struct wworker *w = &wk[i];
+		for (struct dnode *n = w->nodes, *next; n; n = next) {
+			next = n->next_node;
+			free(n->path);
+			free(n);
+		}
+		manifest_free(&w->local);
+		if (w->link_hash_ok)
+			hash_free(&w->link_hash);
+		if (w->hw_ok)
+			hash_free(&w->hw.h);
+		free(w->hw.buf);
+		free(w->path);
+	}
 out_free:
-	free(w->path);
-	free(w);
+	pthread_mutex_destroy(&ws.lock);
+	free(pr);
+	free(bounds);
+	free(sorts);
+	free(states);
+	free(wk);
 	return rc;
 }
 
@@ -267,25 +722,7 @@ unsigned walk_default_jobs(void)
 
 /* ---- hashing ---- */
 
-struct progress {
-	const char *label;
-	uint64_t total_bytes;
-	size_t total_files;
-	_Atomic uint64_t bytes;
-	_Atomic size_t files;
-	atomic_bool stop;
-	bool shown;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	double start;              /* util_now_mono() */
-};
 
-struct worker {
-	struct hash_ctx h;
-	unsigned char *buf;
-	int rootfd;
-	struct progress *pr;
-};
 
 static double since(const double *t0)
 {
@@ -366,61 +803,51 @@ static int hash_mapped(struct worker *wk, int fd, uint64_t size)
 	return 0;
 }
 
-/* Worker: read and hash one file (an mf_entry *). */
-static void hash_job(void *state, void *job)
+static void count_file(struct worker *wk)
 {
-	struct worker *wk = state;
-	struct mf_entry *e = job;
+	atomic_fetch_add_explicit(&wk->pr->files, 1, memory_order_relaxed);
+}
+
+/*
+ * Read and hash the open regular file fd (st: its fstat) into e: its hash
+ * and the size read, or MF_UNREADABLE. Does not close fd.
+ */
+static void hash_fd(struct worker *wk, int fd, const struct stat *st, struct mf_entry *e)
+{
 	uint64_t total = 0;
 	size_t fill = 0;
 	bool streaming = false;
-	struct stat st;
-	int fd;
 
-	fd = openat(wk->rootfd, e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		unreadable(e, errno);
-		return;
-	}
-	if (fstat(fd, &st)) {
-		unreadable(e, errno);
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		/* Replaced by a FIFO or device since the walk: never read those. */
-		e->kind = MF_OTHER;
-		e->has_hash = false;
-		goto out_close;
-	}
-	if (st.st_size >= (off_t)MAP_MIN) {
+	if (st->st_size >= (off_t)MAP_MIN) {
 		/* Big files: hash the page cache in place, no copy (half the CPU of read()). */
 		int r;
 		if (hash_begin(&wk->h))
 			goto out_hash_error;
-		r = hash_mapped(wk, fd, (uint64_t)st.st_size);
+		r = hash_mapped(wk, fd, (uint64_t)st->st_size);
 		if (r == -2) {
 			unreadable(e, EIO);
-			goto out_close;
+			return;
 		}
 		if (r == 0) {
 			/* Whatever was appended since the fstat() is read below. */
 			streaming = true;
-			total = (uint64_t)st.st_size;
-			if (lseek(fd, st.st_size, SEEK_SET) < 0) {
+			total = (uint64_t)st->st_size;
+			if (lseek(fd, st->st_size, SEEK_SET) < 0) {
 				unreadable(e, errno);
-				goto out_close;
+				return;
 			}
 		}
 	}
-	if (!streaming && st.st_size > (off_t)READ_BUF)
+	if (!streaming && st->st_size > (off_t)READ_BUF)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	for (;;) {
-		ssize_t k = read(fd, wk->buf + fill, READ_BUF - fill);
+		size_t want = READ_BUF - fill;
+		ssize_t k = read(fd, wk->buf + fill, want);
 		if (k < 0) {
 			if (errno == EINTR)
 				continue;
 			unreadable(e, errno);
-			goto out_close;
+			return;
 		}
 		if (k == 0)
 			break;
@@ -434,6 +861,12 @@ static void hash_job(void *state, void *job)
 				goto out_hash_error;
 			atomic_fetch_add_explicit(&wk->pr->bytes, fill, memory_order_relaxed);
 			fill = 0;
+		} else if ((size_t)k < want && st->st_size > 0 && total >= (uint64_t)st->st_size) {
+			/* A short read that reached the size fstat() gave is the end of a
+			 * regular file: the read() that would return 0 is saved (one
+			 * system call in four for a small file). Files that say 0 bytes
+			 * (/proc, FUSE) are read until read() returns 0. */
+			break;
 		}
 	}
 	/* Small files: one read, one call, no streaming state. */
@@ -443,12 +876,47 @@ static void hash_job(void *state, void *job)
 	atomic_fetch_add_explicit(&wk->pr->bytes, fill, memory_order_relaxed);
 	e->size = total;
 	e->has_hash = true;
-	goto out_close;
+	return;
 out_hash_error:
 	unreadable(e, EIO);
-out_close:
-	close(fd);
-	atomic_fetch_add_explicit(&wk->pr->files, 1, memory_order_relaxed);
+}
+
+/* One job of walk_hash(): the entries m->v[idx[from..to)]. */
+struct hrange {
+	struct manifest *m;
+	const size_t *idx;
+	size_t from, to;
+};
+
+/* Worker: open, read and hash a range of files (a struct hrange *). */
+static void hash_job(void *state, void *job)
+{
+	struct worker *wk = state;
+	const struct hrange *r = job;
+
+	for (size_t i = r->from; i < r->to; i++) {
+		struct mf_entry *e = &r->m->v[r->idx[i]];
+		struct stat st;
+		int fd;
+
+		if (e->has_hash)
+			continue;   /* hashed by the walk */
+		fd = openat(wk->rootfd, e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0) {
+			unreadable(e, errno);
+		} else {
+			if (fstat(fd, &st))
+				unreadable(e, errno);
+			else if (!S_ISREG(st.st_mode)) {
+				/* Replaced by a FIFO or device since the walk: never read those. */
+				e->kind = MF_OTHER;
+				e->has_hash = false;
+			} else
+				hash_fd(wk, fd, &st, e);
+			close(fd);
+		}
+		count_file(wk);
+	}
 }
 
 static void progress_draw(struct progress *pr, bool last)
@@ -460,8 +928,12 @@ static void progress_draw(struct progress *pr, bool last)
 	units_fmt_bytes((double)b, done, sizeof(done));
 	units_fmt_bytes((double)pr->total_bytes, all, sizeof(all));
 	units_fmt_bytes(t > 0 ? (double)b / t : 0, rate, sizeof(rate));
-	fprintf(stderr, "\r%s: %s / %s, %zu / %zu files, %s/s  ", pr->label, done, all,
-		atomic_load(&pr->files), pr->total_files, rate);
+	if (pr->open_ended)
+		fprintf(stderr, "\r%s: %s, %zu files, %s/s  ", pr->label, done,
+			atomic_load(&pr->files), rate);
+	else
+		fprintf(stderr, "\r%s: %s / %s, %zu / %zu files, %s/s  ", pr->label, done, all,
+			atomic_load(&pr->files), pr->total_files, rate);
 	if (last)
 		fputc('\n', stderr);
 	fflush(stderr);
@@ -490,26 +962,82 @@ static void *progress_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Start the progress thread when stderr is a terminal (pr's label and
+ * totals set); 0 when it runs (stop it with progress_stop()), -1 when not.
+ */
+static int progress_start(struct progress *pr, pthread_t *tid)
+{
+	const char *term = getenv("TERM");
+
+	pr->start = util_now_mono();
+	if (!isatty(STDERR_FILENO) || !term || !strcmp(term, "dumb"))
+		return -1;
+	pthread_mutex_init(&pr->lock, NULL);
+	pthread_cond_init(&pr->wake, NULL);
+	if (pthread_create(tid, NULL, progress_main, pr)) {
+		pthread_cond_destroy(&pr->wake);
+		pthread_mutex_destroy(&pr->lock);
+		return -1;
+	}
+	return 0;
+}
+
+static void progress_stop(struct progress *pr, pthread_t tid)
+{
+	pthread_mutex_lock(&pr->lock);
+	atomic_store(&pr->stop, true);
+	pthread_cond_signal(&pr->wake);
+	pthread_mutex_unlock(&pr->lock);
+	pthread_join(tid, NULL);
+	if (pr->shown)
+		progress_draw(pr, true);
+	pthread_cond_destroy(&pr->wake);
+	pthread_mutex_destroy(&pr->lock);
+}
+
+/* A range ends after this many files or once it holds this many bytes. */
+#define RANGE_FILES 64
+#define RANGE_BYTES READ_BUF
+
 int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsigned jobs,
 	      const char *label, char *err, size_t errlen)
 {
-	struct progress pr = {.label = label, .total_files = n};
-	struct worker *wk;
-	void **states;
+	struct progress pr = {.label = label};
+	struct worker *wk = NULL;
+	struct hrange *ranges = NULL;
+	void **states = NULL;
 	struct pool *p = NULL;
 	pthread_t tid;
-	bool progress = isatty(STDERR_FILENO) && getenv("TERM") && strcmp(getenv("TERM"), "dumb");
-	size_t sub = 0, got = 0, window;
+	bool progress;
+	size_t nr = 0, sub = 0, got = 0, window, todo = 0;
 	unsigned started = 0;
 	int rc = -1;
 
-	if (!n)
-		return 0;
-	if (jobs > n)
-		jobs = (unsigned)n;
-	window = 64 * (size_t)jobs;
 	for (size_t i = 0; i < n; i++)
-		pr.total_bytes += m->v[idx[i]].size;
+		if (!m->v[idx[i]].has_hash) {
+			todo++;
+			pr.total_bytes += m->v[idx[i]].size;
+		}
+	if (!todo)
+		return 0;   /* nothing, or all hashed by the walk */
+	pr.total_files = todo;
+	/* Jobs of up to RANGE_FILES files or RANGE_BYTES: one hand-off per file is the cost
+	 * on small files, and big files still spread over the threads. */
+	if (!(ranges = malloc(n * sizeof(*ranges)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t from = i;
+		uint64_t bytes = 0;
+		while (i < n && i - from < RANGE_FILES && bytes < RANGE_BYTES)
+			bytes += m->v[idx[i++]].size;
+		ranges[nr++] = (struct hrange){.m = m, .idx = idx, .from = from, .to = i};
+	}
+	if (jobs > nr)
+		jobs = (unsigned)nr;
+	window = 16 * (size_t)jobs;
 	wk = calloc(jobs, sizeof(*wk));
 	states = calloc(jobs, sizeof(*states));
 	if (!wk || !states) {
@@ -532,30 +1060,17 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 	install_sigbus();
 	if (!(p = pool_new(jobs, (unsigned)window, hash_job, states, err, errlen)))
 		goto out_workers;
-	pr.start = util_now_mono();
-	pthread_mutex_init(&pr.lock, NULL);
-	pthread_cond_init(&pr.wake, NULL);
-	if (progress && pthread_create(&tid, NULL, progress_main, &pr))
-		progress = false;
+	progress = !progress_start(&pr, &tid);
 	/* Results come back in submission order; keep at most window in flight. */
-	while (got < n) {
-		while (sub < n && sub - got < window)
-			pool_submit(p, &m->v[idx[sub++]]);
+	while (got < nr) {
+		while (sub < nr && sub - got < window)
+			pool_submit(p, &ranges[sub++]);
 		if (!pool_next(p, NULL))
 			break;
 		got++;
 	}
-	if (progress) {
-		pthread_mutex_lock(&pr.lock);
-		atomic_store(&pr.stop, true);
-		pthread_cond_signal(&pr.wake);
-		pthread_mutex_unlock(&pr.lock);
-		pthread_join(tid, NULL);
-		if (pr.shown)
-			progress_draw(&pr, true);
-	}
-	pthread_cond_destroy(&pr.wake);
-	pthread_mutex_destroy(&pr.lock);
+	if (progress)
+		progress_stop(&pr, tid);
 	rc = 0;
 	pool_free(p);
 out_workers:
@@ -564,6 +1079,7 @@ out_workers:
 		free(wk[i].buf);
 	}
 out_free:
+	free(ranges);
 	free(states);
 	free(wk);
 	return rc;

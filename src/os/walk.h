@@ -19,6 +19,10 @@ struct walk_opts {
 	bool skip_set;          /* leave out the file skip_dev/skip_ino (the manifest itself) */
 	dev_t skip_dev;
 	ino_t skip_ino;
+	unsigned jobs;          /* threads that walk (and hash); 0: walk_default_jobs() */
+	bool hash;              /* also read and hash every regular file (out->algo) as it is
+				 * listed, with a progress line on a terminal */
+	const char *label;      /* names that work on the progress line; NULL: "manifest" */
 };
 
 /* How deep directories may nest below the root (docs/manifest.md). */
@@ -26,8 +30,10 @@ struct walk_opts {
 
 /*
  * List every entry under the directory rootfd into out (already
- * initialised; entries are appended, unsorted): regular files with their
- * size, symlinks (when not followed) with the size and hash (out->algo)
+ * initialised; entries are appended, unsorted) on o->jobs threads, several
+ * directories and batches of files at once: regular files with their
+ * size (and, with o->hash, their hash: walk_hash() then skips them),
+ * symlinks (when not followed) with the size and hash (out->algo)
  * of their target text, and the entries that could not be listed, stat'ed
  * or followed as MF_UNREADABLE / MF_DIR_UNREADABLE with errno. FIFOs,
  * sockets and devices are MF_OTHER, never opened. Returns 0, -1 with a
@@ -45,7 +51,9 @@ void walk_follow(int rootfd, struct mf_entry *e);
 
 /*
  * Hash the content of the entries m->v[idx[0..n)] (regular files relative
- * to rootfd) with m->algo on jobs threads. Each gets its hash and the size
+ * to rootfd) with m->algo on jobs threads, in jobs of up to 64 files or
+ * 1 MiB; entries that already have a hash (o->hash in walk_tree) are left
+ * as they are. Each gets its hash and the size
  * actually read, or becomes MF_UNREADABLE with errno. label names the work
  * on the progress line (shown on a terminal when it takes over a second).
  * Returns 0, or -1 with a message in err when the threads or memory
