@@ -180,6 +180,18 @@ bool manifest_escape(const char *path, char *out, size_t n)
 /* ---- rendering ---- */
 
 /* The name, escaped when needed (the caller has put the leading '\\'). */
+/* v in decimal, as %" PRIu64 " writes it. */
+static void sb_u64(struct strbuf *b, uint64_t v)
+{
+	char d[24];
+	size_t i = sizeof(d);
+
+	do
+		d[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	strbuf_add(b, d + i, sizeof(d) - i);
+}
+
 static void sb_path(struct strbuf *b, const char *path, bool escaped)
 {
 	const char *s, *run;
@@ -255,9 +267,14 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 		}
 		hash_to_hex(e->hash, hn, hex);
 		switch (m->format) {
-		case MF_GPURENT:
-			strbuf_addf(&b, "%s%c %" PRIu64 " %s ", esc ? "\\" : "",
-				  e->kind == MF_SYMLINK ? 'l' : 'f', e->size, hex);
+		case MF_GPURENT:   /* "[\\]f SIZE HEX PATH": by hand, the hot loop of a big tree */
+			if (esc)
+				strbuf_add(&b, "\\", 1);
+			strbuf_add(&b, e->kind == MF_SYMLINK ? "l " : "f ", 2);
+			sb_u64(&b, e->size);
+			strbuf_add(&b, " ", 1);
+			strbuf_add(&b, hex, 2 * hn);
+			strbuf_add(&b, " ", 1);
 			sb_path(&b, e->path, esc);
 			break;
 		case MF_SHA256SUM:
@@ -273,7 +290,10 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 				sb_path(&b, e->path, esc);
 				strbuf_addf(&b, ") = %s", hex);
 			} else {
-				strbuf_addf(&b, "%s%s  ", esc ? "\\" : "", hex);
+				if (esc)
+					strbuf_add(&b, "\\", 1);
+				strbuf_add(&b, hex, 2 * hn);
+				strbuf_add(&b, "  ", 2);
 				sb_path(&b, e->path, esc);
 			}
 			break;
@@ -287,7 +307,7 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 			strbuf_addstr(&b, e->path);
 			break;
 		}
-		strbuf_addstr(&b, "\n");
+		strbuf_add(&b, "\n", 1);
 	}
 	if (b.oom || !b.p) {
 		if (!b.oom) {
