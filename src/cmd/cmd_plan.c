@@ -708,6 +708,8 @@ int cmd_plan(int argc, char **argv)
 		/* nothing timed on an offer: the class still comes from the job, timed
 		 * on the workload's GPU or the most rented training card */
 		po.reference_gpu = gpu ? gpu : gpu_db_find(&c.gdb, "A100-80GB");
+		if (json && njobs)
+			printf(",\n");
 		if (plan_serve_wanted(&wd)) {
 			one = plan_serve_cmd(&wd, &arch, &c, &po, disp.code, disp.fx.usd_per_unit, json);
 			worst = one > worst ? one : worst;
@@ -720,8 +722,6 @@ int cmd_plan(int argc, char **argv)
 			rc = wlargs_field_error(file, &wd, workload_field_index(key), err);
 			goto out_pricer;
 		}
-		if (json && njobs)
-			printf(",\n");
 		njobs++;
 		if (emit) {
 			one = r.n ? emit_sky(&wd, &po, &r, doc, &disp, d + 1 < ndoc) : EXIT_RUNTIME;
