@@ -1,0 +1,219 @@
+/*
+ * test_evidence.c - issue 12 item 4: estimate every row of the published
+ * measurements in tests/data/evidence.csv (each cited by its source column)
+ * and print the error of each, then the median and worst error per
+ * category. It asserts what must hold now - every row parses, its workload
+ * resolves, it names a source, its category and metric are known - and not
+ * the accuracy targets (the next issue's work): the printed medians are
+ * written into docs/accuracy.md. Needs nothing outside the repository.
+ */
+#include "testutil.h"
+
+#include "../../src/core/csv.h"
+
+static const char *const categories[] = {
+	"full", "lora", "qlora", "sharded", "inference", "kv_cache", "decode_speed", "train_speed",
+};
+#define NCAT (sizeof(categories) / sizeof(categories[0]))
+#define MAXROWS 256
+
+/* The workload fields of a row: CSV column and flag. */
+static const struct {
+	const char *col, *flag;
+} fieldcols[] = {
+	{"model", "model"},           {"task", "task"},
+	{"precision", "precision"},   {"micro_batch", "micro-batch"},
+	{"seq", "seq"},               {"gpus", "gpus"},
+	{"zero", "zero"},             {"quant_bits", "quant-bits"},
+	{"kv_dtype", "kv-dtype"},     {"context", "context"},
+	{"concurrency", "concurrency"}, {"gpu", "gpu"},
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int category_index(const char *c)
+{
+	for (size_t i = 0; i < NCAT; i++)
+		if (!strcmp(categories[i], c))
+			return (int)i;
+	return -1;
+}
+
+/* Bytes for a memory unit, tokens/s for a speed unit; 0 when unknown. */
+static double unit_scale(const char *unit, bool speed)
+{
+	if (speed)
+		return !strcmp(unit, "tok/s") || !strcmp(unit, "tok/s/gpu") ? 1 : 0;
+	if (!strcmp(unit, "GiB"))
+		return 1073741824.0;
+	if (!strcmp(unit, "MiB"))
+		return 1048576.0;
+	if (!strcmp(unit, "GB"))
+		return 1e9;
+	return 0;
+}
+
+/* A URL or repo@commit:path. */
+static bool has_source(const char *s)
+{
+	const char *at = strchr(s, '@');
+
+	if (!strncmp(s, "https://", 8) && strlen(s) > 12)
+		return true;
+	return at && at > s && strchr(at, ':') && strchr(s, '/') && strlen(strchr(at, ':')) > 1;
+}
+
+static void test_published_evidence(void **s)
+{
+	char err[512], args[1024];
+	size_t len = 0, nrows = 0, ncat_seen = 0;
+	char *buf;
+	struct csv c;
+	int col[ARRAY_SIZE(fieldcols)];
+	int idc, catc, fwc, gcc, extrac, metc, measc, unitc, srcc;
+	double errs[NCAT][MAXROWS];
+	size_t nerr[NCAT] = {0};
+
+	(void)s;
+	buf = tu_read("tests/data/evidence.csv", &len);
+	assert_non_null(buf);
+	if (csv_parse(buf, len, &c, err, sizeof(err)))
+		fail_msg("tests/data/evidence.csv: %s", err);
+	idc = csv_col(&c, "id");
+	catc = csv_col(&c, "category");
+	fwc = csv_col(&c, "framework");
+	gcc = csv_col(&c, "grad_checkpointing");
+	extrac = csv_col(&c, "extra");
+	metc = csv_col(&c, "metric");
+	measc = csv_col(&c, "measured");
+	unitc = csv_col(&c, "unit");
+	srcc = csv_col(&c, "source");
+	assert_true(idc >= 0 && catc >= 0 && fwc >= 0 && gcc >= 0 && extrac >= 0 && metc >= 0 &&
+		    measc >= 0 && unitc >= 0 && srcc >= 0 && csv_col(&c, "notes") >= 0);
+	for (size_t k = 0; k < ARRAY_SIZE(fieldcols); k++) {
+		col[k] = csv_col(&c, fieldcols[k].col);
+		if (col[k] < 0)
+			fail_msg("tests/data/evidence.csv: no column %s", fieldcols[k].col);
+	}
+
+	printf("%-10s %-13s %-18s %-16s %12s %12s %8s\n", "row", "category", "framework", "metric",
+	       "measured", "estimate", "error");
+	for (size_t i = 0; i < c.nrows; i++) {
+		const struct csv_row *r = &c.rows[i];
+		const char *id = csv_get(r, idc), *cat = csv_get(r, catc), *metric = csv_get(r, metc);
+		const char *gc = csv_get(r, gcc), *extra = csv_get(r, extrac);
+		int ci = category_index(cat);
+		bool speed = ci >= 0 && (!strcmp(cat, "decode_speed") || !strcmp(cat, "train_speed"));
+		struct workload w;
+		struct model_spec arch;
+		struct estimate e;
+		double m, scale, est = 0, rel;
+		char *end;
+		size_t off = 0;
+
+		if (!*id)
+			fail_msg("tests/data/evidence.csv row %zu: empty id", i + 1);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(csv_get(&c.rows[j], idc), id))
+				fail_msg("%s: id used twice", id);
+		if (ci < 0)
+			fail_msg("%s: category %s is not one of full, lora, qlora, sharded, inference, "
+				 "kv_cache, decode_speed, train_speed", id, cat);
+		if (!*csv_get(r, fwc))
+			fail_msg("%s: no framework", id);
+		if (!has_source(csv_get(r, srcc)))
+			fail_msg("%s: source %s is neither a URL nor repo@commit:path", id, csv_get(r, srcc));
+		/* the metric must be one the category measures */
+		if (speed ? strcmp(metric, "tokens_per_second")
+			  : !strcmp(cat, "kv_cache") ? strcmp(metric, "kv_cache")
+			  : strcmp(metric, "peak_allocated") && strcmp(metric, "peak_reserved"))
+			fail_msg("%s: metric %s does not fit category %s", id, metric, cat);
+		scale = unit_scale(csv_get(r, unitc), speed);
+		if (scale <= 0)
+			fail_msg("%s: unit %s is not known for %s", id, csv_get(r, unitc), cat);
+		m = strtod(csv_get(r, measc), &end);
+		if (end == csv_get(r, measc) || *end || !(m > 0) || !isfinite(m))
+			fail_msg("%s: measured %s is not a positive number", id, csv_get(r, measc));
+		m *= scale;
+
+		/* the row as workload flags */
+		for (size_t k = 0; k < ARRAY_SIZE(fieldcols); k++) {
+			const char *v = csv_get(r, col[k]);
+			if (*v)
+				off += (size_t)snprintf(args + off, sizeof(args) - off, "--%s %s ",
+							fieldcols[k].flag, v);
+		}
+		if (!strcmp(gc, "true"))
+			off += (size_t)snprintf(args + off, sizeof(args) - off, "--grad-checkpointing ");
+		else if (*gc && strcmp(gc, "false"))
+			fail_msg("%s: grad_checkpointing %s is not true or false", id, gc);
+		if (*extra)
+			off += (size_t)snprintf(args + off, sizeof(args) - off, "%s ", extra);
+		/* a time needs an amount of work; the rate does not depend on it */
+		if (speed && !strstr(extra, "--tokens"))
+			off += (size_t)snprintf(args + off, sizeof(args) - off, "--tokens 100000000");
+		assert_true(off < sizeof(args));
+		if (tu_estimate_args(args, &w, &arch, &e, err, sizeof(err)))
+			fail_msg("%s: %s (%s)", id, err, args);
+
+		if (!strcmp(metric, "peak_allocated"))
+			est = e.mem.allocated;
+		else if (!strcmp(metric, "peak_reserved"))
+			est = e.mem.allocated + e.mem.allocator;
+		else if (!strcmp(metric, "kv_cache"))
+			est = e.mem.kv_cache;
+		else if (!strcmp(cat, "decode_speed"))
+			est = e.decode_tokens_per_second;
+		else if (e.wall_seconds > 0)  /* train: tokens/s per GPU, communication included */
+			est = e.work / e.wall_seconds / (double)w.gpus;
+		if (!(est > 0) || !isfinite(est))
+			fail_msg("%s: no estimate of %s (%s)", id, metric, args);
+		rel = (est - m) / m;
+		errs[ci][nerr[ci]++] = rel;
+		if (speed)
+			printf("%-10s %-13s %-18.18s %-16s %12.1f %12.1f %+7.1f%%\n", id, cat, csv_get(r, fwc),
+			       metric, m, est, 100 * rel);
+		else
+			printf("%-10s %-13s %-18.18s %-16s %10.2fGi %10.2fGi %+7.1f%%\n", id, cat,
+			       csv_get(r, fwc), metric, m / 1073741824.0, est / 1073741824.0, 100 * rel);
+		assert_true(nerr[ci] < MAXROWS);
+		nrows++;
+	}
+
+	printf("%-13s %5s %14s %14s\n", "category", "rows", "median |error|", "worst error");
+	for (size_t ci = 0; ci < NCAT; ci++) {
+		double a[MAXROWS], worst = 0, median;
+		size_t n = nerr[ci];
+
+		if (!n) {
+			printf("%-13s %5d %14s %14s\n", categories[ci], 0, "-", "-");
+			continue;
+		}
+		ncat_seen++;
+		for (size_t k = 0; k < n; k++) {
+			a[k] = fabs(errs[ci][k]);
+			if (a[k] > fabs(worst))
+				worst = errs[ci][k];
+		}
+		qsort(a, n, sizeof(a[0]), cmp_double);
+		median = n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+		printf("%-13s %5zu %13.1f%% %+13.1f%%\n", categories[ci], n, 100 * median, 100 * worst);
+	}
+	/* the brief: 20+ rows across at least five categories */
+	assert_true(nrows >= 20);
+	assert_true(ncat_seen >= 5);
+	csv_free(&c);
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_published_evidence),
+	};
+	return cmocka_run_group_tests_name("evidence", tests, tu_setup, tu_teardown);
+}
