@@ -99,6 +99,8 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 	    csv_field_long_range(c, r, "max_positions", false, 0, 0, 1000000000, fname, &m->max_positions, err, errlen) ||
 	    csv_field_str(c, r, "norm", true, fname, norm, sizeof(norm), err, errlen) ||
 	    csv_field_long_range(c, r, "norms_per_layer", true, 0, 1, 16, fname, &m->norms_per_layer, err, errlen) ||
+	    (csv_col(c, "qk_norm") >= 0 &&  /* optional column: older tables lack it */
+	     csv_field_bool(c, r, "qk_norm", false, fname, &m->qk_norm, err, errlen)) ||
 	    csv_field_str(c, r, "bias", true, fname, bias, sizeof(bias), err, errlen) ||
 	    csv_field_long_range(c, r, "experts", false, 0, 0, 100000, fname, &m->experts, err, errlen) ||
 	    csv_field_long_range(c, r, "experts_active", false, 0, 0, 100000, fname, &m->experts_active, err, errlen) ||
@@ -213,8 +215,12 @@ static double block_params(const struct model_spec *m, bool active_only)
 	double kv = (double)(m->kv_heads * m->head_dim), f = (double)m->ffn;
 	double attn = h * q + 2 * h * kv + q * h;
 	double mlp = (m->gated_ffn ? 3 : 2) * h * f;
-	double norms = (double)m->norms_per_layer * (m->norm == NORM_LAYER ? 2 * h : h);
+	double norm_w = m->norm == NORM_LAYER ? 2 : 1;  /* weight (+ bias) */
+	double norms = (double)m->norms_per_layer * norm_w * h;
 	double experts;
+
+	if (m->qk_norm)  /* one norm over head_dim for q, one for k, shared by the heads */
+		norms += 2 * norm_w * (double)m->head_dim;
 
 	if (m->bias == BIAS_QKV)
 		attn += q + 2 * kv;

@@ -34,6 +34,7 @@ struct model_spec {
 	long max_positions;
 	enum norm_kind norm;
 	long norms_per_layer;
+	bool qk_norm;             /* RMSNorm/LayerNorm of q and k per head (Qwen3, Gemma 3) */
 	enum bias_kind bias;
 	long experts, experts_active;   /* 0 = dense */
 	double dropout;
