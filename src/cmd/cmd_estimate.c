@@ -124,7 +124,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 w->gpus > 1 ? ", split over the GPUs" : "");
 		row("weights", e->mem.weights, note);
 	} else {
-		snprintf(note, sizeof(note), "frozen, %s", w->task == TASK_QLORA ?
+		snprintf(note, sizeof(note), "frozen, %s", w->quant_bits < 16 ?
 			 (w->quant_bits == 4 ? "NF4 linear layers, rest 16-bit" : "int8 linear layers, rest 16-bit") :
 			 (w->precision == PREC_FP32 ? "fp32" : "16-bit"));
 		row("base weights", e->mem.weights, note);

@@ -104,6 +104,11 @@ static void named(struct est_note *n, const char *name)
 
 static bool is_mixed(int p) { return p == PREC_AMP || p == PREC_BF16 || p == PREC_FP16; }
 static bool is_pure16(int p) { return p == PREC_BF16_TRUE || p == PREC_FP16_TRUE; }
+/* a frozen base held quantized (qlora, or lora with quant_bits < 16) */
+static bool base_quantized(const struct workload *w)
+{
+	return (w->task == TASK_LORA || w->task == TASK_QLORA) && w->quant_bits < 16;
+}
 static bool is_transformer(const struct model_spec *m)
 {
 	return m->kind == MODEL_DECODER || m->kind == MODEL_ENCODER || m->kind == MODEL_VIT;
@@ -338,8 +343,9 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		e->mem.quant_consts /= G;
 		return;
 	}
-	/* LoRA / QLoRA: frozen base, trainable adapters */
-	if (w->task == TASK_QLORA)
+	/* LoRA / QLoRA: frozen base, trainable adapters; LoRA on an int8 or
+	 * 4-bit base (PEFT on load_in_8bit) is quantized as QLoRA's is */
+	if (w->quant_bits < 16)
 		quantized_weights(m, w->quant_bits, N, e, &e->mem.weights);
 	else
 		e->mem.weights = N * ew;
@@ -355,20 +361,62 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	}
 }
 
+/* formulas.md "KV cache": llama.cpp's block formats, QK values a block
+ * and the block's bytes (ggml/src/ggml-common.h: block_q8_0 = fp16 d +
+ * 32 int8; block_q4_0 = d + 16 bytes of nibbles; block_q4_1 = d, m + 16;
+ * block_q5_0 = d + 4 bytes of fifth bits + 16; block_q5_1 = d, m + 4 + 16). */
+bool estimate_kv_block(int kv_dtype, long *qk, long *block_bytes)
+{
+	long b;
+
+	switch (kv_dtype) {
+	case KV_Q8_0: b = 2 + 32; break;
+	case KV_Q4_0: b = 2 + 16; break;
+	case KV_Q4_1: b = 2 + 2 + 16; break;
+	case KV_Q5_0: b = 2 + 4 + 16; break;
+	case KV_Q5_1: b = 2 + 2 + 4 + 16; break;
+	default: return false;
+	}
+	if (qk)
+		*qk = 32;
+	if (block_bytes)
+		*block_bytes = b;
+	return true;
+}
+
+double estimate_kv_bytes(int kv_dtype, double ea)
+{
+	long qk, bb;
+
+	if (estimate_kv_block(kv_dtype, &qk, &bb))
+		return (double)bb / (double)qk;
+	switch (kv_dtype) {
+	case KV_FP32: return 4;
+	case KV_FP16: case KV_BF16: return 2;
+	/* one scale per tensor (vLLM fp8, TensorRT-LLM int8): nothing per value */
+	case KV_FP8: case KV_INT8: return 1;
+	case KV_INT4: return 0.5;
+	}
+	return ea;
+}
+
 static void kv_cache(const struct workload *w, const struct model_spec *m,
 		     struct estimate *e, double ea)
 {
-	double ekv;
+	double row = (double)(m->kv_heads * m->head_dim);   /* K (or V) values per token per layer */
+	double bytes;
 
-	switch (w->kv_dtype) {
-	case KV_FP32: ekv = 4; break;
-	case KV_FP16: case KV_BF16: ekv = 2; break;
-	case KV_FP8: case KV_INT8: ekv = 1; break;
-	case KV_INT4: ekv = 0.5; break;
-	default: ekv = ea; break;
+	long qk, bb;
+
+	if (estimate_kv_block(w->kv_dtype, &qk, &bb)) {
+		/* a block format quantizes each row in blocks of qk values,
+		 * each block carrying its scale (and min) */
+		bytes = ceil(row / (double)qk) * (double)bb;
+	} else {
+		bytes = row * estimate_kv_bytes(w->kv_dtype, ea);
 	}
 	/* formulas.md "KV cache": K and V for every layer and KV head */
-	e->kv_per_token = 2 * (double)m->layers * (double)(m->kv_heads * m->head_dim) * ekv;
+	e->kv_per_token = 2 * (double)m->layers * bytes;
 	e->mem.kv_cache = e->kv_per_token * (double)w->context * (double)w->concurrency / (double)w->gpus;
 }
 
@@ -672,7 +720,7 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 			e->step_compute_seconds = w->step_time;
 		else if (e->eff_flops > 0)
 			e->step_compute_seconds = e->flops_per_unit * per_step_units / e->eff_flops *
-						  (w->task == TASK_QLORA ? QLORA_SLOWDOWN : 1);
+						  (base_quantized(w) ? QLORA_SLOWDOWN : 1);
 		comm(w, m, gpu, e, &cp);
 		if (e->have_comm && e->step_compute_seconds > 0) {
 			e->comm_ratio = e->comm_seconds / e->step_compute_seconds;
@@ -710,7 +758,7 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 			e->compute_seconds = e->steps * w->step_time;
 		else
 			e->compute_seconds = e->flops_total / (e->eff_flops * G) *
-					     (w->task == TASK_QLORA ? QLORA_SLOWDOWN : 1);
+					     (base_quantized(w) ? QLORA_SLOWDOWN : 1);
 		/* the communication overlap does not hide (formulas.md "Communication") */
 		step_wall = e->compute_seconds / e->steps + e->comm_exposed_seconds;
 		e->wall_seconds = e->steps * step_wall;

@@ -239,6 +239,17 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 void estimate_link(const struct workload *w, const struct gpu_spec *gpu, long gpus, enum est_link *kind,
 		   double *peak, double *bw);
 
+/*
+ * formulas.md "KV cache": bytes the cache holds per K or V value for a
+ * kv_dtype (enum kv_dtype); ea is the activation element size `auto`
+ * means. A block format (llama.cpp's q8_0, q4_0, q4_1, q5_0, q5_1) counts
+ * its block scales: block bytes / values a block (q8_0: 34 / 32 = 1.0625).
+ */
+double estimate_kv_bytes(int kv_dtype, double ea);
+/* True for a block format, with *qk values a block and *block_bytes its
+ * size (either may be NULL); false (outputs untouched) for the others. */
+bool estimate_kv_block(int kv_dtype, long *qk, long *block_bytes);
+
 /* Default MFU for a GPU class (docs/formulas.md "Time"). */
 double estimate_default_mfu(enum gpu_class c);
 

@@ -20,7 +20,10 @@
 static const char *const task_names[] = {"train", "lora", "qlora", "infer", NULL};
 static const char *const prec_names[] = {"fp32", "amp", "bf16", "fp16", "bf16-true", "fp16-true", NULL};
 static const char *const opt_names[] = {"adamw", "adamw-8bit", "sgd", "adafactor", NULL};
-static const char *const kv_names[] = {"auto", "fp32", "fp16", "bf16", "fp8", "int8", "int4", NULL};
+static const char *const kv_names[] = {"auto", "fp32", "fp16", "bf16", "fp8", "int8", "int4",
+				       "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", NULL};
+/* the order of enum bias_kind (model.h) */
+static const char *const bias_names[] = {"none", "qkv", "all", NULL};
 static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "infiniband", NULL};
 
 #define OFF(f) offsetof(struct workload, f)
@@ -37,6 +40,8 @@ const struct workload_field workload_fields[] = {
 	    "plan: memberships you hold (campus clusters, institution pools), e.g. SJTU-HPC"),
 	FLD("alloc_overhead", F_FRACTION, alloc_overhead, "10%",
 	    "PyTorch caching-allocator reserve on top of allocated memory"),
+	ENUM("bias", bias, bias_names, "the preset's (none by hand)",
+	     "linear-layer biases: none, qkv (Qwen 2.5) or all (GPT-2, BERT, ViT)"),
 	FLD("budget", F_MONEY, budget, "none",
 	    "plan: the most the whole job may cost, e.g. 300, $300 or 2000CNY"),
 	INT("concurrency", concurrency, 1, 1000000, "1", "inference: sequences served at once"),
@@ -57,11 +62,15 @@ const struct workload_field workload_fields[] = {
 	INT("ffn", ffn, 1, 10000000, "4 x hidden", "MLP inner size (by-hand architecture)"),
 	FLD("flash_attention", F_BOOL, flash_attention, "true",
 	    "fused attention that never stores the s x s score matrix"),
+	FLD("gated_mlp", F_BOOL, gated_mlp, "the preset's (false by hand)",
+	    "three-matrix gated MLP (SwiGLU/GeGLU: gate, up, down), as Llama, Mistral, Qwen"),
 	STR("gpu", gpu, "none (memory only)", "GPU type for time and fit, e.g. A100-80GB, RTX4090"),
 	INT("gpus", gpus, 1, 1000000, "1", "data-parallel GPUs"),
 	INT("grad_accum", grad_accum, 1, 1000000, "1", "micro-batches per optimizer step"),
 	FLD("grad_checkpointing", F_BOOL, grad_checkpointing, "false",
 	    "recompute activations in backward, keeping only each layer's input"),
+	INT("head_dim", head_dim, 1, 100000, "hidden / heads (the preset's)",
+	    "width of one attention head (Gemma, Qwen3: heads x head_dim != hidden)"),
 	FLD("headroom", F_FRACTION, headroom, "10%",
 	    "spare memory wanted on the recommended card"),
 	INT("heads", heads, 1, 100000, "-", "attention heads (by-hand architecture)"),
@@ -70,7 +79,8 @@ const struct workload_field workload_fields[] = {
 	ENUM("interconnect", interconnect, ic_names, "auto (the GPU's)",
 	    "GPU-to-GPU link: auto, nvlink, pcie, ethernet, infiniband"),
 	ENUM("kv_dtype", kv_dtype, kv_names, "auto (activation dtype)",
-	     "KV-cache element type: auto, fp32, fp16, bf16, fp8, int8, int4"),
+	     "KV-cache element type: auto, fp32, fp16, bf16, fp8, int8, int4, "
+	     "or llama.cpp's q8_0, q4_0, q4_1, q5_0, q5_1 (block scales counted)"),
 	INT("kv_heads", kv_heads, 1, 100000, "heads", "key/value heads, grouped-query attention"),
 	INT("layers", layers, 1, 100000, "-", "transformer layers (by-hand architecture)"),
 	FLD("link_bw", F_BANDWIDTH, link_bw, "65% of the link's peak",
@@ -86,6 +96,8 @@ const struct workload_field workload_fields[] = {
 	    "effective bandwidth between nodes per node and direction, e.g. 400Gbit/s"),
 	INT("nodes", nodes, 1, 100000, "1 (a task's num_nodes)",
 	    "machines the job spans; gpus is the total over them (SkyPilot num_nodes)"),
+	INT("norms_per_layer", norms_per_layer, 1, 8, "the preset's (2 by hand)",
+	    "normalisations per transformer layer (2; Gemma 2 and 3: 4)"),
 	ENUM("optimizer", optimizer, opt_names, "adamw", "adamw, adamw-8bit, sgd (momentum), adafactor"),
 	TOKENS("output_len", output_len, 1, 100000000, "256 (assumption, docs/serve.md)",
 	       "service: output tokens per request (with rps)"),
@@ -96,7 +108,7 @@ const struct workload_field workload_fields[] = {
 	       "service: prompt tokens per request, prefilled (with rps)"),
 	FLD("prompt_tokens", F_COUNT, prompt_tokens, "0", "inference: prompt tokens to prefill in total"),
 	INT("quant_bits", quant_bits, 2, 16, "4 for qlora, else 16 (none)",
-	    "weight quantization of the frozen/served linear layers: 4, 8 or 16"),
+	    "weight quantization of the frozen/served linear layers: 4, 8 or 16 (lora: a quantized base)"),
 	FLD("resumable", F_BOOL, resumable, "false",
 	    "plan: the job checkpoints and can resume (spot and time-limited queues)"),
 	FLD("rps", F_NUMBER, rps, "none (the load is concurrency x user_tps)",
@@ -110,6 +122,8 @@ const struct workload_field workload_fields[] = {
 	    "measured compute time of one step, overrides the FLOPs estimate"),
 	ENUM("task", task, task_names, "train", "train (full), lora, qlora, infer"),
 	FLD("tflops", F_NUMBER, tflops, "GPU peak x MFU", "effective TFLOPS per GPU, e.g. 100"),
+	FLD("tied_embeddings", F_BOOL, tied_embeddings, "the preset's (false by hand)",
+	    "the output layer shares the input embedding matrix (GPT-2, Gemma, Llama-3.2 1B/3B)"),
 	FLD("tokens", F_COUNT, tokens, "-", "training tokens, or tokens to generate for infer"),
 	FLD("user_tps", F_NUMBER, user_tps, "20 (assumption, docs/serve.md)",
 	    "service: output tokens per second each user needs"),
@@ -413,6 +427,13 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 		arch->norms_per_layer = 2;
 		snprintf(arch->source, sizeof(arch->source), "architecture given by hand");
 	} else if (SET(w, "params")) {
+		static const char *const arch_only[] = {"bias", "gated_mlp", "head_dim", "norms_per_layer",
+							"tied_embeddings"};
+		for (size_t i = 0; i < ARRAY_SIZE(arch_only); i++)
+			if (SET(w, arch_only[i]))
+				return fail_field(arch_only[i], bad, err, errlen,
+						  "describes an architecture%s: give a preset or layers/hidden/heads, not only params",
+						  "", 0);
 		memset(arch, 0, sizeof(*arch));
 		snprintf(arch->name, sizeof(arch->name), "%s", w->model[0] ? w->model : "custom");
 		arch->kind = MODEL_PARAMS_ONLY;
@@ -425,7 +446,9 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 		return -1;
 	}
 	if (arch->kind == MODEL_RESNET) {
-		static const char *const tf_only[] = {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "params"};
+		static const char *const tf_only[] = {"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "params",
+						      "bias", "gated_mlp", "head_dim", "norms_per_layer",
+						      "tied_embeddings"};
 		for (size_t i = 0; i < ARRAY_SIZE(tf_only); i++)
 			if (SET(w, tf_only[i]))
 				return fail_field(tf_only[i], bad, err, errlen,
@@ -444,11 +467,18 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 	if (SET(w, "ffn")) arch->ffn = w->ffn;
 	else if (!preset) arch->ffn = 4 * arch->hidden;
 	if (SET(w, "vocab")) arch->vocab = w->vocab;
-	if (!preset || SET(w, "hidden") || SET(w, "heads"))
+	/* formulas.md "Parameters": the architecture switches a preset row has */
+	if (SET(w, "gated_mlp")) arch->gated_ffn = w->gated_mlp;
+	if (SET(w, "tied_embeddings")) arch->tied_embeddings = w->tied_embeddings;
+	if (SET(w, "bias")) arch->bias = (enum bias_kind)w->bias;
+	if (SET(w, "norms_per_layer")) arch->norms_per_layer = w->norms_per_layer;
+	if (SET(w, "head_dim"))
+		arch->head_dim = w->head_dim;
+	else if (!preset || SET(w, "hidden") || SET(w, "heads"))
 		arch->head_dim = arch->hidden / arch->heads;
-	if (arch->hidden % arch->heads && !preset)
+	if (arch->hidden % arch->heads && !preset && !SET(w, "head_dim"))
 		return fail_field("heads", bad, err, errlen,
-				  "expected a divisor of hidden%s (%ld)", "", arch->hidden);
+				  "expected a divisor of hidden%s (%ld), or give head_dim", "", arch->hidden);
 	if (arch->kv_heads > arch->heads || arch->heads % arch->kv_heads)
 		return fail_field("kv_heads", bad, err, errlen,
 				  "expected a divisor of heads%s (%ld)", "", arch->heads);
@@ -560,6 +590,12 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 					  "model '%s' has learned positions up to %ld tokens",
 					  arch->name, maxpos);
 	}
+	/* formulas.md "KV cache": llama.cpp quantizes each head's row in blocks
+	 * of 32 and refuses a head width the block does not divide */
+	if (w->kv_dtype >= KV_Q8_0 && arch->kind == MODEL_DECODER && arch->head_dim % 32)
+		return fail_field("kv_dtype", bad, err, errlen,
+				  "%s stores blocks of 32 values: expected a head_dim divisible by 32, got %ld",
+				  kv_names[w->kv_dtype], arch->head_dim);
 	if (w->task == TASK_INFER && arch->kind != MODEL_DECODER && arch->kind != MODEL_PARAMS_ONLY &&
 	    (SET(w, "context") || SET(w, "concurrency")))
 		return fail_field(SET(w, "context") ? "context" : "concurrency", bad, err, errlen,

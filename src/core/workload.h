@@ -17,7 +17,10 @@
 enum task { TASK_TRAIN, TASK_LORA, TASK_QLORA, TASK_INFER };
 enum precision { PREC_FP32, PREC_AMP, PREC_BF16, PREC_FP16, PREC_BF16_TRUE, PREC_FP16_TRUE };
 enum optimizer { OPT_ADAMW, OPT_ADAMW_8BIT, OPT_SGD, OPT_ADAFACTOR };
-enum kv_dtype { KV_AUTO, KV_FP32, KV_FP16, KV_BF16, KV_FP8, KV_INT8, KV_INT4 };
+/* KV_Q*: llama.cpp's block formats (ggml-common.h), appended: the values
+ * of the others are stable. Bytes per value: estimate_kv_bytes(). */
+enum kv_dtype { KV_AUTO, KV_FP32, KV_FP16, KV_BF16, KV_FP8, KV_INT8, KV_INT4,
+		KV_Q8_0, KV_Q4_0, KV_Q4_1, KV_Q5_0, KV_Q5_1 };
 enum interconnect { IC_AUTO, IC_NVLINK, IC_PCIE, IC_ETHERNET, IC_INFINIBAND };
 
 struct money {
@@ -37,6 +40,11 @@ struct workload {
 	char model[128];
 	double params;
 	long layers, hidden, heads, kv_heads, ffn, vocab;
+	long head_dim;           /* 0 = hidden / heads (or the preset's) */
+	int gated_mlp;           /* a three-matrix (SwiGLU/GeGLU) MLP; the preset's gated_ffn */
+	int tied_embeddings;     /* the lm_head shares the input embedding */
+	int bias;                /* enum bias_kind */
+	long norms_per_layer;    /* 0 = 2 (or the preset's) */
 	/* method */
 	int task, precision, optimizer;
 	long zero, gpus, micro_batch, seq, image_size, grad_accum;

@@ -155,6 +155,22 @@ while read -r fl; do
 	grep -Fq -- "$key" "$ROOT/docs/gpurent.1" && grep -Fq -- "$fl" "$ROOT/docs/gpurent.1" \
 		&& ok || bad "docs/gpurent.1 does not document field $key / --$fl"
 done <fields
+# --- issue 12: a quantized LoRA base, block-scaled KV caches, a gated MLP by flags
+run "$G" estimate --model llama-2-7b --task lora --quant-bits 8; grep 'base weights' "$T/out" >lq
+run "$G" estimate --model llama-2-7b --task qlora --quant-bits 8; grep 'base weights' "$T/out" >qq
+run "$G" estimate --model llama-2-7b --task lora; grep 'base weights' "$T/out" >l16
+if cmp -s lq qq && ! cmp -s lq l16 && grep -q 'int8 linear layers' lq; then ok
+else bad "lora --quant-bits 8: base weights $(cat lq) vs qlora $(cat qq)"; fi
+# q8_0 is 34 bytes a block of 32: 17/32 of fp16's 0.5 MiB a token = 0.266 MiB
+expect_ok kv-q8_0 'KV cache .* 0\.266 MiB/token' "$G" estimate --layers 32 --hidden 4096 --heads 32 \
+	--task infer --precision fp16 --kv-dtype q8_0
+expect_err kv-q4_0-head 2 "--kv-dtype: q4_0 stores blocks of 32 values: expected a head_dim divisible by 32, got 60" \
+	"$G" estimate --layers 2 --hidden 480 --heads 8 --task infer --kv-dtype q4_0
+run "$G" estimate --model llama-2-7b; grep '^model:' "$T/out" >pm
+run "$G" estimate --layers 32 --hidden 4096 --heads 32 --ffn 11008 --gated-mlp; grep '^model:' "$T/out" >hm
+cmp -s pm hm && ok || bad "by-hand gated Llama-2-7B: $(cat hm), preset: $(cat pm)"
+expect_err gated-params 2 "--gated-mlp: describes an architecture" "$G" estimate --params 7e9 --gated-mlp
+
 for c in estimate gpus models; do
 	grep -q "gpurent $c" "$ROOT/README.md" && grep -Fq "$c" "$ROOT/docs/gpurent.1" \
 		&& ok || bad "command $c missing from README.md or docs/gpurent.1"

@@ -75,6 +75,83 @@ static void test_issue2_kv_cache(void **s)
 	assert_true(e.kv_per_token == 0.0625 * 1048576);
 }
 
+/* Issue 12: llama.cpp's block formats count their fp16 scales (and mins).
+ * Llama-3.1-8B: L = 32, k = 8 KV heads of d = 128, so a row of 1024 values
+ * per layer for K and for V = 32 blocks of 32. ggml-common.h: block_q8_0
+ * 2 + 32 = 34 B, q4_0 2 + 16 = 18, q4_1 2 + 2 + 16 = 20, q5_0 2 + 4 + 16 =
+ * 22, q5_1 2 + 2 + 4 + 16 = 24 bytes a block. */
+static void test_kv_block_formats(void **s)
+{
+	static const struct { const char *dtype; double block; } f[] = {
+		{"q8_0", 34}, {"q4_0", 18}, {"q4_1", 20}, {"q5_0", 22}, {"q5_1", 24},
+	};
+	char args[256], err[512];
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
+		snprintf(args, sizeof(args), "--model llama-3.1-8b --task infer --context 8192 --kv-dtype %s",
+			 f[i].dtype);
+		tu_est(args, &w, &arch, &e);
+		assert_true(e.kv_per_token == 2 * 32 * 32 * f[i].block);
+		assert_true(e.mem.kv_cache == 2 * 32 * 32 * f[i].block * 8192);
+	}
+	/* the per-value figures: 1.0625, 0.5625, 0.625, 0.6875, 0.75 bytes */
+	assert_true(estimate_kv_bytes(KV_Q8_0, 2) == 1.0625);
+	assert_true(estimate_kv_bytes(KV_Q4_0, 2) == 0.5625);
+	assert_true(estimate_kv_bytes(KV_Q4_1, 2) == 0.625);
+	assert_true(estimate_kv_bytes(KV_Q5_0, 2) == 0.6875);
+	assert_true(estimate_kv_bytes(KV_Q5_1, 2) == 0.75);
+	/* per-tensor-scaled formats: nothing per value; auto: the activation size */
+	assert_true(estimate_kv_bytes(KV_INT8, 2) == 1);
+	assert_true(estimate_kv_bytes(KV_FP8, 2) == 1);
+	assert_true(estimate_kv_bytes(KV_AUTO, 4) == 4);
+	/* q8_0 against fp16 on the seed's 32 x 4096 model: 0.5 MiB x 34/64 */
+	tu_est("--layers 32 --hidden 4096 --heads 32 --task infer --precision fp16 --kv-dtype q8_0",
+	       &w, &arch, &e);
+	assert_true(e.kv_per_token == 0.5 * 1048576 * 34 / 64);
+	/* decode reads the bigger cache: slower than int8 without scales */
+	{
+		double q8;
+		tu_est("--model llama-3.1-8b --task infer --context 32768 --concurrency 16 --kv-dtype q8_0 "
+		       "--gpu H100-SXM --tokens 1e6", &w, &arch, &e);
+		q8 = e.decode_tokens_per_second;
+		tu_est("--model llama-3.1-8b --task infer --context 32768 --concurrency 16 --kv-dtype int8 "
+		       "--gpu H100-SXM --tokens 1e6", &w, &arch, &e);
+		assert_true(q8 < e.decode_tokens_per_second);
+	}
+	/* a head width the 32-value block does not divide is refused, as llama.cpp does */
+	assert_int_equal(tu_estimate_args("--layers 2 --hidden 480 --heads 8 --task infer --kv-dtype q4_0",
+					  &w, &arch, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "kv_dtype: q4_0 stores blocks of 32 values"));
+	assert_non_null(strstr(err, "got 60"));
+}
+
+/* Issue 12: LoRA on a quantized base (PEFT with load_in_8bit) counts the
+ * quantized weights and their constants, as QLoRA does. Llama-2-7B:
+ * N = 6,738,415,616, N_lin = 6,476,005,376, h = 4096. */
+static void test_lora_quantized_base(void **s)
+{
+	double N = 6738415616.0, lin = 6476005376.0, q8w, q8c, t16;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --tflops 100 --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.weights == N * 2);
+	assert_true(e.mem.quant_consts == 0);
+	t16 = e.compute_seconds;
+	tu_est("--model llama-2-7b --task lora --quant-bits 8 --tflops 100 --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.weights == lin * 1 + (N - lin) * 2);      /* 7.00 GB, not 13.48 */
+	assert_true(e.mem.quant_consts == lin * 4 / 4096);          /* LLM.int8 row scales */
+	/* a quantized base is dequantized on the fly: LitGPT's 3.83 / 2.36 */
+	assert_true(fabs(e.compute_seconds / t16 - 3.83 / 2.36) < 1e-12);
+	q8w = e.mem.weights;
+	q8c = e.mem.quant_consts;
+	tu_est("--model llama-2-7b --task qlora --quant-bits 8", &w, &arch, &e);
+	assert_true(e.mem.weights == q8w && e.mem.quant_consts == q8c);
+	tu_est("--model llama-2-7b --task lora --quant-bits 4", &w, &arch, &e);
+	assert_true(e.mem.weights == lin * 0.5 + (N - lin) * 2);
+	assert_true(e.mem.quant_consts == lin * (1.0 / 64 + 4.0 / (64 * 256)));
+}
+
 /* Item 4: 7e9 x 3e9 tokens = 1.26e20 FLOPs; at 100 TFLOPS ~350 h, flagged. */
 static void test_issue2_time(void **s)
 {
@@ -460,6 +537,8 @@ int main(void)
 		cmocka_unit_test(test_issue2_model_states),
 		cmocka_unit_test(test_issue2_lora_7b),
 		cmocka_unit_test(test_issue2_kv_cache),
+		cmocka_unit_test(test_kv_block_formats),
+		cmocka_unit_test(test_lora_quantized_base),
 		cmocka_unit_test(test_issue2_time),
 		cmocka_unit_test(test_issue2_communication),
 		cmocka_unit_test(test_across_nodes),

@@ -247,6 +247,57 @@ static void test_defaults_applied(void **s)
 	assert_string_equal(gpu->name, "NVIDIA GeForce RTX 4090");
 }
 
+/* Issue 12: the architecture switches of a preset row, by flags. By hand,
+ * Llama-2-7B (L 32, h 4096, f 11008 gated, V 32000, RMSNorm x 2, untied):
+ * L(4h^2 + 3hf + 2h) + 2Vh + h = 6,738,415,616, the preset's count. */
+static void test_architecture_switches(void **s)
+{
+	double L = 32, h = 4096, f = 11008, V = 32000;
+	const char *err_case[][2] = {
+		{"--params 7e9 --gated-mlp", "gated_mlp: describes an architecture"},
+		{"--params 7e9 --head-dim 128", "head_dim: describes an architecture"},
+		{"--model resnet-50 --tied-embeddings", "tied_embeddings: does not apply to the CNN preset"},
+		{"--model resnet-50 --bias qkv", "bias: does not apply to the CNN preset"},
+	};
+	struct workload w;
+	struct model_spec arch;
+	struct estimate e;
+	char err[512];
+
+	(void)s;
+	tu_est("--layers 32 --hidden 4096 --heads 32 --ffn 11008 --gated-mlp", &w, &arch, &e);
+	assert_true(arch.gated_ffn);
+	assert_true(e.params == L * (4 * h * h + 3 * h * f + 2 * h) + 2 * V * h + h);
+	assert_true(e.params == 6738415616.0);
+	tu_est("--layers 32 --hidden 4096 --heads 32 --ffn 11008", &w, &arch, &e);
+	assert_false(arch.gated_ffn);
+	assert_true(e.params == L * (4 * h * h + 2 * h * f + 2 * h) + 2 * V * h + h);
+	/* a preset keeps its own switch unless told; --no-gated-mlp removes the gate */
+	tu_est("--model llama-2-7b", &w, &arch, &e);
+	assert_true(arch.gated_ffn);
+	tu_est("--model llama-2-7b --no-gated-mlp", &w, &arch, &e);
+	assert_false(arch.gated_ffn);
+	assert_true(e.params == 6738415616.0 - L * h * f);
+	/* tied: one V x h matrix fewer */
+	tu_est("--layers 32 --hidden 4096 --heads 32 --ffn 11008 --gated-mlp --tied-embeddings", &w, &arch, &e);
+	assert_true(e.params == 6738415616.0 - V * h);
+	/* head_dim: 16 heads of 256 on a 3584-wide model (Gemma 2's shape), no
+	 * divisibility needed; attention 2h(16 x 256) + 2h(8 x 256) per layer */
+	tu_est("--layers 2 --hidden 3584 --heads 16 --kv-heads 8 --head-dim 256 --ffn 14336 --gated-mlp "
+	       "--vocab 256000 --tied-embeddings --norms-per-layer 4", &w, &arch, &e);
+	assert_int_equal(arch.head_dim, 256);
+	assert_true(e.params == 2 * (2 * 3584.0 * 4096 + 2 * 3584.0 * 2048 + 3 * 3584.0 * 14336 + 4 * 3584.0) +
+				256000.0 * 3584 + 3584);
+	/* bias qkv (Qwen 2.5): + q + 2 kv per layer */
+	tu_est("--layers 32 --hidden 4096 --heads 32 --ffn 11008 --gated-mlp --bias qkv", &w, &arch, &e);
+	assert_true(e.params == 6738415616.0 + L * 3 * h);
+	for (size_t i = 0; i < ARRAY_SIZE(err_case); i++) {
+		assert_int_equal(tu_estimate_args(err_case[i][0], &w, &arch, &e, err, sizeof(err)), -1);
+		if (!strstr(err, err_case[i][1]))
+			fail_msg("%s: got '%s'", err_case[i][0], err);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_task_keys_skipped),
 		cmocka_unit_test(test_resolve_errors),
 		cmocka_unit_test(test_defaults_applied),
+		cmocka_unit_test(test_architecture_switches),
 	};
 	return cmocka_run_group_tests_name("workload", tests, tu_setup, tu_teardown);
 }
