@@ -37,6 +37,7 @@ int cmd_models(int argc, char **argv)
 	const char *filter;
 	bool json = false;
 	int rc, shown = 0;
+	size_t width = 16;   /* "model" and the short names */
 	struct json j;
 
 	const struct opt opts[] = {
@@ -58,11 +59,15 @@ int cmd_models(int argc, char **argv)
 		model_db_free(&db);
 		return EXIT_RUNTIME;
 	}
+	/* the name column as wide as the widest name shown */
+	for (size_t i = 0; i < db.n; i++)
+		if (matches(&db.v[i], filter) && strlen(db.v[i].name) > width)
+			width = strlen(db.v[i].name);
 	if (json) {
 		json_init(&j, stdout);
 		json_arr_begin(&j, NULL);
 	} else {
-		printf("%-16s %-8s %10s %10s %10s  %s\n", "model", "kind", "params", "active",
+		printf("%-*s %-8s %10s %10s %10s  %s\n", (int)width, "model", "kind", "params", "active",
 		       "published", "architecture");
 	}
 	for (size_t i = 0; i < db.n; i++) {
@@ -100,7 +105,7 @@ int cmd_models(int argc, char **argv)
 			json_str(&j, "source", m->source);
 			json_obj_end(&j);
 		} else {
-			printf("%-16s %-8s %10s %10s %10s  %s\n", m->name, model_kind_name(m->kind),
+			printf("%-*s %-8s %10s %10s %10s  %s\n", (int)width, m->name, model_kind_name(m->kind),
 			       units_fmt_count(params, p, sizeof(p)), units_fmt_count(active, a, sizeof(a)),
 			       m->params_published > 0 ? units_fmt_count(m->params_published, pub, sizeof(pub)) : "-",
 			       arch);
