@@ -32,6 +32,34 @@ static const char *kept_word(enum est_kept k)
 	return (unsigned)k < sizeof(t) / sizeof(t[0]) ? _(t[k]) : "?";
 }
 
+/* EST_N_LOSS: what the loss keeps live, and where that came from. */
+static void word_loss(const struct est_note *n, char *out, size_t len)
+{
+	char b[32], what[160];
+	const char *fw = workload_enum_name("framework", n->framework);
+
+	units_fmt_bytes(n->bytes, b, sizeof(b));
+	if (n->loss == LOSS_CHUNKED)
+		/* TRANSLATORS: chunks */
+		snprintf(what, sizeof(what), _("chunked: the logits whole, one of %.0f chunks upcast to an fp32 "
+					       "log-softmax and its gradient"), n->chunks);
+	else if (n->loss == LOSS_FUSED && n->chunks > 1)
+		snprintf(what, sizeof(what), _("fused with the output layer: %.0f chunks of logits, one live"),
+			 n->chunks);
+	else if (n->loss == LOSS_FUSED)
+		snprintf(what, sizeof(what), "%s", _("fused: the logits whole, their gradient written over them, "
+						     "no fp32 copy"));
+	else
+		snprintf(what, sizeof(what), "%s", _("full: the logits + an fp32 log-softmax + its gradient"));
+	if (n->given)
+		snprintf(out, len, _("loss %s, %s (given)"), what, b);
+	else if (n->framework != FW_NONE)
+		/* TRANSLATORS: the loss, its bytes, the framework */
+		snprintf(out, len, _("loss %s, %s (%s's)"), what, b, fw);
+	else
+		snprintf(out, len, _("loss %s, %s (no framework given: give framework or loss)"), what, b);
+}
+
 /* A long run's warning: the two differ in their verdict only. */
 static void word_long_run(const struct est_note *n, char *out, size_t len)
 {
@@ -142,6 +170,9 @@ void est_word(const struct est_note *n, char *out, size_t len)
 					     "compute), the last bucket unhidden; compute %.0f%% slower beside it; exposed "
 					     "%s a step, %.0f%% of it"), n->fraction * 100, n->slowdown * 100, b,
 				 n->share * 100);
+		break;
+	case EST_N_LOSS:
+		word_loss(n, out, len);
 		break;
 	case EST_W_ROPE_CONTEXT:
 		snprintf(out, len, _("%ld tokens exceed %s's trained context of %ld: needs RoPE scaling, and "

@@ -145,6 +145,9 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 w->dropout > 0 ? ", dropout masks" : "");
 	row("activations", e->mem.activations, note);
 	row("logits / loss buffer", e->mem.logits, w->task == TASK_INFER ? "last position, fp32" :
+	    e->loss.loss == LOSS_CHUNKED ? "logits + one chunk's fp32 log-softmax + gradient" :
+	    e->loss.loss == LOSS_FUSED && e->loss.chunks > 1 ? "one chunk of logits + the hidden gradient" :
+	    e->loss.loss == LOSS_FUSED ? "logits, gradient in place (fused)" :
 	    "logits + fp32 log-softmax + its gradient");
 	if (e->mem.kv_cache > 0) {
 		snprintf(note, sizeof(note), "%.3g MiB/token x %ld tokens x %ld seq%s",

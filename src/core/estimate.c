@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "units.h"
+#include "../util/util.h"
 
 const double est_tiers_gb[EST_NTIERS] = {16, 24, 32, 40, 48, 80, 94, 141, 192};
 
@@ -53,7 +54,7 @@ const char *est_code_name(enum est_code c)
 		"no_activations", "cnn_checkpointing", "time_mfu_given", "time_mfu_cnn",
 		"time_mfu_class", "inference_needs_gpu", "decode_bandwidth", "no_kv_cache",
 		"no_tensor_rate", "long_run", "implausible_run", "rope_context",
-		"comm_overlap",
+		"comm_overlap", "loss",
 	};
 	return (unsigned)c < EST_CODE_COUNT ? t[c] : "?";
 }
@@ -232,6 +233,57 @@ static double layer_transient_bytes(const struct model_spec *m, double s, double
 	return bytes;
 }
 
+/* ---- the loss buffer (formulas.md "Logits") ---- */
+
+static double next_pow2(double x)
+{
+	double p = 1;
+
+	while (p < x)
+		p *= 2;
+	return p;
+}
+
+void estimate_loss(const struct workload *w, const struct model_spec *m, double s, double b,
+		   double ea, struct est_loss *out)
+{
+	/* each framework's own loss (formulas.md "Logits", with the code cited) */
+	static const int fw_loss[] = {
+		[FW_NONE] = LOSS_FULL, [FW_HF] = LOSS_FULL, [FW_LIGER] = LOSS_FUSED,
+		[FW_LLMC] = LOSS_FUSED, [FW_TORCHTUNE] = LOSS_CHUNKED, [FW_UNSLOTH] = LOSS_FUSED,
+	};
+	double n = s * b, V = (double)m->vocab, H = (double)m->hidden;
+
+	memset(out, 0, sizeof(*out));
+	out->framework = w->framework >= 0 && (size_t)w->framework < ARRAY_SIZE(fw_loss) ? w->framework : FW_NONE;
+	out->given = workload_is_set(w, "loss");
+	out->loss = out->given ? w->loss : fw_loss[out->framework];
+	out->chunks = 1;
+	switch (out->loss) {
+	case LOSS_CHUNKED:
+		/* the model's logits whole in the compute dtype, one chunk of
+		 * ceil(s / C) positions upcast: fp32 log-softmax + its gradient */
+		out->chunks = EST_LOSS_CHUNKS_TORCHTUNE;
+		out->bytes = n * V * ea + ceil(s / out->chunks) * b * V * 8;
+		break;
+	case LOSS_FUSED:
+		if (out->framework == FW_LIGER && H > 0) {
+			/* Liger: chunk_size = next_pow2(ceil(BT / ceil(V / H))) rows of
+			 * logits live, plus grad_input (BT x H) held from forward */
+			double chunk = fmin(next_pow2(ceil(n / ceil(V / H))), n);
+			out->chunks = ceil(n / chunk);
+			out->bytes = ea * (chunk * V + n * H);
+		} else {
+			/* the logits whole in the compute dtype, the gradient written over them */
+			out->bytes = n * V * ea;
+		}
+		break;
+	default:
+		out->bytes = n * V * (ea + 8);
+		break;
+	}
+}
+
 static void activations(const struct workload *w, const struct model_spec *m,
 			struct estimate *e, double ea)
 {
@@ -275,8 +327,13 @@ static void activations(const struct workload *w, const struct model_spec *m,
 		e->mem.activations += 2 * ea * s * b * h;  /* embedding output, final norm */
 		if (m->kind == MODEL_VIT)
 			e->mem.activations += 3.0 * (double)w->image_size * (double)w->image_size * b * ea;
-		if (m->kind == MODEL_DECODER)
-			e->mem.logits = s * b * (double)m->vocab * (ea + 8);
+		if (m->kind == MODEL_DECODER) {
+			estimate_loss(w, m, s, b, ea, &e->loss);
+			e->mem.logits = e->loss.bytes;
+			note(e, (struct est_note){.code = EST_N_LOSS, .loss = e->loss.loss,
+						  .framework = e->loss.framework, .given = e->loss.given,
+						  .chunks = e->loss.chunks, .bytes = e->loss.bytes});
+		}
 	}
 }
 

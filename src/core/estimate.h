@@ -71,6 +71,8 @@ enum est_code {
 	/* assumptions (appended): G > 1 training */
 	EST_N_COMM_OVERLAP,       /* overlap (the mechanism), fraction (overlap_fraction), slowdown,
 				   * seconds (exposed per step), share (comm_share), gpus */
+	/* assumptions (appended): a decoder's training loss */
+	EST_N_LOSS,               /* loss (enum loss_kind), framework, given (loss given), chunks, bytes */
 	EST_CODE_COUNT
 };
 
@@ -119,6 +121,9 @@ struct est_note {
 	enum est_overlap overlap;
 	double share;           /* comm_overlap: exposed communication / step wall time */
 	double slowdown;        /* comm_overlap: compute slowdown while communication runs */
+	int loss;               /* loss: enum loss_kind in effect */
+	int framework;          /* loss: enum framework (FW_NONE: none named) */
+	double chunks;          /* loss: pieces the logits are upcast or computed in (1: whole) */
 };
 
 #define EST_MAX_NOTES 24
@@ -150,11 +155,35 @@ const char *est_node_link_name(int l);
 /* "none", "ddp", "zero3"; "?" out of range. Static. */
 const char *est_overlap_name(enum est_overlap o);
 
+/* torchtune's CEWithChunkedOutputLoss default num_output_chunks: the chunk
+ * count of a chunked loss (formulas.md "Logits": torchtune
+ * torchtune/modules/loss/ce_chunked_output_loss.py). */
+#define EST_LOSS_CHUNKS_TORCHTUNE 8
+
+/* A decoder's training loss buffer: what is live at the peak
+ * (formulas.md "Logits"). */
+struct est_loss {
+	int loss;               /* enum loss_kind in effect */
+	int framework;          /* enum framework, as given */
+	bool given;             /* loss was given; else the framework's (or full) */
+	double chunks;          /* chunked: upcast pieces; fused: computed pieces (1: the logits whole) */
+	double bytes;
+};
+
+/*
+ * The loss buffer of a decoder trained on s tokens x b sequences with
+ * activations of ea bytes: the loss from w->loss when given, else from
+ * w->framework (full without either). Pure; fills *out.
+ */
+void estimate_loss(const struct workload *w, const struct model_spec *m, double s, double b,
+		   double ea, struct est_loss *out);
+
 struct estimate {
 	/* model */
 	double params, params_active, params_trainable, lora_params;
 	/* memory */
 	struct est_mem mem;
+	struct est_loss loss;   /* how mem.logits was counted (training a decoder; else zero) */
 	double kv_per_token;    /* bytes per token per sequence (all layers) */
 	struct est_tier tiers[EST_NTIERS];
 	int recommended;        /* index into tiers, -1 when none fits */

@@ -24,6 +24,9 @@ static const char *const kv_names[] = {"auto", "fp32", "fp16", "bf16", "fp8", "i
 				       "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", NULL};
 /* the order of enum bias_kind (model.h) */
 static const char *const bias_names[] = {"none", "qkv", "all", NULL};
+/* the orders of enum framework and enum loss_kind (workload.h) */
+static const char *const fw_names[] = {"none", "hf", "liger", "llm.c", "torchtune", "unsloth", NULL};
+static const char *const loss_names[] = {"full", "chunked", "fused", NULL};
 static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "infiniband", NULL};
 
 #define OFF(f) offsetof(struct workload, f)
@@ -62,6 +65,9 @@ const struct workload_field workload_fields[] = {
 	INT("ffn", ffn, 1, 10000000, "4 x hidden", "MLP inner size (by-hand architecture)"),
 	FLD("flash_attention", F_BOOL, flash_attention, "true",
 	    "fused attention that never stores the s x s score matrix"),
+	ENUM("framework", framework, fw_names, "none (the loss: full, stated)",
+	     "training framework, sets the loss default: hf (full), torchtune (chunked, 8), "
+	     "llm.c, unsloth (fused), liger (fused, chunked)"),
 	FLD("gated_mlp", F_BOOL, gated_mlp, "the preset's (false by hand)",
 	    "three-matrix gated MLP (SwiGLU/GeGLU: gate, up, down), as Llama, Mistral, Qwen"),
 	STR("gpu", gpu, "none (memory only)", "GPU type for time and fit, e.g. A100-80GB, RTX4090"),
@@ -88,6 +94,8 @@ const struct workload_field workload_fields[] = {
 	INT("lora_rank", lora_rank, 1, 65536, "8", "LoRA rank r"),
 	STR("lora_targets", lora_targets, "q,v",
 	    "LoRA target modules: q,k,v,o,gate,up,down or all"),
+	ENUM("loss", loss, loss_names, "the framework's (full without one)",
+	     "causal-LM loss: full (logits + fp32 log-softmax + gradient), chunked, fused"),
 	FLD("mfu", F_FRACTION, mfu, "by GPU class (docs/formulas.md)",
 	    "model FLOPs utilisation: achieved / peak"),
 	INT("micro_batch", micro_batch, 1, 100000000, "1", "samples per GPU per forward pass"),

@@ -21,6 +21,13 @@ enum optimizer { OPT_ADAMW, OPT_ADAMW_8BIT, OPT_SGD, OPT_ADAFACTOR };
  * of the others are stable. Bytes per value: estimate_kv_bytes(). */
 enum kv_dtype { KV_AUTO, KV_FP32, KV_FP16, KV_BF16, KV_FP8, KV_INT8, KV_INT4,
 		KV_Q8_0, KV_Q4_0, KV_Q4_1, KV_Q5_0, KV_Q5_1 };
+/* How the causal-LM loss holds its logits (docs/formulas.md "Logits"):
+ * full (logits + an fp32 log-softmax and its gradient), chunked over the
+ * tokens, or fused (no fp32 copy, the gradient written in place). */
+enum loss_kind { LOSS_FULL, LOSS_CHUNKED, LOSS_FUSED };
+/* A training framework: sets the default loss (estimate_loss()). FW_NONE:
+ * none named. Only frameworks whose loss code is cited in formulas.md. */
+enum framework { FW_NONE, FW_HF, FW_LIGER, FW_LLMC, FW_TORCHTUNE, FW_UNSLOTH };
 enum interconnect { IC_AUTO, IC_NVLINK, IC_PCIE, IC_ETHERNET, IC_INFINIBAND };
 
 struct money {
@@ -50,6 +57,8 @@ struct workload {
 	long zero, gpus, micro_batch, seq, image_size, grad_accum;
 	int grad_checkpointing, flash_attention;
 	double dropout;
+	int framework;           /* enum framework; FW_NONE unless given */
+	int loss;                /* enum loss_kind; the framework's when not given */
 	long lora_rank;
 	char lora_targets[128];
 	long quant_bits;
