@@ -451,12 +451,80 @@ static void test_inference_decode_time(void **s)
 	assert_true(e.have_time);
 }
 
+/* The loss buffer by framework (formulas.md "Logits"): Llama-3.1-8B LoRA,
+ * bf16 (2-byte logits), micro-batch 2 x 2048 = 4096 positions, V = 128256,
+ * H = 4096; each expected value written out from the derivation. */
+static void test_loss_framework(void **s)
+{
+	const char *base = "--model llama-3.1-8b --task lora --micro-batch 2 --seq 2048 ";
+	char a[256];
+	double n = 4096, V = 128256, full;
+	struct est_loss l;
+
+	(void)s;
+	/* hf and nothing said: the logits (2) + fp32 log-softmax (4) + its gradient (4) */
+	snprintf(a, sizeof(a), "%s--framework hf", base);
+	tu_est(a, &w, &arch, &e);
+	assert_int_equal(arch.vocab, 128256);
+	assert_int_equal(arch.hidden, 4096);
+	full = n * V * 10;                       /* 5.25 GB */
+	assert_true(e.mem.logits == full);
+	assert_int_equal(e.loss.loss, LOSS_FULL);
+	assert_false(e.loss.given);
+	tu_est(base, &w, &arch, &e);
+	assert_true(e.mem.logits == full);
+	assert_int_equal(e.loss.framework, FW_NONE);
+	/* torchtune: the 8 output chunks all kept in bf16; one chunk of
+	 * 2048/8 = 256 positions x 2 sequences upcast: fp32 log-softmax + gradient */
+	snprintf(a, sizeof(a), "%s--framework torchtune", base);
+	tu_est(a, &w, &arch, &e);
+	assert_int_equal(e.loss.loss, LOSS_CHUNKED);
+	assert_true(e.loss.chunks == 8);
+	assert_true(e.mem.logits == n * V * 2 + 256 * 2 * V * 8);   /* 1.58 GB */
+	assert_true(e.mem.logits < full / 3);
+	/* a chunk of a length 8 does not divide: ceil(1000 / 8) = 125 positions */
+	tu_est("--model llama-3.1-8b --task lora --seq 1000 --framework torchtune", &w, &arch, &e);
+	assert_true(e.mem.logits == 1000 * V * 2 + 125 * V * 8);
+	/* llm.c and Unsloth: the logits whole in bf16, the gradient over them */
+	snprintf(a, sizeof(a), "%s--framework llm.c", base);
+	tu_est(a, &w, &arch, &e);
+	assert_int_equal(e.loss.loss, LOSS_FUSED);
+	assert_true(e.mem.logits == n * V * 2);
+	snprintf(a, sizeof(a), "%s--framework unsloth", base);
+	tu_est(a, &w, &arch, &e);
+	assert_true(e.mem.logits == n * V * 2);
+	/* Liger: ceil(128256 / 4096) = 32, chunk = next_pow2(ceil(4096 / 32)) =
+	 * 128 rows of logits, 32 chunks; plus grad_input, 4096 x 4096 in bf16 */
+	snprintf(a, sizeof(a), "%s--framework liger", base);
+	tu_est(a, &w, &arch, &e);
+	assert_true(e.loss.chunks == 32);
+	assert_true(e.mem.logits == 2 * (128 * V + n * 4096));      /* 66.4 MB */
+	/* loss given overrides the framework's; without one, chunked is torchtune's 8 */
+	snprintf(a, sizeof(a), "%s--framework torchtune --loss full", base);
+	tu_est(a, &w, &arch, &e);
+	assert_true(e.mem.logits == full && e.loss.given);
+	snprintf(a, sizeof(a), "%s--loss chunked", base);
+	tu_est(a, &w, &arch, &e);
+	assert_true(e.mem.logits == n * V * 2 + 256 * 2 * V * 8);
+	snprintf(a, sizeof(a), "%s--loss fused", base);
+	tu_est(a, &w, &arch, &e);
+	assert_true(e.mem.logits == n * V * 2);
+	/* the same term from estimate_loss() directly, and fp32 logits */
+	snprintf(a, sizeof(a), "%s--framework torchtune --precision fp32", base);
+	tu_est(a, &w, &arch, &e);
+	estimate_loss(&w, &arch, 2048, 2, 4, &l);
+	assert_true(l.bytes == e.mem.logits && l.bytes == n * V * 4 + 256 * 2 * V * 8);
+	/* inference keeps its last-position fp32 logits whatever the framework */
+	tu_est("--model llama-3.1-8b --task infer --framework torchtune", &w, &arch, &e);
+	assert_true(e.mem.logits == V * 4);
+}
+
 /* The four assumptions every estimate states first, then the estimator's own. */
 static void test_assumptions(void **s)
 {
 	(void)s;
 	tu_est("--model llama-2-7b --precision bf16 --tokens 1e8 --gpu A100-80GB", &w, &arch, &e);
-	assert_int_equal(e.nassumptions, 5);
+	assert_int_equal(e.nassumptions, 6);
 	assert_int_equal(e.assumptions[0].code, EST_N_PRECISION);
 	assert_int_equal(e.assumptions[0].precision, PREC_BF16);
 	assert_int_equal(e.assumptions[0].kept, EST_KEPT_TRAIN_MIXED);
@@ -471,9 +539,14 @@ static void test_assumptions(void **s)
 	assert_int_equal(e.assumptions[3].code, EST_N_ATTENTION);
 	assert_true(e.assumptions[3].flash);
 	assert_false(e.assumptions[3].grad_ckpt);
-	assert_int_equal(e.assumptions[4].code, EST_N_TIME_MFU_CLASS);
-	assert_true(e.assumptions[4].flops == 312e12 && e.assumptions[4].mfu == 0.40);
-	assert_non_null(strstr(e.assumptions[4].name, "A100"));
+	/* the loss, stated: full, no framework given */
+	assert_int_equal(e.assumptions[4].code, EST_N_LOSS);
+	assert_int_equal(e.assumptions[4].loss, LOSS_FULL);
+	assert_int_equal(e.assumptions[4].framework, FW_NONE);
+	assert_false(e.assumptions[4].given);
+	assert_int_equal(e.assumptions[5].code, EST_N_TIME_MFU_CLASS);
+	assert_true(e.assumptions[5].flops == 312e12 && e.assumptions[5].mfu == 0.40);
+	assert_non_null(strstr(e.assumptions[5].name, "A100"));
 	assert_int_equal(e.nwarnings, 0);
 	/* given values, pure 16-bit LoRA, no flash, checkpointing */
 	tu_est("--model llama-2-7b --task lora --precision bf16-true --seq 1024 --cuda-context 1GB "
@@ -483,8 +556,9 @@ static void test_assumptions(void **s)
 	assert_true(e.assumptions[2].given && e.assumptions[2].bytes == 1e9);
 	assert_false(e.assumptions[3].flash);
 	assert_true(e.assumptions[3].grad_ckpt);
-	assert_int_equal(e.assumptions[4].code, EST_N_TIME_MFU_GIVEN);
-	assert_true(e.assumptions[4].mfu == 0.5);
+	assert_int_equal(e.assumptions[4].code, EST_N_LOSS);
+	assert_int_equal(e.assumptions[5].code, EST_N_TIME_MFU_GIVEN);
+	assert_true(e.assumptions[5].mfu == 0.5);
 	/* an image model; a CNN on tensor cores */
 	tu_est("--model resnet-50 --precision amp --samples 1e6 --gpu A100-80GB", &w, &arch, &e);
 	assert_int_equal(e.assumptions[1].code, EST_N_IMAGE);
@@ -543,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_issue2_communication),
 		cmocka_unit_test(test_across_nodes),
 		cmocka_unit_test(test_comm_overlap),
+		cmocka_unit_test(test_loss_framework),
 		cmocka_unit_test(test_issue2_seed_table),
 		cmocka_unit_test(test_components_move_the_right_way),
 		cmocka_unit_test(test_inference_decode_time),
