@@ -147,6 +147,37 @@ for f in lora-7b.yaml resnet50-imagenet.yaml serve-8b.yaml; do
 	[ "$crashed" -eq 0 ] && ok || bad "truncated $f"
 done
 
+# --- the loss buffer by framework (formulas.md "Logits"): Llama-3.1-8B has
+# V = 128256 (its config.json); LoRA in bf16 at micro-batch 2 x 2048 =
+# 4096 positions. hf: logits (2) + fp32 log-softmax (4) + its gradient (4);
+# torchtune: the logits whole in bf16 + one of 8 chunks (2 x 256
+# positions) upcast, fp32 log-softmax + gradient.
+L8="--model llama-3.1-8b --task lora --micro-batch 2 --seq 2048"
+run "$G" estimate $L8 --framework hf --json; cp "$T/out" "$T/hf.json"
+run "$G" estimate $L8 --framework torchtune --json; cp "$T/out" "$T/tt.json"
+if python3 - "$T/hf.json" "$T/tt.json" <<'PY'
+import json, sys
+hf, tt = (json.load(open(f)) for f in sys.argv[1:3])
+V, n = 128256, 2 * 2048
+assert hf["memory"]["logits_bytes"] == n * V * (2 + 4 + 4), hf["memory"]["logits_bytes"]
+assert tt["memory"]["logits_bytes"] == n * V * 2 + 2 * (2048 // 8) * V * (4 + 4), tt["memory"]["logits_bytes"]
+assert "loss" in hf["assumption_codes"] and "loss" in tt["assumption_codes"]
+assert any("chunked" in a and "torchtune's" in a for a in tt["assumptions"])
+assert any("full" in a and "hf's" in a for a in hf["assumptions"])
+d = hf["memory"]["total_bytes"] - tt["memory"]["total_bytes"]
+assert d > hf["memory"]["logits_bytes"] - tt["memory"]["logits_bytes"]   # plus its allocator reserve
+PY
+then ok; else bad "estimate: --framework torchtune not a chunked loss, or hf not the full one"; fi
+run "$G" estimate $L8
+grep -q "loss full: .*(no framework given: give framework or loss)" "$T/out" && ok \
+	|| bad "estimate: the full loss not stated as the assumption without a framework"
+run "$G" estimate $L8 --framework torchtune --loss full
+grep -q "loss full: .*(given)" "$T/out" && ok || bad "estimate: --loss does not override the framework's"
+run "$G" estimate $L8 --framework pytorch-lightning
+[ "$rc" -eq 2 ] && grep -q "framework" "$T/err" && ok || bad "estimate: an unknown framework not refused with exit 2"
+run "$G" estimate $L8 --loss sparse
+[ "$rc" -eq 2 ] && grep -q "loss" "$T/err" && ok || bad "estimate: an unknown loss not refused with exit 2"
+
 # --- documentation stays true to the code
 "$G" estimate --help | sed -n 's/^  --\([a-z0-9-]*\) .*/\1/p' | grep -v '^json$' >fields
 [ -s fields ] && ok || bad "no fields in estimate --help"
