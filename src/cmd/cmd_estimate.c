@@ -293,6 +293,9 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_int(&j, "context", w->context);
 	json_int(&j, "concurrency", w->concurrency);
 	json_str(&j, "kv_dtype", workload_enum_name("kv_dtype", w->kv_dtype));
+	json_str(&j, "framework", workload_enum_name("framework", w->framework));
+	/* the loss in effect (the framework's when not given); full outside decoder training */
+	json_str(&j, "loss", workload_enum_name("loss", e->loss.loss));
 	json_str(&j, "gpu", gpu ? gpu->name : "");
 	json_obj_end(&j);
 
