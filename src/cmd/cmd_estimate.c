@@ -152,8 +152,17 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 w->gpus > 1 ? ", split over the GPUs" : "");
 		row("KV cache", e->mem.kv_cache, note);
 	}
+	if (e->mem.dequant > 0)
+		row("dequantized weight", e->mem.dequant, "forward/backward: 16-bit copy of the largest linear");
 	printf("  %-28s %12s\n", "", "------------");
-	row("allocated (framework peak)", e->mem.allocated, "torch.cuda.max_memory_allocated");
+	if (e->mem.step_peak > 0)
+		row("optimizer step peak", e->mem.step_peak, "model states + foreach AdamW sqrt(v) copy, activations freed");
+	if (e->mem.load_peak > 0)
+		row("loading peak", e->mem.load_peak, "quantized weights + the 16-bit weight being quantized");
+	row("allocated (framework peak)", e->mem.allocated,
+	    e->mem.peak_phase == EST_PHASE_STEP ? "torch.cuda.max_memory_allocated, in the optimizer step" :
+	    e->mem.peak_phase == EST_PHASE_LOAD ? "torch.cuda.max_memory_allocated, while loading" :
+	    "torch.cuda.max_memory_allocated, in forward/backward");
 	snprintf(note, sizeof(note), "%.0f%% of allocated", w->alloc_overhead * 100);
 	row("allocator reserve", e->mem.allocator, note);
 	row("CUDA context", e->mem.context, "driver, kernels, library workspaces");
