@@ -312,6 +312,13 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "logits_bytes", e->mem.logits);
 	json_num(&j, "kv_cache_bytes", e->mem.kv_cache);
 	json_num(&j, "kv_cache_per_token_bytes", e->kv_per_token);
+	json_num(&j, "dequant_bytes", e->mem.dequant);
+	json_num(&j, "step_temp_bytes", e->mem.step_temp);
+	json_num(&j, "train_peak_bytes", e->mem.train_peak);
+	json_num(&j, "step_peak_bytes", e->mem.step_peak);
+	json_num(&j, "load_peak_bytes", e->mem.load_peak);
+	json_str(&j, "peak_phase", e->mem.peak_phase == EST_PHASE_STEP ? "step" :
+		 e->mem.peak_phase == EST_PHASE_LOAD ? "load" : "train");
 	json_num(&j, "allocated_bytes", e->mem.allocated);
 	json_num(&j, "allocator_reserve_bytes", e->mem.allocator);
 	json_num(&j, "cuda_context_bytes", e->mem.context);

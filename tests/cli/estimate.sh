@@ -66,8 +66,10 @@ def walk(o, path=""):
 walk(d)
 m = d["memory"]
 parts = sum(m[k] for k in ("weights_bytes", "gradients_bytes", "optimizer_bytes", "adapters_bytes",
-            "quant_consts_bytes", "activations_bytes", "logits_bytes", "kv_cache_bytes"))
-assert abs(parts - m["allocated_bytes"]) < 1, "components do not sum to allocated"
+            "quant_consts_bytes", "activations_bytes", "logits_bytes", "kv_cache_bytes", "dequant_bytes"))
+assert abs(parts - m["train_peak_bytes"]) < 1, "components do not sum to the forward/backward peak"
+peaks = {"train": m["train_peak_bytes"], "step": m["step_peak_bytes"], "load": m["load_peak_bytes"]}
+assert m["allocated_bytes"] == max(peaks.values()) == peaks[m["peak_phase"]], "allocated is not the largest phase"
 assert d["fit"]["recommended_tier_gb"] == 48
 PY
 	then ok; else bad "estimate --json schema/units"; fi
