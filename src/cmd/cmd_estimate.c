@@ -152,6 +152,8 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 w->gpus > 1 ? ", split over the GPUs" : "");
 		row("KV cache", e->mem.kv_cache, note);
 	}
+	if (e->mem.int8_saved > 0)
+		row("int8 input copies", e->mem.int8_saved, "kept for backward: each int8 linear's input, 1 B");
 	if (e->mem.dequant > 0)
 		row("dequantized weight", e->mem.dequant, "forward/backward: 16-bit copy of the largest linear");
 	printf("  %-28s %12s\n", "", "------------");
@@ -313,6 +315,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "kv_cache_bytes", e->mem.kv_cache);
 	json_num(&j, "kv_cache_per_token_bytes", e->kv_per_token);
 	json_num(&j, "dequant_bytes", e->mem.dequant);
+	json_num(&j, "int8_saved_bytes", e->mem.int8_saved);
 	json_num(&j, "step_temp_bytes", e->mem.step_temp);
 	json_num(&j, "train_peak_bytes", e->mem.train_peak);
 	json_num(&j, "step_peak_bytes", e->mem.step_peak);

@@ -277,6 +277,16 @@ static void activations(const struct workload *w, const struct model_spec *m,
 			e->mem.activations += 3.0 * (double)w->image_size * (double)w->image_size * b * ea;
 		if (m->kind == MODEL_DECODER)
 			e->mem.logits = s * b * (double)m->vocab * (ea + 8);
+		if (base_quantized(w) && w->quant_bits == 8) {
+			/* formulas.md "Peak by phase": bitsandbytes' MatMul8bitLt
+			 * keeps CAt, an int8 copy of each linear's input, for
+			 * backward: q, k, v and gate/up read h, o reads heads x
+			 * head_dim, down reads ffn; one layer under recomputation */
+			double q = (double)(m->heads * m->head_dim);
+			double f = (double)m->ffn * (m->experts ? (double)m->experts_active : 1);
+			double in = 3 * h + q + (m->gated_ffn ? 2 : 1) * h + f;
+			e->mem.int8_saved = (w->grad_checkpointing ? 1 : L) * s * b * in;
+		}
 	}
 }
 
@@ -476,7 +486,7 @@ static void sum_memory(const struct workload *w, struct estimate *e)
 	double states = M->weights + M->gradients + M->optimizer + M->adapters + M->quant_consts;
 
 	/* formulas.md "Peak by phase": loading, forward/backward, the step */
-	M->train_peak = states + M->activations + M->logits + M->kv_cache + M->dequant;
+	M->train_peak = states + M->activations + M->logits + M->kv_cache + M->dequant + M->int8_saved;
 	M->step_peak = M->step_temp > 0 ? states + M->step_temp : 0;
 	M->load_peak = M->load_inflight > 0 ? M->weights + M->quant_consts + M->load_inflight : 0;
 	M->peak_phase = EST_PHASE_TRAIN;

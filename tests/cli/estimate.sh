@@ -66,7 +66,8 @@ def walk(o, path=""):
 walk(d)
 m = d["memory"]
 parts = sum(m[k] for k in ("weights_bytes", "gradients_bytes", "optimizer_bytes", "adapters_bytes",
-            "quant_consts_bytes", "activations_bytes", "logits_bytes", "kv_cache_bytes", "dequant_bytes"))
+            "quant_consts_bytes", "activations_bytes", "logits_bytes", "kv_cache_bytes", "dequant_bytes",
+            "int8_saved_bytes"))
 assert abs(parts - m["train_peak_bytes"]) < 1, "components do not sum to the forward/backward peak"
 peaks = {"train": m["train_peak_bytes"], "step": m["step_peak_bytes"], "load": m["load_peak_bytes"]}
 assert m["allocated_bytes"] == max(peaks.values()) == peaks[m["peak_phase"]], "allocated is not the largest phase"
@@ -182,6 +183,8 @@ expect_ok nf4-consts 'quantization constants +404\.8 MB' "$G" estimate --model l
 expect_ok nf4-dq-consts 'quantization constants +102\.8 MB' "$G" estimate --model llama-2-7b --task qlora --quant-bits 4 --double-quant
 run "$G" estimate --model llama-2-7b --task lora; grep -q 'loading peak\|dequantized weight' "$T/out" \
 	&& bad "a 16-bit LoRA base has no loading peak or dequantized weight" || ok
+# int8 base: 32 layers x 1304 tokens x (5 x 4096 + 4096 + 11008) input bytes = 1.48 GB
+expect_ok int8-saved 'int8 input copies +1\.48 GB' "$G" estimate --model llama-2-7b --task lora --quant-bits 8 --seq 1304
 # a short, recomputed full fine-tune peaks in AdamW's step (one fp32 sqrt(v) copy)
 expect_ok step-peak 'allocated .*in the optimizer step' "$G" estimate --model gpt2-124m --precision amp \
 	--micro-batch 1 --seq 64 --grad-checkpointing

@@ -191,6 +191,24 @@ static void test_quantized_peak_phases(void **s)
 	assert_true(e.mem.dequant == 0 && e.mem.load_peak == 0);
 }
 
+/* Issue 12: MatMul8bitLt keeps CAt, an int8 copy of its input, for
+ * backward (bitsandbytes/autograd/_functions.py). Llama 2 7B per layer:
+ * q, k, v, gate, up read 4096 each, o reads 32 x 128, down 11008. */
+static void test_int8_saved_inputs(void **s)
+{
+	double per = 1304.0 * (5 * 4096.0 + 32 * 128 + 11008);
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --quant-bits 8 --seq 1304", &w, &arch, &e);
+	assert_true(e.mem.int8_saved == 32 * per);                   /* 1.48 GB */
+	assert_true(e.mem.train_peak == e.mem.weights + e.mem.adapters + e.mem.quant_consts +
+		    e.mem.activations + e.mem.logits + e.mem.dequant + e.mem.int8_saved);
+	tu_est("--model llama-2-7b --task lora --quant-bits 8 --seq 1304 --grad-checkpointing", &w, &arch, &e);
+	assert_true(e.mem.int8_saved == per);                        /* the recomputed layer */
+	tu_est("--model llama-2-7b --task qlora --quant-bits 4 --seq 1304", &w, &arch, &e);
+	assert_true(e.mem.int8_saved == 0);                          /* MatMul4Bit saves only B */
+}
+
 /* Issue 12: foreach AdamW (torch/optim/adamw.py _multi_tensor_adamw)
  * makes exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs): one fp32 copy of
  * every parameter, live in step() after backward freed the activations.
@@ -607,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_double_quant),
 		cmocka_unit_test(test_quantized_peak_phases),
 		cmocka_unit_test(test_optimizer_step_peak),
+		cmocka_unit_test(test_int8_saved_inputs),
 		cmocka_unit_test(test_issue2_time),
 		cmocka_unit_test(test_issue2_communication),
 		cmocka_unit_test(test_across_nodes),
