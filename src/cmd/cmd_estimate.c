@@ -155,8 +155,19 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 w->gpus > 1 ? ", split over the GPUs" : "");
 		row("KV cache", e->mem.kv_cache, note);
 	}
+	if (e->mem.int8_saved > 0)
+		row("int8 input copies", e->mem.int8_saved, "kept for backward: each int8 linear's input, 1 B");
+	if (e->mem.dequant > 0)
+		row("dequantized weight", e->mem.dequant, "forward/backward: 16-bit copy of the largest linear");
 	printf("  %-28s %12s\n", "", "------------");
-	row("allocated (framework peak)", e->mem.allocated, "torch.cuda.max_memory_allocated");
+	if (e->mem.step_peak > 0)
+		row("optimizer step peak", e->mem.step_peak, "model states + foreach AdamW sqrt(v) copy, activations freed");
+	if (e->mem.load_peak > 0)
+		row("loading peak", e->mem.load_peak, "quantized weights + the 16-bit weight being quantized");
+	row("allocated (framework peak)", e->mem.allocated,
+	    e->mem.peak_phase == EST_PHASE_STEP ? "torch.cuda.max_memory_allocated, in the optimizer step" :
+	    e->mem.peak_phase == EST_PHASE_LOAD ? "torch.cuda.max_memory_allocated, while loading" :
+	    "torch.cuda.max_memory_allocated, in forward/backward");
 	snprintf(note, sizeof(note), "%.0f%% of allocated", w->alloc_overhead * 100);
 	row("allocator reserve", e->mem.allocator, note);
 	row("CUDA context", e->mem.context, "driver, kernels, library workspaces");
@@ -309,6 +320,14 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "logits_bytes", e->mem.logits);
 	json_num(&j, "kv_cache_bytes", e->mem.kv_cache);
 	json_num(&j, "kv_cache_per_token_bytes", e->kv_per_token);
+	json_num(&j, "dequant_bytes", e->mem.dequant);
+	json_num(&j, "int8_saved_bytes", e->mem.int8_saved);
+	json_num(&j, "step_temp_bytes", e->mem.step_temp);
+	json_num(&j, "train_peak_bytes", e->mem.train_peak);
+	json_num(&j, "step_peak_bytes", e->mem.step_peak);
+	json_num(&j, "load_peak_bytes", e->mem.load_peak);
+	json_str(&j, "peak_phase", e->mem.peak_phase == EST_PHASE_STEP ? "step" :
+		 e->mem.peak_phase == EST_PHASE_LOAD ? "load" : "train");
 	json_num(&j, "allocated_bytes", e->mem.allocated);
 	json_num(&j, "allocator_reserve_bytes", e->mem.allocator);
 	json_num(&j, "cuda_context_bytes", e->mem.context);

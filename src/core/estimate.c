@@ -334,6 +334,16 @@ static void activations(const struct workload *w, const struct model_spec *m,
 						  .framework = e->loss.framework, .given = e->loss.given,
 						  .chunks = e->loss.chunks, .bytes = e->loss.bytes});
 		}
+		if (base_quantized(w) && w->quant_bits == 8) {
+			/* formulas.md "Peak by phase": bitsandbytes' MatMul8bitLt
+			 * keeps CAt, an int8 copy of each linear's input, for
+			 * backward: q, k, v and gate/up read h, o reads heads x
+			 * head_dim, down reads ffn; one layer under recomputation */
+			double q = (double)(m->heads * m->head_dim);
+			double f = (double)m->ffn * (m->experts ? (double)m->experts_active : 1);
+			double in = 3 * h + q + (m->gated_ffn ? 2 : 1) * h + f;
+			e->mem.int8_saved = (w->grad_checkpointing ? 1 : L) * s * b * in;
+		}
 	}
 }
 
@@ -352,7 +362,20 @@ static double opt_bytes_per_param(int opt, int prec, double hidden)
 	return 0;
 }
 
-static void quantized_weights(const struct model_spec *m, long bits, double N,
+/* formulas.md "Quantization": the largest single linear weight (elements),
+ * the unit transformers quantizes at a time while loading and the one
+ * bitsandbytes dequantizes at a time in forward and backward. */
+static double largest_linear(const struct model_spec *m)
+{
+	double h = (double)m->hidden, q = (double)(m->heads * m->head_dim);
+	double kv = (double)(m->kv_heads * m->head_dim), f = (double)m->ffn;
+
+	if (!is_transformer(m))
+		return 0;
+	return fmax(h * q, fmax(h * kv, h * f));
+}
+
+static void quantized_weights(const struct workload *w, const struct model_spec *m, long bits, double N,
 			      struct estimate *e, double *weights)
 {
 	double lin = model_params_linear(m);
@@ -360,9 +383,13 @@ static void quantized_weights(const struct model_spec *m, long bits, double N,
 	if (lin > N)
 		lin = N;
 	*weights = lin * (double)bits / 8 + (N - lin) * 2;
-	if (bits == 4)
-		/* NF4 blocks of 64 with 8-bit absmax, double-quantized in blocks of 256 */
+	if (bits == 4 && w->double_quant)
+		/* NF4 blocks of 64 with 8-bit absmax, double-quantized: one fp32
+		 * constant a 256 absmax values (Dettmers et al. 2023 §3: 0.127 bits) */
 		e->mem.quant_consts = lin * (1.0 / 64 + 4.0 / (64 * 256));
+	else if (bits == 4)
+		/* one fp32 absmax a block of 64 (0.5 bits a weight) */
+		e->mem.quant_consts = lin * 4.0 / 64;
 	else
 		/* LLM.int8: one fp32 scale per output row */
 		e->mem.quant_consts = m->hidden ? lin * 4 / (double)m->hidden : 0;
@@ -381,7 +408,14 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		e->mem.gradients = N * ew;
 		e->mem.optimizer = N * (opt_bytes_per_param(w->optimizer, w->precision, h) +
 					(is_mixed(w->precision) ? 4 : 0));
-		if (w->zero >= 1) e->mem.optimizer /= G;
+		if (w->optimizer == OPT_ADAMW)
+			/* formulas.md "Optimizer step": torch's foreach AdamW makes
+			 * one state-sized copy, sqrt(exp_avg_sq), of every parameter */
+			e->mem.step_temp = N * (is_pure16(w->precision) ? 2 : 4);
+		if (w->zero >= 1) {
+			e->mem.optimizer /= G;
+			e->mem.step_temp /= G;
+		}
 		if (w->zero >= 2) e->mem.gradients /= G;
 		if (w->zero >= 3) {
 			e->mem.weights /= G;
@@ -393,7 +427,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	}
 	if (w->task == TASK_INFER) {
 		if (w->quant_bits < 16)
-			quantized_weights(m, w->quant_bits, N, e, &e->mem.weights);
+			quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		else
 			e->mem.weights = N * ew;
 		e->mem.weights /= G;
@@ -402,10 +436,16 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	}
 	/* LoRA / QLoRA: frozen base, trainable adapters; LoRA on an int8 or
 	 * 4-bit base (PEFT on load_in_8bit) is quantized as QLoRA's is */
-	if (w->quant_bits < 16)
-		quantized_weights(m, w->quant_bits, N, e, &e->mem.weights);
-	else
+	if (w->quant_bits < 16) {
+		double big = largest_linear(m);
+		quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
+		/* formulas.md "Quantization": loading quantizes one 16-bit weight
+		 * at a time; forward and backward dequantize one at a time */
+		e->mem.load_inflight = big * 2;
+		e->mem.dequant = big * 2;
+	} else {
 		e->mem.weights = N * ew;
+	}
 	if (w->zero >= 3) {
 		e->mem.weights /= G;
 		e->mem.quant_consts /= G;
@@ -500,8 +540,22 @@ static void sum_memory(const struct workload *w, struct estimate *e)
 {
 	struct est_mem *M = &e->mem;
 
-	M->allocated = M->weights + M->gradients + M->optimizer + M->adapters +
-		       M->quant_consts + M->activations + M->logits + M->kv_cache;
+	double states = M->weights + M->gradients + M->optimizer + M->adapters + M->quant_consts;
+
+	/* formulas.md "Peak by phase": loading, forward/backward, the step */
+	M->train_peak = states + M->activations + M->logits + M->kv_cache + M->dequant + M->int8_saved;
+	M->step_peak = M->step_temp > 0 ? states + M->step_temp : 0;
+	M->load_peak = M->load_inflight > 0 ? M->weights + M->quant_consts + M->load_inflight : 0;
+	M->peak_phase = EST_PHASE_TRAIN;
+	M->allocated = M->train_peak;
+	if (M->step_peak > M->allocated) {
+		M->allocated = M->step_peak;
+		M->peak_phase = EST_PHASE_STEP;
+	}
+	if (M->load_peak > M->allocated) {
+		M->allocated = M->load_peak;
+		M->peak_phase = EST_PHASE_LOAD;
+	}
 	M->allocator = M->allocated * w->alloc_overhead;
 	M->context = w->cuda_context;
 	M->total = M->allocated + M->allocator + M->context;

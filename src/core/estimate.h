@@ -29,7 +29,16 @@ struct est_mem {            /* bytes per GPU */
 	double activations;     /* kept for backward (train), or transient (infer) */
 	double logits;          /* logits / loss buffer */
 	double kv_cache;
-	double allocated;       /* sum of the above: torch.cuda.max_memory_allocated */
+	/* formulas.md "Peak by phase": terms live in one phase only */
+	double dequant;         /* forward/backward: the 16-bit copy of the largest quantized linear weight */
+	double int8_saved;      /* forward/backward, int8 base: each linear's int8 copy of its input (CAt) */
+	double step_temp;       /* optimizer step: foreach AdamW's sqrt(v) buffer (activations freed) */
+	double load_inflight;   /* loading: the 16-bit weight being quantized (the rest already quantized) */
+	double train_peak;      /* model states + activations + logits + KV + dequant + int8_saved */
+	double step_peak;       /* model states + step_temp */
+	double load_peak;       /* weights + quant_consts + load_inflight */
+	enum est_phase { EST_PHASE_TRAIN, EST_PHASE_STEP, EST_PHASE_LOAD } peak_phase;
+	double allocated;       /* the largest of the three peaks: torch.cuda.max_memory_allocated */
 	double allocator;       /* caching-allocator reserve: reserved - allocated */
 	double context;         /* CUDA context and library workspaces */
 	double total;           /* what nvidia-smi shows, what must fit */

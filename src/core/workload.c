@@ -56,6 +56,8 @@ const struct workload_field workload_fields[] = {
 	    "plan: dataset size to upload and keep in storage, e.g. 50GB"),
 	FLD("deadline", F_DURATION, deadline, "none",
 	    "plan: latest acceptable finish, from now (queue wait included), e.g. 2d"),
+	FLD("double_quant", F_BOOL, double_quant, "false (transformers' BitsAndBytesConfig)",
+	    "4-bit base: quantize the block scales again (QLoRA's double quantization)"),
 	FLD("dropout", F_FRACTION, dropout, "the model's (0.1 BERT/GPT-2, 0 others)",
 	    "dropout probability; >0 keeps dropout masks for backward"),
 	FLD("egress", F_BYTES, egress, "0", "plan: data downloaded from the box at the end, e.g. 20GB"),

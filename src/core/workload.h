@@ -62,6 +62,7 @@ struct workload {
 	long lora_rank;
 	char lora_targets[128];
 	long quant_bits;
+	int double_quant;        /* 4-bit: block scales quantized again (formulas.md "Quantization") */
 	/* inference */
 	long context, concurrency;
 	int kv_dtype;

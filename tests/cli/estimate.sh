@@ -66,8 +66,11 @@ def walk(o, path=""):
 walk(d)
 m = d["memory"]
 parts = sum(m[k] for k in ("weights_bytes", "gradients_bytes", "optimizer_bytes", "adapters_bytes",
-            "quant_consts_bytes", "activations_bytes", "logits_bytes", "kv_cache_bytes"))
-assert abs(parts - m["allocated_bytes"]) < 1, "components do not sum to allocated"
+            "quant_consts_bytes", "activations_bytes", "logits_bytes", "kv_cache_bytes", "dequant_bytes",
+            "int8_saved_bytes"))
+assert abs(parts - m["train_peak_bytes"]) < 1, "components do not sum to the forward/backward peak"
+peaks = {"train": m["train_peak_bytes"], "step": m["step_peak_bytes"], "load": m["load_peak_bytes"]}
+assert m["allocated_bytes"] == max(peaks.values()) == peaks[m["peak_phase"]], "allocated is not the largest phase"
 assert d["fit"]["recommended_tier_gb"] == 48
 PY
 	then ok; else bad "estimate --json schema/units"; fi
@@ -201,6 +204,23 @@ run "$G" estimate --model llama-2-7b; grep '^model:' "$T/out" >pm
 run "$G" estimate --layers 32 --hidden 4096 --heads 32 --ffn 11008 --gated-mlp; grep '^model:' "$T/out" >hm
 cmp -s pm hm && ok || bad "by-hand gated Llama-2-7B: $(cat hm), preset: $(cat pm)"
 expect_err gated-params 2 "--gated-mlp: describes an architecture" "$G" estimate --params 7e9 --gated-mlp
+# issue 12: the peak by phase. Llama 2 7B's largest linear weight is 4096 x 11008:
+# 2 bytes each = 90.2 MB dequantized in forward/backward and in flight while loading
+expect_ok qlora-dequant 'dequantized weight +90\.2 MB' "$G" estimate --model llama-2-7b --task qlora --quant-bits 4
+expect_ok qlora-load-peak 'loading peak .*16-bit weight being quantized' "$G" estimate --model llama-2-7b --task qlora --quant-bits 4
+expect_ok qlora-peak-train 'allocated .*in forward/backward' "$G" estimate --model llama-2-7b --task qlora --quant-bits 4
+# NF4 constants: 6.476e9 linear weights x 0.5 bits (fp32 absmax / 64) = 404.8 MB; x 0.127 bits double-quantized
+expect_ok nf4-consts 'quantization constants +404\.8 MB' "$G" estimate --model llama-2-7b --task qlora --quant-bits 4
+expect_ok nf4-dq-consts 'quantization constants +102\.8 MB' "$G" estimate --model llama-2-7b --task qlora --quant-bits 4 --double-quant
+run "$G" estimate --model llama-2-7b --task lora; grep -q 'loading peak\|dequantized weight' "$T/out" \
+	&& bad "a 16-bit LoRA base has no loading peak or dequantized weight" || ok
+# int8 base: 32 layers x 1304 tokens x (5 x 4096 + 4096 + 11008) input bytes = 1.48 GB
+expect_ok int8-saved 'int8 input copies +1\.48 GB' "$G" estimate --model llama-2-7b --task lora --quant-bits 8 --seq 1304
+# a short, recomputed full fine-tune peaks in AdamW's step (one fp32 sqrt(v) copy)
+expect_ok step-peak 'allocated .*in the optimizer step' "$G" estimate --model gpt2-124m --precision amp \
+	--micro-batch 1 --seq 64 --grad-checkpointing
+run "$G" estimate --model gpt2-124m --precision amp --optimizer sgd --micro-batch 1 --seq 64 --grad-checkpointing
+grep -q 'optimizer step peak' "$T/out" && bad "SGD has no foreach AdamW step copy" || ok
 
 for c in estimate gpus models; do
 	grep -q "gpurent $c" "$ROOT/README.md" && grep -Fq "$c" "$ROOT/docs/gpurent.1" \

@@ -147,9 +147,92 @@ static void test_lora_quantized_base(void **s)
 	q8c = e.mem.quant_consts;
 	tu_est("--model llama-2-7b --task qlora --quant-bits 8", &w, &arch, &e);
 	assert_true(e.mem.weights == q8w && e.mem.quant_consts == q8c);
-	tu_est("--model llama-2-7b --task lora --quant-bits 4", &w, &arch, &e);
+	tu_est("--model llama-2-7b --task lora --quant-bits 4 --double-quant", &w, &arch, &e);
 	assert_true(e.mem.weights == lin * 0.5 + (N - lin) * 2);
 	assert_true(e.mem.quant_consts == lin * (1.0 / 64 + 4.0 / (64 * 256)));
+}
+
+/* Issue 12: double_quant off (transformers' default) keeps one fp32
+ * absmax a block of 64 weights: 32/64 = 0.5 bits a weight; on, 8/64 +
+ * 32/(64 x 256) = 0.127 bits (Dettmers et al. 2023 §3). */
+static void test_double_quant(void **s)
+{
+	double lin = 6476005376.0;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task qlora --quant-bits 4", &w, &arch, &e);
+	assert_true(e.mem.quant_consts == lin * 0.5 / 8);            /* 404.8 MB */
+	tu_est("--model llama-2-7b --task qlora --quant-bits 4 --double-quant", &w, &arch, &e);
+	assert_true(fabs(e.mem.quant_consts * 8 / lin - 0.127) < 0.0005);
+	/* int8 row scales do not double-quantize */
+	tu_est("--model llama-2-7b --task qlora --quant-bits 8 --double-quant", &w, &arch, &e);
+	assert_true(e.mem.quant_consts == lin * 4 / 4096);
+}
+
+/* Issue 12: the quantize-on-load peak and the dequantized weight. Llama 2
+ * 7B's largest linear weight is the MLP's 4096 x 11008: transformers
+ * quantizes one weight at a time (quantizer_bnb_4bit.py
+ * create_quantized_param), bitsandbytes dequantizes one at a time in
+ * forward and backward (MatMul4Bit): 2 x 4096 x 11008 bytes each. */
+static void test_quantized_peak_phases(void **s)
+{
+	double big = 4096.0 * 11008 * 2;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task qlora --quant-bits 4 --seq 1304", &w, &arch, &e);
+	assert_true(e.mem.dequant == big && e.mem.load_inflight == big);
+	assert_true(e.mem.load_peak == e.mem.weights + e.mem.quant_consts + big);
+	assert_true(e.mem.train_peak == e.mem.weights + e.mem.adapters + e.mem.quant_consts +
+		    e.mem.activations + e.mem.logits + big);
+	/* training holds more than loading: the peak is forward/backward */
+	assert_true(e.mem.peak_phase == EST_PHASE_TRAIN && e.mem.allocated == e.mem.train_peak);
+	/* a 16-bit base has neither */
+	tu_est("--model llama-2-7b --task lora --seq 1304", &w, &arch, &e);
+	assert_true(e.mem.dequant == 0 && e.mem.load_peak == 0);
+}
+
+/* Issue 12: MatMul8bitLt keeps CAt, an int8 copy of its input, for
+ * backward (bitsandbytes/autograd/_functions.py). Llama 2 7B per layer:
+ * q, k, v, gate, up read 4096 each, o reads 32 x 128, down 11008. */
+static void test_int8_saved_inputs(void **s)
+{
+	double per = 1304.0 * (5 * 4096.0 + 32 * 128 + 11008);
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --quant-bits 8 --seq 1304", &w, &arch, &e);
+	assert_true(e.mem.int8_saved == 32 * per);                   /* 1.48 GB */
+	assert_true(e.mem.train_peak == e.mem.weights + e.mem.adapters + e.mem.quant_consts +
+		    e.mem.activations + e.mem.logits + e.mem.dequant + e.mem.int8_saved);
+	tu_est("--model llama-2-7b --task lora --quant-bits 8 --seq 1304 --grad-checkpointing", &w, &arch, &e);
+	assert_true(e.mem.int8_saved == per);                        /* the recomputed layer */
+	tu_est("--model llama-2-7b --task qlora --quant-bits 4 --seq 1304", &w, &arch, &e);
+	assert_true(e.mem.int8_saved == 0);                          /* MatMul4Bit saves only B */
+}
+
+/* Issue 12: foreach AdamW (torch/optim/adamw.py _multi_tensor_adamw)
+ * makes exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs): one fp32 copy of
+ * every parameter, live in step() after backward freed the activations.
+ * GPT-2 124M at micro-batch 1 x 64 with recomputation: activations are
+ * small, so the step is the peak: 16 B/param of states + 4 B/param. */
+static void test_optimizer_step_peak(void **s)
+{
+	double N;
+
+	(void)s;
+	tu_est("--model gpt2-124m --precision amp --micro-batch 1 --seq 64 --grad-checkpointing", &w, &arch, &e);
+	N = e.params;
+	assert_true(e.mem.step_temp == N * 4);
+	assert_true(fabs(e.mem.step_peak - N * (2 + 2 + 12 + 4)) < 1);
+	assert_true(e.mem.peak_phase == EST_PHASE_STEP && e.mem.allocated == e.mem.step_peak);
+	/* ZeRO-1 steps over its shard only */
+	tu_est("--model gpt2-124m --precision amp --micro-batch 1 --seq 64 --gpus 4 --zero 1", &w, &arch, &e);
+	assert_true(e.mem.step_temp == N * 4 / 4);
+	/* SGD and 8-bit AdamW have no such copy */
+	tu_est("--model gpt2-124m --precision amp --optimizer sgd", &w, &arch, &e);
+	assert_true(e.mem.step_temp == 0 && e.mem.step_peak == 0);
+	/* a long sequence: forward/backward holds more, the step changes nothing */
+	tu_est("--model gpt2-124m --precision amp --micro-batch 8 --seq 1024", &w, &arch, &e);
+	assert_true(e.mem.peak_phase == EST_PHASE_TRAIN && e.mem.allocated == e.mem.train_peak);
 }
 
 /* Item 4: 7e9 x 3e9 tokens = 1.26e20 FLOPs; at 100 TFLOPS ~350 h, flagged. */
@@ -613,6 +696,10 @@ int main(void)
 		cmocka_unit_test(test_issue2_kv_cache),
 		cmocka_unit_test(test_kv_block_formats),
 		cmocka_unit_test(test_lora_quantized_base),
+		cmocka_unit_test(test_double_quant),
+		cmocka_unit_test(test_quantized_peak_phases),
+		cmocka_unit_test(test_optimizer_step_peak),
+		cmocka_unit_test(test_int8_saved_inputs),
 		cmocka_unit_test(test_issue2_time),
 		cmocka_unit_test(test_issue2_communication),
 		cmocka_unit_test(test_across_nodes),
