@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "catalog_int.h"
 #include "names.h"
@@ -36,6 +37,13 @@ int supply_type_parse(const char *s, size_t len)
 		if (strlen(supply_type_name(i)) == len && !memcmp(s, supply_type_name(i), len))
 			return i;
 	return -1;
+}
+
+bool cat_str_eq_ci(const struct cat_str *s, const char *want)
+{
+	size_t n = strlen(want);
+
+	return n && n == s->len && !strncasecmp(s->p, want, n);
 }
 
 double offer_price_per_gpu(const struct offer *o)

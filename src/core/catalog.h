@@ -177,6 +177,9 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 		 const char *fname, const struct catalog_opts *opts,
 		 char *err, size_t errlen);
 
+/* Whether s is want (non-empty), case-insensitive. */
+bool cat_str_eq_ci(const struct cat_str *s, const char *want);
+
 /* Price per GPU-hour (USD); spot likewise, 0 when there is none. */
 double offer_price_per_gpu(const struct offer *o);
 double offer_spot_per_gpu(const struct offer *o);

@@ -230,17 +230,10 @@ static bool same_offer(const struct plan_choice *a, const struct plan_choice *b)
 
 /* ---- who may rent it, what the user left out ---- */
 
-static bool cs_is(const struct cat_str *s, const char *want)
-{
-	size_t n = strlen(want);
-
-	return n && n == s->len && !strncasecmp(s->p, want, n);
-}
-
 static bool in_names(const char *const *v, size_t n, const struct cat_str *s)
 {
 	for (size_t i = 0; i < n; i++)
-		if (cs_is(s, v[i]))
+		if (cat_str_eq_ci(s, v[i]))
 			return true;
 	return false;
 }
@@ -250,7 +243,7 @@ static bool filter_hit(const char *const *v, size_t n, const struct offer *o)
 	const char *sup = supply_type_name(o->supply);
 
 	for (size_t i = 0; i < n; i++)
-		if (cs_is(&o->provider, v[i]) || !strcasecmp(sup, v[i]))
+		if (cat_str_eq_ci(&o->provider, v[i]) || !strcasecmp(sup, v[i]))
 			return true;
 	return false;
 }

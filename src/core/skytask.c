@@ -1297,25 +1297,6 @@ static const struct { const char *cloud, *names; } cloud_names[] = {
 	{"vsphere", "vsphere"},
 };
 
-static bool str_eq_ci(const struct cat_str *s, const char *want)
-{
-	size_t n = strlen(want);
-	return s->len == n && !strncasecmp(s->p, want, n);
-}
-
-static bool cloud_is(const struct cat_str *prov, const char *cloud)
-{
-	char p[96];
-
-	if (str_eq_ci(prov, cloud))
-		return true;
-	snprintf(p, sizeof(p), "%.*s", (int)(prov->len < sizeof(p) - 1 ? prov->len : sizeof(p) - 1), prov->p);
-	for (size_t i = 0; i < ARRAY_SIZE(cloud_names); i++)
-		if (!strcasecmp(cloud_names[i].cloud, cloud))
-			return names_in_list(p, cloud_names[i].names);
-	return false;
-}
-
 const char *sky_cloud_of(const struct cat_str *provider)
 {
 	char p[128];
@@ -1329,6 +1310,24 @@ const char *sky_cloud_of(const struct cat_str *provider)
 	return NULL;
 }
 
+/* The offer's provider is that cloud: by name, or by one of the names the
+ * cloud's row lists (one row looked up, not the provider's cloud searched
+ * for: this runs for every offer and candidate). */
+static bool cloud_is(const struct cat_str *prov, const char *cloud)
+{
+	char p[128];
+
+	if (cat_str_eq_ci(prov, cloud))
+		return true;
+	if (prov->len >= sizeof(p))
+		return false;
+	snprintf(p, sizeof(p), "%.*s", (int)prov->len, prov->p);
+	for (size_t i = 0; i < ARRAY_SIZE(cloud_names); i++)
+		if (!strcasecmp(cloud_names[i].cloud, cloud))
+			return names_in_list(p, cloud_names[i].names);
+	return false;
+}
+
 /* A zone against an offer: its own zone, else (no zone named) its region
  * when the zone's name starts with it (us-east-1a in us-east-1,
  * us-central1-a in us-central1). */
@@ -1337,7 +1336,7 @@ static bool zone_ok(const char *zone, const struct offer *o)
 	size_t n = strlen(zone);
 
 	if (o->zone.len)
-		return str_eq_ci(&o->zone, zone);
+		return cat_str_eq_ci(&o->zone, zone);
 	return o->region.len && o->region.len < n && !strncasecmp(zone, o->region.p, o->region.len);
 }
 
@@ -1361,11 +1360,11 @@ bool sky_res_fits(const struct sky_res *r, const struct offer *o, bool ignore_sp
 		return false;
 	if (r->cloud[0] && !cloud_is(&o->provider, r->cloud))
 		return false;
-	if (r->region[0] && !str_eq_ci(&o->region, r->region))
+	if (r->region[0] && !cat_str_eq_ci(&o->region, r->region))
 		return false;
 	if (r->zone[0] && !zone_ok(r->zone, o))
 		return false;
-	if (r->instance_type[0] && !str_eq_ci(&o->instance, r->instance_type))
+	if (r->instance_type[0] && !cat_str_eq_ci(&o->instance, r->instance_type))
 		return false;
 	return true;
 }
