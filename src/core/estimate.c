@@ -27,6 +27,10 @@ double estimate_default_mfu(enum gpu_class c)
 
 /* formulas.md "Communication": usable share of a link's peak. */
 #define LINK_EFFICIENCY 0.65
+/* formulas.md "Communication": gpurent's typical multi-node rental links,
+ * per direction (the interconnect field's ethernet and infiniband) */
+#define ETHERNET_BW   (100e9 / 8)   /* 100 Gb/s */
+#define INFINIBAND_BW (200e9 / 8)   /* 200 Gb/s HDR */
 /* formulas.md "Time": QLoRA step slowdown from dequantization, measured
  * (LitGPT resource tables: Llama 2 7B LoRA 2.36 vs NF4 with double
  * quantization 3.83 min/1k iters, the quantization gpurent assumes). */
@@ -633,11 +637,11 @@ void estimate_link(const struct workload *w, const struct gpu_spec *gpu, long gp
 		}
 		break;
 	case IC_ETHERNET:
-		peak = 100e9 / 8;
+		peak = ETHERNET_BW;
 		what = EST_LINK_ETHERNET;
 		break;
 	case IC_INFINIBAND:
-		peak = 200e9 / 8;
+		peak = INFINIBAND_BW;
 		what = EST_LINK_INFINIBAND;
 		break;
 	default: {
@@ -670,10 +674,10 @@ static void across_nodes(const struct workload *w, struct estimate *e)
 		e->node_bw = w->node_bw;
 		e->node_link = EST_NODE_GIVEN;
 	} else if (w->interconnect == IC_INFINIBAND) {
-		e->node_bw = 200e9 / 8 * LINK_EFFICIENCY;
+		e->node_bw = INFINIBAND_BW * LINK_EFFICIENCY;
 		e->node_link = EST_NODE_INFINIBAND;
 	} else if (w->interconnect == IC_ETHERNET) {
-		e->node_bw = 100e9 / 8 * LINK_EFFICIENCY;
+		e->node_bw = ETHERNET_BW * LINK_EFFICIENCY;
 		e->node_link = EST_NODE_ETHERNET;
 	} else {
 		e->node_bw = EST_NODE_BW_ASSUMED * LINK_EFFICIENCY;
