@@ -69,6 +69,13 @@ struct search {
 /* price ascending, the tie-break after the user's keys (set by cmd_offers) */
 static struct query_sort by_price;
 
+/* Where an offer is, as precisely as its catalog says: the zone, else
+ * the region (the table's and CSV's region column). */
+static const struct cat_str *place(const struct offer *o)
+{
+	return o->zone.len ? &o->zone : &o->region;
+}
+
 /* Total order: the sort field, then price, provider, instance, region, line. */
 static int order(const struct query_sort *s, const struct offer *a, const struct offer *b)
 {
@@ -355,7 +362,7 @@ int cmd_offers(int argc, char **argv)
 			putchar(',');
 			csv_text(&o->instance);
 			putchar(',');
-			csv_text(o->zone.len ? &o->zone : &o->region);   /* the most specific place */
+			csv_text(place(o));
 			putchar(',');
 			gpu_label(o, g, sizeof(g));
 			out_csv_field(stdout, g, strlen(g));
@@ -394,7 +401,7 @@ int cmd_offers(int argc, char **argv)
 			       out_safe(o->instance.p, o->instance.len, inst, 31),
 			       out_safe(g, strlen(g), gs, sizeof(gs)), o->gpus, o->gpu_mem / 1e9,
 			       od, spot, o->vcpus, o->ram_gib,
-			       supply_type_name(o->supply), out_safe(o->zone.len ? o->zone.p : o->region.p, o->zone.len ? o->zone.len : o->region.len, reg, 25), note);
+			       supply_type_name(o->supply), out_safe(place(o)->p, place(o)->len, reg, 25), note);
 			/* no trailing blanks on a row without a note */
 			if (len >= sizeof(line))
 				len = sizeof(line) - 1;
