@@ -113,7 +113,7 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 	const struct offer *o = c->offer;
 	const struct sky_res *want = e->doc && e->doc->ncand ? &e->doc->cand[0] : NULL;
 	const char *cloud = sky_emit_cloud(o);
-	double nodes = c->nodes > 1 ? c->nodes : 1, per_node_gpus = c->gpus / nodes;
+	double nodes = c->nodes > 1 ? c->nodes : 1;
 	double ckpt_bytes = c->ckpt_write_s * e->po->ckpt_write_bw, disk_gb, rate, budget, runtime;
 	double idle_s, stall_s;
 	bool spot = c->mode == PLAN_SPOT, resumable = e->w->resumable;
@@ -122,8 +122,6 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 	bool run_env;
 	long idle_min;
 
-	if (per_node_gpus <= 0)
-		per_node_gpus = o->gpus;
 	/* the plan's stop limits (planwords.c's checklist: 1.2x the finish; the
 	 * budget, else stop_multiple x the expected cost) */
 	runtime = c->wall_s * 1.2;
@@ -159,19 +157,20 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 	fprintf(f, "\nresources:\n");
 	fprintf(f, "  accelerators: ");
 	{
+		/* per node: the offer's own GPUs, a fraction for a slice (L4:0.5) */
 		char acc[128];
-		int k = snprintf(acc, sizeof(acc), "%.*s:%g", (int)o->gpu_name.len, o->gpu_name.p, per_node_gpus);
-		put_quoted(f, acc, k > 0 && (size_t)k < sizeof(acc) ? (size_t)k : strlen(acc));
+		snprintf(acc, sizeof(acc), "%.*s:%g", (int)o->gpu_name.len, o->gpu_name.p, o->gpus);
+		put_quoted(f, acc, strlen(acc));
 	}
 	fputc('\n', f);
 	fprintf(f, "  use_spot: %s\n", spot ? "true" : "false");
 	if (cloud) {
 		char infra[256];
-		int k = snprintf(infra, sizeof(infra), "%s%s%.*s%s%.*s", cloud, o->region.len ? "/" : "",
+		snprintf(infra, sizeof(infra), "%s%s%.*s%s%.*s", cloud, o->region.len ? "/" : "",
 				 (int)o->region.len, o->region.p, o->region.len && o->zone.len ? "/" : "",
 				 o->region.len ? (int)o->zone.len : 0, o->zone.p ? o->zone.p : "");
 		fprintf(f, "  infra: ");
-		put_quoted(f, infra, k > 0 && (size_t)k < sizeof(infra) ? (size_t)k : strlen(infra));
+		put_quoted(f, infra, strlen(infra));
 		fputc('\n', f);
 		if (o->instance.len && o->host.len == 0) {
 			fprintf(f, "  instance_type: ");

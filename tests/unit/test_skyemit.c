@@ -184,6 +184,40 @@ static void test_spot_nodes_task(void **s)
 	free(buf);
 }
 
+/* A GPU slice: the plan counts one GPU, the task asks for the slice. */
+static void test_slice(void **s)
+{
+	struct workload w;
+	struct model_spec arch;
+	struct estimate est;
+	struct plan_opts po;
+	struct plan_choice c;
+	struct offer *o;
+	struct sky_emit e;
+	struct sky_task t;
+	char *buf;
+	size_t len;
+
+	(void)s;
+	tu_est("--model gpt2-124m --tokens 1e8", &w, &arch, &est);
+	plan_opts_default(&po);
+	o = tu_offer(&set, "runpod", "L4 half", "L4", 0.5, 0.2, 0);
+	o->is_slice = true;
+	memset(&c, 0, sizeof(c));
+	c.offer = o;
+	c.gpus = 1;   /* plan.c: at least one GPU's work */
+	c.nodes = 1;
+	c.wall_s = 3600;
+	c.cost.total = 0.2;
+	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 1, .code = "USD", .usd_per_unit = 1};
+	buf = emit(&e, &len);
+	reread(buf, len, &t);
+	assert_string_equal(t.doc[0].cand[0].accel, "L4");
+	assert_true(t.doc[0].cand[0].accel_count == 0.5);
+	sky_task_free(&t);
+	free(buf);
+}
+
 /* A run: script no literal block can hold goes in an env, quoted. */
 static void test_unprintable_run(void **s)
 {
@@ -227,6 +261,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_on_demand),
 		cmocka_unit_test(test_spot_nodes_task),
+		cmocka_unit_test(test_slice),
 		cmocka_unit_test(test_unprintable_run),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
