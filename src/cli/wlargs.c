@@ -28,7 +28,7 @@ int wlargs_field_error(const char *file, const struct workload *w, int bad, cons
 {
 	if (bad >= 0 && w->line[bad] > 0)
 		return msg_usage("%s:%zu: %s", file, w->line[bad], msg);
-	if (bad >= 0 && (w->set >> bad) & 1) {
+	if (workload_index_set(w, bad)) {
 		/* the message starts with the field: show it as the flag was typed */
 		char flag[64];
 		size_t n = strcspn(msg, ":");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/estimate.h"
+#include "../core/framework.h"
 #include "../core/names.h"
 #include "../core/units.h"
 #include "../core/workload.h"
@@ -38,6 +39,39 @@ static void print_usage(FILE *f)
 			flag[k++] = *p == '_' ? '-' : *p;
 		flag[k] = '\0';
 		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
+	}
+	fputs("\nFramework defaults (--framework NAME; each overridable by its own field;\n"
+	      "sources: docs/formulas.md \"Framework profiles\"):\n", f);
+	for (int i = 1; i < FW_COUNT; i++) {
+		const struct fw_profile *p = fw_profile(i);
+		if (p->serving) {
+			fprintf(f, "  %-11s %s: serving, CUDA graphs %s, prefill_chunk %ld", p->name, p->what,
+				p->compile ? "on" : "off", p->prefill_chunk);
+			if (p->gpu_mem_util > 0)
+				fprintf(f, ", gpu_memory_utilization %.0f%% (the KV cache takes the rest)",
+					p->gpu_mem_util * 100);
+			else
+				fputs(", KV cache for the whole context up front", f);
+			if (p->kv_block > 0)
+				fprintf(f, ", KV block %ld token%s", p->kv_block, p->kv_block == 1 ? "" : "s");
+			fputs("\n", f);
+			continue;
+		}
+		fprintf(f, "  %-11s %s: loss %s", p->name, p->what, workload_enum_name("loss", p->loss));
+		if (p->loss == LOSS_CHUNKED && p->loss_chunk_tokens > 0)
+			fprintf(f, " (%ld positions a chunk)", p->loss_chunk_tokens);
+		else if (p->loss == LOSS_CHUNKED)
+			fprintf(f, " (%.0f chunks)", p->loss_chunks);
+		fprintf(f, ", activation_checkpointing %s, optimizer_step %s, compile %s%s",
+			ac_names[p->ac], step_names[p->step], p->compile ? "on" : "off",
+			p->quant_load == QLOAD_PREQUANTIZED ? ", pre-quantized base (no 16-bit copy loading)" : "");
+		if (p->prefetch_params > 0)
+			fprintf(f, ", ZeRO-3 prefetch %.0e and reduce bucket %.0e elements", p->prefetch_params,
+				p->reduce_bucket);
+		else if (p->reduce_bytes > 0)
+			fprintf(f, ", sharded: one layer prefetched, gradients reduced in %s",
+				p->reduce_bytes == 4 ? "fp32" : "bf16");
+		fputs("\n", f);
 	}
 	fputs("\n  --json                 machine-readable output (schema: docs/json.md)\n"
 	      "\nExit status: 0 ok, 1 runtime failure, 2 bad input (one line names file:line: field).\n"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "framework.h"
 #include "units.h"
 #include "../util/util.h"
 
@@ -252,22 +253,24 @@ void estimate_loss(const struct workload *w, const struct model_spec *m, double 
 		   double ea, struct est_loss *out)
 {
 	/* each framework's own loss (formulas.md "Logits", with the code cited) */
-	static const int fw_loss[] = {
-		[FW_NONE] = LOSS_FULL, [FW_HF] = LOSS_FULL, [FW_LIGER] = LOSS_FUSED,
-		[FW_LLMC] = LOSS_FUSED, [FW_TORCHTUNE] = LOSS_CHUNKED, [FW_UNSLOTH] = LOSS_FUSED,
-	};
+	const struct fw_profile *fp = fw_profile(w->framework);
 	double n = s * b, V = (double)m->vocab, H = (double)m->hidden;
 
 	memset(out, 0, sizeof(*out));
-	out->framework = w->framework >= 0 && (size_t)w->framework < ARRAY_SIZE(fw_loss) ? w->framework : FW_NONE;
+	out->framework = w->framework >= 0 && w->framework < FW_COUNT ? w->framework : FW_NONE;
 	out->given = workload_is_set(w, "loss");
-	out->loss = out->given ? w->loss : fw_loss[out->framework];
+	out->loss = out->given ? w->loss : fp->loss;
 	out->chunks = 1;
 	switch (out->loss) {
 	case LOSS_CHUNKED:
 		/* the model's logits whole in the compute dtype, one chunk of
-		 * ceil(s / C) positions upcast: fp32 log-softmax + its gradient */
-		out->chunks = EST_LOSS_CHUNKS_TORCHTUNE;
+		 * ceil(s / C) positions upcast: fp32 log-softmax + its gradient;
+		 * C is the framework's chunk count, or s / its chunk length */
+		out->chunks = out->framework != FW_NONE && fp->loss == LOSS_CHUNKED ?
+			      (fp->loss_chunk_tokens > 0 ? ceil(s / (double)fp->loss_chunk_tokens) : fp->loss_chunks) :
+			      EST_LOSS_CHUNKS_TORCHTUNE;
+		if (out->chunks < 1)
+			out->chunks = 1;
 		out->bytes = n * V * ea + ceil(s / out->chunks) * b * V * 8;
 		break;
 	case LOSS_FUSED:
@@ -969,6 +972,7 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 		z.zero = 3;
 		for (int pass = 0; pass < 2 && !e->zero3_gpus_for_80; pass++) {
 			z.grad_checkpointing = pass ? 1 : w->grad_checkpointing;
+			z.activation_checkpointing = pass ? AC_FULL : w->activation_checkpointing;
 			for (long g = w->gpus * 2; g <= 4096; g *= 2) {
 				z.gpus = g;
 				memset(&t, 0, sizeof(t));

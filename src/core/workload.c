@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framework.h"
 #include "names.h"
 #include "quote.h"
 #include "units.h"
@@ -24,8 +25,8 @@ static const char *const kv_names[] = {"auto", "fp32", "fp16", "bf16", "fp8", "i
 				       "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", NULL};
 /* the order of enum bias_kind (model.h) */
 static const char *const bias_names[] = {"none", "qkv", "all", NULL};
-/* the orders of enum framework and enum loss_kind (workload.h) */
-static const char *const fw_names[] = {"none", "hf", "liger", "llm.c", "torchtune", "unsloth", NULL};
+/* the order of enum loss_kind (workload.h); fw_names, ac_names and
+ * step_names: framework.c */
 static const char *const loss_names[] = {"full", "chunked", "fused", NULL};
 static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "infiniband", NULL};
 
@@ -41,12 +42,18 @@ static const char *const ic_names[] = {"auto", "nvlink", "pcie", "ethernet", "in
 const struct workload_field workload_fields[] = {
 	STR("access", access, "none",
 	    "plan: memberships you hold (campus clusters, institution pools), e.g. SJTU-HPC"),
+	ENUM("activation_checkpointing", activation_checkpointing, ac_names,
+	     "the framework's (none without one)",
+	     "keep activations for backward: none, selective (recompute attention, Megatron), "
+	     "full (recompute each layer; = grad_checkpointing)"),
 	FLD("alloc_overhead", F_FRACTION, alloc_overhead, "10%",
 	    "PyTorch caching-allocator reserve on top of allocated memory"),
 	ENUM("bias", bias, bias_names, "the preset's (none by hand)",
 	     "linear-layer biases: none, qkv (Qwen 2.5) or all (GPT-2, BERT, ViT)"),
 	FLD("budget", F_MONEY, budget, "none",
 	    "plan: the most the whole job may cost, e.g. 300, $300 or 2000CNY"),
+	FLD("compile", F_BOOL, compile, "the framework's (false; serving engines: true)",
+	    "torch.compile or CUDA graphs: fewer kernel launches a decoded token"),
 	INT("concurrency", concurrency, 1, 1000000, "1", "inference: sequences served at once"),
 	TOKENS("context", context, 1, 100000000, "4096 (capped at the model's maximum)",
 	    "inference: tokens held per sequence (prompt + generated); 4k = 4096, 128k = 131072"),
@@ -67,12 +74,15 @@ const struct workload_field workload_fields[] = {
 	INT("ffn", ffn, 1, 10000000, "4 x hidden", "MLP inner size (by-hand architecture)"),
 	FLD("flash_attention", F_BOOL, flash_attention, "true",
 	    "fused attention that never stores the s x s score matrix"),
-	ENUM("framework", framework, fw_names, "none (the loss: full, stated)",
-	     "training framework, sets the loss default: hf (full), torchtune (chunked, 8), "
-	     "llm.c, unsloth (fused), liger (fused, chunked)"),
+	ENUM("framework", framework, fw_names, "none (stated: the loss full, no checkpointing, foreach step)",
+	     "training or serving stack: hf, torchtune, litgpt, deepspeed, fsdp, torchtitan, megatron, "
+	     "llm.c, unsloth, liger, vllm, llama.cpp, sglang; sets the defaults listed below"),
 	FLD("gated_mlp", F_BOOL, gated_mlp, "the preset's (false by hand)",
 	    "three-matrix gated MLP (SwiGLU/GeGLU: gate, up, down), as Llama, Mistral, Qwen"),
 	STR("gpu", gpu, "none (memory only)", "GPU type for time and fit, e.g. A100-80GB, RTX4090"),
+	FLD("gpu_memory_utilization", F_FRACTION, gpu_memory_utilization,
+	    "the framework's (vLLM 90%, SGLang 88%; else what is needed)",
+	    "serving: share of the card the engine reserves up front, the KV cache taking the rest"),
 	INT("gpus", gpus, 1, 1000000, "1", "data-parallel GPUs"),
 	INT("grad_accum", grad_accum, 1, 1000000, "1", "micro-batches per optimizer step"),
 	FLD("grad_checkpointing", F_BOOL, grad_checkpointing, "false",
@@ -109,11 +119,16 @@ const struct workload_field workload_fields[] = {
 	INT("norms_per_layer", norms_per_layer, 1, 8, "the preset's (2 by hand)",
 	    "normalisations per transformer layer (2; Gemma 2 and 3: 4)"),
 	ENUM("optimizer", optimizer, opt_names, "adamw", "adamw, adamw-8bit, sgd (momentum), adafactor"),
+	ENUM("optimizer_step", optimizer_step, step_names, "the framework's (foreach without one)",
+	     "how the step runs: foreach (torch default), fused, in_bwd (in backward, gradients "
+	     "freed at once), for_loop"),
 	TOKENS("output_len", output_len, 1, 100000000, "256 (assumption, docs/serve.md)",
 	       "service: output tokens per request (with rps)"),
 	FLD("params", F_COUNT, params, "from the architecture", "parameter count, e.g. 7e9 or 7B"),
 	ENUM("precision", precision, prec_names, "bf16",
 	     "fp32; amp/bf16/fp16 = mixed precision with fp32 master weights; bf16-true/fp16-true = pure 16-bit"),
+	TOKENS("prefill_chunk", prefill_chunk, 1, 100000000, "the framework's (vLLM and SGLang 8192, llama.cpp 512; else the prompt whole)",
+	       "inference: prompt tokens prefilled a pass (chunked prefill)"),
 	TOKENS("prompt_len", prompt_len, 1, 100000000, "0 (no prefill load)",
 	       "service: prompt tokens per request, prefilled (with rps)"),
 	FLD("prompt_tokens", F_COUNT, prompt_tokens, "0", "inference: prompt tokens to prefill in total"),
@@ -141,6 +156,7 @@ const struct workload_field workload_fields[] = {
 	INT("zero", zero, 0, 3, "0", "ZeRO/FSDP stage: 1 optimizer, 2 +gradients, 3 +weights"),
 };
 const size_t workload_nfields = ARRAY_SIZE(workload_fields);
+_Static_assert(ARRAY_SIZE(workload_fields) <= WORKLOAD_MAX_FIELDS, "the set mask holds every field");
 
 static void key_norm(const char *in, char *out, size_t n)
 {
@@ -179,7 +195,12 @@ void workload_init(struct workload *w)
 bool workload_is_set(const struct workload *w, const char *key)
 {
 	int i = workload_field_index(key);
-	return i >= 0 && (w->set >> i) & 1;
+	return workload_index_set(w, i);
+}
+
+bool workload_index_set(const struct workload *w, int i)
+{
+	return i >= 0 && i < WORKLOAD_MAX_FIELDS && (w->set[i / 64] >> (i % 64)) & 1;
 }
 
 const char *workload_enum_name(const char *field, int value)
@@ -373,7 +394,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		break;
 	}
 	}
-	w->set |= 1ULL << idx;
+	w->set[idx / 64] |= 1ULL << (idx % 64);
 	w->line[idx] = line;
 	return 0;
 }
@@ -518,6 +539,33 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (!SET(w, "alloc_overhead")) w->alloc_overhead = 0.10;
 	if (!SET(w, "headroom")) w->headroom = 0.10;
 	if (w->dropout < 0) w->dropout = arch->dropout;
+	{
+		/* formulas.md "Framework profiles": what the framework does unless told */
+		const struct fw_profile *fp = fw_profile(w->framework);
+		if (SET(w, "activation_checkpointing") && SET(w, "grad_checkpointing") &&
+		    (w->activation_checkpointing == AC_FULL) != (w->grad_checkpointing != 0))
+			return fail_field("grad_checkpointing", bad, err, errlen,
+					  "says %s, activation_checkpointing says otherwise: give one of them",
+					  w->grad_checkpointing ? "true" : "false", 0);
+		if (!SET(w, "activation_checkpointing"))
+			w->activation_checkpointing = SET(w, "grad_checkpointing") ?
+						      (w->grad_checkpointing ? AC_FULL : AC_NONE) : fp->ac;
+		w->grad_checkpointing = w->activation_checkpointing == AC_FULL;
+		if (!SET(w, "optimizer_step")) w->optimizer_step = fp->step;
+		if (!SET(w, "compile")) w->compile = fp->compile;
+		if (!SET(w, "prefill_chunk")) w->prefill_chunk = fp->prefill_chunk;
+		if (!SET(w, "gpu_memory_utilization")) w->gpu_memory_utilization = fp->gpu_mem_util;
+		if (SET(w, "gpu_memory_utilization") && !(w->gpu_memory_utilization > 0))
+			return fail_field("gpu_memory_utilization", bad, err, errlen,
+					  "expected a share of the card above 0%s, up to 100%%", "", 0);
+		if (w->task != TASK_INFER) {
+			static const char *const inf[] = {"prefill_chunk", "gpu_memory_utilization"};
+			for (size_t i = 0; i < ARRAY_SIZE(inf); i++)
+				if (SET(w, inf[i]))
+					return fail_field(inf[i], bad, err, errlen,
+							  "applies to task infer, not %s", task_names[w->task], 0);
+		}
+	}
 	if (w->gpus % w->nodes)
 		return fail_field(SET(w, "gpus") ? "gpus" : "nodes", bad, err, errlen,
 				  "expected the GPUs over all nodes: gpus a multiple of nodes%s (%ld)", "",

@@ -25,9 +25,12 @@ enum kv_dtype { KV_AUTO, KV_FP32, KV_FP16, KV_BF16, KV_FP8, KV_INT8, KV_INT4,
  * full (logits + an fp32 log-softmax and its gradient), chunked over the
  * tokens, or fused (no fp32 copy, the gradient written in place). */
 enum loss_kind { LOSS_FULL, LOSS_CHUNKED, LOSS_FUSED };
-/* A training framework: sets the default loss (estimate_loss()). FW_NONE:
- * none named. Only frameworks whose loss code is cited in formulas.md. */
-enum framework { FW_NONE, FW_HF, FW_LIGER, FW_LLMC, FW_TORCHTUNE, FW_UNSLOTH };
+/* A training or serving framework: its defaults are its profile
+ * (framework.h, cited in formulas.md "Framework profiles"). FW_NONE: none
+ * named. Appended only: the values are stable. */
+enum framework { FW_NONE, FW_HF, FW_LIGER, FW_LLMC, FW_TORCHTUNE, FW_UNSLOTH, FW_LITGPT,
+		 FW_DEEPSPEED, FW_FSDP, FW_TORCHTITAN, FW_MEGATRON, FW_VLLM, FW_LLAMACPP,
+		 FW_SGLANG, FW_COUNT };
 enum interconnect { IC_AUTO, IC_NVLINK, IC_PCIE, IC_ETHERNET, IC_INFINIBAND };
 
 struct money {
@@ -42,6 +45,9 @@ struct serve_sched {
 	double days_per_week;   /* 1..7 */
 };
 
+/* The most fields the table may have (the set mask's bits). */
+#define WORKLOAD_MAX_FIELDS 128
+
 struct workload {
 	/* model: a preset, and/or an architecture by hand */
 	char model[128];
@@ -55,7 +61,11 @@ struct workload {
 	/* method */
 	int task, precision, optimizer;
 	long zero, gpus, micro_batch, seq, image_size, grad_accum;
-	int grad_checkpointing, flash_attention;
+	int grad_checkpointing;      /* full recomputation: activation_checkpointing == AC_FULL */
+	int activation_checkpointing; /* enum ac_kind (framework.h); the framework's when not given */
+	int optimizer_step;      /* enum opt_step (framework.h); the framework's when not given */
+	int compile;             /* torch.compile / CUDA graphs; the framework's when not given */
+	int flash_attention;
 	double dropout;
 	int framework;           /* enum framework; FW_NONE unless given */
 	int loss;                /* enum loss_kind; the framework's when not given */
@@ -67,6 +77,8 @@ struct workload {
 	long context, concurrency;
 	int kv_dtype;
 	double prompt_tokens;
+	long prefill_chunk;      /* prompt tokens prefilled a pass; 0 = whole (the framework's) */
+	double gpu_memory_utilization; /* serving: share of the card reserved (vLLM); 0 = what is needed */
 	/* time */
 	double tokens, samples, epochs;
 	char gpu[64];
@@ -88,8 +100,8 @@ struct workload {
 	long prompt_len, output_len;
 	char access[256];       /* plan: memberships held, comma-separated */
 
-	unsigned long long set;    /* bit i: field i was given */
-	size_t line[64];           /* where field i was given (0 = flag) */
+	unsigned long long set[WORKLOAD_MAX_FIELDS / 64];   /* bit i: field i was given */
+	size_t line[WORKLOAD_MAX_FIELDS];   /* where field i was given (0 = flag) */
 };
 
 enum field_type {
@@ -128,6 +140,8 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		 size_t line, char *err, size_t errlen);
 
 bool workload_is_set(const struct workload *w, const char *key);
+/* Field i (an index into workload_fields) was given. */
+bool workload_index_set(const struct workload *w, int i);
 
 /*
  * Load a workload YAML document (a mapping of field: value; lists for

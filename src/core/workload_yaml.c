@@ -172,7 +172,7 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 	yaml_parser_t p;
 	yaml_event_t e;
 	char key[128], value[512], msg[384], q[QUOTE_KEEP * 4 + 8];
-	size_t key_line = 0, seen_line[64] = {0}, dline = 0;
+	size_t key_line = 0, seen_line[WORKLOAD_MAX_FIELDS] = {0}, dline = 0;
 	int depth = 0, expect_key = 1, rc = -1, done = 0, docs = 0;
 	bool field_seen = false, skip_val = false;
 	int is_task = -1;   /* the file read as a SkyPilot task: -1 not yet asked */

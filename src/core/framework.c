@@ -1,0 +1,64 @@
+/*
+ * framework.c - the framework profiles (framework.h). Each value is the
+ * framework's own default, cited in docs/formulas.md "Framework profiles"
+ * (repository, path, commit); a field of the workload overrides each.
+ */
+#include "framework.h"
+
+#include "workload.h"
+#include "../util/util.h"
+
+/* the order of enum framework (workload.h) */
+const char *const fw_names[] = {
+	"none", "hf", "liger", "llm.c", "torchtune", "unsloth", "litgpt", "deepspeed",
+	"fsdp", "torchtitan", "megatron", "vllm", "llama.cpp", "sglang", NULL,
+};
+const char *const ac_names[] = {"none", "selective", "full", NULL};
+const char *const step_names[] = {"foreach", "fused", "in_bwd", "for_loop", NULL};
+
+#define TRAIN(n, w, l, ch, ct, a, s, q, c) \
+	{.name = n, .what = w, .loss = l, .loss_chunks = ch, .loss_chunk_tokens = ct, .ac = a, \
+	 .step = s, .quant_load = q, .compile = c}
+
+static const struct fw_profile profiles[] = {
+	[FW_NONE] = TRAIN("none", "none named", LOSS_FULL, 1, 0, AC_NONE, STEP_FOREACH,
+			  QLOAD_PER_WEIGHT, false),
+	[FW_HF] = TRAIN("hf", "Transformers Trainer, Accelerate, PEFT, TRL", LOSS_FULL, 1, 0,
+			AC_NONE, STEP_FOREACH, QLOAD_PER_WEIGHT, false),
+	[FW_LIGER] = TRAIN("liger", "Liger kernels on Transformers", LOSS_FUSED, 1, 0, AC_NONE,
+			   STEP_FOREACH, QLOAD_PER_WEIGHT, false),
+	[FW_LLMC] = TRAIN("llm.c", "Karpathy's llm.c", LOSS_FUSED, 1, 0, AC_NONE, STEP_FUSED,
+			  QLOAD_PER_WEIGHT, false),
+	[FW_TORCHTUNE] = TRAIN("torchtune", "PyTorch torchtune recipes", LOSS_CHUNKED, 8, 0, AC_FULL,
+			       STEP_FOREACH, QLOAD_PER_WEIGHT, false),
+	[FW_UNSLOTH] = TRAIN("unsloth", "Unsloth", LOSS_FUSED, 1, 0, AC_FULL, STEP_FOREACH,
+			     QLOAD_PREQUANTIZED, false),
+	[FW_LITGPT] = TRAIN("litgpt", "Lightning LitGPT", LOSS_CHUNKED, 0, 128, AC_NONE, STEP_FOREACH,
+			    QLOAD_PER_WEIGHT, false),
+	[FW_DEEPSPEED] = {.name = "deepspeed", .what = "DeepSpeed ZeRO", .loss = LOSS_FULL, .loss_chunks = 1,
+			  .ac = AC_NONE, .step = STEP_FUSED, .quant_load = QLOAD_PER_WEIGHT,
+			  .prefetch_params = 5e7, .reduce_bucket = 5e8, .reduce_bytes = 2},
+	[FW_FSDP] = {.name = "fsdp", .what = "PyTorch FSDP", .loss = LOSS_FULL, .loss_chunks = 1,
+		     .ac = AC_NONE, .step = STEP_FOREACH, .quant_load = QLOAD_PER_WEIGHT,
+		     .reduce_bytes = 2},
+	[FW_TORCHTITAN] = {.name = "torchtitan", .what = "PyTorch torchtitan (FSDP2)", .loss = LOSS_FULL,
+			   .loss_chunks = 1, .ac = AC_SELECTIVE, .step = STEP_FUSED,
+			   .quant_load = QLOAD_PER_WEIGHT, .reduce_bytes = 4},
+	[FW_MEGATRON] = TRAIN("megatron", "Megatron-LM / Megatron-Core", LOSS_FULL, 1, 0, AC_NONE,
+			      STEP_FUSED, QLOAD_PER_WEIGHT, false),
+	[FW_VLLM] = {.name = "vllm", .what = "vLLM", .loss = LOSS_FULL, .loss_chunks = 1, .serving = true,
+		     .compile = true, .prefill_chunk = 8192, .gpu_mem_util = 0.9, .kv_block = 16},
+	[FW_LLAMACPP] = {.name = "llama.cpp", .what = "llama.cpp (and Ollama)", .loss = LOSS_FULL,
+			 .loss_chunks = 1, .serving = true, .compile = true, .prefill_chunk = 512},
+	[FW_SGLANG] = {.name = "sglang", .what = "SGLang", .loss = LOSS_FULL, .loss_chunks = 1,
+		       .serving = true, .compile = true, .prefill_chunk = 8192, .gpu_mem_util = 0.88,
+		       .kv_block = 1},
+};
+
+_Static_assert(ARRAY_SIZE(profiles) == FW_COUNT, "one profile a framework");
+_Static_assert(ARRAY_SIZE(fw_names) == FW_COUNT + 1, "one name a framework");
+
+const struct fw_profile *fw_profile(int fw)
+{
+	return fw >= 0 && fw < FW_COUNT ? &profiles[fw] : &profiles[FW_NONE];
+}

@@ -1,0 +1,69 @@
+/*
+ * framework.h - what a training or serving stack does by default that
+ * changes memory and time: the loss, activation checkpointing, the
+ * optimizer step, how a quantized base is loaded, compile / CUDA graphs,
+ * sharding buckets, prefill chunks and the KV cache's reservation. One
+ * row per framework (framework.c); every value is cited in
+ * docs/formulas.md "Framework profiles". Pure data, no I/O.
+ */
+#ifndef GPURENT_FRAMEWORK_H
+#define GPURENT_FRAMEWORK_H
+
+#include <stdbool.h>
+
+/* enum framework (workload.h) indexes the table. */
+
+/* How activations are kept for backward (formulas.md "Activations"). */
+enum ac_kind {
+	AC_NONE,        /* every layer keeps what backward reads */
+	AC_SELECTIVE,   /* Korthikanti et al. 2022: the attention core is recomputed */
+	AC_FULL,        /* each layer's input only; the layer recomputed in backward */
+};
+
+/* How the optimizer step runs (formulas.md "Optimizer step"). */
+enum opt_step {
+	STEP_FOREACH,   /* torch.optim foreach: temporaries over a whole group */
+	STEP_FUSED,     /* one fused kernel (torch fused=True, apex/DeepSpeed FusedAdam): none */
+	STEP_IN_BWD,    /* the step runs in backward per parameter; its gradient freed at once */
+	STEP_FOR_LOOP,  /* per parameter, one at a time: one parameter's temporaries */
+};
+
+/* How a quantized (4/8-bit) base gets onto the GPU (formulas.md "Peak by phase"). */
+enum quant_load {
+	QLOAD_PER_WEIGHT,    /* 16-bit weights quantized one at a time on the GPU */
+	QLOAD_PREQUANTIZED,  /* a pre-quantized checkpoint: no 16-bit copy in flight */
+};
+
+struct fw_profile {
+	const char *name;        /* the framework field's word */
+	const char *what;        /* a few words: what it is (help) */
+	int loss;                /* enum loss_kind */
+	double loss_chunks;      /* chunked: pieces the logits are upcast in (0: see loss_chunk_tokens) */
+	long loss_chunk_tokens;  /* chunked: positions a piece (LitGPT 128); 0: loss_chunks */
+	int ac;                  /* enum ac_kind: the default activation checkpointing */
+	int step;                /* enum opt_step: the default optimizer step */
+	int quant_load;          /* enum quant_load */
+	bool compile;            /* torch.compile / CUDA graphs on by default */
+	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */
+	long prefill_chunk;      /* serving: prompt tokens prefilled a pass (0: the prompt whole) */
+	double gpu_mem_util;     /* serving: share of the card reserved up front (0: what is needed) */
+	long kv_block;           /* serving: tokens a KV-cache block (0: no paging) */
+	/* ZeRO-3 / FSDP (formulas.md "Sharded training"): parameters gathered
+	 * ahead (elements; 0: one layer ahead), gradients reduced a bucket
+	 * (elements; 0: one layer) and the reduce dtype's bytes */
+	double prefetch_params;
+	double reduce_bucket;
+	double reduce_bytes;
+};
+
+/* The profile of framework fw (enum framework); FW_NONE's row for an
+ * unknown value. Static storage. */
+const struct fw_profile *fw_profile(int fw);
+
+/* Names, in enum order, NULL-terminated (the framework field's words). */
+extern const char *const fw_names[];
+/* "none", "selective", "full"; "foreach", "fused", "in_bwd", "for_loop" */
+extern const char *const ac_names[];
+extern const char *const step_names[];
+
+#endif
