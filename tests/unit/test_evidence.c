@@ -15,7 +15,7 @@ static const char *const categories[] = {
 	"full", "lora", "qlora", "sharded", "inference", "kv_cache", "decode_speed", "train_speed",
 };
 #define NCAT (sizeof(categories) / sizeof(categories[0]))
-#define MAXROWS 256
+#define MAXROWS 1024
 
 /* The workload fields of a row: CSV column and flag. */
 static const struct {
