@@ -122,7 +122,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 const struct gpu_spec *gpu, const struct gpu_db *gdb,
 			 const struct estimate *e)
 {
-	char a[64], b[64], c[64], note[160], words[EST_WARNING_MAX];
+	char a[64], b[64], c[64], note[200], words[EST_WARNING_MAX];
 	const char *prec = workload_enum_name("precision", w->precision);
 
 	printf("gpurent estimate: %s, %s, %s", m->name, task_desc(w), prec);
@@ -174,9 +174,15 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		snprintf(note, sizeof(note), "kept for backward: conv, BN/ReLU outputs, max-pool indices%s",
 			 w->grad_checkpointing ? ", checkpointed" : "");
 	else
-		snprintf(note, sizeof(note), "%s%s%s", w->grad_checkpointing ? "layer inputs + one layer (recompute)" :
-			 "kept for backward", w->flash_attention ? ", flash attention" : ", s x s scores stored",
-			 w->dropout > 0 ? ", dropout masks" : "");
+		snprintf(note, sizeof(note), "%s%s%s%s",
+			 w->activation_checkpointing == AC_FULL ?
+			 (fw_profile(w->framework)->ac_offload ? "layer inputs in host memory + one layer (recompute)" :
+			  "layer inputs + one layer (recompute)") :
+			 w->activation_checkpointing == AC_SELECTIVE ?
+			 (fw_profile(w->framework)->sac_op ? "selective by op: every other matmul + attention kept" :
+			  "selective: attention core recomputed") : "kept for backward",
+			 w->flash_attention ? ", flash attention" : ", s x s scores stored",
+			 w->dropout > 0 ? ", dropout masks" : "", w->compile ? ", compiled" : "");
 	row("activations", e->mem.activations, note);
 	row("logits / loss buffer", e->mem.logits, w->task == TASK_INFER ? "last position, fp32" :
 	    e->loss.loss == LOSS_CHUNKED ? "logits + one chunk's fp32 log-softmax + gradient" :
@@ -188,6 +194,11 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 e->kv_per_token / 1048576.0, w->context, w->concurrency,
 			 w->gpus > 1 ? ", split over the GPUs" : "");
 		row("KV cache", e->mem.kv_cache, note);
+	}
+	if (e->mem.sharding > 0) {
+		snprintf(note, sizeof(note), "unsharded: %s gathered in flight + %s of gradients to reduce",
+			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)));
+		row("sharding buffers", e->mem.sharding, note);
 	}
 	if (e->mem.int8_saved > 0)
 		row("int8 input copies", e->mem.int8_saved, "kept for backward: each int8 linear's input, 1 B");
@@ -205,7 +216,14 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	snprintf(note, sizeof(note), "%.0f%% of allocated", w->alloc_overhead * 100);
 	row("allocator reserve", e->mem.allocator, note);
 	row("CUDA context", e->mem.context, "driver, kernels, library workspaces");
-	row("total per GPU", e->mem.total, "what nvidia-smi shows; must fit");
+	if (e->mem.reserved_share > 0) {
+		snprintf(note, sizeof(note), "%s reserves %.0f%% of the card at start; %s of it free for more KV cache",
+			 fw_profile(w->framework)->name, e->mem.reserved_share * 100,
+			 units_fmt_bytes(e->mem.reserved_free, a, sizeof(a)));
+		row("total per GPU", e->mem.total, note);
+	} else {
+		row("total per GPU", e->mem.total, "what nvidia-smi shows; must fit");
+	}
 	printf("\n");
 
 	printf("Fits (memory tier: used share)\n  ");
@@ -339,6 +357,9 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_int(&j, "concurrency", w->concurrency);
 	json_str(&j, "kv_dtype", workload_enum_name("kv_dtype", w->kv_dtype));
 	json_str(&j, "framework", workload_enum_name("framework", w->framework));
+	json_str(&j, "activation_checkpointing", ac_names[w->activation_checkpointing]);
+	json_str(&j, "optimizer_step", step_names[w->optimizer_step]);
+	json_bool(&j, "compile", w->compile);
 	/* the loss in effect (the framework's when not given); full outside decoder training */
 	json_str(&j, "loss", workload_enum_name("loss", e->loss.loss));
 	json_str(&j, "gpu", gpu ? gpu->name : "");
@@ -354,6 +375,9 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "logits_bytes", e->mem.logits);
 	json_num(&j, "kv_cache_bytes", e->mem.kv_cache);
 	json_num(&j, "kv_cache_per_token_bytes", e->kv_per_token);
+	json_num(&j, "sharding_bytes", e->mem.sharding);
+	json_num(&j, "shard_gathered_bytes", e->shard_gathered);
+	json_num(&j, "shard_reduce_bytes", e->shard_reduce);
 	json_num(&j, "dequant_bytes", e->mem.dequant);
 	json_num(&j, "int8_saved_bytes", e->mem.int8_saved);
 	json_num(&j, "step_temp_bytes", e->mem.step_temp);
@@ -366,6 +390,8 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "allocator_reserve_bytes", e->mem.allocator);
 	json_num(&j, "cuda_context_bytes", e->mem.context);
 	json_num(&j, "total_bytes", e->mem.total);
+	json_num(&j, "reserved_fraction", e->mem.reserved_share);
+	json_num(&j, "reserved_free_bytes", e->mem.reserved_free);
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "fit");

@@ -196,34 +196,69 @@ static double lora_params(const struct model_spec *m, long r, const char *target
 
 /* ---- activations (formulas.md "Activations") ---- */
 
-/* Bytes one transformer layer keeps for backward. */
+/* Bytes one transformer layer keeps for backward, every activation kept. */
 static double layer_activation_bytes(const struct workload *w, const struct model_spec *m,
 				     double s, double b, double e)
 {
+	const struct fw_profile *fp = fw_profile(w->framework);
 	double h = (double)m->hidden, a = (double)m->heads, d = (double)m->head_dim;
 	double k = (double)m->kv_heads;
 	double f = (double)m->ffn * (m->experts ? (double)m->experts_active : 1);
 	double norms = (double)(m->norms_per_layer < 1 ? 1 : m->norms_per_layer);
-	double es = is_mixed(w->precision) ? 4 : e;  /* autocast runs softmax in fp32 */
+	/* torch.autocast runs softmax and the norms in fp32; a framework that
+	 * casts the parameters (FSDP MixedPrecision, DeepSpeed, Megatron) runs
+	 * every op in 16 bits (formulas.md "Activations") */
+	bool autocast = is_mixed(w->precision) && !fp->cast_params;
+	double es = autocast ? 4 : e;
+	/* formulas.md "Activations": under torch.compile the partitioner
+	 * recomputes pointwise ops in backward rather than keep their
+	 * outputs: a norm keeps its input only, the MLP its matmul outputs */
+	double keep_norm = w->compile ? 1 : 2;
+	double keep_mlp = m->gated_ffn ? (w->compile ? 2 : 4) : (w->compile ? 1 : 2);
 	bool drop = w->dropout > 0;
 	double bytes;
 
-	/* Full training in mixed precision keeps the residual stream in fp32
-	 * and autocast runs LayerNorm in fp32: each norm keeps a 4-byte input
-	 * and output plus the 16-bit copy the next matmul reads. */
-	if (is_mixed(w->precision) && w->task == TASK_TRAIN)
-		bytes = s * b * norms * h * (4 + 4 + 2);
+	/* Full training under autocast keeps the residual stream in fp32 and
+	 * runs LayerNorm in fp32: each norm keeps a 4-byte input and output
+	 * plus the 16-bit copy the next matmul reads. */
+	if (autocast && w->task == TASK_TRAIN)
+		bytes = s * b * norms * h * (w->compile ? 4 + 2 : 4 + 4 + 2);
 	else
-		bytes = e * s * b * 2 * norms * h;
+		bytes = e * s * b * keep_norm * norms * h;
 	bytes += e * s * b * (a * d + 2 * k * d + a * d);
-	bytes += e * s * b * f * (m->gated_ffn ? 4 : 2);
+	bytes += e * s * b * f * keep_mlp;
 	if (drop)
 		bytes += 2 * s * b * h;  /* two 1-byte dropout masks */
 	if (w->flash_attention)
 		bytes += 4 * a * s * b;  /* softmax log-sum-exp, fp32 */
-	else
+	else if (w->activation_checkpointing != AC_SELECTIVE)
+		/* the score matrix: selective checkpointing recomputes it (Korthikanti
+		 * et al. 2022 eq. 6: the 5as^2b term goes, 34sbh stays) */
 		bytes += a * s * s * b * (es + (drop ? 1 + es : 0));
 	return bytes;
+}
+
+/* formulas.md "Activations": torchtitan's selective checkpointing by op
+ * (torchtitan/models/llama3/infra/parallelize.py _save_list): of the
+ * layer's matmuls, in forward order, the 1st, 3rd, ... keep their outputs,
+ * as do attention (its output and log-sum-exp); the layer's input is kept
+ * as the checkpoint's; everything else is recomputed in backward. */
+static double layer_sac_op_bytes(const struct model_spec *m, double s, double b, double e)
+{
+	double h = (double)m->hidden, a = (double)m->heads, d = (double)m->head_dim;
+	double k = (double)m->kv_heads;
+	double f = (double)m->ffn * (m->experts ? (double)m->experts_active : 1);
+	double mm[7];
+	int n = 0;
+	double kept = h + a * d;   /* the layer's input, attention's output */
+
+	mm[n++] = a * d; mm[n++] = k * d; mm[n++] = k * d; mm[n++] = h;   /* q, k, v, o */
+	if (m->gated_ffn)
+		mm[n++] = f;                                              /* gate */
+	mm[n++] = f; mm[n++] = h;                                         /* up, down */
+	for (int i = 0; i < n; i += 2)
+		kept += mm[i];
+	return e * s * b * kept + 4 * a * s * b;
 }
 
 /* Bytes one layer needs while it runs forward only (inference). */
@@ -271,7 +306,7 @@ void estimate_loss(const struct workload *w, const struct model_spec *m, double 
 			      EST_LOSS_CHUNKS_TORCHTUNE;
 		if (out->chunks < 1)
 			out->chunks = 1;
-		out->bytes = n * V * ea + ceil(s / out->chunks) * b * V * 8;
+		out->bytes = n * V * ea + ceil(s / out->chunks) * b * V * (fp->loss_upcast > 0 ? fp->loss_upcast : 8);
 		break;
 	case LOSS_FUSED:
 		if (out->framework == FW_LIGER && H > 0) {
@@ -318,6 +353,9 @@ static void activations(const struct workload *w, const struct model_spec *m,
 	if (w->task == TASK_INFER) {
 		/* one sequence's prompt is prefilled at a time */
 		double sp = m->kind == MODEL_DECODER ? (double)w->context : s;
+		/* formulas.md "Inference": chunked prefill runs prefill_chunk tokens a pass */
+		if (m->kind == MODEL_DECODER && w->prefill_chunk > 0 && (double)w->prefill_chunk < sp)
+			sp = (double)w->prefill_chunk;
 		double bp = m->kind == MODEL_DECODER ? 1 : b;
 		e->mem.activations = layer_transient_bytes(m, sp, bp, ea, w->flash_attention);
 		if (m->kind == MODEL_DECODER)
@@ -325,11 +363,20 @@ static void activations(const struct workload *w, const struct model_spec *m,
 		return;
 	}
 	{
+		const struct fw_profile *fp = fw_profile(w->framework);
 		double per = layer_activation_bytes(w, m, s, b, ea);
 		double L = (double)m->layers, h = (double)m->hidden;
-		if (w->grad_checkpointing)
+		if (w->activation_checkpointing == AC_FULL && fp->ac_offload)
+			/* formulas.md "Activations": the layer inputs wait in host
+			 * memory; one comes back at a time for its recomputation */
+			e->mem.activations = ea * s * b * h + per;
+		else if (w->activation_checkpointing == AC_FULL)
 			e->mem.activations = L * ea * s * b * h + per;
-		else
+		else if (w->activation_checkpointing == AC_SELECTIVE && fp->sac_op && m->kind == MODEL_DECODER) {
+			/* kept by op in every layer; one layer's rest recomputed at a time */
+			double kept = layer_sac_op_bytes(m, s, b, ea);
+			e->mem.activations = L * kept + fmax(per - kept, 0);
+		} else
 			e->mem.activations = L * per;
 		e->mem.activations += 2 * ea * s * b * h;  /* embedding output, final norm */
 		if (m->kind == MODEL_VIT)
@@ -382,6 +429,39 @@ static double largest_linear(const struct model_spec *m)
 	return fmax(h * q, fmax(h * kv, h * f));
 }
 
+/* The largest single parameter tensor (elements): the embedding, or the
+ * largest linear weight. */
+static double largest_param(const struct model_spec *m, double N)
+{
+	double emb = (double)m->vocab * (double)m->hidden, big = fmax(largest_linear(m), emb);
+
+	return big > 0 && big < N ? big : N;
+}
+
+/*
+ * formulas.md "Sharded training": what ZeRO-3 / FSDP hold unsharded. The
+ * gathered parameters in flight: the layer running and what is prefetched
+ * (FSDP: the next layer; DeepSpeed: stage3_prefetch_bucket_size elements),
+ * at ew bytes each; in backward, a layer's gradients unsharded (ew bytes)
+ * and, when the reduce dtype differs, their copy for the reduce-scatter
+ * (FSDP: one layer; DeepSpeed: reduce_bucket_size elements).
+ */
+static void sharded_buffers(const struct workload *w, const struct model_spec *m, double N, double ew,
+			    struct estimate *e)
+{
+	const struct fw_profile *fp = fw_profile(w->framework);
+	double layer = is_transformer(m) && m->layers ? (N - model_params_embedding(m)) / (double)m->layers : 0;
+	double ahead = fp->prefetch_params > 0 ? fp->prefetch_params : layer;
+	double rb = fp->reduce_bytes > 0 ? fp->reduce_bytes : ew;
+	double bucket = fp->reduce_bucket > 0 ? fp->reduce_bucket : layer;
+
+	if (layer <= 0)
+		return;
+	e->shard_gathered = (layer + fmin(ahead, N)) * ew;
+	e->shard_reduce = layer * ew + (rb != ew || fp->reduce_bucket > 0 ? fmin(bucket, N) * rb : 0);
+	e->mem.sharding = e->shard_gathered + e->shard_reduce;
+}
+
 static void quantized_weights(const struct workload *w, const struct model_spec *m, long bits, double N,
 			      struct estimate *e, double *weights)
 {
@@ -389,7 +469,9 @@ static void quantized_weights(const struct workload *w, const struct model_spec 
 
 	if (lin > N)
 		lin = N;
-	*weights = lin * (double)bits / 8 + (N - lin) * 2;
+	/* PEFT's prepare_model_for_kbit_training casts every parameter that
+	 * is not quantized (embeddings, lm_head, norms) to fp32 */
+	*weights = lin * (double)bits / 8 + (N - lin) * (w->task != TASK_INFER && fw_profile(w->framework)->kbit_fp32_rest ? 4 : 2);
 	if (bits == 4 && w->double_quant)
 		/* NF4 blocks of 64 with 8-bit absmax, double-quantized: one fp32
 		 * constant a 256 absmax values (Dettmers et al. 2023 §3: 0.127 bits) */
@@ -415,20 +497,25 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		e->mem.gradients = N * ew;
 		e->mem.optimizer = N * (opt_bytes_per_param(w->optimizer, w->precision, h) +
 					(is_mixed(w->precision) ? 4 : 0));
-		if (w->optimizer == OPT_ADAMW)
-			/* formulas.md "Optimizer step": torch's foreach AdamW makes
-			 * one state-sized copy, sqrt(exp_avg_sq), of every parameter */
+		/* formulas.md "Optimizer step": torch's foreach AdamW makes one
+		 * state-sized copy, sqrt(exp_avg_sq), of every parameter of the
+		 * group; the for-loop one of one parameter; a fused kernel none */
+		if (w->optimizer == OPT_ADAMW && w->optimizer_step == STEP_FOREACH)
 			e->mem.step_temp = N * (is_pure16(w->precision) ? 2 : 4);
+		else if (w->optimizer == OPT_ADAMW && w->optimizer_step == STEP_FOR_LOOP)
+			e->mem.step_temp = largest_param(m, N) * (is_pure16(w->precision) ? 2 : 4);
+		if (w->optimizer_step == STEP_IN_BWD)
+			/* the step runs in backward as each gradient is ready, which
+			 * is then freed: one parameter's gradient at a time */
+			e->mem.gradients = largest_param(m, N) * ew;
 		if (w->zero >= 1) {
 			e->mem.optimizer /= G;
 			e->mem.step_temp /= G;
 		}
-		if (w->zero >= 2) e->mem.gradients /= G;
+		if (w->zero >= 2 && w->optimizer_step != STEP_IN_BWD) e->mem.gradients /= G;
 		if (w->zero >= 3) {
 			e->mem.weights /= G;
-			/* the layers being gathered: this one and the prefetched next */
-			if (is_transformer(m) && m->layers)
-				e->mem.weights += 2 * (N - model_params_embedding(m)) / (double)m->layers * ew;
+			sharded_buffers(w, m, N, ew, e);
 		}
 		return;
 	}
@@ -448,14 +535,20 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		/* formulas.md "Quantization": loading quantizes one 16-bit weight
 		 * at a time; forward and backward dequantize one at a time */
-		e->mem.load_inflight = big * 2;
+		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ? 0 : big * 2;
 		e->mem.dequant = big * 2;
 	} else {
 		e->mem.weights = N * ew;
 	}
 	if (w->zero >= 3) {
+		/* the frozen base sharded: its layers gathered as in training,
+		 * at their stored size; no gradients of it to reduce */
+		double per = (e->mem.weights + e->mem.quant_consts) / (N > 0 ? N : 1);
 		e->mem.weights /= G;
 		e->mem.quant_consts /= G;
+		sharded_buffers(w, m, N, per, e);
+		e->mem.sharding -= e->shard_reduce;
+		e->shard_reduce = 0;
 	}
 	e->lora_params = lora_params(m, w->lora_rank, w->lora_targets);
 	e->params_trainable = e->lora_params;
@@ -543,14 +636,15 @@ static void fit(const struct workload *w, const struct gpu_spec *gpu, struct est
 	}
 }
 
-static void sum_memory(const struct workload *w, struct estimate *e)
+static void sum_memory(const struct workload *w, struct estimate *e, double gpu_bytes)
 {
 	struct est_mem *M = &e->mem;
 
 	double states = M->weights + M->gradients + M->optimizer + M->adapters + M->quant_consts;
 
 	/* formulas.md "Peak by phase": loading, forward/backward, the step */
-	M->train_peak = states + M->activations + M->logits + M->kv_cache + M->dequant + M->int8_saved;
+	M->train_peak = states + M->sharding + M->activations + M->logits + M->kv_cache + M->dequant +
+			M->int8_saved;
 	M->step_peak = M->step_temp > 0 ? states + M->step_temp : 0;
 	M->load_peak = M->load_inflight > 0 ? M->weights + M->quant_consts + M->load_inflight : 0;
 	M->peak_phase = EST_PHASE_TRAIN;
@@ -566,6 +660,14 @@ static void sum_memory(const struct workload *w, struct estimate *e)
 	M->allocator = M->allocated * w->alloc_overhead;
 	M->context = w->cuda_context;
 	M->total = M->allocated + M->allocator + M->context;
+	if (w->task == TASK_INFER && w->gpu_memory_utilization > 0 && gpu_bytes > 0 &&
+	    M->total < w->gpu_memory_utilization * gpu_bytes) {
+		/* formulas.md "Inference": vLLM / SGLang reserve their share of
+		 * the card at start; the KV cache pool takes what is left */
+		M->reserved_share = w->gpu_memory_utilization;
+		M->reserved_free = w->gpu_memory_utilization * gpu_bytes - M->total;
+		M->total = w->gpu_memory_utilization * gpu_bytes;
+	}
 }
 
 /* ---- time (formulas.md "Time") ---- */
@@ -926,7 +1028,8 @@ static void standard_notes(const struct workload *w, const struct model_spec *m,
 				  .grad_ckpt = w->grad_checkpointing});
 }
 
-static void memory(const struct workload *w, const struct model_spec *m, struct estimate *e)
+static void memory(const struct workload *w, const struct model_spec *m, struct estimate *e,
+		   double gpu_bytes)
 {
 	double ea = w->precision == PREC_FP32 ? 4 : 2;
 
@@ -937,7 +1040,7 @@ static void memory(const struct workload *w, const struct model_spec *m, struct 
 		kv_cache(w, m, e, ea);
 	else if (w->task == TASK_INFER && m->kind == MODEL_PARAMS_ONLY)
 		note(e, (struct est_note){.code = EST_N_NO_KV_CACHE});
-	sum_memory(w, e);
+	sum_memory(w, e, gpu_bytes);
 }
 
 int estimate_run(const struct workload *w, const struct model_spec *m,
@@ -962,7 +1065,7 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 			named(warn(e, (struct est_note){.code = EST_W_ROPE_CONTEXT, .length = len,
 							.max_positions = m->max_positions}), m->name);
 	}
-	memory(w, m, e);
+	memory(w, m, e, gpu ? gpu->memory_bytes : 0);
 	fit(w, gpu, e);
 
 	if (e->recommended < 0 && w->task == TASK_TRAIN) {
@@ -978,7 +1081,7 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 				memset(&t, 0, sizeof(t));
 				t.params = e->params;
 				t.params_active = e->params_active;
-				memory(&z, m, &t);
+				memory(&z, m, &t, 0);
 				if (t.mem.total <= 80e9 * (1 - w->headroom)) {
 					e->zero3_gpus_for_80 = (int)g;
 					e->zero3_needs_ckpt = z.grad_checkpointing && !w->grad_checkpointing;

@@ -29,12 +29,13 @@ struct est_mem {            /* bytes per GPU */
 	double activations;     /* kept for backward (train), or transient (infer) */
 	double logits;          /* logits / loss buffer */
 	double kv_cache;
+	double sharding;        /* ZeRO-3/FSDP: gathered layers in flight + gradient reduce buffers */
 	/* formulas.md "Peak by phase": terms live in one phase only */
 	double dequant;         /* forward/backward: the 16-bit copy of the largest quantized linear weight */
 	double int8_saved;      /* forward/backward, int8 base: each linear's int8 copy of its input (CAt) */
 	double step_temp;       /* optimizer step: foreach AdamW's sqrt(v) buffer (activations freed) */
 	double load_inflight;   /* loading: the 16-bit weight being quantized (the rest already quantized) */
-	double train_peak;      /* model states + activations + logits + KV + dequant + int8_saved */
+	double train_peak;      /* model states + sharding + activations + logits + KV + dequant + int8_saved */
 	double step_peak;       /* model states + step_temp */
 	double load_peak;       /* weights + quant_consts + load_inflight */
 	enum est_phase { EST_PHASE_TRAIN, EST_PHASE_STEP, EST_PHASE_LOAD } peak_phase;
@@ -42,6 +43,8 @@ struct est_mem {            /* bytes per GPU */
 	double allocator;       /* caching-allocator reserve: reserved - allocated */
 	double context;         /* CUDA context and library workspaces */
 	double total;           /* what nvidia-smi shows, what must fit */
+	double reserved_share;  /* serving: the share of the card the engine reserves (0: none) */
+	double reserved_free;   /* ... and what of it the KV cache may still take, bytes */
 };
 
 struct est_tier {
@@ -193,6 +196,8 @@ struct estimate {
 	/* memory */
 	struct est_mem mem;
 	struct est_loss loss;   /* how mem.logits was counted (training a decoder; else zero) */
+	double shard_gathered;  /* mem.sharding: the parameters gathered in flight */
+	double shard_reduce;    /* mem.sharding: the gradients unsharded for the reduce-scatter */
 	double kv_per_token;    /* bytes per token per sequence (all layers) */
 	struct est_tier tiers[EST_NTIERS];
 	int recommended;        /* index into tiers, -1 when none fits */

@@ -44,6 +44,17 @@ struct fw_profile {
 	int step;                /* enum opt_step: the default optimizer step */
 	int quant_load;          /* enum quant_load */
 	bool compile;            /* torch.compile / CUDA graphs on by default */
+	bool cast_params;        /* mixed precision by casting the parameters to 16 bits (FSDP
+				  * MixedPrecision, DeepSpeed bf16, Megatron): activations all
+				  * 16-bit; else torch.autocast keeps the residual and norms fp32 */
+	bool sac_op;             /* selective checkpointing by op (torchtitan): every other
+				  * matmul's output and attention's kept, the rest recomputed */
+	bool ac_offload;         /* full checkpointing with the kept layer inputs in host memory */
+	bool double_quant;       /* a 4-bit base's block scales quantized again (torchao NF4: always) */
+	bool kbit_fp32_rest;     /* a quantized base's other parameters cast to fp32 (PEFT's
+				  * prepare_model_for_kbit_training), checkpointing turned on */
+	bool expandable;         /* sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
+	double loss_upcast;      /* chunked: bytes a logit of the live chunk (fp32 copy + gradient: 8) */
 	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */
 	long prefill_chunk;      /* serving: prompt tokens prefilled a pass (0: the prompt whole) */
 	double gpu_mem_util;     /* serving: share of the card reserved up front (0: what is needed) */

@@ -547,9 +547,14 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 			return fail_field("grad_checkpointing", bad, err, errlen,
 					  "says %s, activation_checkpointing says otherwise: give one of them",
 					  w->grad_checkpointing ? "true" : "false", 0);
+		/* PEFT's prepare_model_for_kbit_training turns checkpointing on */
+		bool kbit = (w->task == TASK_QLORA || (w->task == TASK_LORA && SET(w, "quant_bits") &&
+						       w->quant_bits < 16));
 		if (!SET(w, "activation_checkpointing"))
 			w->activation_checkpointing = SET(w, "grad_checkpointing") ?
-						      (w->grad_checkpointing ? AC_FULL : AC_NONE) : fp->ac;
+						      (w->grad_checkpointing ? AC_FULL : AC_NONE) :
+						      kbit && fp->kbit_fp32_rest ? AC_FULL : fp->ac;
+		if (!SET(w, "double_quant")) w->double_quant = fp->double_quant;
 		w->grad_checkpointing = w->activation_checkpointing == AC_FULL;
 		if (!SET(w, "optimizer_step")) w->optimizer_step = fp->step;
 		if (!SET(w, "compile")) w->compile = fp->compile;
