@@ -1,0 +1,231 @@
+/*
+ * test_framework.c - framework profiles (src/core/framework.c) and the
+ * memory mechanisms they switch (docs/formulas.md "Framework profiles",
+ * "Activations", "Optimizer step", "Sharded training", "Inference").
+ * Each expected figure is worked from the formula by hand here, not read
+ * back from the code.
+ */
+#include "testutil.h"
+
+#include "../../src/core/framework.h"
+
+#define GB 1e9
+
+/* every framework has a row, a name the field accepts, and sane values */
+static void test_every_profile(void **s)
+{
+	(void)s;
+	for (int i = 0; i < FW_COUNT; i++) {
+		const struct fw_profile *p = fw_profile(i);
+		struct workload w;
+		char err[256];
+		assert_non_null(p->name);
+		assert_string_equal(p->name, fw_names[i]);
+		workload_init(&w);
+		assert_int_equal(workload_set(&w, "framework", p->name, 0, err, sizeof(err)), 0);
+		assert_int_equal(w.framework, i);
+		assert_true(p->ac >= AC_NONE && p->ac <= AC_FULL);
+		assert_true(p->step >= STEP_FOREACH && p->step <= STEP_FOR_LOOP);
+		assert_true(p->gpu_mem_util >= 0 && p->gpu_mem_util <= 1);
+		if (p->loss == LOSS_CHUNKED)
+			assert_true(p->loss_chunks >= 1 || p->loss_chunk_tokens >= 1);
+		if (!p->serving && i != FW_NONE)
+			assert_true(p->what && *p->what);
+	}
+	/* out of range: none's row */
+	assert_string_equal(fw_profile(-1)->name, "none");
+	assert_string_equal(fw_profile(FW_COUNT)->name, "none");
+}
+
+/* the framework's defaults apply unless the field is given */
+static void test_defaults_and_overrides(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate e;
+	char err[256];
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --framework torchtune --task lora", &w, &m, &e);
+	assert_int_equal(w.activation_checkpointing, AC_FULL);
+	assert_true(w.grad_checkpointing);
+	assert_int_equal(w.optimizer_step, STEP_FUSED);
+	assert_true(w.double_quant);
+	tu_est("--model llama-3.1-8b --framework torchtune --task lora --no-grad-checkpointing", &w, &m, &e);
+	assert_int_equal(w.activation_checkpointing, AC_NONE);
+	tu_est("--model llama-3.1-8b --framework torchtitan", &w, &m, &e);
+	assert_int_equal(w.activation_checkpointing, AC_SELECTIVE);
+	assert_false(w.grad_checkpointing);
+	tu_est("--model llama-3.1-8b --framework torchtitan --activation-checkpointing full", &w, &m, &e);
+	assert_true(w.grad_checkpointing);
+	/* PEFT's k-bit preparation turns checkpointing on for a quantized base */
+	tu_est("--model llama-3.1-8b --framework hf --task qlora", &w, &m, &e);
+	assert_int_equal(w.activation_checkpointing, AC_FULL);
+	tu_est("--model llama-3.1-8b --framework hf --task lora", &w, &m, &e);
+	assert_int_equal(w.activation_checkpointing, AC_NONE);
+	/* the two fields disagree: refused, naming grad_checkpointing */
+	assert_int_equal(tu_estimate_args("--model llama-3.1-8b --grad-checkpointing --activation-checkpointing none",
+					  &w, &m, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "grad_checkpointing"));
+	/* serving fields belong to inference */
+	assert_int_equal(tu_estimate_args("--model llama-3.1-8b --prefill-chunk 512", &w, &m, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "prefill_chunk"));
+	assert_int_equal(tu_estimate_args("--model llama-3.1-8b --task infer --gpu-memory-utilization 0",
+					  &w, &m, &e, err, sizeof(err)), -1);
+	tu_est("--model llama-3.1-8b --task infer --framework vllm", &w, &m, &e);
+	assert_true(w.compile);
+	assert_true(w.prefill_chunk > 0);
+}
+
+/* optimizer step: foreach keeps a sqrt(v) copy (fp32, 4 B a parameter),
+ * fused none, in_bwd frees each gradient: one parameter's (the embedding,
+ * 128256 x 4096 for Llama-3.1-8B) at 2 bytes */
+static void test_optimizer_step(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate e, f, g;
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --optimizer-step foreach", &w, &m, &e);
+	assert_float_equal(e.mem.step_temp, e.params * 4, 1);
+	tu_est("--model llama-3.1-8b --optimizer-step fused", &w, &m, &f);
+	assert_float_equal(f.mem.step_temp, 0, 0);
+	assert_float_equal(f.mem.step_peak, 0, 0);
+	tu_est("--model llama-3.1-8b --optimizer-step in_bwd", &w, &m, &g);
+	assert_float_equal(g.mem.gradients, 128256.0 * 4096 * 2, 1);
+	assert_true(g.mem.allocated < f.mem.allocated - 15 * GB);
+}
+
+/* selective checkpointing: with flash attention Korthikanti's rule frees
+ * nothing; without it the s x s scores go. torchtitan's by-op rule keeps,
+ * per layer and token, h (input) + q + v + attention output + gate + down
+ * outputs: for Llama-3.1-8B 4096 + 4096 + 1024 + 4096 + 14336 + 4096 =
+ * 31744 values at 2 bytes, plus the fp32 log-sum-exp of 32 heads. */
+static void test_selective(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate none, sel, nf_none, nf_sel, op;
+	double n = 2.0 * 8192, L = 32;
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --precision bf16-true --seq 8192 --micro-batch 2", &w, &m, &none);
+	tu_est("--model llama-3.1-8b --precision bf16-true --seq 8192 --micro-batch 2 "
+	       "--activation-checkpointing selective", &w, &m, &sel);
+	assert_float_equal(sel.mem.activations, none.mem.activations, 1);
+	tu_est("--model llama-3.1-8b --precision bf16-true --seq 1024 --no-flash-attention", &w, &m, &nf_none);
+	tu_est("--model llama-3.1-8b --precision bf16-true --seq 1024 --no-flash-attention "
+	       "--activation-checkpointing selective", &w, &m, &nf_sel);
+	/* the scores: heads x s^2 x 2 bytes a layer */
+	assert_float_equal(nf_none.mem.activations - nf_sel.mem.activations, 32 * 32.0 * 1024 * 1024 * 2, 1e3);
+	tu_est("--model llama-3.1-8b --precision bf16-true --seq 8192 --micro-batch 2 --framework torchtitan",
+	       &w, &m, &op);
+	{
+		double kept = n * (31744.0 * 2 + 32 * 4);
+		/* L layers kept by op, plus one layer's rest recomputed, plus the
+		 * embedding output and final norm (2 x 2 x n x h) */
+		assert_true(op.mem.activations > L * kept);
+		assert_true(op.mem.activations < L * kept + none.mem.activations / L + 4 * n * 4096 + 1);
+	}
+}
+
+/* sharded training: FSDP holds this layer and the next (2 bytes), and in
+ * backward a layer's gradients (2 bytes) and their fp32 copy for the
+ * reduce-scatter (torchtitan reduces in fp32) */
+static void test_sharded_buffers(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate e, d;
+	double layer;
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --framework torchtitan --gpus 8 --zero 3", &w, &m, &e);
+	layer = (e.params - model_params_embedding(&m)) / 32;
+	assert_float_equal(e.shard_gathered, 2 * layer * 2, 1);
+	assert_float_equal(e.shard_reduce, layer * 2 + layer * 4, 1);
+	assert_float_equal(e.mem.sharding, e.shard_gathered + e.shard_reduce, 1);
+	/* DeepSpeed: a layer + stage3_prefetch_bucket_size (5e7) gathered,
+	 * the reduce bucket of 5e8 elements at 2 bytes */
+	tu_est("--model llama-3.1-8b --framework deepspeed --gpus 8 --zero 3", &w, &m, &d);
+	assert_float_equal(d.shard_gathered, (layer + 5e7) * 2, 1);
+	assert_float_equal(d.shard_reduce, layer * 2 + 5e8 * 2, 1);
+	/* not sharded: none */
+	tu_est("--model llama-3.1-8b --framework deepspeed --gpus 8 --zero 2", &w, &m, &d);
+	assert_float_equal(d.mem.sharding, 0, 0);
+}
+
+/* serving: chunked prefill caps the transient activations; vLLM's
+ * reservation makes the total 90% of the card */
+static void test_serving(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate whole, chunk, v;
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --task infer --context 32768", &w, &m, &whole);
+	tu_est("--model llama-3.1-8b --task infer --context 32768 --prefill-chunk 2048", &w, &m, &chunk);
+	assert_float_equal(chunk.mem.activations * 16, whole.mem.activations, whole.mem.activations * 1e-9);
+	tu_est("--model llama-3.1-8b --task infer --framework vllm --gpu H100", &w, &m, &v);
+	assert_float_equal(v.mem.reserved_share, 0.9, 1e-12);
+	assert_float_equal(v.mem.total, 0.9 * 80e9, 1e3);
+	assert_true(v.mem.reserved_free > 40 * GB);
+	/* without a GPU nothing is reserved: the need is shown */
+	tu_est("--model llama-3.1-8b --task infer --framework vllm", &w, &m, &v);
+	assert_float_equal(v.mem.reserved_share, 0, 0);
+}
+
+/* quantized bases: PEFT casts the rest to fp32 (hf); unsloth loads a
+ * pre-quantized checkpoint (no 16-bit weight in flight); torchao's NF4
+ * always double-quantizes (torchtune) */
+static void test_quantized_loading(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate none, hf, un, tt;
+	double rest;
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --task qlora", &w, &m, &none);
+	tu_est("--model llama-3.1-8b --task qlora --framework hf", &w, &m, &hf);
+	rest = none.params - model_params_linear(&m);
+	assert_float_equal(hf.mem.weights - none.mem.weights, rest * 2, 1);
+	tu_est("--model llama-3.1-8b --task qlora --framework unsloth", &w, &m, &un);
+	assert_float_equal(un.mem.load_inflight, 0, 0);
+	assert_true(none.mem.load_inflight > 0);
+	tu_est("--model llama-3.1-8b --task qlora --framework torchtune", &w, &m, &tt);
+	assert_true(tt.mem.quant_consts < none.mem.quant_consts / 3);
+}
+
+/* torch.compile: a norm keeps its input only and the gated MLP its two
+ * matmul outputs: 2 norms x h + 2 x ffn fewer values a token a layer */
+static void test_compile_activations(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate eager, comp;
+	double tokens = 2048;
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --precision bf16-true", &w, &m, &eager);
+	tu_est("--model llama-3.1-8b --precision bf16-true --compile", &w, &m, &comp);
+	assert_float_equal(eager.mem.activations - comp.mem.activations,
+			   32 * tokens * 2 * (2 * 4096.0 + 2 * 14336.0), 1e3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_profile),
+		cmocka_unit_test(test_defaults_and_overrides),
+		cmocka_unit_test(test_optimizer_step),
+		cmocka_unit_test(test_selective),
+		cmocka_unit_test(test_sharded_buffers),
+		cmocka_unit_test(test_serving),
+		cmocka_unit_test(test_quantized_loading),
+		cmocka_unit_test(test_compile_activations),
+	};
+	return cmocka_run_group_tests_name("framework", tests, tu_setup, tu_teardown);
+}
