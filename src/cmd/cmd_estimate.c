@@ -176,7 +176,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	else
 		snprintf(note, sizeof(note), "%s%s%s%s",
 			 w->activation_checkpointing == AC_FULL ?
-			 (fw_profile(w->framework)->ac_offload ? "layer inputs in host memory + one layer (recompute)" :
+			 (w->activation_offloading ? "layer inputs in host memory + one layer (recompute)" :
 			  "layer inputs + one layer (recompute)") :
 			 w->activation_checkpointing == AC_SELECTIVE ?
 			 (fw_profile(w->framework)->sac_op ? "selective by op: every other matmul + attention kept" :

@@ -366,7 +366,7 @@ static void activations(const struct workload *w, const struct model_spec *m,
 		const struct fw_profile *fp = fw_profile(w->framework);
 		double per = layer_activation_bytes(w, m, s, b, ea);
 		double L = (double)m->layers, h = (double)m->hidden;
-		if (w->activation_checkpointing == AC_FULL && fp->ac_offload)
+		if (w->activation_checkpointing == AC_FULL && w->activation_offloading)
 			/* formulas.md "Activations": the layer inputs wait in host
 			 * memory; one comes back at a time for its recomputation */
 			e->mem.activations = ea * s * b * h + per;

@@ -46,6 +46,8 @@ const struct workload_field workload_fields[] = {
 	     "the framework's (none without one)",
 	     "keep activations for backward: none, selective (recompute attention, Megatron), "
 	     "full (recompute each layer; = grad_checkpointing)"),
+	FLD("activation_offloading", F_BOOL, activation_offloading, "the framework's (unsloth true; else false)",
+	    "with full checkpointing, keep the saved layer inputs in host memory (torchtune, unsloth)"),
 	FLD("alloc_overhead", F_FRACTION, alloc_overhead, "10%",
 	    "PyTorch caching-allocator reserve on top of allocated memory"),
 	ENUM("bias", bias, bias_names, "the preset's (none by hand)",
@@ -556,6 +558,12 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 						      kbit && fp->kbit_fp32_rest ? AC_FULL : fp->ac;
 		if (!SET(w, "double_quant")) w->double_quant = fp->double_quant;
 		w->grad_checkpointing = w->activation_checkpointing == AC_FULL;
+		if (!SET(w, "activation_offloading"))
+			w->activation_offloading = fp->ac_offload && w->activation_checkpointing == AC_FULL;
+		if (w->activation_offloading && w->activation_checkpointing != AC_FULL)
+			return fail_field("activation_offloading", bad, err, errlen,
+					  "offloads the inputs full checkpointing keeps: give activation_checkpointing full%s",
+					  "", 0);
 		if (!SET(w, "optimizer_step")) w->optimizer_step = fp->step;
 		if (!SET(w, "compile")) w->compile = fp->compile;
 		if (!SET(w, "prefill_chunk")) w->prefill_chunk = fp->prefill_chunk;

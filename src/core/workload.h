@@ -63,6 +63,7 @@ struct workload {
 	long zero, gpus, micro_batch, seq, image_size, grad_accum;
 	int grad_checkpointing;      /* full recomputation: activation_checkpointing == AC_FULL */
 	int activation_checkpointing; /* enum ac_kind (framework.h); the framework's when not given */
+	int activation_offloading; /* full checkpointing: the kept layer inputs wait in host memory */
 	int optimizer_step;      /* enum opt_step (framework.h); the framework's when not given */
 	int compile;             /* torch.compile / CUDA graphs; the framework's when not given */
 	int flash_attention;
