@@ -239,7 +239,8 @@ static double layer_activation_bytes(const struct workload *w, const struct mode
 }
 
 /* formulas.md "Activations": torchtitan's selective checkpointing by op
- * (torchtitan/models/llama3/infra/parallelize.py _save_list): of the
+ * (pytorch/torchtitan@b5bcd76c: torchtitan/distributed/activation_checkpoint.py,
+ * "Save all compute/comm ops, except every second mm/linear"): of the
  * layer's matmuls, in forward order, the 1st, 3rd, ... keep their outputs,
  * as do attention (its output and log-sum-exp); the layer's input is kept
  * as the checkpoint's; everything else is recomputed in backward. */
