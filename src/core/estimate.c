@@ -218,10 +218,10 @@ static double layer_activation_bytes(const struct workload *w, const struct mode
 	bool drop = w->dropout > 0;
 	double bytes;
 
-	/* Full training under autocast keeps the residual stream in fp32 and
-	 * runs LayerNorm in fp32: each norm keeps a 4-byte input and output
+	/* Full training under autocast (or any training of a module kept in
+	 * fp32) keeps the residual stream in fp32 and runs LayerNorm in fp32: each norm keeps a 4-byte input and output
 	 * plus the 16-bit copy the next matmul reads. */
-	if (autocast && w->task == TASK_TRAIN)
+	if (autocast && (w->task == TASK_TRAIN || fp->mixed_fp32_module))
 		bytes = s * b * norms * h * (w->compile ? 4 + 2 : 4 + 4 + 2);
 	else
 		bytes = e * s * b * keep_norm * norms * h;
@@ -491,6 +491,10 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	double N = e->params, G = (double)w->gpus;
 	double ew = w->precision == PREC_FP32 ? 4 : 2;
 	double h = (double)m->hidden;
+	/* formulas.md "Framework profiles": Lightning's bf16-mixed keeps the
+	 * module in fp32 and autocasts each op, so a frozen or served model
+	 * is held in 4 bytes a parameter (LitGPT) */
+	double ef = is_mixed(w->precision) && fw_profile(w->framework)->mixed_fp32_module ? 4 : ew;
 
 	if (w->task == TASK_TRAIN) {
 		e->params_trainable = N;
@@ -524,7 +528,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		if (w->quant_bits < 16)
 			quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		else
-			e->mem.weights = N * ew;
+			e->mem.weights = N * ef;
 		e->mem.weights /= G;
 		e->mem.quant_consts /= G;
 		return;
@@ -539,7 +543,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ? 0 : big * 2;
 		e->mem.dequant = big * 2;
 	} else {
-		e->mem.weights = N * ew;
+		e->mem.weights = N * ef;
 	}
 	if (w->zero >= 3) {
 		/* the frozen base sharded: its layers gathered as in training,

@@ -38,7 +38,7 @@ static const struct fw_profile profiles[] = {
 			.quant_load = QLOAD_PREQUANTIZED, .expandable = true, .loss_upcast = 8},
 	[FW_LITGPT] = {.name = "litgpt", .what = "Lightning LitGPT", .loss = LOSS_CHUNKED,
 		       .loss_chunk_tokens = 128, .ac = AC_NONE, .step = STEP_FOREACH,
-		       .quant_load = QLOAD_PER_WEIGHT, .loss_upcast = 4},
+		       .quant_load = QLOAD_PER_WEIGHT, .loss_upcast = 4, .mixed_fp32_module = true},
 	[FW_DEEPSPEED] = {.name = "deepspeed", .what = "DeepSpeed ZeRO", .loss = LOSS_FULL, .loss_chunks = 1,
 			  .ac = AC_NONE, .step = STEP_FUSED, .quant_load = QLOAD_PER_WEIGHT, .cast_params = true,
 			  .prefetch_params = 5e7, .reduce_bucket = 5e8, .reduce_bytes = 2, .loss_upcast = 8},
