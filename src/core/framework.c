@@ -43,16 +43,19 @@ static const struct fw_profile profiles[] = {
 		     .reduce_bytes = 2},
 	[FW_TORCHTITAN] = {.name = "torchtitan", .what = "PyTorch torchtitan (FSDP2)", .loss = LOSS_FULL,
 			   .loss_chunks = 1, .ac = AC_SELECTIVE, .step = STEP_FUSED,
-			   .quant_load = QLOAD_PER_WEIGHT, .reduce_bytes = 4},
+			   .quant_load = QLOAD_PER_WEIGHT, .reduce_bytes = 4,
+			   .mfu_a100 = 0.5435, .mfu_h100 = 0.36},
 	[FW_MEGATRON] = TRAIN("megatron", "Megatron-LM / Megatron-Core", LOSS_FULL, 1, 0, AC_NONE,
 			      STEP_FUSED, QLOAD_PER_WEIGHT, false),
 	[FW_VLLM] = {.name = "vllm", .what = "vLLM", .loss = LOSS_FULL, .loss_chunks = 1, .serving = true,
-		     .compile = true, .prefill_chunk = 8192, .gpu_mem_util = 0.9, .kv_block = 16},
+		     .compile = true, .prefill_chunk = 8192, .gpu_mem_util = 0.9, .kv_block = 16,
+		     .custom_allreduce = true},
 	[FW_LLAMACPP] = {.name = "llama.cpp", .what = "llama.cpp (and Ollama)", .loss = LOSS_FULL,
-			 .loss_chunks = 1, .serving = true, .compile = true, .prefill_chunk = 512},
+			 .loss_chunks = 1, .serving = true, .compile = true, .prefill_chunk = 512,
+			 .native = true, .decode_bw_eff = 0.80, .layer_split = true},
 	[FW_SGLANG] = {.name = "sglang", .what = "SGLang", .loss = LOSS_FULL, .loss_chunks = 1,
 		       .serving = true, .compile = true, .prefill_chunk = 8192, .gpu_mem_util = 0.88,
-		       .kv_block = 1},
+		       .kv_block = 1, .custom_allreduce = true},
 };
 
 _Static_assert(ARRAY_SIZE(profiles) == FW_COUNT, "one profile a framework");
