@@ -124,12 +124,12 @@ static void word_decode_overhead(const struct est_note *n, char *out, size_t len
 /* EST_N_BENCH_MEASURED: what gpurent bench measured, and when. */
 static void word_bench(const struct est_note *n, char *out, size_t len)
 {
-	char date[32] = "?", what[128] = "";
+	char date[32] = "", what[128] = "";
 	time_t t = (time_t)n->at;
 	struct tm tm;
 
-	if (n->at > 0 && gmtime_r(&t, &tm))
-		strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+	if (!(n->at > 0 && gmtime_r(&t, &tm) && strftime(date, sizeof(date), "%Y-%m-%d", &tm)))
+		snprintf(date, sizeof(date), "%s", _("an unknown date"));
 	if (n->flops > 0 && n->bw > 0)
 		snprintf(what, sizeof(what), _("GEMM %.0f TFLOPS and %.0f GB/s"), n->flops / 1e12, n->bw / 1e9);
 	else if (n->flops > 0)
