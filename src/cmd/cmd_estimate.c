@@ -432,7 +432,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "decode_comm_seconds", e->decode_comm_seconds);
 	json_bool(&j, "decode_layer_split", e->decode_layer_split);
 	json_bool(&j, "bench_measured", e->bench_used);
-	json_num(&j, "bench_at", e->bench_at);
+	json_num(&j, "bench_at_unix_seconds", e->bench_at);
 	json_num(&j, "bench_gemm_flops_per_second", e->bench_flops);
 	json_num(&j, "bench_bytes_per_second", e->bench_bw);
 	json_num(&j, "wall_seconds", e->wall_seconds);
