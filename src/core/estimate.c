@@ -853,15 +853,17 @@ static void overlap(const struct workload *w, const struct comm_plan *cp, double
 }
 
 /* formulas.md "Time": the MFU published runs reached on this GPU
- * generation (A100; Hopper), the framework's own where it publishes one;
- * 0 where none applies (the class default then). */
+ * generation (A100; Hopper) for full training, the framework's own where
+ * it publishes one; 0 where none applies (the class default then). */
 static double published_mfu(const struct workload *w, const struct model_spec *m,
 			    const struct gpu_spec *gpu, int *src)
 {
 	const struct fw_profile *fp = fw_profile(w->framework);
 	bool a100 = strstr(gpu->name, "A100") != NULL, hopper = !strcmp(gpu->arch, "Hopper");
 
-	if (w->task == TASK_INFER || !is_transformer(m) || w->precision == PREC_FP32)
+	/* the published runs are full training of transformers in 16-bit:
+	 * LoRA, inference prefill and fp32 keep the class default */
+	if (w->task != TASK_TRAIN || !is_transformer(m) || w->precision == PREC_FP32)
 		return 0;
 	if (a100) {
 		*src = fp->mfu_a100 > 0 ? EST_MFU_TITAN_A100 : EST_MFU_FOUNDRY_A100;

@@ -28,7 +28,7 @@ expect_ok models-moe 'mixtral-8x7b .*46\.70B +12\.88B' "$G" models mixtral
 # --- estimate on the examples
 expect_ok lora-example 'Recommended: 48 GB tier' "$G" estimate lora-7b.yaml
 expect_ok lora-flag-wins 'Recommended: 24 GB tier' "$G" estimate lora-7b.yaml --seq 512
-expect_ok lora-long-run 'long run: .*driven by tokens' "$G" estimate lora-7b.yaml --gpu A100-80GB --mfu 0.40
+expect_ok lora-long-run 'long run: .*driven by tokens' "$G" estimate lora-7b.yaml --gpu A100-80GB
 for a in 'precision bf16' 'sequence length 4096' 'framework overhead: CUDA context'; do
 	expect_ok "assumption $a" "$a" "$G" estimate lora-7b.yaml
 done
