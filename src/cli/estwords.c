@@ -88,8 +88,8 @@ static void word_long_run(const struct est_note *n, char *out, size_t len)
 static const char *mfu_source_word(int src)
 {
 	static const char *const t[] = {
-		[EST_MFU_FOUNDRY_A100] = N_("median of llm-foundry's published A100 runs"),
-		[EST_MFU_FOUNDRY_H100] = N_("median of llm-foundry's published H100 bf16 runs"),
+		[EST_MFU_FOUNDRY_A100] = N_("llm-foundry's published A100 runs, by model width"),
+		[EST_MFU_FOUNDRY_H100] = N_("llm-foundry's published H100 bf16 runs, by model width"),
 		[EST_MFU_TITAN_A100] = N_("torchtitan's published A100 runs"),
 		[EST_MFU_TITAN_H100] = N_("torchtitan's published H100 runs"),
 	};

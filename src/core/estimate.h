@@ -130,8 +130,8 @@ enum est_ar_kind {
 
 /* EST_N_TIME_MFU_PUBLISHED: which published runs the MFU comes from. */
 enum est_mfu_src {
-	EST_MFU_FOUNDRY_A100,     /* llm-foundry A100 tables, median MFU */
-	EST_MFU_FOUNDRY_H100,     /* llm-foundry H100 bf16 tables, median MFU */
+	EST_MFU_FOUNDRY_A100,     /* llm-foundry A100 tables, HFU by model width */
+	EST_MFU_FOUNDRY_H100,     /* llm-foundry H100 bf16 tables, HFU by model width */
 	EST_MFU_TITAN_A100,       /* torchtitan docs/performance.md, A100 */
 	EST_MFU_TITAN_H100,       /* torchtitan docs/performance.md, H100 */
 };
