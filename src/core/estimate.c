@@ -864,7 +864,7 @@ static double published_mfu(const struct workload *w, const struct model_spec *m
 			    const struct gpu_spec *gpu, int *src)
 {
 	const struct fw_profile *fp = fw_profile(w->framework);
-	bool a100 = strstr(gpu->name, "A100") != NULL, hopper = !strcmp(gpu->arch, "Hopper");
+	bool a100 = strstr(gpu->name, "A100") != NULL, hopper = !strncmp(gpu->arch, "Hopper", 6);
 	double peak, h;
 
 	/* the published runs are full training of transformers in 16-bit:
