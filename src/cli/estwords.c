@@ -103,9 +103,9 @@ static void word_decode_overhead(const struct est_note *n, char *out, size_t len
 
 	switch (n->mech) {
 	case EST_DOVER_EAGER:
-		/* TRANSLATORS: ms a token, layers, given or default */
-		snprintf(out, len, _("decode: eager PyTorch (no compile, %s): at least %.1f ms a token, the CPU "
-				     "launching %ld layers' kernels; --compile for CUDA graphs"), how,
+		/* TRANSLATORS: given or default, ms a token, layers */
+		snprintf(out, len, _("decode: eager PyTorch (no compile, %s): %.1f ms a token of CPU launches and "
+				     "per-layer overhead over %ld layers; --compile for CUDA graphs"), how,
 			 n->seconds * 1e3, n->length);
 		break;
 	case EST_DOVER_NATIVE_NO_GRAPHS:
@@ -113,10 +113,12 @@ static void word_decode_overhead(const struct est_note *n, char *out, size_t len
 				     "%ld layers"), how, n->seconds * 1e3, n->length);
 		break;
 	case EST_DOVER_NATIVE_GRAPHS:
-		snprintf(out, len, _("decode: a native engine with CUDA graphs (%s): no per-token floor"), how);
+		snprintf(out, len, _("decode: a native engine with CUDA graphs (%s): no per-layer overhead added"),
+			 how);
 		break;
 	default:
-		snprintf(out, len, _("decode: compiled with CUDA graphs (%s): no per-token floor"), how);
+		snprintf(out, len, _("decode: compiled with CUDA graphs (%s): %.2f ms a token of per-layer overhead "
+				     "over %ld layers"), how, n->seconds * 1e3, n->length);
 		break;
 	}
 }

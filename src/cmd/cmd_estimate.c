@@ -258,9 +258,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 				printf(" + %s %.2f ms", e->decode_layer_split ? "hand-overs" : "all-reduces",
 				       e->decode_comm_seconds * 1e3);
 			if (e->decode_overhead_seconds > 0)
-				printf(" + launches %.2f ms", e->decode_overhead_seconds * 1e3);
-			if (e->decode_floor_seconds > e->decode_bytes_seconds + e->decode_comm_seconds)
-				printf(" (floor: eager CPU %.2f ms)", e->decode_floor_seconds * 1e3);
+				printf(" + per-layer overhead %.2f ms", e->decode_overhead_seconds * 1e3);
 			printf("\n");
 		}
 		if (e->bench_used)
@@ -427,7 +425,6 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "decode_step_seconds", e->decode_step_seconds);
 	json_num(&j, "decode_bytes_seconds", e->decode_bytes_seconds);
 	json_num(&j, "decode_bandwidth_fraction", e->decode_bw_efficiency);
-	json_num(&j, "decode_floor_seconds", e->decode_floor_seconds);
 	json_num(&j, "decode_overhead_seconds", e->decode_overhead_seconds);
 	json_num(&j, "decode_comm_seconds", e->decode_comm_seconds);
 	json_bool(&j, "decode_layer_split", e->decode_layer_split);

@@ -52,19 +52,23 @@ double estimate_default_mfu(enum gpu_class c)
  * Distributed Deep Learning", arXiv 2507.03114, 4x A100/H100/MI250/MI210). */
 #define EST_OVERLAP_SLOWDOWN 0.189
 
-/* formulas.md "Inference time": the share of the datasheet bandwidth a
- * decode step of weight-only quantized weights reaches with PyTorch's
- * kernels, from the bandwidth the gpt-fast README reports beside each
- * row on an A100-80GB (2039 GB/s): int8 Llama-2-7B 1069 and 70B 1323
- * GB/s, int4 (G=32) 863 and 1098 GB/s; the mean of the two sizes (16-bit:
- * EST_DECODE_BW_EFFICIENCY). */
-#define DECODE_EFF_INT8 ((1069.0 + 1323.0) / 2 / 2039)
-#define DECODE_EFF_INT4 ((863.0 + 1098.0) / 2 / 2039)
-/* formulas.md "Inference time": eager PyTorch decode is CPU-bound (PyTorch
- * blog "Accelerating Generative AI with PyTorch II": Llama-7B, 25.5 tok/s,
- * "heavily CPU overhead bound"): one token's kernels take the CPU 1/25.5 s
- * over 32 layers to launch, a floor per layer. */
-#define DECODE_EAGER_LAYER_S (1.0 / 25.5 / 32)
+/* formulas.md "Inference time": compiled PyTorch decode (gpt-fast:
+ * torch.compile with CUDA graphs) = bytes / (eff x bandwidth) + L x
+ * DECODE_COMPILED_LAYER_S. Fitted to the evidence rows gf-01..gf-05 (the
+ * gpt-fast README, Llama-2-7B and 70B on an A100-80GB, 2039 GB/s): the two
+ * sizes of int8 and of int4 each give a per-layer overhead and an
+ * efficiency (two equations, two unknowns: 47 and 37 us a layer), the
+ * overhead is their mean, and each format's efficiency the mean over the
+ * two sizes at that overhead (bf16: Llama-2-7B's 104.9 tok/s alone). */
+#define DECODE_COMPILED_LAYER_S 41.8e-6
+#define DECODE_EFF_BF16 0.81
+#define DECODE_EFF_INT8 0.689
+#define DECODE_EFF_INT4 0.544
+/* formulas.md "Inference time": eager PyTorch pays the CPU's launches on
+ * top (PyTorch blog "Accelerating Generative AI with PyTorch II": Llama-7B
+ * on an A100, eager 25.5 tok/s, "heavily CPU overhead bound", compiled
+ * 107.0): their difference over its 32 layers, added per layer. */
+#define DECODE_EAGER_LAYER_S ((1.0 / 25.5 - 1.0 / 107.0) / 32)
 /* formulas.md "Inference time": llama.cpp without CUDA graphs launches
  * each kernel from the CPU (ggml-org/llama.cpp PR 6766, LLaMA 2 7B q4_0:
  * 3090 116.31 -> 128.27 t/s, 4090 138.31 -> 146.81 t/s with graphs); the
@@ -75,12 +79,12 @@ double estimate_default_mfu(enum gpu_class c)
  * 512 B on H100: 10.1 us (sgl-project/sglang PR 2904); NCCL inside a CUDA
  * graph over PCIe, 4 KB: 19.4 us (haohervchb/sglang-V100 PR 2). PyTorch's
  * (gpt-fast, torch.distributed): fitted to the evidence rows gf-06 and
- * gf-07 (Llama-2-7B and 70B on 8 A100s), the time a step has beyond its
- * bytes at EST_DECODE_BW_EFFICIENCY over its 64 and 160 all-reduces, mean
- * of the two (formulas.md says so). */
+ * gf-07 (Llama-2-7B and 70B bf16 on 8 A100s), the step time beyond the
+ * compiled step of each GPU's share, over its 64 and 160 all-reduces (50
+ * and 46 us), mean of the two. */
 #define AR_ENGINE_NVLINK_S 10.1e-6
 #define AR_ENGINE_PCIE_S 19.4e-6
-#define AR_TORCH_S 60e-6
+#define AR_TORCH_S 48e-6
 /* formulas.md "Inference time": llama.cpp's layer split hands each
  * token's activations from one GPU to the next; fitted to the evidence
  * rows xd-09, xd-mg-13, xd-mg-43, xd-mg-49 (Llama 3 8B Q4_K_M on 1, 2, 4, 6
@@ -915,7 +919,7 @@ static void decode_rate(const struct workload *w, const struct model_spec *m,
 	double bytes = (e->mem.weights + e->mem.quant_consts) + (double)w->concurrency * kv_seq / G;
 	long bits = w->quant_bits > 0 && w->quant_bits < 16 ? w->quant_bits : 16;
 	double eff = fp->decode_bw_eff > 0 ? fp->decode_bw_eff :
-		     bits <= 4 ? DECODE_EFF_INT4 : bits <= 8 ? DECODE_EFF_INT8 : EST_DECODE_BW_EFFICIENCY;
+		     bits <= 4 ? DECODE_EFF_INT4 : bits <= 8 ? DECODE_EFF_INT8 : DECODE_EFF_BF16;
 	enum est_decode_over mech;
 
 	e->decode_bw_efficiency = fmin(1, eff * bw_scale);
@@ -923,41 +927,39 @@ static void decode_rate(const struct workload *w, const struct model_spec *m,
 	/* layer split: the GPUs take turns, each reading its share */
 	e->decode_bytes_seconds = bytes * (e->decode_layer_split ? G : 1) /
 				  (e->decode_bw_efficiency * gpu->mem_bw);
-	if (!w->compile && !fp->native) {
-		mech = EST_DOVER_EAGER;
-		e->decode_floor_seconds = L * DECODE_EAGER_LAYER_S;
-	} else if (!w->compile) {
-		mech = EST_DOVER_NATIVE_NO_GRAPHS;
-		e->decode_overhead_seconds = L * DECODE_NOGRAPH_LAYER_S;
-	} else {
-		mech = fp->native ? EST_DOVER_NATIVE_GRAPHS : EST_DOVER_COMPILED;
-	}
+	if (fp->native)
+		mech = w->compile ? EST_DOVER_NATIVE_GRAPHS : EST_DOVER_NATIVE_NO_GRAPHS;
+	else
+		mech = w->compile ? EST_DOVER_COMPILED : EST_DOVER_EAGER;
+	e->decode_overhead_seconds = L * (mech == EST_DOVER_NATIVE_NO_GRAPHS ? DECODE_NOGRAPH_LAYER_S :
+					  mech == EST_DOVER_NATIVE_GRAPHS ? 0 :
+					  mech == EST_DOVER_COMPILED ? DECODE_COMPILED_LAYER_S :
+					  DECODE_COMPILED_LAYER_S + DECODE_EAGER_LAYER_S);
 	if (e->decode_layer_split) {
 		e->decode_comm_seconds = (G - 1) * LAYER_HOP_S;
 	} else if (w->gpus > 1) {
 		enum est_link link;
-		double peak, bw, ar;
-		estimate_link(w, gpu, w->gpus, &link, &peak, &bw);
+		double peak, lbw, ar;
+		estimate_link(w, gpu, w->gpus, &link, &peak, &lbw);
 		bool nvlink = link != EST_LINK_PCIE3 && link != EST_LINK_PCIE4 && link != EST_LINK_PCIE5 &&
 			      link != EST_LINK_ETHERNET && link != EST_LINK_INFINIBAND;
 		int kind = !fp->custom_allreduce ? EST_AR_TORCH : nvlink ? EST_AR_ENGINE_NVLINK : EST_AR_ENGINE_PCIE;
 		ar = kind == EST_AR_TORCH ? AR_TORCH_S : kind == EST_AR_ENGINE_NVLINK ? AR_ENGINE_NVLINK_S :
 		     AR_ENGINE_PCIE_S;
 		e->decode_comm_seconds = 2 * L * ar;
-		e->decode_step_seconds = fmax(e->decode_bytes_seconds + e->decode_comm_seconds,
-					      e->decode_floor_seconds) + e->decode_overhead_seconds;
 		note(e, (struct est_note){.code = EST_N_DECODE_TP, .gpus = w->gpus, .seconds = ar, .link = (int)link,
 					  .mech = kind,
-					  .share = e->decode_comm_seconds / e->decode_step_seconds});
+					  .share = e->decode_comm_seconds / (e->decode_bytes_seconds +
+									     e->decode_comm_seconds +
+									     e->decode_overhead_seconds)});
 	}
-	e->decode_step_seconds = fmax(e->decode_bytes_seconds + e->decode_comm_seconds, e->decode_floor_seconds) +
-				 e->decode_overhead_seconds;
+	e->decode_step_seconds = e->decode_bytes_seconds + e->decode_comm_seconds + e->decode_overhead_seconds;
 	e->decode_tokens_per_second = (double)w->concurrency / e->decode_step_seconds;
 	note(e, (struct est_note){.code = EST_N_DECODE, .fraction = e->decode_bw_efficiency, .bw = gpu->mem_bw,
 				  .bits = bits});
 	note(e, (struct est_note){.code = EST_N_DECODE_OVERHEAD, .mech = mech, .framework = w->framework,
 				  .given = workload_is_set(w, "compile"),
-				  .seconds = mech == EST_DOVER_EAGER ? e->decode_floor_seconds : e->decode_overhead_seconds,
+				  .seconds = e->decode_overhead_seconds,
 				  .length = (long)L});
 	if (e->decode_layer_split)
 		note(e, (struct est_note){.code = EST_N_DECODE_LAYER_SPLIT, .gpus = w->gpus, .seconds = LAYER_HOP_S,

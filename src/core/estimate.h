@@ -14,7 +14,8 @@
 #include "workload.h"
 
 /* formulas.md "Inference time": share of peak memory bandwidth decode
- * reaches (the estimate's decode time and the service planner's). */
+ * reaches in the service planner (the estimate's decode step splits it
+ * into bytes at a format's efficiency and a per-layer overhead). */
 #define EST_DECODE_BW_EFFICIENCY 0.70
 
 #define EST_NTIERS 9
@@ -84,7 +85,7 @@ enum est_code {
 	EST_N_LOSS,               /* loss (enum loss_kind), framework, given (loss given), chunks, bytes */
 	/* assumptions (appended): time from how fast real stacks run (formulas.md "Inference time", "Time") */
 	EST_N_DECODE_OVERHEAD,    /* mech (enum est_decode_over), framework, given (compile given),
-				   * seconds (per token: the floor or the added overhead), length (layers) */
+				   * seconds (per token: the overhead added to the bytes), length (layers) */
 	EST_N_DECODE_TP,          /* gpus, seconds (one all-reduce), link (enum est_link), share (of a token),
 				   * mech (enum est_ar_kind) */
 	EST_N_DECODE_LAYER_SPLIT, /* gpus, seconds (one hand-over between GPUs), framework */
@@ -115,8 +116,8 @@ enum est_overlap {
 /* EST_N_DECODE_OVERHEAD: what bounds a decode step besides the bytes
  * (formulas.md "Inference time"). */
 enum est_decode_over {
-	EST_DOVER_COMPILED,       /* torch.compile / CUDA graphs: no per-token floor */
-	EST_DOVER_EAGER,          /* eager PyTorch: the CPU's per-layer launch time is a floor */
+	EST_DOVER_COMPILED,       /* torch.compile / CUDA graphs: the compiled per-layer overhead */
+	EST_DOVER_EAGER,          /* eager PyTorch: that and the CPU's per-layer launches */
 	EST_DOVER_NATIVE_GRAPHS,  /* a native engine (llama.cpp) with CUDA graphs: none added */
 	EST_DOVER_NATIVE_NO_GRAPHS, /* llama.cpp without CUDA graphs: per-layer launch time added */
 };
@@ -251,10 +252,11 @@ struct estimate {
 	double prefill_seconds, decode_seconds, decode_tokens_per_second;
 	/* a decode step (formulas.md "Inference time"): the bytes read at
 	 * decode_bw_efficiency of the bandwidth (per GPU, x gpus when llama.cpp
-	 * splits layers), the eager floor, the added per-token overhead and the
-	 * tensor-parallel all-reduces (or layer hand-overs); seconds each */
+	 * splits layers), the per-layer overhead of the engine (compiled, eager,
+	 * launches without graphs) and the tensor-parallel all-reduces (or
+	 * layer hand-overs); seconds each, step = their sum */
 	double decode_bw_efficiency;
-	double decode_step_seconds, decode_bytes_seconds, decode_floor_seconds;
+	double decode_step_seconds, decode_bytes_seconds;
 	double decode_overhead_seconds, decode_comm_seconds;
 	bool decode_layer_split; /* llama.cpp's default split-mode layer: GPUs take turns */
 	/* when gpurent bench measured this GPU (estimate_apply_bench()) */

@@ -228,16 +228,16 @@ for c in estimate gpus models; do
 done
 
 # --- issue 12 item 3: time from how fast real stacks run (formulas.md "Inference time", "Time")
-# decode: the step's terms are printed; eager PyTorch has a CPU floor, --compile lifts it
-expect_ok decode-eager 'decode step: .*floor: eager CPU' "$G" estimate --model llama-2-7b --task infer \
-	--gpu A100-80GB --tokens 1e6
+# decode: the step's terms are printed; eager PyTorch pays the CPU's launches, --compile lifts them
+expect_ok decode-eager 'decode step: .* \+ per-layer overhead 31\.21 ms' "$G" estimate --model llama-2-7b \
+	--task infer --gpu A100-80GB --tokens 1e6
 expect_ok decode-eager-note 'eager PyTorch .*--compile for CUDA graphs' "$G" estimate --model llama-2-7b \
 	--task infer --gpu A100-80GB --tokens 1e6
 run "$G" estimate --model llama-2-7b --task infer --gpu A100-80GB --tokens 1e6 --compile
-grep -q 'floor: eager' "$T/out" && bad "--compile still pays the eager floor" || ok
-expect_ok decode-int4 'at 48% of 2039 GB/s \(4-bit weights\)' "$G" estimate --model llama-2-7b --task infer \
+grep -q 'per-layer overhead 1\.34 ms' "$T/out" && ok || bad "--compile: 32 x 41.8 us of overhead: $(grep 'decode step' "$T/out")"
+expect_ok decode-int4 'at 54% of 2039 GB/s \(4-bit weights\)' "$G" estimate --model llama-2-7b --task infer \
 	--gpu A100-80GB --tokens 1e6 --compile --quant-bits 4
-expect_ok decode-tp 'tensor parallel over 8 GPUs waits on 2 all-reduces a layer, 60.0 us' "$G" estimate \
+expect_ok decode-tp 'tensor parallel over 8 GPUs waits on 2 all-reduces a layer, 48.0 us' "$G" estimate \
 	--model llama-2-7b --task infer --gpu A100-80GB --tokens 1e6 --compile --gpus 8
 expect_ok decode-layer-split 'llama.cpp splits layers across the 4 GPUs' "$G" estimate --model llama-3.1-8b \
 	--task infer --gpu RTX3090 --tokens 1e6 --framework llama.cpp --quant-bits 4 --gpus 4
