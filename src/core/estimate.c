@@ -100,9 +100,9 @@ double estimate_default_mfu(enum gpu_class c)
  * published tables (mosaicml/llm-foundry@8c8dd48f
  * scripts/train/benchmarking/README.md; evidence rows lf-a100-*, lf-h100-*
  * without --nodes), minimizing their median error. */
-#define MFU_WIDE_A100 0.72
-#define MFU_WIDE_H100 0.60
-#define MFU_WIDTH_K 3.2
+#define MFU_WIDE_A100 0.67
+#define MFU_WIDE_H100 0.55
+#define MFU_WIDTH_K 1.8
 
 const char *est_code_name(enum est_code c)
 {

@@ -631,10 +631,10 @@ static void test_assumptions(void **s)
 	assert_int_equal(e.assumptions[4].framework, FW_NONE);
 	assert_false(e.assumptions[4].given);
 	/* an A100: llm-foundry's published A100 runs at Llama 2's width 4096
-	 * (formulas.md "Time": U(h) = 0.72 h / (h + 3.2 peak / bandwidth)) */
+	 * (formulas.md "Time": U(h) = 0.67 h / (h + 1.8 peak / bandwidth)) */
 	assert_int_equal(e.assumptions[5].code, EST_N_TIME_MFU_PUBLISHED);
 	assert_true(e.assumptions[5].flops == 312e12);
-	assert_near(e.assumptions[5].mfu, 0.72 * 4096 / (4096 + 3.2 * 312e12 / 2039e9), 1e-12);
+	assert_near(e.assumptions[5].mfu, 0.67 * 4096 / (4096 + 1.8 * 312e12 / 2039e9), 1e-12);
 	assert_int_equal(e.assumptions[5].mech, EST_MFU_FOUNDRY_A100);
 	assert_non_null(strstr(e.assumptions[5].name, "A100"));
 	assert_int_equal(e.nwarnings, 0);
@@ -797,12 +797,12 @@ static void test_mfu_published(void **s)
 	n = find_note(&e, EST_N_TIME_MFU_PUBLISHED);
 	assert_non_null(n);
 	assert_int_equal(n->mech, EST_MFU_FOUNDRY_H100);
-	assert_near(e.mfu, 0.60 * 4096 / (4096 + 3.2 * e.peak_flops / 3350e9), 1e-12);
+	assert_near(e.mfu, 0.55 * 4096 / (4096 + 1.8 * e.peak_flops / 3350e9), 1e-12);
 	/* a narrower model of the same card utilizes it less */
 	tu_est("--layers 24 --hidden 1024 --heads 16 --tokens 1e9 --gpu H100", &w, &arch, &e);
 	narrow = e.mfu;
-	assert_near(narrow, 0.60 * 1024 / (1024 + 3.2 * e.peak_flops / 3350e9), 1e-12);
-	assert_true(narrow < 0.60 * 4096 / (4096 + 3.2 * e.peak_flops / 3350e9));
+	assert_near(narrow, 0.55 * 1024 / (1024 + 1.8 * e.peak_flops / 3350e9), 1e-12);
+	assert_true(narrow < 0.55 * 4096 / (4096 + 1.8 * e.peak_flops / 3350e9));
 	/* torchtitan's own published figure */
 	tu_est("--model llama-3.1-8b --tokens 1e9 --gpu A100-80GB --framework torchtitan", &w, &arch, &e);
 	assert_true(e.mfu == 0.5435);
