@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/units.h"
 #include "../core/workload.h"
@@ -83,6 +84,65 @@ static void word_long_run(const struct est_note *n, char *out, size_t len)
 			 d, n->gpus, counted, n->work, unit, n->flops, n->per_day, unit);
 }
 
+/* EST_N_TIME_MFU_PUBLISHED: whose runs the MFU comes from. */
+static const char *mfu_source_word(int src)
+{
+	static const char *const t[] = {
+		[EST_MFU_FOUNDRY_A100] = N_("llm-foundry's published A100 runs, by model width"),
+		[EST_MFU_FOUNDRY_H100] = N_("llm-foundry's published H100 bf16 runs, by model width"),
+		[EST_MFU_TITAN_A100] = N_("torchtitan's published A100 runs"),
+		[EST_MFU_TITAN_H100] = N_("torchtitan's published H100 runs"),
+	};
+	return src >= 0 && (size_t)src < sizeof(t) / sizeof(t[0]) ? _(t[src]) : "?";
+}
+
+/* EST_N_DECODE_OVERHEAD: what bounds a step besides the bytes. */
+static void word_decode_overhead(const struct est_note *n, char *out, size_t len)
+{
+	const char *how = n->given ? _("given") : _("the framework's default");
+
+	switch (n->mech) {
+	case EST_DOVER_EAGER:
+		/* TRANSLATORS: given or default, ms a token, layers */
+		snprintf(out, len, _("decode: eager PyTorch (no compile, %s): %.1f ms a token of CPU launches and "
+				     "per-layer overhead over %ld layers; --compile for CUDA graphs"), how,
+			 n->seconds * 1e3, n->length);
+		break;
+	case EST_DOVER_NATIVE_NO_GRAPHS:
+		snprintf(out, len, _("decode: no CUDA graphs (%s): %.2f ms a token of kernel launches added over "
+				     "%ld layers"), how, n->seconds * 1e3, n->length);
+		break;
+	case EST_DOVER_NATIVE_GRAPHS:
+		snprintf(out, len, _("decode: a native engine with CUDA graphs (%s): no per-layer overhead added"),
+			 how);
+		break;
+	default:
+		snprintf(out, len, _("decode: compiled with CUDA graphs (%s): %.2f ms a token of per-layer overhead "
+				     "over %ld layers"), how, n->seconds * 1e3, n->length);
+		break;
+	}
+}
+
+/* EST_N_BENCH_MEASURED: what gpurent bench measured, and when. */
+static void word_bench(const struct est_note *n, char *out, size_t len)
+{
+	char date[32] = "", what[128] = "";
+	time_t t = (time_t)n->at;
+	struct tm tm;
+
+	if (!(n->at > 0 && gmtime_r(&t, &tm) && strftime(date, sizeof(date), "%Y-%m-%d", &tm)))
+		snprintf(date, sizeof(date), "%s", _("an unknown date"));
+	if (n->flops > 0 && n->bw > 0)
+		snprintf(what, sizeof(what), _("GEMM %.0f TFLOPS and %.0f GB/s"), n->flops / 1e12, n->bw / 1e9);
+	else if (n->flops > 0)
+		snprintf(what, sizeof(what), _("GEMM %.0f TFLOPS"), n->flops / 1e12);
+	else
+		snprintf(what, sizeof(what), _("%.0f GB/s"), n->bw / 1e9);
+	/* TRANSLATORS: GPU, what was measured, date */
+	snprintf(out, len, _("time: %s measured by gpurent bench on %s: %s, not the datasheet's (MFU / %.2f, "
+			     "decode share / %.2f)"), n->name, date, what, EST_BENCH_GEMM_SHARE, EST_BENCH_COPY_SHARE);
+}
+
 void est_word(const struct est_note *n, char *out, size_t len)
 {
 	const char *prec = workload_enum_name("precision", n->precision);
@@ -144,8 +204,32 @@ void est_word(const struct est_note *n, char *out, size_t len)
 		snprintf(out, len, "%s", _("inference time needs --gpu (decode is bound by memory bandwidth)"));
 		break;
 	case EST_N_DECODE:
-		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s"),
-			 n->fraction * 100, n->bw / 1e9);
+		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights */
+		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
+				     "(%ld-bit weights)"), n->fraction * 100, n->bw / 1e9, n->bits);
+		break;
+	case EST_N_DECODE_OVERHEAD:
+		word_decode_overhead(n, out, len);
+		break;
+	case EST_N_DECODE_TP:
+		/* TRANSLATORS: GPUs, microseconds, whose all-reduce, share of a token */
+		snprintf(out, len, _("decode: tensor parallel over %ld GPUs waits on 2 all-reduces a layer, %.1f us "
+				     "each (%s), %.0f%% of a token"), n->gpus, n->seconds * 1e6,
+			 n->mech == EST_AR_TORCH ? _("torch.distributed, fitted to gpt-fast") :
+			 n->mech == EST_AR_ENGINE_NVLINK ? _("the engine's custom all-reduce over NVLink") :
+			 _("NCCL in a CUDA graph over PCIe"), n->share * 100);
+		break;
+	case EST_N_DECODE_LAYER_SPLIT:
+		snprintf(out, len, _("decode: %s splits layers across the %ld GPUs (split-mode layer): they take "
+				     "turns, no faster than one GPU, plus %.2f ms a token per hand-over"),
+			 workload_enum_name("framework", n->framework), n->gpus, n->seconds * 1e3);
+		break;
+	case EST_N_TIME_MFU_PUBLISHED:
+		snprintf(out, len, _("time: %s %s peak %.0f TFLOPS x MFU %.2f (%s)"), n->name, prec, n->flops / 1e12,
+			 n->mfu, mfu_source_word(n->mech));
+		break;
+	case EST_N_BENCH_MEASURED:
+		word_bench(n, out, len);
 		break;
 	case EST_N_NO_KV_CACHE:
 		snprintf(out, len, "%s", _("KV cache not computed: give a preset or layers/hidden/heads"));

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "../core/envcheck.h"
 #include "../core/estimate.h"
 #include "../core/framework.h"
 #include "../core/names.h"
@@ -16,6 +19,7 @@
 #include "../cli/common.h"
 #include "../cli/estwords.h"
 #include "../cli/wlargs.h"
+#include "../store/ledger.h"
 
 static const char usage[] =
 	"usage: gpurent estimate [FILE.yaml] [--FIELD VALUE]... [--json]\n"
@@ -262,10 +266,22 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		if (e->eff_flops > 0)
 			printf("  effective per GPU: %.1f TFLOPS%s\n", e->eff_flops / 1e12,
 			       e->mfu > 0 ? "" : " (given)");
-		if (w->task == TASK_INFER)
+		if (w->task == TASK_INFER) {
 			printf("  decode: %.0f tokens/s; prefill %s; decode %s\n", e->decode_tokens_per_second,
 			       units_fmt_duration(e->prefill_seconds, a, sizeof(a)),
 			       units_fmt_duration(e->decode_seconds, b, sizeof(b)));
+			printf("  decode step: %.2f ms = bytes %.2f ms at %.0f%% of bandwidth", e->decode_step_seconds * 1e3,
+			       e->decode_bytes_seconds * 1e3, e->decode_bw_efficiency * 100);
+			if (e->decode_comm_seconds > 0)
+				printf(" + %s %.2f ms", e->decode_layer_split ? "hand-overs" : "all-reduces",
+				       e->decode_comm_seconds * 1e3);
+			if (e->decode_overhead_seconds > 0)
+				printf(" + per-layer overhead %.2f ms", e->decode_overhead_seconds * 1e3);
+			printf("\n");
+		}
+		if (e->bench_used)
+			printf("  measured by gpurent bench:%s%s\n",
+			       e->bench_flops > 0 ? " GEMM" : "", e->bench_bw > 0 ? " bandwidth" : "");
 		printf("  wall time: %s on %ld GPU%s = %.1f GPU-hours\n",
 		       units_fmt_duration(e->wall_seconds, a, sizeof(a)), w->gpus,
 		       w->gpus > 1 ? "s" : "", e->gpu_hours);
@@ -432,6 +448,16 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "prefill_seconds", e->prefill_seconds);
 	json_num(&j, "decode_seconds", e->decode_seconds);
 	json_num(&j, "decode_tokens_per_second", e->decode_tokens_per_second);
+	json_num(&j, "decode_step_seconds", e->decode_step_seconds);
+	json_num(&j, "decode_bytes_seconds", e->decode_bytes_seconds);
+	json_num(&j, "decode_bandwidth_fraction", e->decode_bw_efficiency);
+	json_num(&j, "decode_overhead_seconds", e->decode_overhead_seconds);
+	json_num(&j, "decode_comm_seconds", e->decode_comm_seconds);
+	json_bool(&j, "decode_layer_split", e->decode_layer_split);
+	json_bool(&j, "bench_measured", e->bench_used);
+	json_num(&j, "bench_at_unix_seconds", e->bench_at);
+	json_num(&j, "bench_gemm_flops_per_second", e->bench_flops);
+	json_num(&j, "bench_bytes_per_second", e->bench_bw);
 	json_num(&j, "wall_seconds", e->wall_seconds);
 	json_num(&j, "comm_exposed_seconds", e->steps * e->comm_exposed_seconds);
 	json_num(&j, "gpu_hours", e->gpu_hours);
@@ -482,6 +508,58 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_obj_end(&j);
 }
 
+/*
+ * formulas.md "Measured by gpurent bench": the newest 16-bit GEMM
+ * (gemm_bf16, else gemm_fp16; none for fp32 work) and device-copy
+ * (d2d_copy) records of gpu in the default ledger ($GPURENT_LEDGER, read
+ * only when it exists: none is created) into *b. False when there are none.
+ */
+static bool bench_figures(const struct gpu_db *gdb, const struct gpu_spec *gpu, int precision,
+			  struct est_bench *b)
+{
+	char path[4096], err[256];
+	struct ledger *l = NULL;
+	struct ledger_bench_rows rows = {0};
+	double bf16 = 0, fp16 = 0, at_bf16 = 0, at_fp16 = 0, at_copy = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!gpu || ledger_default_path(path, sizeof(path), err, sizeof(err)) || access(path, R_OK))
+		return false;
+	if (ledger_open(path, &l, err, sizeof(err)))
+		goto out;
+	if (ledger_bench_list(l, 0, &rows, err, sizeof(err)))
+		goto out;
+	/* oldest first: the last record of each test wins */
+	for (size_t i = 0; i < rows.n; i++) {
+		const struct ledger_bench *r = &rows.v[i];
+		const struct gpu_spec *s = r->gpu ? envcheck_find_gpu(gdb, r->gpu, 0) : NULL;
+		if (!s || strcmp(s->name, gpu->name) || !(r->value > 0))
+			continue;
+		if (!strcmp(r->test, "gemm_bf16") && !strcmp(r->unit, "TFLOP/s")) {
+			bf16 = r->value * 1e12;
+			at_bf16 = r->at;
+		} else if (!strcmp(r->test, "gemm_fp16") && !strcmp(r->unit, "TFLOP/s")) {
+			fp16 = r->value * 1e12;
+			at_fp16 = r->at;
+		} else if (!strcmp(r->test, "d2d_copy") && !strcmp(r->unit, "GB/s")) {
+			b->bw = r->value * 1e9;
+			at_copy = r->at;
+		}
+	}
+	if (precision != PREC_FP32) {
+		b->gemm_flops = bf16 > 0 ? bf16 : fp16;
+		b->at = bf16 > 0 ? at_bf16 : at_fp16;
+	}
+	if (b->bw > 0 && at_copy > b->at)
+		b->at = at_copy;
+	if (!(b->gemm_flops > 0))
+		b->gemm_flops = 0;
+out:
+	ledger_bench_rows_free(&rows);
+	ledger_close(l);
+	return b->gemm_flops > 0 || b->bw > 0;
+}
+
 int cmd_estimate(int argc, char **argv)
 {
 	struct workload w;
@@ -490,6 +568,7 @@ int cmd_estimate(int argc, char **argv)
 	struct model_spec arch;
 	const struct gpu_spec *gpu;
 	struct estimate e;
+	struct est_bench bench;
 	const char *file = NULL;
 	char err[512], key[64];
 	bool json = false;
@@ -511,7 +590,8 @@ int cmd_estimate(int argc, char **argv)
 		rc = wlargs_field_error(file, &w, bad, err);
 		goto out;
 	}
-	if (estimate_run(&w, &arch, gpu, &e, err, sizeof(err))) {
+	bench_figures(&gdb, gpu, w.precision, &bench);
+	if (estimate_run_bench(&w, &arch, gpu, &bench, &e, err, sizeof(err))) {
 		/* the message starts with the field to blame: "field: ..." */
 		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
 		bad = workload_field_index(key);

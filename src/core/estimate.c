@@ -52,6 +52,58 @@ double estimate_default_mfu(enum gpu_class c)
  * Distributed Deep Learning", arXiv 2507.03114, 4x A100/H100/MI250/MI210). */
 #define EST_OVERLAP_SLOWDOWN 0.189
 
+/* formulas.md "Inference time": compiled PyTorch decode (gpt-fast:
+ * torch.compile with CUDA graphs) = bytes / (eff x bandwidth) + L x
+ * DECODE_COMPILED_LAYER_S. Fitted to the evidence rows gf-01..gf-05 (the
+ * gpt-fast README, Llama-2-7B and 70B on an A100-80GB, 2039 GB/s): the two
+ * sizes of int8 and of int4 each give a per-layer overhead and an
+ * efficiency (two equations, two unknowns: 47 and 37 us a layer), the
+ * overhead is their mean, and each format's efficiency the mean over the
+ * two sizes at that overhead (bf16: Llama-2-7B's 104.9 tok/s alone). */
+#define DECODE_COMPILED_LAYER_S 41.8e-6
+#define DECODE_EFF_BF16 0.81
+#define DECODE_EFF_INT8 0.689
+#define DECODE_EFF_INT4 0.544
+/* formulas.md "Inference time": eager PyTorch pays the CPU's launches on
+ * top (PyTorch blog "Accelerating Generative AI with PyTorch II": Llama-7B
+ * on an A100, eager 25.5 tok/s, "heavily CPU overhead bound", compiled
+ * 107.0): their difference over its 32 layers, added per layer. */
+#define DECODE_EAGER_LAYER_S ((1.0 / 25.5 - 1.0 / 107.0) / 32)
+/* formulas.md "Inference time": llama.cpp without CUDA graphs launches
+ * each kernel from the CPU (ggml-org/llama.cpp PR 6766, LLaMA 2 7B q4_0:
+ * 3090 116.31 -> 128.27 t/s, 4090 138.31 -> 146.81 t/s with graphs); the
+ * mean per-token saving over its 32 layers, added per layer. */
+#define DECODE_NOGRAPH_LAYER_S (((1 / 116.31 - 1 / 128.27) + (1 / 138.31 - 1 / 146.81)) / 2 / 32)
+/* formulas.md "Inference time": one small all-reduce of a tensor-parallel
+ * decode step (two a layer). vLLM's custom all-reduce over NVLink, tp 8,
+ * 512 B on H100: 10.1 us (sgl-project/sglang PR 2904); NCCL inside a CUDA
+ * graph over PCIe, 4 KB: 19.4 us (haohervchb/sglang-V100 PR 2). PyTorch's
+ * (gpt-fast, torch.distributed): fitted to the evidence rows gf-06 and
+ * gf-07 (Llama-2-7B and 70B bf16 on 8 A100s), the step time beyond the
+ * compiled step of each GPU's share, over its 64 and 160 all-reduces (50
+ * and 46 us), mean of the two. */
+#define AR_ENGINE_NVLINK_S 10.1e-6
+#define AR_ENGINE_PCIE_S 19.4e-6
+#define AR_TORCH_S 48e-6
+/* formulas.md "Inference time": llama.cpp's layer split hands each
+ * token's activations from one GPU to the next; fitted to the evidence
+ * rows xd-09, xd-mg-13, xd-mg-43, xd-mg-49 (Llama 3 8B Q4_K_M on 1, 2, 4, 6
+ * RTX 3090): the slowdown per added GPU, mean of the three. */
+#define LAYER_HOP_S (((1 / 108.07 - 1 / 111.74) + (1 / 104.94 - 1 / 111.74) / 3 + \
+		      (1 / 101.07 - 1 / 111.74) / 5) / 3)
+/* formulas.md "Time": the utilization of the FLOPs the hardware executes
+ * (recomputation included, as gpurent counts them: llm-foundry's HFU) by
+ * model width h: the GEMMs' FLOPs grow as h^2 a token and layer, the
+ * memory-bound work beside them (norms, activations, residuals, softmax)
+ * as h, so U(h) = U_inf x h / (h + k x peak / bandwidth). U_inf per
+ * generation and k are fitted to the single-node rows of llm-foundry's
+ * published tables (mosaicml/llm-foundry@8c8dd48f
+ * scripts/train/benchmarking/README.md; evidence rows lf-a100-*, lf-h100-*
+ * without --nodes), minimizing their median error. */
+#define MFU_WIDE_A100 0.67
+#define MFU_WIDE_H100 0.55
+#define MFU_WIDTH_K 1.8
+
 const char *est_code_name(enum est_code c)
 {
 	static const char *const t[EST_CODE_COUNT] = {
@@ -59,7 +111,8 @@ const char *est_code_name(enum est_code c)
 		"no_activations", "cnn_checkpointing", "time_mfu_given", "time_mfu_cnn",
 		"time_mfu_class", "inference_needs_gpu", "decode_bandwidth", "no_kv_cache",
 		"no_tensor_rate", "long_run", "implausible_run", "rope_context",
-		"comm_overlap", "loss",
+		"comm_overlap", "loss", "decode_overhead", "decode_tensor_parallel",
+		"decode_layer_split", "time_mfu_published", "bench_measured",
 	};
 	return (unsigned)c < EST_CODE_COUNT ? t[c] : "?";
 }
@@ -677,6 +730,19 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 
 /* ---- time (formulas.md "Time") ---- */
 
+/* formulas.md "Time": what activation checkpointing recomputes in the
+ * backward pass, per token: full, the layer's forward again (2N + the
+ * attention core); selective (Korthikanti et al. 2022), the attention
+ * core's forward only (the s x s scores and their softmax). */
+static double recompute_flops(const struct workload *w, double Nc, double attn)
+{
+	if (w->grad_checkpointing || w->activation_checkpointing == AC_FULL)
+		return 2 * Nc + attn;
+	if (w->activation_checkpointing == AC_SELECTIVE)
+		return attn;
+	return 0;
+}
+
 /* FLOPs per unit of work; *fwd_out the forward pass's share of them (the
  * rest, recomputation included, runs in the backward pass). */
 static double flops_per_unit(const struct workload *w, const struct model_spec *m,
@@ -705,11 +771,11 @@ static double flops_per_unit(const struct workload *w, const struct model_spec *
 			attn = 2 * (double)m->layers * (double)w->context * (double)(m->heads * m->head_dim);
 		per = fwd = 2 * Nc + attn;
 	} else if (w->task == TASK_TRAIN) {
-		per = 6 * Nc + 3 * attn + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+		per = 6 * Nc + 3 * attn + recompute_flops(w, Nc, attn);
 		fwd = 2 * Nc + attn;
 	} else {
 		/* LoRA: no weight gradients for the frozen base */
-		per = 4 * Nc + 3 * attn + 6 * e->lora_params + (w->grad_checkpointing ? 2 * Nc + attn : 0);
+		per = 4 * Nc + 3 * attn + 6 * e->lora_params + recompute_flops(w, Nc, attn);
 		fwd = 2 * Nc + attn + 2 * e->lora_params;
 	}
 	*fwd_out = per > 0 ? fwd / per : 1;
@@ -902,12 +968,136 @@ static void overlap(const struct workload *w, const struct comm_plan *cp, double
 				  .gpus = w->gpus});
 }
 
+/* formulas.md "Time": the MFU published runs reached on this GPU
+ * generation (A100; Hopper) for full training, the framework's own where
+ * it publishes one; 0 where none applies (the class default then). */
+static double published_mfu(const struct workload *w, const struct model_spec *m,
+			    const struct gpu_spec *gpu, int *src)
+{
+	const struct fw_profile *fp = fw_profile(w->framework);
+	bool a100 = strstr(gpu->name, "A100") != NULL, hopper = !strncmp(gpu->arch, "Hopper", 6);
+	double peak, h;
+
+	/* the published runs are full training of transformers in 16-bit:
+	 * LoRA, inference prefill and fp32 keep the class default */
+	if (w->task != TASK_TRAIN || !is_transformer(m) || w->precision == PREC_FP32)
+		return 0;
+	if (!a100 && !hopper)
+		return 0;
+	if (a100 && fp->mfu_a100 > 0) {
+		*src = EST_MFU_TITAN_A100;
+		return fp->mfu_a100;
+	}
+	if (hopper && fp->mfu_h100 > 0) {
+		*src = EST_MFU_TITAN_H100;
+		return fp->mfu_h100;
+	}
+	*src = a100 ? EST_MFU_FOUNDRY_A100 : EST_MFU_FOUNDRY_H100;
+	peak = estimate_peak_flops(gpu, w->precision);
+	if (!(peak > 0) || !(gpu->mem_bw > 0) || m->hidden <= 0)
+		return 0;
+	h = (double)m->hidden;
+	return (a100 ? MFU_WIDE_A100 : MFU_WIDE_H100) * h / (h + MFU_WIDTH_K * peak / gpu->mem_bw);
+}
+
+/* formulas.md "Measured by gpurent bench": a copy of gpu with what was
+ * measured in place of the datasheet's 16-bit GEMM rate and bandwidth. */
+static void bench_gpu(const struct gpu_spec *gpu, const struct est_bench *b, struct gpu_spec *out)
+{
+	*out = *gpu;
+	if (b->gemm_flops > 0) {
+		if (out->fp16_flops > 0)
+			out->fp16_flops = b->gemm_flops;
+		if (out->bf16_flops > 0)
+			out->bf16_flops = b->gemm_flops;
+	}
+	if (b->bw > 0)
+		out->mem_bw = b->bw;
+}
+
+/* formulas.md "Inference time": one decode step of w->concurrency
+ * sequences; sets e's decode_* and notes how it was counted. */
+static void decode_rate(const struct workload *w, const struct model_spec *m,
+			const struct gpu_spec *gpu, double bw_scale, struct estimate *e)
+{
+	const struct fw_profile *fp = fw_profile(w->framework);
+	double G = (double)w->gpus, L = m->layers > 0 ? (double)m->layers : 0;
+	double kv_seq = e->kv_per_token * (double)w->context / 2;  /* cache half full on average */
+	double bytes = (e->mem.weights + e->mem.quant_consts) + (double)w->concurrency * kv_seq / G;
+	long bits = w->quant_bits > 0 && w->quant_bits < 16 ? w->quant_bits : 16;
+	double eff = fp->decode_bw_eff > 0 ? fp->decode_bw_eff :
+		     bits <= 4 ? DECODE_EFF_INT4 : bits <= 8 ? DECODE_EFF_INT8 : DECODE_EFF_BF16;
+	enum est_decode_over mech;
+
+	e->decode_bw_efficiency = fmin(1, eff * bw_scale);
+	e->decode_layer_split = fp->layer_split && w->gpus > 1;
+	/* layer split: the GPUs take turns, each reading its share */
+	e->decode_bytes_seconds = bytes * (e->decode_layer_split ? G : 1) /
+				  (e->decode_bw_efficiency * gpu->mem_bw);
+	if (fp->native)
+		mech = w->compile ? EST_DOVER_NATIVE_GRAPHS : EST_DOVER_NATIVE_NO_GRAPHS;
+	else
+		mech = w->compile ? EST_DOVER_COMPILED : EST_DOVER_EAGER;
+	e->decode_overhead_seconds = L * (mech == EST_DOVER_NATIVE_NO_GRAPHS ? DECODE_NOGRAPH_LAYER_S :
+					  mech == EST_DOVER_NATIVE_GRAPHS ? 0 :
+					  mech == EST_DOVER_COMPILED ? DECODE_COMPILED_LAYER_S :
+					  DECODE_COMPILED_LAYER_S + DECODE_EAGER_LAYER_S);
+	if (e->decode_layer_split) {
+		e->decode_comm_seconds = (G - 1) * LAYER_HOP_S;
+	} else if (w->gpus > 1) {
+		enum est_link link;
+		double peak, lbw, ar;
+		estimate_link(w, gpu, w->gpus, &link, &peak, &lbw);
+		bool nvlink = link != EST_LINK_PCIE3 && link != EST_LINK_PCIE4 && link != EST_LINK_PCIE5 &&
+			      link != EST_LINK_ETHERNET && link != EST_LINK_INFINIBAND;
+		int kind = !fp->custom_allreduce ? EST_AR_TORCH : nvlink ? EST_AR_ENGINE_NVLINK : EST_AR_ENGINE_PCIE;
+		ar = kind == EST_AR_TORCH ? AR_TORCH_S : kind == EST_AR_ENGINE_NVLINK ? AR_ENGINE_NVLINK_S :
+		     AR_ENGINE_PCIE_S;
+		e->decode_comm_seconds = 2 * L * ar;
+		note(e, (struct est_note){.code = EST_N_DECODE_TP, .gpus = w->gpus, .seconds = ar, .link = (int)link,
+					  .mech = kind,
+					  .share = e->decode_comm_seconds / (e->decode_bytes_seconds +
+									     e->decode_comm_seconds +
+									     e->decode_overhead_seconds)});
+	}
+	e->decode_step_seconds = e->decode_bytes_seconds + e->decode_comm_seconds + e->decode_overhead_seconds;
+	e->decode_tokens_per_second = (double)w->concurrency / e->decode_step_seconds;
+	note(e, (struct est_note){.code = EST_N_DECODE, .fraction = e->decode_bw_efficiency, .bw = gpu->mem_bw,
+				  .bits = bits});
+	note(e, (struct est_note){.code = EST_N_DECODE_OVERHEAD, .mech = mech, .framework = w->framework,
+				  .given = workload_is_set(w, "compile"),
+				  .seconds = e->decode_overhead_seconds,
+				  .length = (long)L});
+	if (e->decode_layer_split)
+		note(e, (struct est_note){.code = EST_N_DECODE_LAYER_SPLIT, .gpus = w->gpus, .seconds = LAYER_HOP_S,
+					  .framework = w->framework});
+}
+
 static void time_estimate(const struct workload *w, const struct model_spec *m,
-			  const struct gpu_spec *gpu, struct estimate *e)
+			  const struct gpu_spec *gpu_in, const struct est_bench *bench, struct estimate *e)
 {
 	double attn = 0, fwd = 1, per_step_units, G = (double)w->gpus;
+	double mfu_scale = 1, bw_scale = 1;
 	struct comm_plan cp;
+	struct gpu_spec measured;
+	const struct gpu_spec *gpu = gpu_in;
 
+	if (gpu && bench && (bench->gemm_flops > 0 || bench->bw > 0)) {
+		bench_gpu(gpu_in, bench, &measured);
+		gpu = &measured;
+		e->bench_used = true;
+		e->bench_at = bench->at;
+		e->bench_flops = bench->gemm_flops;
+		e->bench_bw = bench->bw;
+		if (bench->gemm_flops > 0)
+			mfu_scale = 1 / EST_BENCH_GEMM_SHARE;
+		if (bench->bw > 0)
+			bw_scale = 1 / EST_BENCH_COPY_SHARE;
+		e->bench_mfu_scale = mfu_scale;
+		named(note(e, (struct est_note){.code = EST_N_BENCH_MEASURED, .flops = bench->gemm_flops,
+						.bw = bench->bw, .at = bench->at, .fraction = mfu_scale}),
+		      gpu_in->name);
+	}
 	e->flops_per_unit = flops_per_unit(w, m, e, &attn, &fwd);
 	e->work_is_samples = m->kind == MODEL_RESNET || m->kind == MODEL_VIT;
 	if (workload_is_set(w, "tokens"))
@@ -921,20 +1111,27 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 		e->eff_flops = w->tflops * 1e12;
 		e->mfu = 0;
 	} else if (gpu) {
+		int src = 0;
+		double pub;
 		e->peak_flops = estimate_peak_flops(gpu, w->precision);
 		if (e->peak_flops <= 0) {
 			e->peak_flops = gpu->fp32_flops > 0 ? gpu->fp32_flops : gpu->fp16_flops;
 			named(warn(e, (struct est_note){.code = EST_W_NO_TENSOR_RATE, .precision = w->precision,
-							.fp32 = gpu->fp32_flops > 0}), gpu->name);
+							.fp32 = gpu->fp32_flops > 0}), gpu_in->name);
 		}
 		bool cnn16 = m->kind == MODEL_RESNET && w->precision != PREC_FP32;
+		pub = published_mfu(w, m, gpu_in, &src);
 		e->mfu = workload_is_set(w, "mfu") ? w->mfu :
-			 cnn16 ? CNN_TENSOR_MFU : estimate_default_mfu(gpu->cls);
+			 cnn16 ? CNN_TENSOR_MFU : pub > 0 ? pub : estimate_default_mfu(gpu->cls);
+		/* measured GEMM: the MFU relative to what a healthy card's GEMM reaches */
+		if (!workload_is_set(w, "mfu"))
+			e->mfu = fmin(1, e->mfu * mfu_scale);
 		e->eff_flops = e->peak_flops * e->mfu;
 		named(note(e, (struct est_note){.code = workload_is_set(w, "mfu") ? EST_N_TIME_MFU_GIVEN :
-							cnn16 ? EST_N_TIME_MFU_CNN : EST_N_TIME_MFU_CLASS,
+							cnn16 ? EST_N_TIME_MFU_CNN :
+							pub > 0 ? EST_N_TIME_MFU_PUBLISHED : EST_N_TIME_MFU_CLASS,
 						.precision = w->precision, .flops = e->peak_flops,
-						.mfu = e->mfu}), gpu->name);
+						.mfu = e->mfu, .mech = src}), gpu_in->name);
 	}
 
 	/* per optimizer step */
@@ -958,22 +1155,16 @@ static void time_estimate(const struct workload *w, const struct model_spec *m,
 		return;
 	e->flops_total = e->flops_per_unit * e->work;
 	if (w->task == TASK_INFER) {
-		double bytes_step, kv_seq;
 		if (!gpu) {
 			note(e, (struct est_note){.code = EST_N_INFER_NEEDS_GPU});
 			return;
 		}
-		kv_seq = e->kv_per_token * (double)w->context / 2;  /* cache half full on average */
-		bytes_step = (e->mem.weights + e->mem.quant_consts) + (double)w->concurrency * kv_seq / G;
-		e->decode_tokens_per_second = (double)w->concurrency /
-					      (bytes_step / (gpu->mem_bw * EST_DECODE_BW_EFFICIENCY));
+		decode_rate(w, m, gpu, bw_scale, e);
 		e->decode_seconds = e->work / e->decode_tokens_per_second;
 		if (w->prompt_tokens > 0 && e->eff_flops > 0)
 			e->prefill_seconds = e->flops_per_unit * w->prompt_tokens / (e->eff_flops * G);
 		e->wall_seconds = e->decode_seconds + e->prefill_seconds;
 		e->have_time = true;
-		note(e, (struct est_note){.code = EST_N_DECODE, .fraction = EST_DECODE_BW_EFFICIENCY,
-					  .bw = gpu->mem_bw});
 	} else {
 		double step_wall;
 		if (e->eff_flops <= 0 && w->step_time <= 0)
@@ -1052,6 +1243,13 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 		 const struct gpu_spec *gpu, struct estimate *e,
 		 char *err, size_t errlen)
 {
+	return estimate_run_bench(w, m, gpu, NULL, e, err, errlen);
+}
+
+int estimate_run_bench(const struct workload *w, const struct model_spec *m,
+		       const struct gpu_spec *gpu, const struct est_bench *bench, struct estimate *e,
+		       char *err, size_t errlen)
+{
 	memset(e, 0, sizeof(*e));
 	if ((w->task == TASK_LORA || w->task == TASK_QLORA)) {
 		if (!is_transformer(m)) {
@@ -1095,6 +1293,6 @@ int estimate_run(const struct workload *w, const struct model_spec *m,
 			}
 		}
 	}
-	time_estimate(w, m, gpu, e);
+	time_estimate(w, m, gpu, bench, e);
 	return 0;
 }

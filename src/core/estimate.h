@@ -14,7 +14,8 @@
 #include "workload.h"
 
 /* formulas.md "Inference time": share of peak memory bandwidth decode
- * reaches (the estimate's decode time and the service planner's). */
+ * reaches in the service planner (the estimate's decode step splits it
+ * into bytes at a format's efficiency and a per-layer overhead). */
 #define EST_DECODE_BW_EFFICIENCY 0.70
 
 #define EST_NTIERS 9
@@ -85,6 +86,15 @@ enum est_code {
 				   * seconds (exposed per step), share (comm_share), gpus */
 	/* assumptions (appended): a decoder's training loss */
 	EST_N_LOSS,               /* loss (enum loss_kind), framework, given (loss given), chunks, bytes */
+	/* assumptions (appended): time from how fast real stacks run (formulas.md "Inference time", "Time") */
+	EST_N_DECODE_OVERHEAD,    /* mech (enum est_decode_over), framework, given (compile given),
+				   * seconds (per token: the overhead added to the bytes), length (layers) */
+	EST_N_DECODE_TP,          /* gpus, seconds (one all-reduce), link (enum est_link), share (of a token),
+				   * mech (enum est_ar_kind) */
+	EST_N_DECODE_LAYER_SPLIT, /* gpus, seconds (one hand-over between GPUs), framework */
+	EST_N_TIME_MFU_PUBLISHED, /* name (the GPU), precision, flops (its peak), mfu, mech (enum est_mfu_src) */
+	EST_N_BENCH_MEASURED,     /* name (the GPU), flops (measured GEMM FLOP/s, 0: none), bw (measured
+				   * bytes/s, 0: none), at (unix seconds of the newest record), fraction (MFU scale) */
 	EST_CODE_COUNT
 };
 
@@ -104,6 +114,30 @@ enum est_overlap {
 	EST_OVERLAP_NONE,         /* no communication */
 	EST_OVERLAP_DDP,          /* one all-reduce per step in buckets under the last backward pass (ZeRO 0-2) */
 	EST_OVERLAP_ZERO3,        /* per-layer gathers (and reduce-scatters) prefetched under every pass */
+};
+
+/* EST_N_DECODE_OVERHEAD: what bounds a decode step besides the bytes
+ * (formulas.md "Inference time"). */
+enum est_decode_over {
+	EST_DOVER_COMPILED,       /* torch.compile / CUDA graphs: the compiled per-layer overhead */
+	EST_DOVER_EAGER,          /* eager PyTorch: that and the CPU's per-layer launches */
+	EST_DOVER_NATIVE_GRAPHS,  /* a native engine (llama.cpp) with CUDA graphs: none added */
+	EST_DOVER_NATIVE_NO_GRAPHS, /* llama.cpp without CUDA graphs: per-layer launch time added */
+};
+
+/* EST_N_DECODE_TP: whose all-reduce a tensor-parallel decode step waits on. */
+enum est_ar_kind {
+	EST_AR_ENGINE_NVLINK,     /* vLLM / SGLang custom all-reduce over NVLink */
+	EST_AR_ENGINE_PCIE,       /* NCCL inside a CUDA graph over PCIe */
+	EST_AR_TORCH,             /* torch.distributed (gpt-fast), fitted */
+};
+
+/* EST_N_TIME_MFU_PUBLISHED: which published runs the MFU comes from. */
+enum est_mfu_src {
+	EST_MFU_FOUNDRY_A100,     /* llm-foundry A100 tables, HFU by model width */
+	EST_MFU_FOUNDRY_H100,     /* llm-foundry H100 bf16 tables, HFU by model width */
+	EST_MFU_TITAN_A100,       /* torchtitan docs/performance.md, A100 */
+	EST_MFU_TITAN_H100,       /* torchtitan docs/performance.md, H100 */
 };
 
 /* One assumption or warning: its code and facts. No words: est_word()
@@ -136,6 +170,11 @@ struct est_note {
 	int loss;               /* loss: enum loss_kind in effect */
 	int framework;          /* loss: enum framework (FW_NONE: none named) */
 	double chunks;          /* loss: pieces the logits are upcast or computed in (1: whole) */
+	int mech;               /* decode_overhead: enum est_decode_over; decode_tp: enum est_ar_kind;
+				 * time_mfu_published: enum est_mfu_src */
+	int link;               /* decode_tp: enum est_link */
+	long bits;              /* decode: the weights' bits (16, 8, 4) */
+	double at;              /* bench_measured: unix seconds of the newest measurement */
 };
 
 #define EST_MAX_NOTES 24
@@ -216,6 +255,18 @@ struct estimate {
 	double eff_flops;       /* per GPU, FLOP/s */
 	double compute_seconds;
 	double prefill_seconds, decode_seconds, decode_tokens_per_second;
+	/* a decode step (formulas.md "Inference time"): the bytes read at
+	 * decode_bw_efficiency of the bandwidth (per GPU, x gpus when llama.cpp
+	 * splits layers), the per-layer overhead of the engine (compiled, eager,
+	 * launches without graphs) and the tensor-parallel all-reduces (or
+	 * layer hand-overs); seconds each, step = their sum */
+	double decode_bw_efficiency;
+	double decode_step_seconds, decode_bytes_seconds;
+	double decode_overhead_seconds, decode_comm_seconds;
+	bool decode_layer_split; /* llama.cpp's default split-mode layer: GPUs take turns */
+	/* when gpurent bench measured this GPU (estimate_apply_bench()) */
+	bool bench_used;
+	double bench_at, bench_flops, bench_bw, bench_mfu_scale;
 	double wall_seconds;
 	double gpu_hours;
 	/* communication */
@@ -271,6 +322,33 @@ struct estimate {
 int estimate_run(const struct workload *w, const struct model_spec *m,
 		 const struct gpu_spec *gpu, struct estimate *e,
 		 char *err, size_t errlen);
+
+/*
+ * What `gpurent bench` measured on this GPU (the newest ledger record of
+ * each test; 0: not measured): formulas.md "Measured by gpurent bench".
+ */
+struct est_bench {
+	double at;              /* unix seconds of the newest of the records used */
+	double gemm_flops;      /* the 16-bit (bf16, else fp16) GEMM, FLOP/s; 0: none */
+	double bw;              /* device-to-device copy, bytes/s; 0: none */
+};
+
+/* formulas.md "Measured by gpurent bench": the shares of the datasheet a
+ * healthy card's large GEMM and device copy reach; the MFU and the decode
+ * efficiency (shares of the datasheet) are divided by them when the
+ * measured figures replace the datasheet's. */
+#define EST_BENCH_GEMM_SHARE 0.80   /* assumption */
+#define EST_BENCH_COPY_SHARE 0.85   /* PyTorch gpt-fast blog: "even just copying memory struggles to break 85%" */
+
+/*
+ * estimate_run() with the figures gpurent bench measured on gpu (b NULL,
+ * or both figures 0: the datasheet alone). The time uses a copy of gpu
+ * with the measured GEMM rate and bandwidth in place of the datasheet's,
+ * and says so in an assumption (EST_N_BENCH_MEASURED).
+ */
+int estimate_run_bench(const struct workload *w, const struct model_spec *m,
+		       const struct gpu_spec *gpu, const struct est_bench *b, struct estimate *e,
+		       char *err, size_t errlen);
 
 /*
  * The link `gpus` GPUs of gpu (NULL: none given) communicate over, by w's

@@ -67,6 +67,17 @@ struct fw_profile {
 	double prefetch_params;
 	double reduce_bucket;
 	double reduce_bytes;
+	/* time (formulas.md "Inference time", "Time"): a native (non-PyTorch)
+	 * engine, its decode share of the memory bandwidth (0: by weight
+	 * format), whether it splits layers across GPUs by default (llama.cpp
+	 * split-mode layer), whether it has its own all-reduce for tensor
+	 * parallel (vLLM, SGLang), and its published training MFU on A100 and
+	 * H100 (0: the generation's default) */
+	bool native;
+	double decode_bw_eff;
+	bool layer_split;
+	bool custom_allreduce;
+	double mfu_a100, mfu_h100;
 };
 
 /* The profile of framework fw (enum framework); FW_NONE's row for an

@@ -227,4 +227,75 @@ for c in estimate gpus models; do
 		&& ok || bad "command $c missing from README.md or docs/gpurent.1"
 done
 
+# --- issue 12 item 3: time from how fast real stacks run (formulas.md "Inference time", "Time")
+# decode: the step's terms are printed; eager PyTorch pays the CPU's launches, --compile lifts them
+expect_ok decode-eager 'decode step: .* \+ per-layer overhead 31\.21 ms' "$G" estimate --model llama-2-7b \
+	--task infer --gpu A100-80GB --tokens 1e6
+expect_ok decode-eager-note 'eager PyTorch .*--compile for CUDA graphs' "$G" estimate --model llama-2-7b \
+	--task infer --gpu A100-80GB --tokens 1e6
+run "$G" estimate --model llama-2-7b --task infer --gpu A100-80GB --tokens 1e6 --compile
+grep -q 'per-layer overhead 1\.34 ms' "$T/out" && ok || bad "--compile: 32 x 41.8 us of overhead: $(grep 'decode step' "$T/out")"
+expect_ok decode-int4 'at 54% of 2039 GB/s \(4-bit weights\)' "$G" estimate --model llama-2-7b --task infer \
+	--gpu A100-80GB --tokens 1e6 --compile --quant-bits 4
+expect_ok decode-tp 'tensor parallel over 8 GPUs waits on 2 all-reduces a layer, 48.0 us' "$G" estimate \
+	--model llama-2-7b --task infer --gpu A100-80GB --tokens 1e6 --compile --gpus 8
+expect_ok decode-layer-split 'llama.cpp splits layers across the 4 GPUs' "$G" estimate --model llama-3.1-8b \
+	--task infer --gpu RTX3090 --tokens 1e6 --framework llama.cpp --quant-bits 4 --gpus 4
+# llama.cpp on 4 GPUs is no faster than on one (its default split-mode layer)
+tps() { "$G" estimate --model llama-3.1-8b --task infer --gpu RTX3090 --tokens 1e6 --framework llama.cpp \
+	--quant-bits 4 "$@" | sed -n 's/^  decode: \([0-9]*\) tokens\/s.*/\1/p'; }
+one=$(tps --gpus 1); four=$(tps --gpus 4)
+[ -n "$one" ] && [ -n "$four" ] && [ "$four" -le "$one" ] && ok || bad "llama.cpp layer split: 4 GPUs $four tok/s vs 1 GPU $one"
+# training: published MFU on an A100 for full training, the class default for LoRA
+expect_ok mfu-published 'MFU 0\.63 \(llm-foundry.s published A100 runs, by model width\)' "$G" estimate \
+	--model llama-2-7b --gpu A100-80GB --tokens 1e9
+expect_ok mfu-lora-class 'MFU 0\.40 \(default for its class\)' "$G" estimate --model llama-2-7b --task lora \
+	--gpu A100-80GB --tokens 1e9
+
+# gpurent bench's figures in the ledger replace the datasheet's (a ledger made here)
+export GPURENT_LEDGER="$T/bench-ledger.db"
+run "$G" estimate --model llama-3.1-8b --task infer --gpu H100 --tokens 1e6
+grep -q 'measured by gpurent bench' "$T/out" && bad "an absent ledger gave bench figures" || ok
+[ ! -e "$GPURENT_LEDGER" ] && ok || bad "estimate created the ledger"
+if [ "$HAVE_PY" = 1 ]; then
+	"$G" ledger list >/dev/null 2>&1
+	python3 - "$GPURENT_LEDGER" <<'PY' && ok || bad "could not write bench rows into the test ledger"
+import sqlite3, sys, calendar
+db = sqlite3.connect(sys.argv[1])
+old = calendar.timegm((2026, 10, 1, 0, 0, 0))
+new = calendar.timegm((2026, 11, 20, 12, 0, 0))
+rows = [(old, "gemm_bf16", 900.0, "TFLOP/s"), (new, "gemm_bf16", 600.0, "TFLOP/s"),
+        (new, "d2d_copy", 2800.0, "GB/s")]
+for at, test, v, unit in rows:
+    db.execute("INSERT INTO bench_results (measured_at, host, gpu, test, value, unit, nominal, recorded_at) "
+               "VALUES (?, 'box', 'NVIDIA H100 80GB HBM3', ?, ?, ?, NULL, ?)", (at, test, v, unit, at))
+# another GPU's record is not this one's
+db.execute("INSERT INTO bench_results (measured_at, host, gpu, test, value, unit, nominal, recorded_at) "
+           "VALUES (?, 'box', 'Tesla T4', 'gemm_fp16', 50.0, 'TFLOP/s', NULL, ?)", (new, new))
+db.commit()
+PY
+	expect_ok bench-note 'NVIDIA H100 SXM measured by gpurent bench on 2026-11-20: GEMM 600 TFLOPS and 2800 GB/s' \
+		"$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9
+	run "$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9 --json
+	python3 - "$T/out" <<'PY' && ok || bad "estimate --json with bench figures"
+import json, sys
+t = json.load(open(sys.argv[1]))["time"]
+assert t["bench_measured"] is True, t
+assert t["bench_gemm_flops_per_second"] == 600e12 and t["bench_bytes_per_second"] == 2800e9, t
+assert t["peak_flops_per_second"] == 600e12, t
+assert t["effective_flops_per_second"] <= 600e12
+PY
+	# the datasheet estimate of the same job: slower per FLOP (600 / 0.80 = 750 < 989.5)
+	w1=$(GPURENT_LEDGER="$T/none.db" "$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9 --json | \
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["time"]["wall_seconds"])')
+	w2=$("$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9 --json | \
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["time"]["wall_seconds"])')
+	python3 -c "import sys; a, b = float('$w1'), float('$w2'); sys.exit(not abs(b / a - 989.5 / 750) < 1e-6)" \
+		&& ok || bad "the measured GEMM times the job: $w1 s (datasheet) vs $w2 s (measured)"
+	# a T4's record does not touch an H100 estimate, nor an H100's a T4's
+	run "$G" estimate --model llama-2-7b --task lora --gpu T4 --tokens 1e6 --precision fp16
+	grep -q 'NVIDIA T4 measured by gpurent bench on 2026-11-20: GEMM 50 TFLOPS' "$T/out" && ok || bad "the T4 record was not used for a T4"
+fi
+unset GPURENT_LEDGER
+
 finish
