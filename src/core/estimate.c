@@ -612,7 +612,11 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	e->params_trainable = e->lora_params;
 	{
 		double aw = is_pure16(w->precision) ? 2 : 4;  /* PEFT keeps adapters in fp32 */
-		e->mem.adapters = e->lora_params * (2 * aw + opt_bytes_per_param(w->optimizer, w->precision, h));
+		/* ZeRO / FSDP shard the adapters' optimizer states (stage 1),
+		 * gradients (2) and weights (3) as they do a full model's */
+		double opt = opt_bytes_per_param(w->optimizer, w->precision, h) / (w->zero >= 1 ? G : 1);
+		double grad = aw / (w->zero >= 2 ? G : 1), wt = aw / (w->zero >= 3 ? G : 1);
+		e->mem.adapters = e->lora_params * (wt + grad + opt);
 	}
 }
 

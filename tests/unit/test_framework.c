@@ -151,6 +151,12 @@ static void test_sharded_buffers(void **s)
 	tu_est("--model llama-3.1-8b --framework deepspeed --gpus 8 --zero 3", &w, &m, &d);
 	assert_float_equal(d.shard_gathered, (layer + 5e7) * 2, 1);
 	assert_float_equal(d.shard_reduce, layer * 2 + 5e8 * 2, 1);
+	/* LoRA under ZeRO-3: the adapters' weights and gradients (fp32, 4 B
+	 * each) and AdamW's two fp32 states (8 B) sharded over the 8 GPUs */
+	tu_est("--model llama-3.1-8b --task lora --gpus 8 --zero 3", &w, &m, &d);
+	assert_float_equal(d.mem.adapters, d.lora_params * (4 + 4 + 8) / 8, 1);
+	tu_est("--model llama-3.1-8b --task lora --gpus 8 --zero 1", &w, &m, &d);
+	assert_float_equal(d.mem.adapters, d.lora_params * (4 + 4 + 8.0 / 8), 1);
 	/* not sharded: none */
 	tu_est("--model llama-3.1-8b --framework deepspeed --gpus 8 --zero 2", &w, &m, &d);
 	assert_float_equal(d.mem.sharding, 0, 0);
