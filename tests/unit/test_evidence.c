@@ -67,8 +67,40 @@ static bool has_source(const char *s)
 	return at && at > s && strchr(at, ':') && strchr(s, '/') && strlen(strchr(at, ':')) > 1;
 }
 
+/* A row's source group: its id without the trailing -NN ("lf-a100-80"). */
+struct group {
+	char name[32];
+	size_t ci, n;
+	double err[MAXROWS];
+};
+#define MAXGROUPS 64
+
+static void group_add(struct group *g, size_t *ng, const char *id, size_t ci, double rel)
+{
+	char name[32];
+	const char *dash = strrchr(id, '-');
+	size_t len = dash && dash > id ? (size_t)(dash - id) : strlen(id);
+	size_t i;
+
+	snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), id);
+	for (i = 0; i < *ng; i++)
+		if (g[i].ci == ci && !strcmp(g[i].name, name))
+			break;
+	if (i == *ng) {
+		assert_true(*ng < MAXGROUPS);
+		snprintf(g[i].name, sizeof(g[i].name), "%s", name);
+		g[i].ci = ci;
+		g[i].n = 0;
+		(*ng)++;
+	}
+	assert_true(g[i].n < MAXROWS);
+	g[i].err[g[i].n++] = rel;
+}
+
 static void test_published_evidence(void **s)
 {
+	static struct group groups[MAXGROUPS];
+	size_t ngroups = 0;
 	char err[512], args[1024];
 	size_t len = 0, nrows = 0, ncat_seen = 0;
 	char *buf;
@@ -212,6 +244,7 @@ static void test_published_evidence(void **s)
 			}
 		}
 		errs[ci][nerr[ci]++] = rel;
+		group_add(groups, &ngroups, id, (size_t)ci, rel);
 		if (strcmp(csv_get(r, fitc), "fit"))
 			held[ci][nheld[ci]++] = fabs(rel);
 		else
@@ -257,6 +290,23 @@ static void test_published_evidence(void **s)
 			       100 * median, 100 * worst, nunder[ci], nexcl[ci], h, 100 * hm);
 		}
 	}
+	/* by source: where the misses are */
+	printf("%-13s %-14s %5s %14s %14s\n", "category", "source", "rows", "median |error|", "worst error");
+	for (size_t ci = 0; ci < NCAT; ci++)
+		for (size_t i = 0; i < ngroups; i++) {
+			struct group *g = &groups[i];
+			double a[MAXROWS], worst = 0;
+			if (g->ci != ci)
+				continue;
+			for (size_t k = 0; k < g->n; k++) {
+				a[k] = fabs(g->err[k]);
+				if (a[k] > fabs(worst))
+					worst = g->err[k];
+			}
+			qsort(a, g->n, sizeof(a[0]), cmp_double);
+			printf("%-13s %-14s %5zu %13.1f%% %+13.1f%%\n", categories[ci], g->name, g->n,
+			       100 * (g->n % 2 ? a[g->n / 2] : (a[g->n / 2 - 1] + a[g->n / 2]) / 2), 100 * worst);
+		}
 	/* the brief: 20+ rows across at least five categories */
 	assert_true(nrows >= 20);
 	assert_true(ncat_seen >= 5);
