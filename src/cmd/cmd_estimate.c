@@ -2,6 +2,7 @@
  * cmd_estimate.c - `gpurent estimate [FILE] [--field value]... [--json]`:
  * read a workload, run the estimator, print a table or JSON.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -525,7 +526,7 @@ static bool bench_figures(const struct gpu_db *gdb, const struct gpu_spec *gpu, 
 	memset(b, 0, sizeof(*b));
 	if (!gpu || ledger_default_path(path, sizeof(path), err, sizeof(err)) || access(path, R_OK))
 		return false;
-	if (ledger_open(path, &l, err, sizeof(err)))
+	if (ledger_open_readonly(path, &l, err, sizeof(err)))
 		goto out;
 	if (ledger_bench_list(l, 0, &rows, err, sizeof(err)))
 		goto out;
@@ -533,8 +534,17 @@ static bool bench_figures(const struct gpu_db *gdb, const struct gpu_spec *gpu, 
 	for (size_t i = 0; i < rows.n; i++) {
 		const struct ledger_bench *r = &rows.v[i];
 		const struct gpu_spec *s = r->gpu ? envcheck_find_gpu(gdb, r->gpu, 0) : NULL;
-		if (!s || strcmp(s->name, gpu->name) || !(r->value > 0))
+		if (!s || strcmp(s->name, gpu->name) || !(r->value > 0) || !isfinite(r->value))
 			continue;
+		/* a figure beyond the datasheet's (or under 1% of it) is not a
+		 * measurement of this card: skipped */
+		{
+			bool copy = !strcmp(r->test, "d2d_copy");
+			double v = r->value * (copy ? 1e9 : 1e12);
+			double sheet = copy ? gpu->mem_bw : fmax(gpu->bf16_flops, gpu->fp16_flops);
+			if (sheet > 0 && !(v <= 1.2 * sheet && v >= 0.01 * sheet))
+				continue;
+		}
 		if (!strcmp(r->test, "gemm_bf16") && !strcmp(r->unit, "TFLOP/s")) {
 			bf16 = r->value * 1e12;
 			at_bf16 = r->at;

@@ -537,6 +537,47 @@ out_free:
 	return -1;
 }
 
+int ledger_open_readonly(const char *path, struct ledger **out, char *err, size_t errlen)
+{
+	struct ledger *l;
+	int rc, version;
+
+	*out = NULL;
+	if (!path || !*path) {
+		ldb_set_err(err, errlen, "the ledger path is empty");
+		return -1;
+	}
+	if (!(l = calloc(1, sizeof(*l))) || !(l->path = strdup(path))) {
+		ldb_set_err(err, errlen, "%s: out of memory", path);
+		goto out_free;
+	}
+	/* never created, converted, migrated or waited on: a writer holding
+	 * it makes the read fail at once (the caller goes on without it) */
+	rc = sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READONLY, NULL);
+	if (rc != SQLITE_OK) {
+		ldb_error(l, rc, "opening", err, errlen);
+		goto out_close;
+	}
+	sqlite3_extended_result_codes(l->db, 1);
+	if (classify(l, &version, err, errlen))
+		goto out_close;
+	if (version != LEDGER_SCHEMA_VERSION) {
+		ldb_set_err(err, errlen, "%s: ledger schema %d, this gpurent reads %d", path, version,
+			    LEDGER_SCHEMA_VERSION);
+		goto out_close;
+	}
+	l->version = version;
+	*out = l;
+	return 0;
+out_close:
+	sqlite3_close(l->db);
+out_free:
+	if (l)
+		free(l->path);
+	free(l);
+	return -1;
+}
+
 void ledger_close(struct ledger *l)
 {
 	if (!l)

@@ -47,6 +47,14 @@ int ledger_default_path(char *buf, size_t n, char *err, size_t errlen);
  */
 int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen);
 
+/*
+ * Open an existing ledger at path to read only: nothing is created,
+ * converted or migrated, and no lock is waited for. -1 with the reason in
+ * err when it is missing, not a ledger, of another schema version, or busy.
+ * Only the read functions may be called on it.
+ */
+int ledger_open_readonly(const char *path, struct ledger **out, char *err, size_t errlen);
+
 /* Close l (NULL is fine). */
 void ledger_close(struct ledger *l);
 

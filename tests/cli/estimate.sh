@@ -295,7 +295,33 @@ PY
 	# a T4's record does not touch an H100 estimate, nor an H100's a T4's
 	run "$G" estimate --model llama-2-7b --task lora --gpu T4 --tokens 1e6 --precision fp16
 	grep -q 'NVIDIA T4 measured by gpurent bench on 2026-11-20: GEMM 50 TFLOPS' "$T/out" && ok || bad "the T4 record was not used for a T4"
+	# estimate only reads: the ledger's bytes (and its journal mode) stay as they were
+	python3 -c 'import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); d.execute("PRAGMA journal_mode=DELETE"); d.close()' \
+		"$GPURENT_LEDGER"
+	before=$(cksum <"$GPURENT_LEDGER")
+	run "$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9
+	[ "$(cksum <"$GPURENT_LEDGER")" = "$before" ] && ok || bad "estimate changed the ledger it read"
+	# a figure no card can reach (inf, or 1e-300 GB/s) is not a measurement: skipped
+	python3 - "$GPURENT_LEDGER" <<'PY' && ok || bad "could not write the absurd rows"
+import sqlite3, sys, calendar
+db = sqlite3.connect(sys.argv[1])
+at = calendar.timegm((2026, 11, 25, 0, 0, 0))
+for test, v, unit in (("gemm_bf16", float("inf"), "TFLOP/s"), ("d2d_copy", 1e-300, "GB/s")):
+    db.execute("INSERT INTO bench_results (measured_at, host, gpu, test, value, unit, nominal, recorded_at) "
+               "VALUES (?, 'box', 'NVIDIA H100 80GB HBM3', ?, ?, ?, NULL, ?)", (at, test, v, unit, at))
+db.commit()
+PY
+	expect_ok bench-absurd 'NVIDIA H100 SXM measured by gpurent bench on 2026-11-20: GEMM 600 TFLOPS and 2800 GB/s' \
+		"$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9
+	grep -q 'inf' "$T/out" && bad "an absurd ledger figure reached the output" || ok
 fi
+# an empty file, a directory, a file that is not a ledger: read as no ledger, left as they were
+: >"$T/empty.db"
+run env GPURENT_LEDGER="$T/empty.db" "$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9
+[ "$rc" -eq 0 ] && [ ! -s "$T/empty.db" ] && ok || bad "an empty ledger file: exit $rc, size $(wc -c <"$T/empty.db")"
+printf 'not a database' >"$T/junk.db"
+run env GPURENT_LEDGER="$T/junk.db" "$G" estimate --model llama-3.1-8b --gpu H100 --tokens 1e9
+[ "$rc" -eq 0 ] && [ "$(cat "$T/junk.db")" = "not a database" ] && ok || bad "a junk ledger file: exit $rc"
 unset GPURENT_LEDGER
 
 finish
