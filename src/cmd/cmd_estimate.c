@@ -221,13 +221,18 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	snprintf(note, sizeof(note), "%.0f%% of allocated", w->alloc_overhead * 100);
 	row("allocator reserve", e->mem.allocator, note);
 	row("CUDA context", e->mem.context, "driver, kernels, library workspaces");
+	row("total per GPU", e->mem.total, e->mem.reserved_share > 0 ?
+	    "what the job needs; must fit in the engine's share below" : "what nvidia-smi shows; must fit");
 	if (e->mem.reserved_share > 0) {
-		snprintf(note, sizeof(note), "%s reserves %.0f%% of the card at start; %s of it free for more KV cache",
-			 fw_profile(w->framework)->name, e->mem.reserved_share * 100,
-			 units_fmt_bytes(e->mem.reserved_free, a, sizeof(a)));
-		row("total per GPU", e->mem.total, note);
-	} else {
-		row("total per GPU", e->mem.total, "what nvidia-smi shows; must fit");
+		if (e->mem.reserved_free >= 0)
+			snprintf(note, sizeof(note), "%s reserves %.0f%% of the card at start (nvidia-smi shows it); "
+				 "%s of it left for more KV cache", fw_profile(w->framework)->name,
+				 e->mem.reserved_share * 100, units_fmt_bytes(e->mem.reserved_free, a, sizeof(a)));
+		else
+			snprintf(note, sizeof(note), "%s reserves %.0f%% of the card: %s short of the need, it will "
+				 "not start (raise gpu_memory_utilization)", fw_profile(w->framework)->name,
+				 e->mem.reserved_share * 100, units_fmt_bytes(-e->mem.reserved_free, a, sizeof(a)));
+		row("reserved by the engine", e->mem.reserved, note);
 	}
 	printf("\n");
 
@@ -408,6 +413,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "cuda_context_bytes", e->mem.context);
 	json_num(&j, "total_bytes", e->mem.total);
 	json_num(&j, "reserved_fraction", e->mem.reserved_share);
+	json_num(&j, "reserved_bytes", e->mem.reserved);
 	json_num(&j, "reserved_free_bytes", e->mem.reserved_free);
 	json_obj_end(&j);
 

@@ -694,7 +694,8 @@ static void fit(const struct workload *w, const struct gpu_spec *gpu, struct est
 	}
 	if (gpu) {
 		e->gpu_used = e->mem.total / gpu->memory_bytes;
-		e->gpu_fits = e->mem.total <= gpu->memory_bytes;
+		/* a serving engine's need must fit in the share it reserves */
+		e->gpu_fits = e->mem.total <= (e->mem.reserved_share > 0 ? e->mem.reserved : gpu->memory_bytes);
 	}
 }
 
@@ -722,13 +723,14 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 	M->allocator = M->allocated * w->alloc_overhead;
 	M->context = w->cuda_context;
 	M->total = M->allocated + M->allocator + M->context;
-	if (w->task == TASK_INFER && w->gpu_memory_utilization > 0 && gpu_bytes > 0 &&
-	    M->total < w->gpu_memory_utilization * gpu_bytes) {
+	if (w->task == TASK_INFER && w->gpu_memory_utilization > 0 && gpu_bytes > 0) {
 		/* formulas.md "Inference": vLLM / SGLang reserve their share of
-		 * the card at start; the KV cache pool takes what is left */
+		 * the chosen card at start, the KV cache pool taking what the
+		 * need leaves; the need must fit inside the share. The tiers
+		 * are judged by the need. */
 		M->reserved_share = w->gpu_memory_utilization;
-		M->reserved_free = w->gpu_memory_utilization * gpu_bytes - M->total;
-		M->total = w->gpu_memory_utilization * gpu_bytes;
+		M->reserved = w->gpu_memory_utilization * gpu_bytes;
+		M->reserved_free = M->reserved - M->total;
 	}
 }
 

@@ -44,8 +44,9 @@ struct est_mem {            /* bytes per GPU */
 	double allocator;       /* caching-allocator reserve: reserved - allocated */
 	double context;         /* CUDA context and library workspaces */
 	double total;           /* what nvidia-smi shows, what must fit */
-	double reserved_share;  /* serving: the share of the card the engine reserves (0: none) */
-	double reserved_free;   /* ... and what of it the KV cache may still take, bytes */
+	double reserved_share;  /* serving on a chosen card: the share the engine reserves (0: none) */
+	double reserved;        /* ... that share of the card, bytes (total, the need, must fit in it) */
+	double reserved_free;   /* ... what of it the KV cache may still take (< 0: short, will not start) */
 };
 
 struct est_tier {

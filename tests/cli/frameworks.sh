@@ -48,8 +48,12 @@ grep -q "torchtune" "$T/out" && ok || bad "text: the framework not named"
 run "$G" estimate --model llama-3.1-8b --task infer --framework vllm --gpu H100
 [ "$rc" -eq 0 ] && ok || bad "vllm: exit $rc"
 grep -q "reserves 90% of the card" "$T/out" && ok || bad "vllm: the reservation not said: $(grep total "$T/out")"
+grep -q "^Recommended: 24 GB tier" "$T/out" && ok || bad "vllm: the tier not judged by the need: $(grep Recommended "$T/out")"
 run "$G" estimate --model llama-3.1-8b --task infer --framework vllm --gpu H100 --gpu-memory-utilization 50%
 grep -q "reserves 50% of the card" "$T/out" && ok || bad "vllm: gpu_memory_utilization not taken"
+run "$G" estimate --model llama-3.1-8b --task infer --framework vllm --gpu RTX4090 --gpu-memory-utilization 50%
+grep -q "short of the need, it will not start" "$T/out" && grep -q "DOES NOT FIT" "$T/out" && ok \
+	|| bad "vllm: a share under the need said to fit: $(grep -E 'reserved|On ' "$T/out")"
 
 # bad input: one line, exit 2, naming the field
 run "$G" estimate --model llama-3.1-8b --framework pytorch-lightning

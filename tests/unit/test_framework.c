@@ -176,8 +176,17 @@ static void test_serving(void **s)
 	assert_float_equal(chunk.mem.activations * 16, whole.mem.activations, whole.mem.activations * 1e-9);
 	tu_est("--model llama-3.1-8b --task infer --framework vllm --gpu H100", &w, &m, &v);
 	assert_float_equal(v.mem.reserved_share, 0.9, 1e-12);
-	assert_float_equal(v.mem.total, 0.9 * 80e9, 1e3);
+	assert_float_equal(v.mem.reserved, 0.9 * 80e9, 1e3);
+	assert_float_equal(v.mem.reserved_free, 0.9 * 80e9 - v.mem.total, 1e3);
 	assert_true(v.mem.reserved_free > 40 * GB);
+	assert_true(v.gpu_fits);
+	/* the tiers are judged by the need, not the reservation: 24 GB fits */
+	assert_true(v.tiers[1].fits);
+	/* a share smaller than the need: it does not fit (vLLM will not start) */
+	tu_est("--model llama-3.1-8b --task infer --framework vllm --gpu RTX4090 --gpu-memory-utilization 50%",
+	       &w, &m, &v);
+	assert_true(v.mem.reserved_free < 0);
+	assert_false(v.gpu_fits);
 	/* without a GPU nothing is reserved: the need is shown */
 	tu_est("--model llama-3.1-8b --task infer --framework vllm", &w, &m, &v);
 	assert_float_equal(v.mem.reserved_share, 0, 0);
