@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/framework.h"
 #include "../core/units.h"
 #include "../core/workload.h"
 #include "../util/util.h"
@@ -178,7 +179,8 @@ void est_word(const struct est_note *n, char *out, size_t len)
 	case EST_N_ATTENTION:
 		snprintf(out, len, _("attention: %s; dropout %.2g; %s"),
 			 n->flash ? _("fused (flash), no s x s scores kept") : _("eager, s x s scores kept"),
-			 n->dropout, n->grad_ckpt ? _("gradient checkpointing on") : _("no gradient checkpointing"));
+			 n->dropout, n->ac == AC_SELECTIVE ? _("selective activation checkpointing") :
+			 n->grad_ckpt ? _("gradient checkpointing on") : _("no gradient checkpointing"));
 		break;
 	case EST_N_NO_ACTIVATIONS:
 		snprintf(out, len, "%s", _("activations not computed: only a parameter count is known (give a "

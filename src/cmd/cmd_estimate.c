@@ -150,8 +150,11 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		snprintf(note, sizeof(note), "%s B/param%s", w->precision == PREC_FP32 ? "4" : "2",
 			 w->zero >= 3 ? ", ZeRO-3 sharded" : "");
 		row("weights", e->mem.weights, note);
-		snprintf(note, sizeof(note), "%s B/param%s", w->precision == PREC_FP32 ? "4" : "2",
-			 w->zero >= 2 ? ", ZeRO-2 sharded" : "");
+		if (w->optimizer_step == STEP_IN_BWD)
+			snprintf(note, sizeof(note), "one tensor's at a time: the step runs in backward (in_bwd)");
+		else
+			snprintf(note, sizeof(note), "%s B/param%s", w->precision == PREC_FP32 ? "4" : "2",
+				 w->zero >= 2 ? ", ZeRO-2 sharded" : "");
 		row("gradients", e->mem.gradients, note);
 		snprintf(note, sizeof(note), "%s%s%s", workload_enum_name("optimizer", w->optimizer),
 			 (w->precision == PREC_AMP || w->precision == PREC_BF16 || w->precision == PREC_FP16) ?
@@ -286,8 +289,9 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			printf("\n");
 		}
 		if (e->bench_used)
-			printf("  measured by gpurent bench:%s%s\n",
-			       e->bench_flops > 0 ? " GEMM" : "", e->bench_bw > 0 ? " bandwidth" : "");
+			printf("  measured by gpurent bench: %s\n",
+			       e->bench_flops > 0 && e->bench_bw > 0 ? "GEMM and bandwidth" :
+			       e->bench_flops > 0 ? "GEMM" : "bandwidth");
 		printf("  wall time: %s on %ld GPU%s = %.1f GPU-hours\n",
 		       units_fmt_duration(e->wall_seconds, a, sizeof(a)), w->gpus,
 		       w->gpus > 1 ? "s" : "", e->gpu_hours);
@@ -304,8 +308,9 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 
 	printf("Communication\n");
 	if (!e->have_comm) {
-		printf("  none: %s\n", w->task == TASK_INFER ? "inference is not modelled as data-parallel" :
-		       "single GPU");
+		printf("  none: %s\n", w->task != TASK_INFER ? "single GPU" :
+		       w->gpus > 1 ? "no gradients to exchange (a tensor-parallel decode's all-reduces are in "
+				     "its step above)" : "single GPU");
 	} else {
 		est_word_link(e, words, EST_LINK_MAX);
 		printf("  per step: %s over %s -> %s\n", units_fmt_bytes(e->comm_bytes, a, sizeof(a)),
@@ -382,6 +387,9 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_str(&j, "activation_checkpointing", ac_names[w->activation_checkpointing]);
 	json_str(&j, "optimizer_step", step_names[w->optimizer_step]);
 	json_bool(&j, "compile", w->compile);
+	json_bool(&j, "activation_offloading", w->activation_offloading);
+	json_num(&j, "prefill_chunk", (double)w->prefill_chunk);
+	json_num(&j, "gpu_memory_utilization_fraction", w->gpu_memory_utilization);
 	/* the loss in effect (the framework's when not given); full outside decoder training */
 	json_str(&j, "loss", workload_enum_name("loss", e->loss.loss));
 	json_str(&j, "gpu", gpu ? gpu->name : "");

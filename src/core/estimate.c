@@ -1227,7 +1227,8 @@ static void standard_notes(const struct workload *w, const struct model_spec *m,
 	note(e, (struct est_note){.code = EST_N_OVERHEAD, .bytes = w->cuda_context,
 				  .given = workload_is_set(w, "cuda_context"), .fraction = w->alloc_overhead});
 	note(e, (struct est_note){.code = EST_N_ATTENTION, .flash = w->flash_attention, .dropout = w->dropout,
-				  .grad_ckpt = w->grad_checkpointing});
+				  .grad_ckpt = w->grad_checkpointing,
+				  .ac = w->activation_checkpointing});
 }
 
 static void memory(const struct workload *w, const struct model_spec *m, struct estimate *e,

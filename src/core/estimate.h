@@ -150,6 +150,7 @@ struct est_note {
 	enum est_kept kept;
 	bool given;             /* the value was given, not a default */
 	bool flash, grad_ckpt;  /* attention */
+	int ac;                 /* attention: enum ac_kind (framework.h) */
 	bool fp32;              /* no_tensor_rate: timed at the FP32 rate (else FP16) */
 	bool samples;           /* long_run: the unit is samples (else tokens) */
 	enum est_counted counted;

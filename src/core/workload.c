@@ -55,7 +55,7 @@ const struct workload_field workload_fields[] = {
 	FLD("budget", F_MONEY, budget, "none",
 	    "plan: the most the whole job may cost, e.g. 300, $300 or 2000CNY"),
 	FLD("compile", F_BOOL, compile, "the framework's (false; serving engines: true)",
-	    "torch.compile or CUDA graphs: fewer kernel launches a decoded token"),
+	    "torch.compile or CUDA graphs: fewer kernel launches a decoded token, fewer activations kept in training"),
 	INT("concurrency", concurrency, 1, 1000000, "1", "inference: sequences served at once"),
 	TOKENS("context", context, 1, 100000000, "4096 (capped at the model's maximum)",
 	    "inference: tokens held per sequence (prompt + generated); 4k = 4096, 128k = 131072"),
@@ -129,7 +129,8 @@ const struct workload_field workload_fields[] = {
 	FLD("params", F_COUNT, params, "from the architecture", "parameter count, e.g. 7e9 or 7B"),
 	ENUM("precision", precision, prec_names, "bf16",
 	     "fp32; amp/bf16/fp16 = mixed precision with fp32 master weights; bf16-true/fp16-true = pure 16-bit"),
-	TOKENS("prefill_chunk", prefill_chunk, 1, 100000000, "the framework's (vLLM and SGLang 8192, llama.cpp 512; else the prompt whole)",
+	TOKENS("prefill_chunk", prefill_chunk, 1, 100000000,
+	       "the framework's (vLLM 2048, SGLang 8192, llama.cpp 512; else the prompt whole)",
 	       "inference: prompt tokens prefilled a pass (chunked prefill)"),
 	TOKENS("prompt_len", prompt_len, 1, 100000000, "0 (no prefill load)",
 	       "service: prompt tokens per request, prefilled (with rps)"),
@@ -560,7 +561,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		w->grad_checkpointing = w->activation_checkpointing == AC_FULL;
 		if (!SET(w, "activation_offloading"))
 			w->activation_offloading = fp->ac_offload && w->activation_checkpointing == AC_FULL;
-		if (w->activation_offloading && w->activation_checkpointing != AC_FULL)
+		if (w->activation_offloading && w->activation_checkpointing != AC_FULL && w->task != TASK_INFER)
 			return fail_field("activation_offloading", bad, err, errlen,
 					  "offloads the inputs full checkpointing keeps: give activation_checkpointing full%s",
 					  "", 0);
@@ -571,6 +572,28 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		if (SET(w, "gpu_memory_utilization") && !(w->gpu_memory_utilization > 0))
 			return fail_field("gpu_memory_utilization", bad, err, errlen,
 					  "expected a share of the card above 0%s, up to 100%%", "", 0);
+		if (fp->serving && w->task != TASK_INFER && SET(w, "framework"))
+			return fail_field("framework", bad, err, errlen,
+					  "%s is a serving engine: it applies to task infer (train with another "
+					  "framework)", fp->name, 0);
+		if (w->optimizer_step == STEP_IN_BWD && w->grad_accum > 1)
+			return fail_field(SET(w, "optimizer_step") ? "optimizer_step" : "grad_accum", bad, err, errlen,
+					  "in_bwd steps as each gradient is ready, so it cannot accumulate gradients%s: "
+					  "expected grad_accum 1, got %ld", "", w->grad_accum);
+		if (w->task == TASK_INFER) {
+			static const char *const trn[] = {"activation_checkpointing", "activation_offloading",
+							  "grad_checkpointing", "optimizer_step"};
+			for (size_t i = 0; i < ARRAY_SIZE(trn); i++)
+				if (SET(w, trn[i]))
+					return fail_field(trn[i], bad, err, errlen,
+							  "applies to training, not task infer%s", "", 0);
+			w->activation_checkpointing = AC_NONE;
+			w->grad_checkpointing = 0;
+			w->activation_offloading = 0;
+		}
+		if (SET(w, "gpu_memory_utilization") && !w->gpu[0])
+			return fail_field("gpu_memory_utilization", bad, err, errlen,
+					  "is a share of a card: give gpu too%s", "", 0);
 		if (w->task != TASK_INFER) {
 			static const char *const inf[] = {"prefill_chunk", "gpu_memory_utilization"};
 			for (size_t i = 0; i < ARRAY_SIZE(inf); i++)
@@ -627,6 +650,17 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		return fail_field("zero", bad, err, errlen,
 				  "applies to training, not inference%s (got %ld)", "", w->zero);
 
+	if (arch->kind == MODEL_RESNET && w->activation_checkpointing == AC_SELECTIVE)
+		return fail_field("activation_checkpointing", bad, err, errlen,
+				  "selective recomputes a transformer's attention, not the CNN '%s' (give full or none)",
+				  arch->name, 0);
+	/* formulas.md "Inference time": tensor parallel splits the heads (vLLM
+	 * refuses a degree that does not divide them); llama.cpp splits layers */
+	if (w->task == TASK_INFER && w->gpus > 1 && arch->kind == MODEL_DECODER && arch->heads > 0 &&
+	    !fw_profile(w->framework)->layer_split && arch->heads % w->gpus)
+		return fail_field("gpus", bad, err, errlen,
+				  "tensor parallel splits the attention heads%s: expected a divisor of %ld",
+				  "", arch->heads);
 	if (arch->kind == MODEL_RESNET || arch->kind == MODEL_VIT) {
 		if (SET(w, "seq"))
 			return fail_field("seq", bad, err, errlen,

@@ -54,7 +54,7 @@ units = ("_bytes", "_seconds", "_flops", "_flops_per_second", "_fraction", "_byt
 unitless = {"params", "params_active", "params_trainable", "lora_params", "zero", "gpus",
             "micro_batch", "seq", "image_size", "grad_accum", "dropout", "lora_rank",
             "quant_bits", "context", "concurrency", "mfu", "gpu_hours", "work_units", "steps",
-            "ratio", "zero3_gpus_for_80gb", "nodes"}
+            "ratio", "zero3_gpus_for_80gb", "nodes", "prefill_chunk"}
 def walk(o, path=""):
     if isinstance(o, dict):
         for k, v in o.items():

@@ -24,7 +24,9 @@ cp "$T/out" tt.json
 run "$G" estimate $L --framework hf --json
 [ "$rc" -eq 0 ] && ok || bad "hf: exit $rc"
 cp "$T/out" hf.json
-if [ $HAVE_PY = 1 ]; then
+if [ $HAVE_PY = 0 ]; then
+	echo "SKIP: frameworks: no python3, the JSON loss checks not run"
+else
 	python3 - tt.json hf.json <<'PY' && ok || bad "torchtune chunked vs hf full loss"
 import json, sys
 tt, hf = (json.load(open(p)) for p in sys.argv[1:3])
@@ -65,6 +67,23 @@ run "$G" estimate --model llama-3.1-8b --grad-checkpointing --activation-checkpo
 [ "$rc" -eq 2 ] && grep -q "grad.checkpointing: says true" "$T/err" && ok || bad "conflict not refused: exit $rc"
 run "$G" estimate --model llama-3.1-8b --prefill-chunk 512
 [ "$rc" -eq 2 ] && grep -q "prefill.chunk: applies to task infer" "$T/err" && ok || bad "prefill_chunk on training: exit $rc"
+# combinations no run can have: refused, naming the field
+for c in "framework:--framework vllm" "framework:--framework llama.cpp --task lora" \
+	 "optimizer.step:--optimizer-step in_bwd --grad-accum 8" \
+	 "grad.checkpointing:--task infer --grad-checkpointing" \
+	 "optimizer.step:--task infer --optimizer-step fused" \
+	 "gpu.memory.utilization:--task infer --gpu-memory-utilization 80%" \
+	 "gpus:--task infer --gpus 3"; do
+	field=${c%%:*}; args=${c#*:}
+	run "$G" estimate --model llama-3.1-8b $args
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "--$field" "$T/err" && ok \
+		|| bad "$args: exit $rc: $(cat "$T/err")"
+done
+run "$G" estimate --model resnet-50 --activation-checkpointing selective
+[ "$rc" -eq 2 ] && grep -q "activation.checkpointing" "$T/err" && ok || bad "selective on a CNN: exit $rc"
+# llama.cpp splits layers, not heads: any GPU count
+run "$G" estimate --model llama-3.1-8b --task infer --gpus 3 --framework llama.cpp
+[ "$rc" -eq 0 ] && ok || bad "llama.cpp on 3 GPUs: exit $rc: $(cat "$T/err")"
 printf 'model: llama-3.1-8b\nframework: torchtune\noptimizer_step: sideways\n' >bad.yaml
 run "$G" estimate bad.yaml
 [ "$rc" -eq 2 ] && grep -q "bad.yaml:3: optimizer_step" "$T/err" && ok || bad "yaml optimizer_step: exit $rc: $(cat "$T/err")"
