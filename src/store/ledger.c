@@ -487,6 +487,29 @@ out_rollback:
 	return -1;
 }
 
+/* A ledger handle for path, not yet open; NULL with the reason in err. */
+static struct ledger *ledger_new(const char *path, char *err, size_t errlen)
+{
+	struct ledger *l = calloc(1, sizeof(*l));
+
+	if (!l || !(l->path = strdup(path))) {
+		free(l);
+		ldb_set_err(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	return l;
+}
+
+/* Close and free a handle that failed to open (NULL: nothing). */
+static void ledger_discard(struct ledger *l)
+{
+	if (!l)
+		return;
+	sqlite3_close(l->db);   /* a no-op on NULL */
+	free(l->path);
+	free(l);
+}
+
 int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 {
 	char defpath[4096];
@@ -503,12 +526,10 @@ int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 		ldb_set_err(err, errlen, "the ledger path is empty");
 		return -1;
 	}
-	if (!(l = calloc(1, sizeof(*l))) || !(l->path = strdup(path))) {
-		ldb_set_err(err, errlen, "%s: out of memory", path);
-		goto out_free;
-	}
+	if (!(l = ledger_new(path, err, errlen)))
+		return -1;
 	if (create_private(path, err, errlen))
-		goto out_free;
+		goto out_close;
 	rc = sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	if (rc != SQLITE_OK) {
 		ldb_error(l, rc, "opening", err, errlen);
@@ -529,11 +550,7 @@ int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 	*out = l;
 	return 0;
 out_close:
-	sqlite3_close(l->db);
-out_free:
-	if (l)
-		free(l->path);
-	free(l);
+	ledger_discard(l);
 	return -1;
 }
 
@@ -547,10 +564,8 @@ int ledger_open_readonly(const char *path, struct ledger **out, char *err, size_
 		ldb_set_err(err, errlen, "the ledger path is empty");
 		return -1;
 	}
-	if (!(l = calloc(1, sizeof(*l))) || !(l->path = strdup(path))) {
-		ldb_set_err(err, errlen, "%s: out of memory", path);
-		goto out_free;
-	}
+	if (!(l = ledger_new(path, err, errlen)))
+		return -1;
 	/* never created, converted, migrated or waited on: a writer holding
 	 * it makes the read fail at once (the caller goes on without it) */
 	rc = sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READONLY, NULL);
@@ -570,11 +585,7 @@ int ledger_open_readonly(const char *path, struct ledger **out, char *err, size_
 	*out = l;
 	return 0;
 out_close:
-	sqlite3_close(l->db);
-out_free:
-	if (l)
-		free(l->path);
-	free(l);
+	ledger_discard(l);
 	return -1;
 }
 
