@@ -208,6 +208,9 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)));
 		row("sharding buffers", e->mem.sharding, note);
 	}
+	if (e->mem.quant_saved > 0)
+		row("4-bit input copies", e->mem.quant_saved,
+		    "kept for backward by bitsandbytes <= 0.43.1: each quantized linear's input, 16-bit");
 	if (e->mem.int8_saved > 0)
 		row("int8 input copies", e->mem.int8_saved, "kept for backward: each int8 linear's input, 1 B");
 	if (e->mem.dequant > 0)
@@ -410,6 +413,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "shard_reduce_bytes", e->shard_reduce);
 	json_num(&j, "dequant_bytes", e->mem.dequant);
 	json_num(&j, "int8_saved_bytes", e->mem.int8_saved);
+	json_num(&j, "quant_saved_bytes", e->mem.quant_saved);
 	json_num(&j, "step_temp_bytes", e->mem.step_temp);
 	json_num(&j, "train_peak_bytes", e->mem.train_peak);
 	json_num(&j, "step_peak_bytes", e->mem.step_peak);

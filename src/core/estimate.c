@@ -452,6 +452,19 @@ static void activations(const struct workload *w, const struct model_spec *m,
 			double in = 3 * h + q + (m->gated_ffn ? 2 : 1) * h + f;
 			e->mem.int8_saved = (w->grad_checkpointing ? 1 : L) * s * b * in;
 		}
+		if (base_quantized(w) && w->quant_bits == 4 && w->quant_saves_input) {
+			/* formulas.md "Peak by phase": bitsandbytes up to 0.43.1
+			 * kept each 4-bit linear's input for backward, which never
+			 * reads it (ctx.tensors = (A, B); fixed by bitsandbytes
+			 * #1270): the distinct inputs, the attention's and the MLP's
+			 * norm outputs, attention's output and the MLP's product,
+			 * 16-bit; one layer under recomputation, and the lm_head's
+			 * input when it is quantized too */
+			double q = (double)(m->heads * m->head_dim);
+			double f = (double)m->ffn * (m->experts ? (double)m->experts_active : 1);
+			e->mem.quant_saved = ((w->grad_checkpointing ? 1 : L) * (2 * h + q + f) +
+					      (fw_profile(w->framework)->quant_lm_head ? h : 0)) * s * b * ea;
+		}
 	}
 }
 
@@ -516,10 +529,24 @@ static void sharded_buffers(const struct workload *w, const struct model_spec *m
 	e->mem.sharding = e->shard_gathered + e->shard_reduce;
 }
 
+/* The frozen base's quantized linear weights (elements): the layers'
+ * linears, and the lm_head where the framework quantizes every Linear
+ * (formulas.md "Framework profiles": LitGPT under Lightning's
+ * BitsandbytesPrecision) and it is not the tied embedding. */
+static double quantized_linear(const struct workload *w, const struct model_spec *m)
+{
+	double lin = model_params_linear(m);
+
+	if (w->task != TASK_INFER && fw_profile(w->framework)->quant_lm_head && m->kind == MODEL_DECODER &&
+	    !m->tied_embeddings)
+		lin += (double)m->vocab * (double)m->hidden;
+	return lin;
+}
+
 static void quantized_weights(const struct workload *w, const struct model_spec *m, long bits, double N,
 			      struct estimate *e, double *weights)
 {
-	double lin = model_params_linear(m);
+	double lin = quantized_linear(w, m);
 
 	if (lin > N)
 		lin = N;
@@ -590,6 +617,10 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	 * 4-bit base (PEFT on load_in_8bit) is quantized as QLoRA's is */
 	if (w->quant_bits < 16) {
 		double big = largest_linear(m);
+		if (quantized_linear(w, m) > model_params_linear(m))
+			/* the quantized lm_head is dequantized whole for each chunk of
+			 * the loss, forward and backward */
+			big = fmax(big, (double)m->vocab * (double)m->hidden);
 		quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		/* formulas.md "Quantization": loading quantizes one 16-bit weight
 		 * at a time; forward and backward dequantize one at a time */
@@ -707,7 +738,7 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 
 	/* formulas.md "Peak by phase": loading, forward/backward, the step */
 	M->train_peak = states + M->sharding + M->activations + M->logits + M->kv_cache + M->dequant +
-			M->int8_saved;
+			M->int8_saved + M->quant_saved;
 	M->step_peak = M->step_temp > 0 ? states + M->step_temp : 0;
 	M->load_peak = M->load_inflight > 0 ? M->weights + M->quant_consts + M->load_inflight : 0;
 	M->peak_phase = EST_PHASE_TRAIN;

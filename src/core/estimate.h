@@ -34,9 +34,10 @@ struct est_mem {            /* bytes per GPU */
 	/* formulas.md "Peak by phase": terms live in one phase only */
 	double dequant;         /* forward/backward: the 16-bit copy of the largest quantized linear weight */
 	double int8_saved;      /* forward/backward, int8 base: each linear's int8 copy of its input (CAt) */
+	double quant_saved;     /* forward/backward, 4-bit base, quant_saves_input: each distinct input, 16-bit */
 	double step_temp;       /* optimizer step: foreach AdamW's sqrt(v) buffer (activations freed) */
 	double load_inflight;   /* loading: the 16-bit weight being quantized (the rest already quantized) */
-	double train_peak;      /* model states + sharding + activations + logits + KV + dequant + int8_saved */
+	double train_peak;      /* model states + sharding + activations + logits + KV + dequant + int8_saved + quant_saved */
 	double step_peak;       /* model states + step_temp */
 	double load_peak;       /* weights + quant_consts + load_inflight */
 	enum est_phase { EST_PHASE_TRAIN, EST_PHASE_STEP, EST_PHASE_LOAD } peak_phase;

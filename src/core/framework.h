@@ -53,6 +53,7 @@ struct fw_profile {
 	bool double_quant;       /* a 4-bit base's block scales quantized again (torchao NF4: always) */
 	bool kbit_fp32_rest;     /* a quantized base's other parameters cast to fp32 (PEFT's
 				  * prepare_model_for_kbit_training), checkpointing turned on */
+	bool quant_lm_head;      /* a quantized base's lm_head quantized too (every Linear replaced) */
 	bool mixed_fp32_module;  /* mixed precision keeps the module in fp32 (Lightning bf16-mixed):
 				  * a frozen or served model in 4 bytes a parameter */
 	bool expandable;         /* sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */

@@ -137,6 +137,8 @@ const struct workload_field workload_fields[] = {
 	FLD("prompt_tokens", F_COUNT, prompt_tokens, "0", "inference: prompt tokens to prefill in total"),
 	INT("quant_bits", quant_bits, 2, 16, "4 for qlora, else 16 (none)",
 	    "weight quantization of the frozen/served linear layers: 4, 8 or 16 (lora: a quantized base)"),
+	FLD("quant_saves_input", F_BOOL, quant_saves_input, "false (bitsandbytes 0.43.2 and later)",
+	    "4-bit base: each quantized linear keeps its input for backward (bitsandbytes up to 0.43.1)"),
 	FLD("resumable", F_BOOL, resumable, "false",
 	    "plan: the job checkpoints and can resume (spot and time-limited queues)"),
 	FLD("rps", F_NUMBER, rps, "none (the load is concurrency x user_tps)",
@@ -626,6 +628,10 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (w->task == TASK_QLORA && w->quant_bits == 16)
 		return fail_field("quant_bits", bad, err, errlen,
 				  "qlora needs 4 or 8 bit base weights%s, got %ld", "", w->quant_bits);
+	if (SET(w, "quant_saves_input") && w->quant_saves_input &&
+	    !((w->task == TASK_LORA || w->task == TASK_QLORA) && w->quant_bits == 4))
+		return fail_field("quant_saves_input", bad, err, errlen,
+				  "applies to training on a 4-bit base (task qlora, or lora with quant_bits 4)%s", "", 0);
 	if (SET(w, "serve") && w->task != TASK_INFER)
 		return fail_field("serve", bad, err, errlen,
 				  "applies to task infer (a model served to users), not %s", task_names[w->task], 0);

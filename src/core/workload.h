@@ -74,6 +74,7 @@ struct workload {
 	char lora_targets[128];
 	long quant_bits;
 	int double_quant;        /* 4-bit: block scales quantized again (formulas.md "Quantization") */
+	int quant_saves_input;   /* 4-bit: bitsandbytes <= 0.43.1 keeps each linear's input for backward */
 	/* inference */
 	long context, concurrency;
 	int kv_dtype;

@@ -214,6 +214,40 @@ static void test_quantized_loading(void **s)
 	assert_true(tt.mem.quant_consts < none.mem.quant_consts / 3);
 }
 
+/* bitsandbytes <= 0.43.1 kept each 4-bit linear's input: per layer and
+ * token the two norm outputs (2 x 4096), attention's output (4096) and the
+ * MLP's product (14336) at 2 bytes, in each of 32 layers (one under
+ * recomputation); LitGPT quantizes the lm_head too: its 128256 x 4096
+ * weight at NF4, dequantized whole, and its input kept */
+static void test_quant_saves_input(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate off, on, ck, lit, lit16;
+	char err[256];
+	double tokens = 2048, per = 2 * 4096.0 + 4096 + 14336;
+
+	(void)s;
+	tu_est("--model llama-3.1-8b --task qlora --no-grad-checkpointing", &w, &m, &off);
+	assert_float_equal(off.mem.quant_saved, 0, 0);
+	tu_est("--model llama-3.1-8b --task qlora --no-grad-checkpointing --quant-saves-input", &w, &m, &on);
+	assert_float_equal(on.mem.quant_saved, 32 * per * tokens * 2, 1);
+	assert_float_equal(on.mem.train_peak - off.mem.train_peak, on.mem.quant_saved, 1);
+	tu_est("--model llama-3.1-8b --task qlora --grad-checkpointing --quant-saves-input", &w, &m, &ck);
+	assert_float_equal(ck.mem.quant_saved, per * tokens * 2, 1);
+	tu_est("--model llama-3.1-8b --task qlora --framework litgpt --no-grad-checkpointing --quant-saves-input",
+	       &w, &m, &lit);
+	assert_float_equal(lit.mem.quant_saved, (32 * per + 4096) * tokens * 2, 1);
+	assert_float_equal(lit.mem.dequant, 128256.0 * 4096 * 2, 1);
+	tu_est("--model llama-3.1-8b --task qlora --no-grad-checkpointing --loss full", &w, &m, &lit16);
+	/* the lm_head at 0.5625 bytes instead of 2 */
+	assert_true(lit.mem.weights < lit16.mem.weights - 128256.0 * 4096 * 1.4);
+	/* only a 4-bit base can say it */
+	assert_int_equal(tu_estimate_args("--model llama-3.1-8b --task lora --quant-saves-input", &w, &m, &on,
+					  err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "quant_saves_input"));
+}
+
 /* torch.compile: a norm keeps its input only and the gated MLP its two
  * matmul outputs: 2 norms x h + 2 x ffn fewer values a token a layer */
 static void test_compile_activations(void **s)
@@ -241,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_serving),
 		cmocka_unit_test(test_quantized_loading),
 		cmocka_unit_test(test_compile_activations),
+		cmocka_unit_test(test_quant_saves_input),
 	};
 	return cmocka_run_group_tests_name("framework", tests, tu_setup, tu_teardown);
 }
