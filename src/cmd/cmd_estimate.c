@@ -50,8 +50,11 @@ static void print_usage(FILE *f)
 	for (int i = 1; i < FW_COUNT; i++) {
 		const struct fw_profile *p = fw_profile(i);
 		if (p->serving) {
-			fprintf(f, "  %-11s %s: serving, CUDA graphs %s, prefill_chunk %ld", p->name, p->what,
-				p->compile ? "on" : "off", p->prefill_chunk);
+			fprintf(f, "  %-11s %s: serving, CUDA graphs %s, prefill_chunk %ld%s", p->name, p->what,
+				p->compile ? "on" : "off", p->prefill_chunk,
+				p->by_card ? (p->gpu_mem_util > 0 && i == FW_SGLANG ?
+					      " (it and the share set by the card when one is given)" :
+					      " (set by the card when one is given)") : "");
 			if (p->gpu_mem_util > 0)
 				fprintf(f, ", gpu_memory_utilization %.0f%% (the KV cache takes the rest)",
 					p->gpu_mem_util * 100);

@@ -375,7 +375,9 @@ void estimate_loss(const struct workload *w, const struct model_spec *m, double 
 		}
 		break;
 	default:
-		out->bytes = n * V * (ea + 8);
+		/* the logits, and an fp32 copy with its gradient (8 B a logit);
+		 * Megatron's vocab-parallel loss reuses one fp32 buffer (4 B) */
+		out->bytes = n * V * (ea + (out->framework != FW_NONE && fp->loss_upcast > 0 ? fp->loss_upcast : 8));
 		break;
 	}
 }

@@ -62,6 +62,8 @@ struct fw_profile {
 	long prefill_chunk;      /* serving: prompt tokens prefilled a pass (0: the prompt whole) */
 	double gpu_mem_util;     /* serving: share of the card reserved up front (0: what is needed) */
 	long kv_block;           /* serving: tokens a KV-cache block (0: no paging) */
+	bool by_card;            /* serving: the chunk (and SGLang's share) set by the card when one is
+				  * given (workload.c serving_by_card()); the values here without one */
 	/* ZeRO-3 / FSDP (formulas.md "Sharded training"): parameters gathered
 	 * ahead (elements; 0: one layer ahead), gradients reduced a bucket
 	 * (elements; 0: one layer) and the reduce dtype's bytes */

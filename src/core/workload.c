@@ -521,6 +521,39 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 	return 0;
 }
 
+/*
+ * formulas.md "Framework profiles": the serving engines that size their
+ * prefill chunk and their share of the card by the card (only where the
+ * fields were not given). vLLM's server batches 8192 tokens a step on
+ * cards of 70 GiB or more other than the A100, else 2048
+ * (vllm/engine/arg_utils.py get_batch_defaults). SGLang takes its chunk
+ * and CUDA-graph batch by GPU memory and reserves the rest of the card
+ * after 512 MiB + 1.5 x max(chunk, 2048) + 2 x graph batch + tp / 8 x
+ * 1024 MiB (at least 10 GiB on cards over 60 GiB): mem_fraction_static
+ * (python/sglang/srt/server_args.py _handle_gpu_memory_settings).
+ */
+static void serving_by_card(struct workload *w, const struct gpu_spec *g)
+{
+	double mib = g->memory_bytes / 1048576.0;
+
+	if (w->framework == FW_VLLM && !SET(w, "prefill_chunk"))
+		w->prefill_chunk = mib >= 70 * 1024 && !strstr(g->name, "A100") ? 8192 : 2048;
+	if (w->framework == FW_SGLANG) {
+		long chunk = mib < 35 * 1024 ? 2048 : mib < 60 * 1024 ? 4096 : mib < 160 * 1024 ? 8192 : 16384;
+		double graph_bs = mib < 20 * 1024 ? 8 : mib < 35 * 1024 ? 24 : mib < 60 * 1024 ? 32 :
+				  mib < 160 * 1024 ? 256 : 512;
+		double reserved;
+		if (!SET(w, "prefill_chunk"))
+			w->prefill_chunk = chunk;
+		reserved = 512 + 1.5 * (double)(w->prefill_chunk > 2048 ? w->prefill_chunk : 2048) +
+			   2 * graph_bs + (double)w->gpus / 8 * 1024;
+		if (mib > 60 * 1024 && reserved < 10 * 1024)
+			reserved = 10 * 1024;
+		if (!SET(w, "gpu_memory_utilization") && reserved < mib)
+			w->gpu_memory_utilization = round((mib - reserved) / mib * 1000) / 1000;
+	}
+}
+
 int workload_resolve(struct workload *w, const struct model_db *mdb,
 		     const struct gpu_db *gdb, struct model_spec *arch,
 		     const struct gpu_spec **gpu, int *bad, char *err, size_t errlen)
@@ -725,5 +758,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 					  "unknown GPU '%s' (see 'gpurent gpus')", w->gpu, 0);
 		}
 	}
+	if (*gpu && w->task == TASK_INFER)
+		serving_by_card(w, *gpu);
 	return 0;
 }

@@ -5,6 +5,8 @@
  * Each expected figure is worked from the formula by hand here, not read
  * back from the code.
  */
+#include <math.h>
+
 #include "testutil.h"
 
 #include "../../src/core/framework.h"
@@ -187,6 +189,23 @@ static void test_serving(void **s)
 	       &w, &m, &v);
 	assert_true(v.mem.reserved_free < 0);
 	assert_false(v.gpu_fits);
+	/* sized by the card: vLLM's server chunk is 8192 on an H100, 2048 on an
+	 * A100; SGLang on an H100 (76294 MiB): 512 + 1.5 x 8192 + 2 x 256 +
+	 * 1024 / 8 = 13440 MiB reserved, the share (76294 - 13440) / 76294 */
+	tu_est("--model llama-3.1-8b --task infer --framework vllm --gpu H100", &w, &m, &v);
+	assert_int_equal(w.prefill_chunk, 8192);
+	tu_est("--model llama-3.1-8b --task infer --framework vllm --gpu A100-80GB", &w, &m, &v);
+	assert_int_equal(w.prefill_chunk, 2048);
+	tu_est("--model llama-3.1-8b --task infer --framework sglang --gpu H100", &w, &m, &v);
+	assert_int_equal(w.prefill_chunk, 8192);
+	assert_float_equal(w.gpu_memory_utilization, round((80e9 / 1048576 - 13440) / (80e9 / 1048576) * 1000) / 1000,
+			   1e-12);
+	tu_est("--model llama-3.1-8b --task infer --framework sglang --gpu L4", &w, &m, &v);
+	assert_int_equal(w.prefill_chunk, 2048);
+	/* given, it stays */
+	tu_est("--model llama-3.1-8b --task infer --framework sglang --gpu H100 --gpu-memory-utilization 70%",
+	       &w, &m, &v);
+	assert_float_equal(w.gpu_memory_utilization, 0.7, 1e-12);
 	/* without a GPU nothing is reserved: the need is shown */
 	tu_est("--model llama-3.1-8b --task infer --framework vllm", &w, &m, &v);
 	assert_float_equal(v.mem.reserved_share, 0, 0);
