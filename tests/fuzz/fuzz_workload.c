@@ -1,9 +1,11 @@
 /*
  * fuzz_workload.c - workload_load_yaml (src/core/workload_yaml.c) on a
- * workload file, then workload_resolve against the embedded data.
+ * workload file, then workload_resolve against the embedded data, then the
+ * estimate of what resolved: every figure finite and not negative.
  */
 #include <math.h>
 
+#include "../../src/core/estimate.h"
 #include "../../src/core/workload.h"
 #include "fuzz.h"
 
@@ -63,6 +65,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc) {
 		FUZZ_CHECK(err[0] != '\0');
 		FUZZ_CHECK(bad >= -1 && bad < (int)workload_nfields);
+		return 0;
+	}
+	{
+		static struct estimate e;
+		if (estimate_run(&w, &arch, gpu, &e, err, sizeof(err)))
+			return 0;
+		const struct est_mem *M = &e.mem;
+		const double mem[] = {M->weights, M->gradients, M->optimizer, M->adapters, M->quant_consts,
+				      M->activations, M->logits, M->kv_cache, M->sharding, M->dequant,
+				      M->int8_saved, M->quant_saved, M->step_temp, M->load_inflight,
+				      M->train_peak, M->allocated, M->allocator, M->total};
+		for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+			FUZZ_CHECK(!isnan(mem[i]) && mem[i] >= 0);
+		FUZZ_CHECK(!isnan(e.wall_seconds) && e.wall_seconds >= 0);
+		FUZZ_CHECK(!isnan(e.decode_tokens_per_second) && e.decode_tokens_per_second >= 0);
+		FUZZ_CHECK(!isnan(e.flops_per_unit) && !isnan(e.mfu) && !isnan(e.comm_seconds));
+		FUZZ_STRICT_CHECK(isfinite(e.mem.total) && isfinite(e.wall_seconds));
 	}
 	return 0;
 }
