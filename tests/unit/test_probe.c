@@ -244,7 +244,7 @@ static void test_warmup(void **s)
 	assert_int_equal(probe_line(&P, "step 1", 3.0), 1);
 	assert_int_equal(probe_line(&P, "step 2", 5.0), 2);
 	for (int i = 3; i <= 12; i++) {
-		char line[16];
+		char line[32];
 
 		snprintf(line, sizeof(line), "step %d", i);
 		probe_line(&P, line, 5.0 + 0.5 * (i - 2));
@@ -292,7 +292,7 @@ static void test_no_warmup_and_cap(void **s)
 	probe_init(&P, NULL, 0, NULL, 0);
 	{
 		double t = 0;
-		char line[16];
+		char line[32];
 
 		for (int i = 1; i <= 9; i++) {
 			t += 10.0 / i;
@@ -338,7 +338,7 @@ static void test_slowing(void **s)
 	struct probe_result r;
 	const struct probe_diag *d;
 	double t = 0;
-	char line[16];
+	char line[32];
 
 	(void)s;
 	/* 12 steps: 0.5 s for the first four, 0.55 s, then 0.6 s for the last four */
