@@ -1039,7 +1039,7 @@ static int ledger_probes_cmd(int argc, char **argv)
 	} else if (!rows.n) {
 		printf("no probes recorded in %s (gpurent probe records them)\n", ledger_path(l));
 	} else {
-		printf("%5s  %-16s %-16s %-18s %9s %10s %12s %5s  %s\n", "ID", "TAKEN", "GPU", "MODEL",
+		printf("%5s  %-16s %-24s %-18s %9s %10s %12s %5s  %s\n", "ID", "TAKEN", "GPU", "MODEL",
 		       "STEP", "PEAK MEM", "RATE", "MFU", "DIAGNOSES");
 		for (size_t i = 0; i < rows.n; i++) {
 			const struct ledger_probe *p = &rows.v[i];
@@ -1065,8 +1065,8 @@ static int ledger_probes_cmd(int argc, char **argv)
 				snprintf(mfu, sizeof(mfu), "%.0f%%", p->mfu * 100);
 			else
 				snprintf(mfu, sizeof(mfu), "-");
-			printf("%5lld  %-16s %-16s %-18s %9s %10s %12s %5s  %s\n", (long long)p->id,
-			       fmt_local(p->at, false, when, sizeof(when)), clip(gpu, 16, (char[96]){0}, 96),
+			printf("%5lld  %-16s %-24s %-18s %9s %10s %12s %5s  %s\n", (long long)p->id,
+			       fmt_local(p->at, false, when, sizeof(when)), clip(gpu, 24, (char[96]){0}, 96),
 			       clip(p->model ? p->model : "-", 18, (char[96]){0}, 96), step, mem, rate, mfu,
 			       p->diagnoses && *p->diagnoses ? p->diagnoses : "-");
 		}
