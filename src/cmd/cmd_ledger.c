@@ -53,7 +53,7 @@ static const char usage[] =
 	"      print where the ledger is\n"
 	"  ledger probes [--limit N] [--json]\n"
 	"      the N most recent `gpurent probe` measurements, newest first\n"
-	"      (default 20; 0 = all); estimate/plan --calibrate ID use them\n"
+	"      (default 20; 0 = all); estimate and plan can be calibrated by them\n"
 	"\n"
 	"--ledger PATH (on any subcommand) or GPURENT_LEDGER picks the database;\n"
 	"default $XDG_DATA_HOME/gpurent/ledger.db (~/.local/share/gpurent/ledger.db).\n"
