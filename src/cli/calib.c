@@ -169,12 +169,12 @@ static void apply_time(struct calib *c, const struct workload *w, const struct g
 	c->est_mfu = e->mfu;
 	c->mfu = p->mfu > 0 && isfinite(p->mfu) ? p->mfu : 0;
 	c->memory_bound = w->task == TASK_INFER;
-	if (!e->have_time) {
-		c->time_skip = CALIB_NO_TIME;
-		return;
-	}
 	if (!gpu || !c->probe_gpu) {
 		c->time_skip = CALIB_NO_GPU;
+		return;
+	}
+	if (!e->have_time) {
+		c->time_skip = CALIB_NO_TIME;
 		return;
 	}
 	if (c->memory_bound) {
