@@ -17,6 +17,7 @@
 #include "../core/units.h"
 #include "../core/workload.h"
 #include "cmd.h"
+#include "../cli/calib.h"
 #include "../cli/common.h"
 #include "../cli/estwords.h"
 #include "../cli/wlargs.h"
@@ -81,7 +82,11 @@ static void print_usage(FILE *f)
 				p->reduce_bytes == 4 ? "fp32" : "bf16");
 		fputs("\n", f);
 	}
-	fputs("\n  --json                 machine-readable output (schema: docs/json.md)\n"
+	fputs("\n  --calibrate PROBE      use a recorded probe's memory and time (an id from\n"
+	      "                         'gpurent ledger probes', or latest; docs/formulas.md\n"
+	      "                         \"Calibrated by a probe\")\n"
+	      "  --ledger PATH          the ledger --calibrate reads (default $GPURENT_LEDGER)\n"
+	      "  --json                 machine-readable output (schema: docs/json.md)\n"
 	      "\nExit status: 0 ok, 1 runtime failure, 2 bad input (one line names file:line: field).\n"
 	      "Formulas and sources: docs/formulas.md. Accuracy: docs/accuracy.md.\n", f);
 }
@@ -126,9 +131,50 @@ static void row(const char *label, double bytes, const char *note)
 	printf("  %-28s %12s   %s\n", label, units_fmt_bytes(bytes, b, sizeof(b)), note);
 }
 
+/* The calibration's lines (formulas.md "Calibrated by a probe"). */
+static void render_calib(const struct calib *c, const struct gpu_spec *gpu, const struct estimate *e)
+{
+	char a[64], b[64], word[160];
+
+	if (!c->p)
+		return;
+	printf("Calibrated by %s\n", calib_word_probe(c, word, sizeof(word)));
+	if (c->mem_skip == CALIB_OK || c->mem_skip == CALIB_SMALLER_CARD)
+		printf("  memory per GPU: %s measured (NVML, CUDA context and allocator cache included); "
+		       "the estimate's own %s\n", units_fmt_bytes(c->mem_total, a, sizeof(a)),
+		       units_fmt_bytes(c->est_total, b, sizeof(b)));
+	if (c->mem_skip == CALIB_OK)
+		printf("  fit: from the probe on cards of %.0f GB or more%s\n",
+		       c->probe_gpu->memory_bytes / 1e9, gpu ? ", this card included" : "");
+	else if (c->mem_skip == CALIB_SMALLER_CARD)
+		printf("  fit on %s: the estimate's, not calibrated: %s\n", gpu->name, calib_why(c->mem_skip));
+	else
+		printf("  memory: the estimate's: %s\n", calib_why(c->mem_skip));
+	if (c->p->mem_growth > 0 && c->mem_skip != CALIB_NO_MEMORY)
+		printf("  ! memory grew %s a step while probed: the peak of a longer run may be higher\n",
+		       units_fmt_bytes(c->p->mem_growth, a, sizeof(a)));
+	if (c->time_skip == CALIB_OK) {
+		printf("  wall time: %s (the estimate's own %s); ", units_fmt_duration(c->wall_s, a, sizeof(a)),
+		       units_fmt_duration(c->est_wall_s, b, sizeof(b)));
+		if (c->memory_bound)
+			printf("decode is bandwidth-bound: the probe's %.0f tokens/s%s", c->p->units_per_s,
+			       c->scale != 1 ? " scaled by the ratio of memory bandwidths" : "");
+		else
+			printf("the probe's MFU %.1f%% (the estimate's %.1f%%)%s", c->mfu * 100, c->est_mfu * 100,
+			       c->scale != 1 ? " at this card's dense peak: scaled by the ratio of dense TFLOPS" : "");
+		if (c->scale != 1)
+			printf(", x%.2f", c->scale);
+		printf("\n");
+	} else {
+		printf("  time: the estimate's: %s\n", calib_why(c->time_skip));
+	}
+	(void)e;
+	printf("\n");
+}
+
 static void render_table(const struct workload *w, const struct model_spec *m,
 			 const struct gpu_spec *gpu, const struct gpu_db *gdb,
-			 const struct estimate *e)
+			 const struct estimate *e, const struct calib *cal)
 {
 	char a[64], b[64], c[64], note[200], words[EST_WARNING_MAX];
 	const char *prec = workload_enum_name("precision", w->precision);
@@ -312,6 +358,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	}
 	printf("\n");
 
+	render_calib(cal, gpu, e);
 	printf("Communication\n");
 	if (!e->have_comm) {
 		printf("  none: %s\n", w->task != TASK_INFER ? "single GPU" :
@@ -342,6 +389,14 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		est_word(&e->assumptions[i], words, EST_NOTE_MAX);
 		printf("  - %s\n", words);
 	}
+	if (cal->p) {
+		char word[160];
+		printf("  - calibrated by %s: %s%s%s\n", calib_word_probe(cal, word, sizeof(word)),
+		       cal->mem_skip == CALIB_OK ? "memory fit" : "",
+		       cal->mem_skip == CALIB_OK && cal->time_skip == CALIB_OK ? " and " : "",
+		       cal->time_skip == CALIB_OK ? "wall time" :
+		       cal->mem_skip == CALIB_OK ? "" : "no figure (see above)");
+	}
 	if (e->nwarnings) {
 		printf("\nWarnings\n");
 		for (int i = 0; i < e->nwarnings; i++) {
@@ -351,8 +406,40 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	}
 }
 
+static void json_calib(struct json *j, const struct calib *c)
+{
+	char buf[32];
+
+	if (!c->p) {
+		json_null(j, "calibration");
+		return;
+	}
+	json_obj_begin(j, "calibration");
+	json_num(j, "probe_id", (double)c->p->id);
+	json_num(j, "probe_taken_unix_seconds", c->p->at);
+	json_str(j, "probe_gpu", c->p->gpu ? c->p->gpu : "");
+	json_int(j, "probe_gpu_count", c->p->gpu_count);
+	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)c->p->workload_digest);
+	json_str(j, "probe_workload_digest", c->p->workload_digest ? buf : "");
+	json_bool(j, "workload_differs", c->digest_differs);
+	json_bool(j, "memory_calibrated", c->mem_skip == CALIB_OK);
+	json_str(j, "memory_code", calib_code(c->mem_skip));
+	json_num(j, "memory_total_bytes", c->mem_total);
+	json_num(j, "estimate_total_bytes", c->est_total);
+	json_num(j, "probe_memory_growth_bytes_per_step", c->p->mem_growth > 0 ? c->p->mem_growth : 0);
+	json_bool(j, "time_calibrated", c->time_skip == CALIB_OK);
+	json_str(j, "time_code", calib_code(c->time_skip));
+	json_str(j, "time_bound", c->memory_bound ? "memory" : "compute");
+	json_num(j, "time_scale", c->time_skip == CALIB_OK ? c->scale : 0);
+	json_num(j, "probe_mfu_fraction", c->mfu);
+	json_num(j, "estimate_mfu_fraction", c->est_mfu);
+	json_num(j, "wall_seconds", c->time_skip == CALIB_OK ? c->wall_s : 0);
+	json_num(j, "estimate_wall_seconds", c->est_wall_s);
+	json_obj_end(j);
+}
+
 static void render_json(const struct workload *w, const struct model_spec *m,
-			const struct gpu_spec *gpu, const struct estimate *e)
+			const struct gpu_spec *gpu, const struct estimate *e, const struct calib *cal)
 {
 	struct json j;
 	char words[EST_WARNING_MAX];
@@ -399,6 +486,11 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	/* the loss in effect (the framework's when not given); full outside decoder training */
 	json_str(&j, "loss", workload_enum_name("loss", e->loss.loss));
 	json_str(&j, "gpu", gpu ? gpu->name : "");
+	{
+		char dg[32];
+		snprintf(dg, sizeof(dg), "%016llx", (unsigned long long)workload_digest(w));
+		json_str(&j, "digest", dg);   /* what a probe of it records (formulas.md) */
+	}
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "memory");
@@ -507,6 +599,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_str(&j, "verdict", !e->have_comm ? "none" : e->comm_bound ? "communication-bound" : "compute-bound");
 	json_obj_end(&j);
 
+	json_calib(&j, cal);
 	json_arr_begin(&j, "assumption_codes");
 	for (int i = 0; i < e->nassumptions; i++)
 		json_str(&j, NULL, est_code_name(e->assumptions[i].code));
@@ -600,12 +693,17 @@ int cmd_estimate(int argc, char **argv)
 	const struct gpu_spec *gpu;
 	struct estimate e;
 	struct est_bench bench;
-	const char *file = NULL;
+	struct calib cal = {0};
+	const char *file = NULL, *calibrate = NULL, *ledger = NULL;
 	char err[512], key[64];
 	bool json = false;
 	int rc, bad;
 	const struct opt own[] = {
+		{.name = "calibrate", .type = OPT_STRING, .dest = &calibrate, .arg = "PROBE",
+		 .help = N_("use a recorded probe's memory and time (an id, or latest)"), .example = "latest"},
 		OPT_BOOL("json", &json, N_("print JSON")),
+		{.name = "ledger", .type = OPT_FILE, .dest = &ledger, .arg = "PATH",
+		 .help = N_("the ledger --calibrate reads"), .example = "/dev/null"},
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "estimate", .max_operands = -1,
@@ -629,12 +727,18 @@ int cmd_estimate(int argc, char **argv)
 		rc = wlargs_field_error(file, &w, bad, err);
 		goto out;
 	}
+	if (calibrate) {
+		if ((rc = calib_load(ledger, calibrate, &gdb, &w, &cal)))
+			goto out;
+		calib_apply(&cal, &w, gpu, &e);
+	}
 	if (json)
-		render_json(&w, &arch, gpu, &e);
+		render_json(&w, &arch, gpu, &e, &cal);
 	else
-		render_table(&w, &arch, gpu, &gdb, &e);
+		render_table(&w, &arch, gpu, &gdb, &e, &cal);
 	rc = msg_finish(EXIT_OK);
 out:
+	calib_free(&cal);
 	gpu_db_free(&gdb);
 	model_db_free(&mdb);
 	return rc;

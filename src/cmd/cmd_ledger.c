@@ -51,6 +51,9 @@ static const char usage[] =
 	"      every run, oldest first, to standard output\n"
 	"  ledger path\n"
 	"      print where the ledger is\n"
+	"  ledger probes [--limit N] [--json]\n"
+	"      the N most recent `gpurent probe` measurements, newest first\n"
+	"      (default 20; 0 = all); estimate and plan can be calibrated by them\n"
 	"\n"
 	"--ledger PATH (on any subcommand) or GPURENT_LEDGER picks the database;\n"
 	"default $XDG_DATA_HOME/gpurent/ledger.db (~/.local/share/gpurent/ledger.db).\n"
@@ -951,6 +954,128 @@ out_free:
 	return rc;
 }
 
+/* ---- ledger probes ---- */
+
+static void probe_json(struct json *j, const struct ledger_probe *p)
+{
+	char buf[64];
+
+	json_obj_begin(j, NULL);
+	json_num(j, "id", (double)p->id);
+	json_str(j, "taken", fmt_utc(p->at, buf, sizeof(buf)));
+	json_opt_num(j, "taken_unix_seconds", p->at);
+	json_str(j, "host", p->host ? p->host : "");
+	json_opt_str(j, "gpu", p->gpu);
+	json_opt_count(j, "gpu_count", p->gpu_count > 0 ? p->gpu_count : -1);
+	if (p->workload_digest) {
+		snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)p->workload_digest);
+		json_str(j, "workload_digest", buf);
+	} else {
+		json_null(j, "workload_digest");
+	}
+	json_opt_str(j, "model", p->model);
+	json_num(j, "steps", (double)p->steps);
+	json_num(j, "warmup_steps", (double)p->warmup);
+	json_opt_num(j, "steady_step_seconds", p->steady_step_s > 0 ? p->steady_step_s : NAN);
+	json_opt_num(j, "peak_memory_bytes", p->peak_mem > 0 ? p->peak_mem : NAN);
+	json_opt_num(j, "memory_growth_bytes_per_step", p->mem_growth);
+	json_str(j, "unit", p->units_are_samples ? "sample" : "token");
+	json_opt_num(j, "units_per_step", p->units_per_step > 0 ? p->units_per_step : NAN);
+	json_opt_num(j, "units_per_second", p->units_per_s > 0 ? p->units_per_s : NAN);
+	json_opt_num(j, "mfu_fraction", p->mfu > 0 ? p->mfu : NAN);
+	json_opt_num(j, "gpu_util_median_percent", p->util_median >= 0 ? p->util_median : NAN);
+	json_opt_num(j, "cpu_median_percent", p->cpu_median >= 0 ? p->cpu_median : NAN);
+	json_arr_begin(j, "diagnoses");
+	for (const char *d = p->diagnoses; d && *d;) {
+		size_t n = strcspn(d, ",");
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1), d);
+		if (*name)
+			json_str(j, NULL, name);
+		d += n + (d[n] == ',');
+	}
+	json_arr_end(j);
+	json_opt_str(j, "command", p->command);
+	json_obj_end(j);
+}
+
+static int ledger_probes_cmd(int argc, char **argv)
+{
+	const char *path = NULL;
+	struct ledger_probe_rows rows;
+	struct ledger *l;
+	bool json = false;
+	char err[1024];
+	long limit = 20;
+	int rc;
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_LONG("limit", &limit, 0, 100000000, "N", N_("the N most recent probes (0 = all)")),
+		OPT_BOOL("json", &json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "ledger probes", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 0, .operands = NULL};
+
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
+		return rc;
+	if ((rc = open_ledger(path, &l)))
+		return rc;
+	if (ledger_probe_list(l, (size_t)limit, &rows, err, sizeof(err))) {
+		ledger_close(l);
+		return msg_fail("%s", err);
+	}
+	if (json) {
+		struct json j;
+		json_init(&j, stdout);
+		json_obj_begin(&j, NULL);
+		json_str(&j, "schema", "gpurent.ledger-probes/1");
+		json_str(&j, "ledger", ledger_path(l));
+		json_arr_begin(&j, "probes");
+		for (size_t i = 0; i < rows.n; i++)
+			probe_json(&j, &rows.v[i]);
+		json_arr_end(&j);
+		json_obj_end(&j);
+	} else if (!rows.n) {
+		printf("no probes recorded in %s (gpurent probe records them)\n", ledger_path(l));
+	} else {
+		printf("%5s  %-16s %-24s %-18s %9s %10s %12s %5s  %s\n", "ID", "TAKEN", "GPU", "MODEL",
+		       "STEP", "PEAK MEM", "RATE", "MFU", "DIAGNOSES");
+		for (size_t i = 0; i < rows.n; i++) {
+			const struct ledger_probe *p = &rows.v[i];
+			char when[32], gpu[96], step[32], mem[32], rate[48], mfu[16];
+			if (p->gpu && p->gpu_count > 0)
+				snprintf(gpu, sizeof(gpu), "%dx %s", p->gpu_count, p->gpu);
+			else
+				snprintf(gpu, sizeof(gpu), "%s", p->gpu ? p->gpu : "-");
+			if (p->steady_step_s > 0)
+				units_fmt_duration(p->steady_step_s, step, sizeof(step));
+			else
+				snprintf(step, sizeof(step), "-");
+			if (p->peak_mem > 0)
+				units_fmt_bytes(p->peak_mem, mem, sizeof(mem));
+			else
+				snprintf(mem, sizeof(mem), "-");
+			if (p->units_per_s > 0)
+				snprintf(rate, sizeof(rate), "%.0f %s/s", p->units_per_s,
+					 p->units_are_samples ? "smp" : "tok");
+			else
+				snprintf(rate, sizeof(rate), "-");
+			if (p->mfu > 0)
+				snprintf(mfu, sizeof(mfu), "%.0f%%", p->mfu * 100);
+			else
+				snprintf(mfu, sizeof(mfu), "-");
+			printf("%5lld  %-16s %-24s %-18s %9s %10s %12s %5s  %s\n", (long long)p->id,
+			       fmt_local(p->at, false, when, sizeof(when)), clip(gpu, 24, (char[96]){0}, 96),
+			       clip(p->model ? p->model : "-", 18, (char[96]){0}, 96), step, mem, rate, mfu,
+			       p->diagnoses && *p->diagnoses ? p->diagnoses : "-");
+		}
+	}
+	ledger_probe_rows_free(&rows);
+	ledger_close(l);
+	return msg_finish(EXIT_OK);
+}
+
 static int ledger_path_cmd(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -984,6 +1109,7 @@ static const struct {
 	{"export", ledger_export_cmd},
 	{"list", ledger_list_cmd},
 	{"path", ledger_path_cmd},
+	{"probes", ledger_probes_cmd},
 	{"show", ledger_show_cmd},
 	{"summary", ledger_summary_cmd},
 };
@@ -1024,5 +1150,5 @@ int cmd_ledger(int argc, char **argv)
 		return rc;
 	}
 	return msg_usage(_("'%s' is not a ledger subcommand (add, list, show, summary, "
-			   "export, path)"), argv[0]);
+			   "export, path, probes)"), argv[0]);
 }

@@ -13,6 +13,7 @@
 #include "../core/plan.h"
 #include "../core/units.h"
 #include "cmd.h"
+#include "../cli/calib.h"
 #include "../cli/common.h"
 #include "../cli/offers_load.h"
 #include "../cli/out.h"
@@ -28,7 +29,8 @@ static const char usage[] =
 	"                    [--catalog PATH]... [--by cost|time] [--top N] [--max-price PRICE]\n"
 	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
 	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog]\n"
-	"                    [--setup DURATION] [--upload-bw BW] [--json | --emit sky]\n"
+	"                    [--setup DURATION] [--upload-bw BW] [--calibrate PROBE]\n"
+	"                    [--ledger PATH] [--json | --emit sky]\n"
 	"\n"
 	"Where and how to rent for a workload: estimate it (see 'gpurent help estimate'\n"
 	"for its fields), keep the offers whose GPU memory fits with headroom (a sliced\n"
@@ -85,6 +87,10 @@ static const char usage[] =
 	"spot, every 15-30 min on-demand).\n"
 	"--setup (default 20m) is billed set-up per instance start; --upload-bw\n"
 	"(default 100Mb/s) the dataset's upload speed.\n"
+	"--calibrate PROBE (an id from 'gpurent ledger probes', or latest; read from\n"
+	"--ledger PATH or $GPURENT_LEDGER) times training on every offer's GPUs at the\n"
+	"probe's MFU (the ratio of dense TFLOPS carries it to other cards); the memory\n"
+	"fit stays the estimate's (docs/formulas.md \"Calibrated by a probe\").\n"
 "Exit status: 0 ok, 1 nothing fits, 2 bad input.\n";
 
 static double to_usd(const struct offers_ctx *c, const struct money *m)
@@ -278,6 +284,48 @@ static void render_json_choice(struct json *j, const struct plan_choice *c, doub
 	json_obj_end(j);
 }
 
+/* The probe a plan was calibrated by: its line (table) or object (JSON). */
+static const struct calib *plan_cal;
+
+static void json_plan_calib(struct json *j)
+{
+	const struct calib *c = plan_cal;
+	bool timed;
+
+	if (!c || !c->p) {
+		json_null(j, "calibration");
+		return;
+	}
+	timed = c->p->mfu > 0 && c->p->mfu <= 1 && c->time_skip == CALIB_OK;
+	json_obj_begin(j, "calibration");
+	json_num(j, "probe_id", (double)c->p->id);
+	json_num(j, "probe_taken_unix_seconds", c->p->at);
+	json_str(j, "probe_gpu", c->p->gpu ? c->p->gpu : "");
+	json_bool(j, "workload_differs", c->digest_differs);
+	json_bool(j, "time_calibrated", timed);
+	json_num(j, "probe_mfu_fraction", timed ? c->p->mfu : 0);
+	json_bool(j, "memory_calibrated", false);
+	json_obj_end(j);
+}
+
+static void render_plan_calib(const struct workload *w)
+{
+	const struct calib *c = plan_cal;
+	char word[160];
+
+	if (!c || !c->p)
+		return;
+	calib_word_probe(c, word, sizeof(word));
+	if (c->time_skip == CALIB_OK && c->p->mfu > 0 && c->p->mfu <= 1)
+		printf("Calibrated by %s: every offer's GPUs timed at its MFU %.1f%% of the dense %s peak "
+		       "(scaled to each card by its dense TFLOPS) instead of the estimate's; memory fit: "
+		       "the estimate's\n\n", word, c->p->mfu * 100, workload_enum_name("precision", w->precision));
+	else
+		printf("Calibrated by %s: not applied: %s; time and memory fit are the estimate's\n\n", word,
+		       w->task == TASK_INFER ? "plan cannot time decoding from a probe yet" :
+		       calib_why(c->time_skip == CALIB_OK ? CALIB_NO_RATE : c->time_skip));
+}
+
 static void render_json(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
 			const struct plan_result *r, const struct display *d)
 {
@@ -299,6 +347,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	} else {
 		json_str(&j, "rate_source", strcmp(d->code, "USD") ? "--rate" : "identity");
 	}
+	json_plan_calib(&j);
 	json_num(&j, "considered", (double)r->considered);
 	json_num(&j, "feasible", (double)r->feasible);
 	json_num(&j, "pareto_count", (double)r->pareto);
@@ -524,6 +573,8 @@ int cmd_plan(int argc, char **argv)
 	struct sky_task task = {0};
 	struct display disp = {0};
 	const char *file, *task_file = NULL, *sky_opt = NULL, *currency = NULL;
+	const char *calibrate = NULL, *ledger = NULL;
+	struct calib cal = {0};
 	char err[512], key[64];
 	struct opt_list catalogs = {0}, rates = {0}, access = {0}, excl = {0}, only = {0};
 	struct names acc = {0}, exn = {0}, onn = {0};
@@ -544,6 +595,8 @@ int cmd_plan(int argc, char **argv)
 			{.name = "access", .type = OPT_LIST, .dest = &access, .arg = "NAME[,NAME]",
 			 .help = N_("memberships you hold (campus clusters, institution pools)"), .example = "SJTU-HPC"},
 			OPT_ONEOF("by", &by, by_names, "cost|time", N_("rank by total cost or by finish time")),
+			{.name = "calibrate", .type = OPT_STRING, .dest = &calibrate, .arg = "PROBE",
+			 .help = N_("time training at a recorded probe's MFU (an id, or latest)"), .example = "latest"},
 			{.name = "catalog", .type = OPT_LIST, .dest = &catalogs, .arg = "PATH",
 			 .help = N_("a SkyPilot catalog file or folder, or an offers CSV"),
 			 .example = "tests/data/offers-mixed.csv"},
@@ -553,6 +606,8 @@ int cmd_plan(int argc, char **argv)
 			{.name = "exclude", .type = OPT_LIST, .dest = &excl, .arg = "NAME[,NAME]",
 			 .help = N_("leave out these providers or supply types"), .example = "marketplace"},
 			OPT_BOOL("json", &json, N_("print JSON")),
+			{.name = "ledger", .type = OPT_FILE, .dest = &ledger, .arg = "PATH",
+			 .help = N_("the ledger --calibrate reads"), .example = "/dev/null"},
 			{.name = "max-price", .type = OPT_MONEY, .dest = &max_price, .arg = "PRICE",
 			 .help = N_("the most an instance may cost per hour"), .seen = &have_max_price},
 			{.name = "only", .type = OPT_LIST, .dest = &only, .arg = "NAME[,NAME]",
@@ -618,6 +673,17 @@ int cmd_plan(int argc, char **argv)
 	if (workload_resolve(&wd, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
 		rc = wlargs_field_error(file, &wd, bad, err);
 		goto out;
+	}
+	if (calibrate) {
+		struct estimate ce;
+		if ((rc = calib_load(ledger, calibrate, &c.gdb, &wd, &cal)))
+			goto out;
+		/* what the probe can give: timed on the workload's GPU or the probed one */
+		if (!estimate_run(&wd, &arch, gpu ? gpu : cal.probe_gpu, &ce, err, sizeof(err)))
+			calib_apply(&cal, &wd, gpu ? gpu : cal.probe_gpu, &ce);
+		if (cal.time_skip == CALIB_OK && !calib_plan_workload(&cal, &w))
+			cal.time_skip = CALIB_NO_RATE;
+		plan_cal = &cal;
 	}
 	/* one currency per answer: --currency, else the one a money value
 	 * was written in (the budget, then --max-price), else USD */
@@ -731,6 +797,7 @@ int cmd_plan(int argc, char **argv)
 			render_json(&wd, &arch, &po, &r, &disp);
 			one = r.n ? EXIT_OK : EXIT_RUNTIME;
 		} else {
+			render_plan_calib(&wd);
 			render(&wd, &arch, &po, &r, &disp);
 			one = r.n ? EXIT_OK : EXIT_RUNTIME;
 		}
@@ -747,6 +814,8 @@ int cmd_plan(int argc, char **argv)
 out_pricer:
 	plan_pricer_free(&pc);
 out:
+	plan_cal = NULL;
+	calib_free(&cal);
 	model_db_free(&mdb);
 	offers_free(&c);
 out_opts:

@@ -762,3 +762,77 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		serving_by_card(w, *gpu);
 	return 0;
 }
+
+/* ---- digest (workload.h) ---- */
+
+/* Fields that do not change what a step does: where, how long, the price,
+ * and the estimator's assumptions. Sorted. */
+static const char *const digest_skip[] = {
+	"access", "alloc_overhead", "budget", "cuda_context", "data_size", "deadline", "egress",
+	"egress_month", "epochs", "gpu", "headroom", "interconnect", "link_bw", "mfu", "node_bw",
+	"prompt_tokens", "resumable", "rps", "samples", "serve", "step_time", "tflops", "tokens",
+	"user_tps",
+};
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+uint64_t workload_digest(const struct workload *w)
+{
+	uint64_t h = 14695981039346656037ULL;
+	char text[320];
+
+	for (size_t i = 0; i < workload_nfields; i++) {
+		const struct workload_field *f = &workload_fields[i];
+		const char *p = (const char *)w + f->offset;
+		bool skip = false;
+		double d;
+		long l;
+		int k;
+
+		for (size_t j = 0; j < sizeof(digest_skip) / sizeof(digest_skip[0]) && !skip; j++)
+			skip = !strcmp(f->name, digest_skip[j]);
+		if (skip)
+			continue;
+		switch (f->type) {
+		case F_STR:
+			snprintf(text, sizeof(text), "%s=%.*s\n", f->name, (int)strnlen(p, f->size), p);
+			break;
+		case F_INT:
+			memcpy(&l, p, sizeof(l));
+			snprintf(text, sizeof(text), "%s=%ld\n", f->name, l);
+			break;
+		case F_BOOL:
+		case F_ENUM:
+			memcpy(&k, p, sizeof(k));
+			snprintf(text, sizeof(text), "%s=%d\n", f->name, k);
+			break;
+		case F_MONEY: {
+			struct money m;
+			memcpy(&m, p, sizeof(m));
+			snprintf(text, sizeof(text), "%s=%.17g %.*s\n", f->name, m.amount,
+				 (int)strnlen(m.code, sizeof(m.code)), m.code);
+			break;
+		}
+		case F_SCHEDULE: {
+			struct serve_sched sc;
+			memcpy(&sc, p, sizeof(sc));
+			snprintf(text, sizeof(text), "%s=%.17g x %.17g\n", f->name, sc.hours_per_day,
+				 sc.days_per_week);
+			break;
+		}
+		default:
+			memcpy(&d, p, sizeof(d));
+			snprintf(text, sizeof(text), "%s=%.17g\n", f->name, d == 0 ? 0.0 : d);
+			break;
+		}
+		h = fnv1a(h, text);
+	}
+	return h ? h : 1;
+}

@@ -9,6 +9,7 @@
 #define GPURENT_WORKLOAD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "gpu.h"
@@ -175,5 +176,20 @@ int workload_parse_serve(const char *s, struct serve_sched *out, char *err, size
 
 /* Hours a week the service is up (0 when serve is not set). */
 double workload_serve_hours_week(const struct workload *w);
+
+/*
+ * A stable 64-bit digest of what the workload's step is (gpurent probe
+ * records it, estimate/plan --calibrate compare it): FNV-1a (64-bit offset
+ * basis 14695981039346656037, prime 1099511628211) over "name=value\n"
+ * for every field in table order, the value in a fixed text form (strings
+ * as they are, numbers "%.17g", integers, booleans and enums as numbers,
+ * money "amount code", schedules "hours x days"). Fields that say where,
+ * for how long or at what price the job runs, or that are the estimator's
+ * own assumptions, are left out (their list: workload.c digest_skip[];
+ * docs/formulas.md "Calibrated by a probe"), so that the same job timed
+ * on another GPU or for more tokens has the same digest. Call it on a
+ * resolved workload. Never 0.
+ */
+uint64_t workload_digest(const struct workload *w);
 
 #endif

@@ -3,7 +3,7 @@
  * that keep gpurent away from files that are not its own (foreign or
  * damaged files, newer schemas), versioned migrations, and the helpers
  * the other parts share (ledger_int.h). Writes: ledger_write.c; reads:
- * ledger_query.c; bench results: ledger_bench.c; summaries: the pure
+ * ledger_query.c; bench results: ledger_bench.c; probes: ledger_probe.c; summaries: the pure
  * src/core/ledger_summary.c. The schema is documented in docs/ledger.md.
  */
 #include <errno.h>
@@ -105,6 +105,33 @@ static const struct migration {
 	 "  nominal REAL,\n"
 	 "  recorded_at REAL NOT NULL);\n"
 	 "CREATE INDEX bench_results_measured_at ON bench_results(measured_at);\n"},
+	/* gpurent probe: what the first steps of a real job measured, so that
+	 * estimate and plan can be calibrated by it (--calibrate) */
+	{"probes: one row per gpurent probe (host, GPU, workload digest, step time, memory, MFU, "
+	 "diagnoses)",
+	 "CREATE TABLE probes (\n"
+	 "  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	 "  taken_at REAL NOT NULL,\n"
+	 "  host TEXT NOT NULL,\n"
+	 "  gpu TEXT,\n"
+	 "  gpu_count INTEGER,\n"
+	 "  workload_digest TEXT,\n"
+	 "  model TEXT,\n"
+	 "  steps INTEGER NOT NULL,\n"
+	 "  warmup INTEGER NOT NULL,\n"
+	 "  steady_step_seconds REAL,\n"
+	 "  peak_memory_bytes REAL,\n"
+	 "  memory_growth_bytes_per_step REAL,\n"
+	 "  units_per_step REAL,\n"
+	 "  units_per_second REAL,\n"
+	 "  units_are_samples INTEGER NOT NULL,\n"
+	 "  mfu REAL,\n"
+	 "  util_median REAL,\n"
+	 "  cpu_median REAL,\n"
+	 "  diagnoses TEXT,\n"
+	 "  command TEXT,\n"
+	 "  recorded_at REAL NOT NULL);\n"
+	 "CREATE INDEX probes_taken_at ON probes(taken_at);\n"},
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == LEDGER_SCHEMA_VERSION,

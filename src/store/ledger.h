@@ -13,6 +13,7 @@
 #ifndef GPURENT_LEDGER_H
 #define GPURENT_LEDGER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,7 +21,7 @@
 #include "../core/ledger_summary.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define LEDGER_SCHEMA_VERSION 3
+#define LEDGER_SCHEMA_VERSION 4
 
 /* Return values besides 0 and -1. */
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */
@@ -159,5 +160,63 @@ int ledger_bench_list(struct ledger *l, size_t limit, struct ledger_bench_rows *
 		      char *err, size_t errlen);
 
 void ledger_bench_rows_free(struct ledger_bench_rows *r);
+
+/* ---- probes (gpurent probe; schema v4) ---- */
+
+/*
+ * What one `gpurent probe` measured (src/core/probe.h's struct
+ * probe_result, plus where and on what). Strings are borrowed for the call
+ * that receives them; in rows read back they point into the rows'
+ * storage. A double that is NaN is stored as unknown (NULL) and read back
+ * as NaN; probe_result's "0 = unknown" figures may be stored as they are.
+ */
+struct ledger_probe {
+	int64_t id;                /* read back: the row's id (ignored by add) */
+	double at;                 /* unix seconds the probe was taken; required */
+	const char *host;          /* the box; required */
+	const char *gpu;           /* the GPU's name ("NVIDIA H100 80GB HBM3"); NULL unknown */
+	int gpu_count;             /* GPUs the job used; 0 unknown */
+	uint64_t workload_digest;  /* workload_digest() of the resolved workload; 0 none */
+	const char *model;         /* the workload's model name; NULL none */
+	long steps, warmup;        /* steps seen, and excluded as warm-up (>= 0) */
+	double steady_step_s;      /* median step after warm-up (s) */
+	double peak_mem;           /* bytes, the job's processes summed over its GPUs (NVML) */
+	double mem_growth;         /* bytes a step over the steady part */
+	double units_per_step;     /* tokens (or samples) a step, all GPUs */
+	double units_per_s;        /* tokens (or samples) a second, all GPUs */
+	bool units_are_samples;
+	double mfu;                /* fraction of the dense peak at the precision; 0 unknown */
+	double util_median;        /* GPU %, < 0 unknown */
+	double cpu_median;         /* the job's CPU % of one core, < 0 unknown */
+	const char *diagnoses;     /* probe_diag_name()s joined by ','; NULL or "" none */
+	const char *command;       /* the job's command line, escaped as runs' are; NULL none */
+	double recorded_at;        /* read back: when the row was written (unix s) */
+};
+
+/* Record p; *id (may be NULL) receives its id. 0, LEDGER_INVALID (no
+ * time, no host, negative steps, a figure that is infinite), or -1. */
+int ledger_probe_add(struct ledger *l, const struct ledger_probe *p, int64_t *id,
+		     char *err, size_t errlen);
+
+struct ledger_probe_rows {
+	struct ledger_probe *v;
+	size_t n;
+	char **storage_;           /* private: storage_[i] owns the strings of v[i] */
+};
+
+/*
+ * Read probe id (id < 0: the newest, by time taken then id) into *out as
+ * one row (out->n == 1; ledger_probe_rows_free()). 0, LEDGER_NOT_FOUND
+ * (no such probe, or none at all), or -1.
+ */
+int ledger_probe_get(struct ledger *l, int64_t id, struct ledger_probe_rows *out,
+		     char *err, size_t errlen);
+
+/* Read stored probes newest first (time taken, then id); limit 0 means all.
+ * *out is the caller's (ledger_probe_rows_free()). 0 or -1. */
+int ledger_probe_list(struct ledger *l, size_t limit, struct ledger_probe_rows *out,
+		      char *err, size_t errlen);
+
+void ledger_probe_rows_free(struct ledger_probe_rows *r);
 
 #endif

@@ -324,4 +324,114 @@ run env GPURENT_LEDGER="$T/junk.db" "$G" estimate --model llama-3.1-8b --gpu H10
 [ "$rc" -eq 0 ] && [ "$(cat "$T/junk.db")" = "not a database" ] && ok || bad "a junk ledger file: exit $rc"
 unset GPURENT_LEDGER
 
+# --- estimate --calibrate PROBE: a probe in the ledger (rows written here with
+# python's sqlite3 into a ledger made by `gpurent ledger list`; docs/formulas.md
+# "Calibrated by a probe")
+CL="$T/probe-ledger.db"
+W="$ROOT/examples/lora-7b.yaml"
+expect_err calib-no-ledger 1 'no ledger there' env GPURENT_LEDGER="$T/absent.db" "$G" estimate "$W" --calibrate latest
+[ ! -e "$T/absent.db" ] && ok || bad "--calibrate created the ledger"
+expect_err calib-bad-spec 2 "--calibrate: expected a probe id" "$G" estimate "$W" --ledger "$CL" --calibrate newest
+expect_err calib-zero 2 "--calibrate: expected a probe id" "$G" estimate "$W" --ledger "$CL" --calibrate 0
+if [ "$HAVE_PY" = 1 ]; then
+	"$G" ledger --ledger "$CL" list >/dev/null 2>&1
+	expect_err calib-none 1 'no probe recorded' "$G" estimate "$W" --ledger "$CL" --calibrate latest
+	digest() { "$G" estimate "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["workload"]["digest"])'; }
+	D=$(digest "$W" --gpu H100)
+	DI=$(digest --model llama-3.1-8b --task infer --tokens 1e6 --gpu H100)
+	[ "$D" = "$(digest "$W" --gpu A100 --tokens 1e9)" ] && ok || bad "the digest depends on the GPU or the tokens"
+	[ "$D" != "$(digest "$W" --micro-batch 2)" ] && ok || bad "the digest ignores micro_batch"
+	python3 - "$CL" "$D" "$DI" <<'PY' && ok || bad "could not write probe rows into the test ledger"
+import sqlite3, sys, calendar
+db = sqlite3.connect(sys.argv[1])
+def probe(at, gpu, digest, peak, mfu, rate, growth=0, count=1):
+    db.execute("INSERT INTO probes (taken_at, host, gpu, gpu_count, workload_digest, model, steps, warmup, "
+               "steady_step_seconds, peak_memory_bytes, memory_growth_bytes_per_step, units_per_step, "
+               "units_per_second, units_are_samples, mfu, util_median, cpu_median, diagnoses, command, "
+               "recorded_at) VALUES (?, 'box', ?, ?, ?, 'm', 40, 3, 0.9, ?, ?, 4096, ?, 0, ?, 97, 40, "
+               "'warmup', 'python train.py', ?)", (at, gpu, count, digest, peak, growth, rate, mfu, at))
+t = calendar.timegm((2026, 11, 20, 12, 0, 0))
+probe(t - 86400, "NVIDIA H100 80GB HBM3", sys.argv[2], 50e9, 0.30, 5000)          # 1: older
+probe(t, "NVIDIA H100 80GB HBM3", sys.argv[2], 30e9, 0.25, 4551, growth=2e6)      # 2: the latest
+probe(t - 3600, "NVIDIA H100 80GB HBM3", sys.argv[3], 70e9, 0, 2000)              # 3: decoding
+db.commit()
+PY
+	before=$(cksum <"$CL")
+	run "$G" estimate "$W" --gpu H100 --json; cp "$T/out" "$T/plain.json"
+	run "$G" estimate "$W" --gpu H100 --ledger "$CL" --calibrate latest --json; cp "$T/out" "$T/cal.json"
+	[ "$rc" -eq 0 ] && ok || bad "calibrate latest: exit $rc $(cat "$T/err")"
+	python3 - "$T/plain.json" "$T/cal.json" <<'PY' && ok || bad "estimate --calibrate latest on the probed GPU"
+import json, sys
+p, c = (json.load(open(f)) for f in sys.argv[1:3])
+k = c["calibration"]
+assert p["calibration"] is None
+assert k["probe_id"] == 2 and k["probe_gpu_count"] == 1 and not k["workload_differs"], k
+# time: the probe's MFU on the probed GPU; the estimate's own beside
+assert k["time_calibrated"] and k["time_bound"] == "compute" and k["time_scale"] == 1, k
+assert k["estimate_wall_seconds"] == p["time"]["wall_seconds"], k
+assert c["time"]["wall_seconds"] == k["wall_seconds"] != p["time"]["wall_seconds"]
+r = k["wall_seconds"] / k["estimate_wall_seconds"]
+assert abs(r - p["time"]["mfu"] / 0.25) < 1e-9, r
+assert abs(c["time"]["gpu_hours"] - k["wall_seconds"] / 3600) < 1e-9
+# memory: the probe's peak replaces the total on the card and the tiers of its size or more
+assert k["memory_calibrated"] and k["memory_total_bytes"] == 30e9, k
+assert k["estimate_total_bytes"] == p["memory"]["total_bytes"] != 30e9
+assert abs(c["fit"]["gpu_used_fraction"] - 30e9 / c["fit"]["gpu_memory_bytes"]) < 1e-12
+for a, b in zip(p["fit"]["tiers"], c["fit"]["tiers"]):
+    if a["tier_gb"] >= 80:
+        assert abs(b["used_fraction"] - 30e9 / (b["tier_gb"] * 1e9)) < 1e-12, b
+    else:
+        assert a == b, (a, b)
+# every number's key names its unit here too
+units = ("_bytes", "_seconds", "_fraction", "_bytes_per_step")
+for key, v in k.items():
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        assert key.endswith(units) or key in ("probe_id", "probe_gpu_count", "time_scale"), key
+PY
+	[ "$(cksum <"$CL")" = "$before" ] && ok || bad "estimate --calibrate changed the ledger"
+	expect_ok calib-text 'Calibrated by probe 2 \(2026-11-20 12:00 UTC, 1x NVIDIA H100 80GB HBM3\)' \
+		"$G" estimate "$W" --gpu H100 --ledger "$CL" --calibrate latest
+	grep -q "the probe's MFU 25.0%" "$T/out" && grep -q "the estimate's own" "$T/out" && ok || bad "calib-text: the figures beside"
+	grep -q '^  - calibrated by probe 2 .*: memory fit and wall time' "$T/out" && ok || bad "calib-text: no assumption line"
+	grep -q 'memory grew 2.0 MB a step' "$T/out" && ok || bad "calib-text: the memory growth is not said"
+	# GPURENT_LEDGER as the other commands read it; an id picks an older probe
+	expect_ok calib-env 'Calibrated by probe 1 ' env GPURENT_LEDGER="$CL" "$G" estimate "$W" --gpu H100 --calibrate 1
+	# a smaller card: its fit is not calibrated; the time scales by dense TFLOPS
+	run "$G" estimate "$W" --gpu A100 --json; cp "$T/out" "$T/p40.json"
+	run "$G" estimate "$W" --gpu A100 --ledger "$CL" --calibrate 2 --json; cp "$T/out" "$T/c40.json"
+	python3 - "$T/p40.json" "$T/c40.json" <<'PY' && ok || bad "estimate --calibrate on a smaller, other card"
+import json, sys
+p, c = (json.load(open(f)) for f in sys.argv[1:3])
+k = c["calibration"]
+assert not k["memory_calibrated"] and k["memory_code"] == "smaller_card", k
+assert c["fit"]["gpu_used_fraction"] == p["fit"]["gpu_used_fraction"], c["fit"]
+assert abs(k["time_scale"] - 312 / 989.5) < 1e-9, k
+assert abs(k["wall_seconds"] - c["time"]["total_flops"] / (0.25 * 312e12)) < 1e-6 * k["wall_seconds"], k
+PY
+	expect_ok calib-smaller 'fit on NVIDIA A100 40GB SXM: the estimate.s, not calibrated' \
+		"$G" estimate "$W" --gpu A100 --ledger "$CL" --calibrate 2
+	# decoding is bandwidth-bound: the probe's tokens/s scaled by the bandwidths
+	run "$G" estimate --model llama-3.1-8b --task infer --tokens 1e6 --gpu A100-80GB --ledger "$CL" --calibrate 3 --json
+	python3 - "$T/out" <<'PY' && ok || bad "estimate --calibrate a decoding probe"
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = d["calibration"]
+assert k["time_calibrated"] and k["time_bound"] == "memory", k
+assert abs(k["time_scale"] - 2039 / 3350) < 1e-9, k
+assert abs(d["time"]["decode_tokens_per_second"] - 2000 * 2039 / 3350) < 1e-6, d["time"]
+assert k["probe_mfu_fraction"] == 0
+PY
+	expect_ok calib-decode 'decode is bandwidth-bound.*scaled by the ratio of memory bandwidths' \
+		"$G" estimate --model llama-3.1-8b --task infer --tokens 1e6 --gpu A100-80GB --ledger "$CL" --calibrate 3
+	# another workload: latest is refused, an explicit id is used with one warning
+	expect_err calib-other-latest 1 'measured another workload' \
+		"$G" estimate "$W" --micro-batch 2 --gpu H100 --ledger "$CL" --calibrate latest
+	grep -q 'give --calibrate 2 to use it anyway' "$T/err" && ok || bad "calib-other-latest: no advice"
+	run "$G" estimate "$W" --micro-batch 2 --gpu H100 --ledger "$CL" --calibrate 2
+	[ "$rc" -eq 0 ] && [ "$(grep -c 'warning: --calibrate 2: probe 2 .*measured another workload' "$T/err")" = 1 ] &&
+		[ "$(wc -l <"$T/err")" = 1 ] && grep -q 'Calibrated by probe 2' "$T/out" && ok ||
+		bad "calib-other-id: exit $rc $(cat "$T/err")"
+	expect_err calib-missing-id 1 'no probe with id 9' "$G" estimate "$W" --ledger "$CL" --calibrate 9
+fi
+
 finish

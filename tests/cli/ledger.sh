@@ -322,4 +322,69 @@ assert d['runs'][0]['problems'] == 'OOM\x1b[31mRED\nline2 \ufffd \x9b \u4e2d', d
 		&& ok || bad "export --json is valid UTF-8: $(cat -v "$T/out")"
 fi
 
+# --- ledger probes: what `gpurent probe` recorded (rows written here with
+# python's sqlite3: the probe command is not needed to test the listing)
+P=$T/probes.db
+expect_ok probes-empty '^no probes recorded in ' "$G" ledger --ledger "$P" probes
+[ -e "$P" ] && ok || bad "ledger probes did not create the ledger as list does"
+grep -q '^  ledger probes' "$T/h1" && ok || bad "help ledger lacks 'ledger probes'"
+expect_err probes-operand 2 '' "$G" ledger --ledger "$P" probes 3
+expect_err probes-limit 2 '--limit' "$G" ledger --ledger "$P" probes --limit -1
+if [ "$HAVE_PY" = 1 ]; then
+	python3 - "$P" <<'PY' && ok || bad "could not write probe rows"
+import sqlite3, sys, calendar
+db = sqlite3.connect(sys.argv[1])
+def probe(at, gpu, count, digest, model, peak, mfu, rate, diag, samples=0):
+    db.execute("INSERT INTO probes (taken_at, host, gpu, gpu_count, workload_digest, model, steps, warmup, "
+               "steady_step_seconds, peak_memory_bytes, memory_growth_bytes_per_step, units_per_step, "
+               "units_per_second, units_are_samples, mfu, util_median, cpu_median, diagnoses, command, "
+               "recorded_at) VALUES (?, 'box', ?, ?, ?, ?, 40, 3, 0.5, ?, 0, 4096, ?, ?, ?, 97, 40, ?, "
+               "'python train.py --x \"a b\"', ?)", (at, gpu, count, digest, model, peak, rate, samples,
+                                                     mfu, diag, at))
+t = calendar.timegm((2026, 11, 20, 12, 0, 0))
+probe(t, "NVIDIA H100 80GB HBM3", 2, "00000000000000ff", "llama-2-7b", 61.5e9, 0.31, 12000, "warmup,mem_growing")
+probe(t + 60, None, None, None, "resnet-50", None, None, 800, None, samples=1)
+probe(t - 60, "NVIDIA L4", 1, "0123456789abcdef", "gpt2", 9e9, 0.2, 3000, "data_starved")
+db.commit()
+PY
+	run "$G" ledger --ledger "$P" probes
+	[ "$rc" -eq 0 ] && [ "$(sed -n 2p "$T/out" | awk '{print $1}')$(sed -n 3p "$T/out" | awk '{print $1}')$(sed -n 4p "$T/out" | awk '{print $1}')" = 213 ] \
+		&& ok || bad "probes: not newest first: $(cat "$T/out")"
+	grep -q '2x NVIDIA H100' "$T/out" && grep -q 'warmup,mem_growing' "$T/out" && grep -q '61.50 GB' "$T/out" &&
+		grep -q '31%' "$T/out" && grep -q '800 smp/s' "$T/out" && ok || bad "probes table: $(cat "$T/out")"
+	sed -n 2p "$T/out" | grep -q ' -  -$' && ok || bad "probes: unknown figures are not '-': $(sed -n 2p "$T/out")"
+	run "$G" ledger --ledger "$P" probes --limit 1
+	[ "$(wc -l <"$T/out")" = 2 ] && ok || bad "probes --limit 1: $(cat "$T/out")"
+	run "$G" ledger --ledger "$P" probes --json
+	python3 - "$T/out" <<'PY' && ok || bad "ledger probes --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "gpurent.ledger-probes/1", d
+p = d["probes"]
+assert [x["id"] for x in p] == [2, 1, 3], p
+a = p[1]
+assert a["gpu"] == "NVIDIA H100 80GB HBM3" and a["gpu_count"] == 2 and a["workload_digest"] == "00000000000000ff"
+assert a["diagnoses"] == ["warmup", "mem_growing"] and a["taken"] == "2026-11-20T12:00:00Z", a
+assert a["peak_memory_bytes"] == 61.5e9 and a["mfu_fraction"] == 0.31 and a["unit"] == "token", a
+assert a["command"] == 'python train.py --x "a b"'
+b = p[0]
+assert b["gpu"] is None and b["gpu_count"] is None and b["mfu_fraction"] is None and b["diagnoses"] == []
+assert b["unit"] == "sample" and b["peak_memory_bytes"] is None
+for x in p:
+    for k, v in x.items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            assert k.endswith(("_seconds", "_bytes", "_per_step", "_per_second", "_fraction", "_percent", "_steps")) \
+                or k in ("id", "gpu_count", "steps"), k
+PY
+	if [ "$HAVE_SQLITE" = 1 ]; then
+		# a v3 ledger (before probes) gains the table, its runs kept
+		cp "$P" "$T/v3.db"
+		"$G" ledger --ledger "$T/v3.db" add --cost 2 --currency USD --duration 1h >/dev/null 2>&1
+		sqlite3 "$T/v3.db" "DROP TABLE probes; DELETE FROM gpurent_schema WHERE version = 4; PRAGMA user_version = 3;"
+		expect_ok probes-v3 '^no probes recorded' "$G" ledger --ledger "$T/v3.db" probes
+		[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = 4 ] && [ "$(sqlite3 "$T/v3.db" 'SELECT count(*) FROM runs')" = 1 ] \
+			&& ok || bad "v3 -> v4: $(sqlite3 "$T/v3.db" 'PRAGMA user_version')"
+	fi
+fi
+
 finish

@@ -283,4 +283,49 @@ else
 	echo "SKIP real catalogs: $REAL not found (../shared is absent) or no python3"
 fi
 
+# --- plan --calibrate PROBE: training timed at the probe's MFU on every card
+# (docs/formulas.md "Calibrated by a probe"); a ledger made by `ledger list`,
+# a probe row written with python's sqlite3
+CL="$T/probe-ledger.db"
+expect_err plan-calib-no-ledger 1 'no ledger there' "$G" plan "$EX" --ledger "$T/absent.db" --calibrate latest
+expect_err plan-calib-bad 2 '--calibrate: expected a probe id' "$G" plan "$EX" --ledger "$CL" --calibrate -1
+if [ "$HAVE_PY" = 1 ]; then
+	"$G" ledger --ledger "$CL" list >/dev/null 2>&1
+	D=$("$G" estimate "$EX" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["workload"]["digest"])')
+	python3 - "$CL" "$D" <<'PY' && ok || bad "could not write a probe row into the test ledger"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("INSERT INTO probes (taken_at, host, gpu, gpu_count, workload_digest, model, steps, warmup, "
+           "steady_step_seconds, peak_memory_bytes, memory_growth_bytes_per_step, units_per_step, "
+           "units_per_second, units_are_samples, mfu, util_median, cpu_median, diagnoses, command, "
+           "recorded_at) VALUES (1795000000, 'box', 'NVIDIA H100 80GB HBM3', 1, ?, 'llama-2-7b', 40, 3, "
+           "0.9, 30e9, 0, 4096, 4551, 0, 0.25, 97, 40, NULL, 'python train.py', 1795000000)", (sys.argv[2],))
+db.commit()
+PY
+	run "$G" plan "$EX" --json --top 20; cp "$T/out" "$T/plain.json"
+	run "$G" plan "$EX" --json --top 20 --ledger "$CL" --calibrate latest; cp "$T/out" "$T/cal.json"
+	run "$G" plan "$EX" --json --top 20 --mfu 0.25; cp "$T/out" "$T/mfu.json"
+	python3 - "$T/plain.json" "$T/cal.json" "$T/mfu.json" <<'PY' && ok || bad "plan --calibrate latest"
+import json, sys
+p, c, m = (json.load(open(f)) for f in sys.argv[1:4])
+k = c["calibration"]
+assert p["calibration"] is None
+assert k["probe_id"] == 1 and k["time_calibrated"] and k["probe_mfu_fraction"] == 0.25, k
+assert not k["memory_calibrated"]
+key = lambda x: (x["provider"], x["instance"], x["mode"])
+def times(d): return {key(x): x["compute_seconds"] for x in d["ranked"]}
+# the probe's MFU on every card: the same plan as --mfu 0.25, not the estimate's
+assert times(c) == times(m), "calibrated != --mfu 0.25"
+common = set(times(c)) & set(times(p))
+assert common and all(times(c)[x] != times(p)[x] for x in common)
+PY
+	expect_ok plan-calib-text 'Calibrated by probe 1 .*MFU 25.0% of the dense bf16 peak.*memory fit: the estimate.s' \
+		"$G" plan "$EX" --ledger "$CL" --calibrate 1
+	# another workload: latest refused, the id used with a warning
+	expect_err plan-calib-other 1 'measured another workload' "$G" plan "$EX" --micro-batch 2 --ledger "$CL" --calibrate latest
+	run "$G" plan "$EX" --micro-batch 2 --ledger "$CL" --calibrate 1
+	grep -q 'warning: --calibrate 1: probe 1 .*measured another workload' "$T/err" && grep -q 'Calibrated by probe 1' "$T/out" \
+		&& ok || bad "plan-calib-other-id: $(cat "$T/err")"
+fi
+
 finish
