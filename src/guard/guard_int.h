@@ -80,6 +80,7 @@ struct guard {
 	char gpu_type[96];
 	char host[256];
 	char problems[600];
+	double mem_visible;          /* bytes the first job GPU shows (a MIG slice's own), 0 unknown */
 	char line_buf[2][STREAM_LINE];
 };
 
