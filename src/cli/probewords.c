@@ -64,7 +64,8 @@ void probe_word_evidence(const struct probe_diag *d, char *buf, size_t n)
 			 d->a, d->b);
 		break;
 	case PROBE_D_MEM_GROWING:
-		snprintf(buf, n, "the job's GPU memory grew %.1f MB a step over %ld steps", d->a / 1e6, d->steps);
+		snprintf(buf, n, "the job's GPU memory grew %.1f MB a step, %.0f MB over %ld steady steps",
+			 d->a / 1e6, d->b / 1e6, d->steps);
 		break;
 	case PROBE_D_SLICED:
 		snprintf(buf, n, "the process sees %.1f GB, the card's datasheet says %.1f GB", d->a / 1e9,

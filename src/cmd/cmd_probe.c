@@ -138,7 +138,7 @@ static bool should_stop(void *ctx, double now)
 	return r->stopped;
 }
 
-static void status(void *ctx, char *buf, size_t n)
+static void status_line(void *ctx, char *buf, size_t n)
 {
 	struct probe_run *r = ctx;
 	size_t k = r->p.nsteps;
@@ -478,7 +478,7 @@ int cmd_probe(int argc, char **argv)
 	run.t0 = util_now_mono();
 	run.p.t0 = run.t0;
 	g.grace_s = po.grace_s;
-	g.poll_s = 0.25;
+	g.poll_s = 0.1;   /* ten readings a second: the memory rule wants several a third */
 	g.no_ledger = true;   /* the probe's record is the probes table, not a run */
 	g.log_dir = "gpurent-logs";
 	g.progress_file = po.progress_file;
@@ -491,7 +491,7 @@ int cmd_probe(int argc, char **argv)
 	g.on_progress = po.progress_file ? on_progress : NULL;
 	g.on_sample = on_sample;
 	g.should_stop = should_stop;
-	g.status = status;
+	g.status = status_line;
 	g.cmd_out_to_stderr = po.json;
 	status = guard_run(&g);
 	unsetenv("GPURENT_PROBE_TORCH_FILE");

@@ -30,6 +30,7 @@ struct stream {
 	int term_fd;                 /* 1 or 2 */
 	const char *tag;             /* "out" or "err" in the log */
 	bool cr;                     /* a '\r' came: the line restarts unless '\n' follows */
+	bool bar;                    /* the line restarted after a '\r' (a progress bar) */
 	size_t len;
 	char *line;                  /* STREAM_LINE bytes, in struct guard's cold part */
 };

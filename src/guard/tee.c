@@ -128,11 +128,14 @@ static void stream_feed(struct guard *g, struct stream *s, const char *p, size_t
 		char ch = p[i];
 		if (s->cr) {
 			s->cr = false;
-			if (ch != '\n')
+			if (ch != '\n') {
 				s->len = 0;   /* a progress bar redrew the line: keep the last state */
+				s->bar = true;
+			}
 		}
 		if (ch == '\n') {
 			stream_emit(g, s);
+			s->bar = false;
 		} else if (ch == '\r') {
 			s->cr = true;
 			if (g->o->on_line && s->len)   /* a bar's state (tqdm) is a line to the probe */
@@ -143,6 +146,11 @@ static void stream_feed(struct guard *g, struct stream *s, const char *p, size_t
 			s->line[s->len++] = ch;
 		}
 	}
+	/* tqdm writes "\r" and then the bar, whole, in one write: the probe
+	 * gets the bar now rather than at the next redraw (a default tqdm
+	 * bar ends with ']'; it comes again at the redraw, as a repeat) */
+	if (g->o->on_line && s->bar && !s->cr && s->len && s->line[s->len - 1] == ']')
+		line_hook(g, s);
 }
 /* Read what is there; returns true when something came. Closes at EOF. */
 bool tee_stream_read(struct guard *g, struct stream *s)
