@@ -14,8 +14,11 @@
  * median step time stays STEP_MS on a loaded machine; one late step is
  * followed by a short one). --warmup-ms: the first step takes MS instead.
  * --leak-mb-per-step: the memory grows by X MiB after each step.
- * --busy-cpu: the steps spin the CPU instead of sleeping (a data-starved
- * job: its loader busy, the GPU, scripted low in the fake NVML, waiting).
+ * --busy-cpu: the steps spin the CPU instead of sleeping, and three
+ * more processes (DataLoader workers) spin beside it until the job ends (a
+ * data-starved job: its loaders busy, the GPU, scripted low in the fake
+ * NVML, waiting). Four spinners, so that the job still gets most of a core
+ * on a machine that other builds keep busy.
  * --procs-file: "PID BYTES" rewritten (a new file renamed over the old)
  * before the first step and after each. MEM_MB and X are MiB.
  */
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 static double now_s(void)
@@ -137,6 +141,14 @@ int main(int argc, char **argv)
 		known |= !strcmp(fmt, fmts[i]);
 	if (!known || steps < 1 || !(step_ms > 0) || mem < 0)
 		return usage();
+	for (int k = 0; busy && k < 3; k++) {
+		pid_t parent = getpid();
+		if (fork() == 0) {
+			while (getppid() == parent)
+				wait_until(now_s() + 0.05, 1);
+			_exit(0);
+		}
+	}
 	printf("loading the model (%.0f MiB) ...\n", mem);
 	fflush(stdout);
 	write_procs(procs, mem);
