@@ -172,6 +172,9 @@ expect_err "bad workload" 2 "model" "$G" probe --model no-such-model-xyz -- true
 # help and the docs
 expect_ok "help" "gpurent probe" "$G" help probe
 [ -f "$ROOT/docs/probe.md" ] && grep -q GPURENT_PROBE_TORCH_FILE "$ROOT/docs/probe.md" && ok || bad "docs/probe.md"
-grep -q "gpurent probe" "$ROOT/docs/gpurent.1" && ok || bad "the man page lacks probe"
-grep -q "probe" "$ROOT/README.md" && ok || bad "README lacks probe"
+grep -q 'fBprobe\\fR' "$ROOT/docs/gpurent.1" && ok || bad "the man page lacks probe"
+for fl in --steps --for --warmup --step-regex --progress-file --price --grace --json --no-ledger; do
+	grep -Fq -e "$fl" "$ROOT/docs/gpurent.1" && grep -Fq -e "$fl" "$ROOT/docs/probe.md" && ok || bad "$fl missing from docs/gpurent.1 or docs/probe.md"
+done
+grep -q "estimate → probe → plan → run" "$ROOT/README.md" && ok || bad "README lacks the workflow"
 finish
