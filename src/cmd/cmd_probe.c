@@ -60,6 +60,7 @@ static void print_usage(FILE *f)
 	      "  --price PRICE        what the box costs per hour (2.1, 1.88CNY)\n"
 	      "Output and records:\n"
 	      "  --json               print JSON (CMD's output then goes to stderr)\n"
+	      "  --log-dir DIR        where CMD's log goes (./gpurent-logs)\n"
 	      "  --ledger PATH        the ledger database ($XDG_DATA_HOME/gpurent/ledger.db)\n"
 	      "  --no-ledger          do not record the probe\n"
 	      "\n"
@@ -68,8 +69,18 @@ static void print_usage(FILE *f)
 	      "report (docs/probe.md). On a terminal one status line shows the steps so far.\n"
 	      "Examples:\n"
 	      "  gpurent probe --model llama-2-7b --micro-batch 4 --seq 2048 -- python train.py\n"
-	      "  gpurent probe --steps 50 --price 2.1 examples/lora-7b.yaml -- ./train.sh\n",
+	      "  gpurent probe --steps 50 --price 2.1 examples/lora-7b.yaml -- ./train.sh\n"
+	      "\nThe workload's fields (gpurent help estimate says more):\n",
 	      f);
+	for (size_t i = 0; i < workload_nfields; i++) {
+		const struct workload_field *fl = &workload_fields[i];
+		char flag[64];
+		size_t k = 0;
+		for (const char *p = fl->name; *p && k + 1 < sizeof(flag); p++)
+			flag[k++] = *p == '_' ? '-' : *p;
+		flag[k] = '\0';
+		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
+	}
 }
 
 /* What the hooks share with the command (guard_opts.hook_ctx). */
@@ -158,7 +169,7 @@ static void status_line(void *ctx, char *buf, size_t n)
 struct probe_opts {
 	long steps, warmup;
 	double for_s, grace_s;
-	const char *step_regex, *progress_file, *ledger;
+	const char *step_regex, *progress_file, *ledger, *log_dir;
 	bool json, no_ledger, steps_seen, for_seen, warmup_seen;
 	struct opt_money price;
 	bool price_seen;
@@ -397,7 +408,7 @@ static void render_json(const struct report *rp)
 
 int cmd_probe(int argc, char **argv)
 {
-	struct probe_opts po = {.steps = 30, .warmup = -1, .grace_s = 10};
+	struct probe_opts po = {.steps = 30, .warmup = -1, .grace_s = 10, .log_dir = "gpurent-logs"};
 	struct probe_run run = {0};
 	struct guard_opts g = {0};
 	struct workload w;
@@ -420,13 +431,15 @@ int cmd_probe(int argc, char **argv)
 		OPT_VALB(OPT_DURATION, "grace", &po.grace_s, 0, 3600, "DUR", N_("from SIGTERM to SIGKILL of CMD's group (10s)")),
 		OPT_BOOL("json", &po.json, N_("print JSON")),
 		OPT_PATH("ledger", &po.ledger, "PATH", N_("the ledger database")),
+		{.name = "log-dir", .type = OPT_FILE, .dest = &po.log_dir, .arg = "DIR", .example = "gpurent-logs",
+		 .help = N_("where CMD's log goes")},
 		{.name = "no-ledger", .type = OPT_FLAG, .dest = &po.no_ledger, .help = N_("do not record the probe")},
 		{.name = "price", .type = OPT_MONEY, .dest = &po.price, .arg = "PRICE", .example = "2.1",
 		 .seen = &po.price_seen, .help = N_("what the box costs per hour")},
 		{.name = "progress-file", .type = OPT_FILE, .dest = &po.progress_file, .arg = "F",
 		 .example = "README.md", .help = N_("a file CMD rewrites with its step number")},
 		{.name = "step-regex", .type = OPT_STRING, .dest = &po.step_regex, .arg = "RE",
-		 .example = "step ([0-9]+)", .help = N_("a regular expression whose first group is the step")},
+		 .example = "step.([0-9]+)", .help = N_("a regular expression whose first group is the step")},
 		{.name = "steps", .type = OPT_INT, .dest = &po.steps, .min = 1, .max = PROBE_MAX_STEPS / 2,
 		 .arg = "N", .example = "30", .seen = &po.steps_seen, .help = N_("steady steps to measure (30)")},
 		{.name = "warmup", .type = OPT_INT, .dest = &po.warmup, .min = 0, .max = PROBE_MAX_STEPS / 2,
@@ -480,7 +493,7 @@ int cmd_probe(int argc, char **argv)
 	g.grace_s = po.grace_s;
 	g.poll_s = 0.1;   /* ten readings a second: the memory rule wants several a third */
 	g.no_ledger = true;   /* the probe's record is the probes table, not a run */
-	g.log_dir = "gpurent-logs";
+	g.log_dir = po.log_dir;
 	g.progress_file = po.progress_file;
 	g.lim.price_per_hour = po.price_seen ? po.price.amount : 0;
 	snprintf(g.currency, sizeof(g.currency), "%s", cur);
