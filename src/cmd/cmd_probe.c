@@ -27,6 +27,9 @@
 #include "../cli/probewords.h"
 #include "../cli/wlargs.h"
 #include "../guard/guard.h"
+#ifdef GPURENT_LEDGER_PROBES
+#include "../store/ledger.h"
+#endif
 #include "../util/util.h"
 
 static void print_usage(FILE *f)
@@ -404,6 +407,69 @@ static void render_json(const struct report *rp)
 	json_obj_end(&j);
 }
 
+/*
+ * Record the probe in the ledger's probes table (probe-ledger's
+ * src/store/ledger.h: struct ledger_probe, ledger_probe_add(),
+ * workload_digest()). TODO(lead): once branch probe-ledger is merged,
+ * define GPURENT_LEDGER_PROBES here (or delete the #ifdef) so that this
+ * compiles in; until then the probe records nothing and says so.
+ */
+static void record_probe(const struct probe_opts *po, const struct probe_result *r,
+			 const struct probe_inputs *in, const struct workload *w, const char *model,
+			 const char *gpu, char **cmd)
+{
+#ifdef GPURENT_LEDGER_PROBES
+	char path[4096], err[512], host[256] = "unknown", diags[256] = "";
+	struct ledger *l = NULL;
+	int64_t id = -1;
+	size_t k = 0;
+
+	for (int i = 0; i < r->ndiags && k < sizeof(diags) - 32; i++)
+		k += (size_t)snprintf(diags + k, sizeof(diags) - k, "%s%s", i ? "," : "",
+				      probe_diag_name(r->diags[i].code));
+	if (gethostname(host, sizeof(host)) < 0)
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	{
+		struct ledger_probe lp = {
+			.at = util_now_wall(),
+			.host = host,
+			.gpu = gpu && *gpu ? gpu : NULL,
+			.gpu_count = in->gpus > 0 ? (int)in->gpus : 0,
+			.workload_digest = w ? workload_digest(w) : 0,
+			.model = model,
+			.steps = r->steps,
+			.warmup = r->warmup,
+			.steady_step_s = r->steady_step_s,
+			.peak_mem = r->peak_mem,
+			.mem_growth = r->mem_growth,
+			.units_per_step = in->units_per_step,
+			.units_per_s = r->units_per_s,
+			.units_are_samples = in->units_are_samples,
+			.mfu = r->mfu,
+			.util_median = r->util_median,
+			.cpu_median = r->cpu_median,
+			.diagnoses = diags,
+			.command = cmd[0],
+		};
+		if (po->ledger)
+			snprintf(path, sizeof(path), "%s", po->ledger);
+		else if (ledger_default_path(path, sizeof(path), err, sizeof(err)))
+			goto fail;
+		if (ledger_open(path, &l, err, sizeof(err)) || ledger_probe_add(l, &lp, &id, err, sizeof(err)))
+			goto fail;
+		ledger_close(l);
+		msg_note(_("probe recorded in the ledger as probe %lld (gpurent ledger probes)"), (long long)id);
+		return;
+	}
+fail:
+	ledger_close(l);
+	msg_warn(_("the probe is not recorded: %s"), err);
+#else
+	(void)po, (void)r, (void)in, (void)w, (void)model, (void)gpu, (void)cmd;
+#endif
+}
+
 /* ---- the options ---- */
 
 int cmd_probe(int argc, char **argv)
@@ -535,13 +601,9 @@ int cmd_probe(int argc, char **argv)
 	}
 	probe_finish(&run.p, &in, &res);
 
-	/*
-	 * TODO(lead): record the probe in the ledger's probes table once
-	 * probe-ledger's ledger_probe_add() is merged, unless po.no_ledger:
-	 * open po.ledger (else ledger_default_path()), then
-	 * ledger_probe_add(l, &res, &in, gpu ? gpu->name : gname, workload digest, ...).
-	 */
-	(void)po.ledger;
+	if (!po.no_ledger)
+		record_probe(&po, &res, &in, wl_given ? &w : NULL, wl_given ? arch.name : NULL,
+			     ngpu || !wgpu ? gname : wgpu->name, g.cmd);
 
 	rp.r = &res;
 	rp.in = &in;
