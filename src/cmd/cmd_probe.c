@@ -305,7 +305,8 @@ static void render_text(const struct report *rp)
 		printf(" (medians)\n");
 	}
 	if (r->units_per_s > 0)
-		printf("  throughput        %.4g %s/s (%.4g a step)\n", r->units_per_s, unit, in->units_per_step);
+		printf("  throughput        %s %s/s (%s a step)\n", units_fmt_count(r->units_per_s, a, sizeof(a)), unit,
+		       units_fmt_count(in->units_per_step, b, sizeof(b)));
 	if (r->mfu > 0 && rp->gpu)
 		printf("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU)\n", r->mfu * 100,
 		       rp->gpu->name, in->peak_flops / 1e12);
@@ -319,7 +320,7 @@ static void render_text(const struct report *rp)
 	}
 	if (r->full_run_s > 0) {
 		fmt_dur(r->full_run_s, a, sizeof(a));
-		printf("  full run          %.4g %s at this speed: %s", in->work, unit, a);
+		printf("  full run          %s %s at this speed: %s", units_fmt_count(in->work, b, sizeof(b)), unit, a);
 		if (r->full_run_cost > 0)
 			printf(", %.2f %s at %.4g %s/h", r->full_run_cost, rp->currency, in->price_per_hour,
 			       rp->currency);
@@ -467,6 +468,7 @@ fail:
 	msg_warn(_("the probe is not recorded: %s"), err);
 #else
 	(void)po, (void)r, (void)in, (void)w, (void)model, (void)gpu, (void)cmd;
+	msg_note(_("the probe is not recorded: the ledger's probes table is not built in yet"));
 #endif
 }
 
