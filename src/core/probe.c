@@ -65,6 +65,110 @@ const char *probe_diag_name(enum probe_code c)
 	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";
 }
 
+/*
+ * What compiling pat would cost, roughly, in nodes: glibc's regcomp copies
+ * an atom for each "+" and for each count of "{m,n}", so that "a++++..."
+ * or "((a{99}){99}){99}" grow exponentially (found by fuzz_probe). Each
+ * atom is 1, a group the sum of its atoms, a repetition multiplies its
+ * atom by the copies made. -1 for a back-reference (which regexec would
+ * backtrack on), -2 for a repetition of a repetition ("a+*", undefined in
+ * POSIX ERE).
+ */
+static const char *parse_long(const char *s, long *v);
+
+#define PROBE_REGEX_MAX_LEN 256
+#define PROBE_REGEX_MAX_COST 20000.0
+
+static double regex_cost(const char *pat)
+{
+	double level[PROBE_REGEX_MAX_LEN + 2] = {0}, last = 0;
+	int depth = 0, rep = 0;
+
+	for (const char *c = pat; *c; c++) {
+		double copies = 0;
+		int was_rep = rep;
+
+		rep = 0;
+
+		switch (*c) {
+		case '\\':
+			if (isdigit((unsigned char)c[1]))
+				return -1;
+			if (c[1])
+				c++;
+			last = 1;
+			level[depth] += 1;
+			continue;
+		case '[':
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']')
+				c++;
+			if (!*c)
+				return 0;   /* regcomp reports it */
+			last = 1;
+			level[depth] += 1;
+			continue;
+		case '(':
+			if (depth >= PROBE_REGEX_MAX_LEN)
+				return PROBE_REGEX_MAX_COST * 2;
+			level[++depth] = 0;
+			last = 0;
+			continue;
+		case ')':
+			if (!depth)
+				return 0;
+			last = level[depth--] + 1;
+			level[depth] += last;
+			continue;
+		case '*':
+		case '?':
+			copies = 1;
+			break;
+		case '+':
+			copies = 2;
+			break;
+		case '{': {
+			long m = 0, n = 0;
+			const char *e = parse_long(c + 1, &m);
+
+			if (!e)
+				return 0;
+			n = m;
+			if (*e == ',') {
+				const char *f = parse_long(e + 1, &n);
+
+				e = f ? f : e + 1;
+				if (!f)
+					n = m;
+			}
+			if (*e != '}')
+				return 0;
+			copies = (double)(m > n ? m : n) + 1;
+			c = e;
+			break;
+		}
+		default:
+			last = 1;
+			level[depth] += 1;
+			continue;
+		}
+		/* a repetition (of a repetition: undefined in POSIX, and slow
+		 * in glibc) */
+		if (was_rep)
+			return -2;
+		rep = 1;
+		level[depth] += last * (copies - 1);
+		last *= copies;
+		if (level[depth] > PROBE_REGEX_MAX_COST)
+			return level[depth];
+	}
+	return level[0];
+}
+
 int probe_init(struct probe *p, const char *step_regex, double t0, char *err, size_t errlen)
 {
 	regex_t *re = NULL;
@@ -77,6 +181,26 @@ int probe_init(struct probe *p, const char *step_regex, double t0, char *err, si
 		err[0] = '\0';
 	if (!step_regex)
 		return 0;
+	if (strlen(step_regex) > PROBE_REGEX_MAX_LEN) {
+		snprintf(err, errlen, "--step-regex: expected at most %d characters", PROBE_REGEX_MAX_LEN);
+		return -1;
+	}
+	{
+		double cost = regex_cost(step_regex);
+
+		if (cost == -2) {
+			snprintf(err, errlen, "--step-regex: a repetition of a repetition (such as \"a+*\") is undefined");
+			return -1;
+		}
+		if (cost < 0) {
+			snprintf(err, errlen, "--step-regex: back-references (\\1) are not supported");
+			return -1;
+		}
+		if (cost > PROBE_REGEX_MAX_COST) {
+			snprintf(err, errlen, "--step-regex: the pattern repeats too much (nested + or {n})");
+			return -1;
+		}
+	}
 	re = malloc(sizeof(*re));
 	if (!re) {
 		snprintf(err, errlen, "--step-regex: out of memory");

@@ -177,6 +177,25 @@ static void test_regex(void **s)
 	assert_int_equal(probe_init(&p, "step ([0-9]+", 0, err, sizeof(err)), -1);
 	assert_true(!strncmp(err, "--step-regex: ", 14) && strlen(err) > 14);
 	probe_free(&p);
+	/* what would make glibc's regcomp or regexec explode (fuzz_probe's finds) */
+	assert_int_equal(probe_init(&p, "St+++++++++++++++++++++++++++++++++++++++ep ([0-9]+)", 0, err, sizeof(err)), -1);
+	assert_true(!strncmp(err, "--step-regex: ", 14));
+	assert_int_equal(probe_init(&p, "((((a{99}){99}){99}){99}) ([0-9]+)", 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "--step-regex: the pattern repeats too much (nested + or {n})");
+	assert_int_equal(probe_init(&p, "(a)\\1 ([0-9]+)", 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "--step-regex: back-references (\\1) are not supported");
+	{
+		char longpat[400];
+
+		memset(longpat, 'a', sizeof(longpat) - 10);
+		strcpy(longpat + sizeof(longpat) - 10, "([0-9]+)");
+		assert_int_equal(probe_init(&p, longpat, 0, err, sizeof(err)), -1);
+		assert_string_equal(err, "--step-regex: expected at most 256 characters");
+	}
+	/* ordinary repetitions pass */
+	assert_int_equal(probe_init(&p, "^\\[[a-z]+\\] +step[ :=]*([0-9]{1,9})(/[0-9]+)?", 0, err, sizeof(err)), 0);
+	assert_int_equal(probe_line(&p, "[train]  step: 41/100", 1), 41);
+	probe_free(&p);
 }
 
 static void test_progress(void **s)
@@ -225,7 +244,7 @@ static void test_warmup(void **s)
 	assert_int_equal(probe_line(&P, "step 1", 3.0), 1);
 	assert_int_equal(probe_line(&P, "step 2", 5.0), 2);
 	for (int i = 3; i <= 12; i++) {
-		char line[16];
+		char line[32];
 
 		snprintf(line, sizeof(line), "step %d", i);
 		probe_line(&P, line, 5.0 + 0.5 * (i - 2));
@@ -273,7 +292,7 @@ static void test_no_warmup_and_cap(void **s)
 	probe_init(&P, NULL, 0, NULL, 0);
 	{
 		double t = 0;
-		char line[16];
+		char line[32];
 
 		for (int i = 1; i <= 9; i++) {
 			t += 10.0 / i;
@@ -319,7 +338,7 @@ static void test_slowing(void **s)
 	struct probe_result r;
 	const struct probe_diag *d;
 	double t = 0;
-	char line[16];
+	char line[32];
 
 	(void)s;
 	/* 12 steps: 0.5 s for the first four, 0.55 s, then 0.6 s for the last four */
