@@ -224,6 +224,30 @@ static bool nvml_gpu(char *name, size_t n, uint64_t *mem)
 	return ok;
 }
 
+/* The auto-stop limits for the full run (docs/probe.md "The limits to set",
+ * both assumptions): --max-runtime the run at this speed plus a fifth,
+ * --stall 30 steady steps without a line, at least 10 minutes. */
+#define PROBE_RUNTIME_MARGIN 1.2
+#define PROBE_STALL_STEPS 30.0
+#define PROBE_STALL_MIN_S 600.0
+static double limit_runtime(const struct probe_result *r)
+{
+	return r->full_run_s > 0 ? r->full_run_s * PROBE_RUNTIME_MARGIN : 0;
+}
+static double limit_stall(const struct probe_result *r)
+{
+	return r->steady_step_s > 0 ? fmax(PROBE_STALL_MIN_S, PROBE_STALL_STEPS * r->steady_step_s) : 0;
+}
+
+/* A limit as an option takes it, rounded up: "2.5h", "10m". */
+static void fmt_limit(double s, char *buf, size_t n)
+{
+	if (s >= 3600)
+		snprintf(buf, n, "%.1fh", ceil(s / 360) / 10);
+	else
+		snprintf(buf, n, "%.0fm", ceil(s / 60));
+}
+
 /* A duration in words: "42 s", "3.5 h", "2.1 d". */
 static void fmt_dur(double s, char *buf, size_t n)
 {
@@ -326,6 +350,11 @@ static void render_text(const struct report *rp)
 			       rp->currency);
 		printf("\n");
 	}
+	if (limit_runtime(r) > 0) {
+		fmt_limit(limit_runtime(r), a, sizeof(a));
+		fmt_limit(limit_stall(r), b, sizeof(b));
+		printf("  to guard it       gpurent run --max-runtime %s --stall %s ... -- CMD\n", a, b);
+	}
 	if (r->ndiags) {
 		printf("diagnoses:\n");
 		for (int i = 0; i < r->ndiags; i++) {
@@ -390,6 +419,8 @@ static void render_json(const struct report *rp)
 	json_num(&j, "cost", r->full_run_cost);
 	json_num(&j, "price_per_hour", in->price_per_hour);
 	json_str(&j, "currency", rp->currency);
+	json_num(&j, "max_runtime_s", limit_runtime(r));
+	json_num(&j, "stall_s", limit_stall(r));
 	json_obj_end(&j);
 	json_arr_begin(&j, "diagnoses");
 	for (int i = 0; i < r->ndiags; i++) {

@@ -138,6 +138,7 @@ if [ "$HAVE_PY" = 1 ]; then
 	# the full run and its cost at --price: 1e9 tokens at 2048 / 0.15 s
 	probe "$T/nv" --steps 8 --price 2 --model llama-2-7b --micro-batch 4 --seq 512 --tokens 1e9 -- "$FP" step 30 150 3000 --procs-file "$T/procs"
 	check "full run" "near(d['full_run']['seconds'], 1e9 / (2048 / 0.150)) and near(d['full_run']['cost'], 2 * 1e9 / (2048 / 0.150) / 3600)"
+	check "limits to set" "near(d['full_run']['max_runtime_s'], 1.2 * d['full_run']['seconds'], 0.001) and d['full_run']['stall_s'] == 600"
 	check "estimate beside" "d['estimate']['available'] and d['estimate']['mem'] > 0 and d['gpu'] != ''"
 
 	# the schema
