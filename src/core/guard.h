@@ -20,6 +20,7 @@ enum guard_reason {
 	GUARD_BUDGET,        /* --price x elapsed reached --budget */
 	GUARD_SIGNAL,        /* the guard got SIGTERM, SIGINT or SIGHUP */
 	GUARD_DEADLINE,      /* --hard-deadline reached while the guard still ran */
+	GUARD_PROBE_DONE,    /* `gpurent probe` has its steps (guard_opts.should_stop) */
 };
 
 /* The limits, all in seconds and currency units; 0 means "off". */

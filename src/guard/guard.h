@@ -11,9 +11,22 @@
 #define GPURENT_GUARD_GUARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../core/guard.h"
 #include "action.h"
+
+/* One poll tick's readings of the job, for guard_opts.on_sample. */
+struct guard_reading {
+	double t;                    /* monotonic seconds */
+	double proc_mem;             /* bytes NVML counts for the job's processes, summed over
+				      * its GPUs; < 0 unknown (no NVML, or no per-process figures) */
+	int nprocs;                  /* how many of the job's processes NVML listed */
+	double dev_used;             /* bytes in use on the job's GPUs (every process); < 0 unknown */
+	double dev_total;            /* bytes the job's GPUs show (MIG/vGPU: the slice's); 0 unknown */
+	double util;                 /* busiest job GPU, percent; < 0 unknown */
+	double cpu;                  /* the job's processes, percent of one core; < 0 unknown */
+};
 
 /* What the guard is told to do; every pointer is borrowed for the run. */
 struct guard_opts {
@@ -26,6 +39,25 @@ struct guard_opts {
 	char currency[8];
 	struct action_cfg action;    /* url and token already settled (action_url_load()) */
 	char **cmd;                  /* argv of CMD */
+	/*
+	 * Hooks for `gpurent probe` (src/cmd/cmd_probe.c); all NULL (and
+	 * cmd_out_to_stderr false) for `gpurent run`, which then behaves as
+	 * without them. Each is called with hook_ctx.
+	 */
+	void *hook_ctx;
+	/* each line of CMD's output (stdout or stderr, no newline) as it is
+	 * tee'd, at monotonic time t */
+	void (*on_line)(void *ctx, const char *line, double t);
+	/* the first 256 bytes of --progress-file each time its mtime changes */
+	void (*on_progress)(void *ctx, const char *content, double t);
+	/* each poll tick while CMD runs (struct guard_reading below) */
+	void (*on_sample)(void *ctx, const struct guard_reading *r);
+	/* checked each tick and after each burst of output: true stops CMD
+	 * (SIGTERM, --grace, SIGKILL) with reason GUARD_PROBE_DONE */
+	bool (*should_stop)(void *ctx, double now);
+	/* the status line's state ("step 12/30") into buf; NULL: "running" */
+	void (*status)(void *ctx, char *buf, size_t n);
+	bool cmd_out_to_stderr;      /* CMD's stdout goes to the guard's stderr (stdout kept for JSON) */
 };
 
 /*

@@ -30,6 +30,7 @@ struct stream {
 	int term_fd;                 /* 1 or 2 */
 	const char *tag;             /* "out" or "err" in the log */
 	bool cr;                     /* a '\r' came: the line restarts unless '\n' follows */
+	bool bar;                    /* the line restarted after a '\r' (a progress bar) */
 	size_t len;
 	char *line;                  /* STREAM_LINE bytes, in struct guard's cold part */
 };
@@ -80,6 +81,7 @@ struct guard {
 	char gpu_type[96];
 	char host[256];
 	char problems[600];
+	double mem_visible;          /* bytes the first job GPU shows (a MIG slice's own), 0 unknown */
 	char line_buf[2][STREAM_LINE];
 };
 

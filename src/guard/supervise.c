@@ -112,15 +112,19 @@ static void setup_nvml(struct guard *g)
 	sample_gpus(g);
 	if (g->ngpu) {
 		struct nvml_device_info info;
-		if (!nvml_device_info(g->nvml, g->gpus[0], &info, err, sizeof(err)))
+		if (!nvml_device_info(g->nvml, g->gpus[0], &info, err, sizeof(err))) {
 			snprintf(g->gpu_type, sizeof(g->gpu_type), "%s", info.name);
+			/* what the process sees: with MIG on, its instance's memory */
+			g->mem_visible = info.mig_current == 1 && info.mig_mem_total > 0 ?
+					 (double)info.mig_mem_total : (double)info.mem_total;
+		}
 	}
 	g->gpu_mode = g->ngpu > 0 && g->util_gpu >= 0;
 	if (!g->gpu_mode && g->o->lim.idle_s > 0)
 		tee_say(g, "%s; idle is judged from the CPU use of CMD's processes instead (below %g%% of one core)",
 		    g->ngpu ? "NVML gives no utilization for these GPUs (MIG?)" : "no GPU is visible to the job",
 		    g->o->lim.idle_util);
-	if (!g->gpu_mode) {
+	if (!g->gpu_mode && !(g->o->on_sample && g->ngpu)) {   /* the probe reads memory without utilisation */
 		nvml_close(g->nvml);
 		g->nvml = NULL;
 	}
@@ -215,6 +219,9 @@ static void begin_stop(struct guard *g, enum guard_reason r, double now)
 	case GUARD_DEADLINE:
 		snprintf(msg, sizeof(msg), "hard deadline reached (%.0f s)", g->o->hard_deadline_s);
 		break;
+	case GUARD_PROBE_DONE:
+		snprintf(msg, sizeof(msg), "the probe has its steps");
+		break;
 	case GUARD_BUDGET:
 		snprintf(msg, sizeof(msg), "budget reached: %.2f %s of %.2f", guard_cost(&g->o->lim, now - g->t0),
 			 g->o->currency, g->o->lim.budget);
@@ -290,7 +297,8 @@ static void handle_signals(struct guard *g, double now)
 GPURENT_HOT static void sample_cpu(struct guard *g, double now)
 {
 	/* a look for CMD's processes at most every 30 s; one pread of each in between */
-	double cpu = proc_tree_cpu(&g->ptree, g->self, g->watchdog > 0 ? g->watchdog : -1, now, 30);
+	double cpu = proc_tree_cpu(&g->ptree, g->self, g->watchdog > 0 ? g->watchdog : -1, now,
+				   g->o->on_sample ? 5 : 30);   /* the probe looks for new workers sooner */
 
 	if (cpu < 0) {
 		g->cpu_pct = -1;
@@ -307,6 +315,22 @@ GPURENT_HOT static void sample_cpu(struct guard *g, double now)
 	g->cpu_prev = cpu;
 	g->cpu_prev_t = now;
 }
+/* The progress file's first bytes, for guard_opts.on_progress. */
+static void progress_hook(struct guard *g, double now)
+{
+	char buf[257];
+	ssize_t n = -1;
+	int fd = open(g->o->progress_file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n < 0)
+		return;
+	buf[n] = '\0';
+	g->o->on_progress(g->o->hook_ctx, buf, now);
+}
 GPURENT_HOT static void check_progress_file(struct guard *g, double now)
 {
 	struct stat st;
@@ -317,13 +341,53 @@ GPURENT_HOT static void check_progress_file(struct guard *g, double now)
 		if (g->progress_mtime.tv_sec || g->progress_mtime.tv_nsec)
 			guard_activity(&g->gs, now);
 		g->progress_mtime = st.st_mtim;
+		if (g->o->on_progress)
+			progress_hook(g, now);
 	}
+}
+/* The probe's readings of the job (guard_opts.on_sample); cpu_done: sample_cpu() ran this tick. */
+static void sample_hook(struct guard *g, double now, bool cpu_done)
+{
+	struct guard_reading r = {.t = now, .proc_mem = -1, .dev_used = -1, .util = -1, .cpu = -1};
+	bool any = false;
+
+	if (!cpu_done)
+		sample_cpu(g, now);
+	r.cpu = g->cpu_pct;
+	if (g->nvml && g->ngpu) {
+		if (!g->gpu_mode)
+			sample_gpus(g);
+		r.util = g->util_gpu;
+		r.dev_used = g->mem_total > 0 ? g->mem_used : -1;
+		r.dev_total = g->mem_visible;
+		r.proc_mem = 0;
+		for (size_t i = 0; i < g->ngpu; i++) {
+			uint64_t b;
+			int m;
+			if (nvml_device_procs_mem(g->nvml, g->gpus[i], (const int *)g->ptree.pids, g->ptree.n, &b, &m))
+				continue;
+			any = true;
+			r.proc_mem += (double)b;
+			r.nprocs += m;
+		}
+		if (!any)
+			r.proc_mem = -1;
+	}
+	g->o->on_sample(g->o->hook_ctx, &r);
+}
+/* guard_opts.should_stop: the probe has what it came for. */
+static void hook_stop(struct guard *g, double now)
+{
+	if (g->o->should_stop && !g->reason && g->running && g->o->should_stop(g->o->hook_ctx, now))
+		begin_stop(g, GUARD_PROBE_DONE, now);
 }
 /* One poll tick: readings, the rules, the status line, the ledger. */
 GPURENT_HOT static void tick(struct guard *g, double now, const char *state)
 {
 	double util = -1;
 	enum guard_reason r;
+	bool cpu_done = false;
+	char st[128];
 
 	if (g->gpu_mode) {
 		sample_gpus(g);
@@ -331,11 +395,19 @@ GPURENT_HOT static void tick(struct guard *g, double now, const char *state)
 	} else if (g->o->lim.idle_s > 0 && g->running) {
 		sample_cpu(g, now);
 		util = g->cpu_pct;
+		cpu_done = true;
 	}
+	if (g->o->on_sample && g->running)
+		sample_hook(g, now, cpu_done);
 	check_progress_file(g, now);
 	r = guard_poll(&g->o->lim, &g->gs, now, now - g->t0, util, g->running);
 	if (r && !g->reason)
 		begin_stop(g, r, now);
+	hook_stop(g, now);
+	if (g->o->status && g->running && !g->reason) {
+		g->o->status(g->o->hook_ctx, st, sizeof(st));
+		state = st;
+	}
 	if (now >= g->next_ledger) {
 		g->next_ledger = now + 60;
 		record_ledger(g, 1);
@@ -438,7 +510,7 @@ static int start_attempt(struct guard *g)
 	}
 	g->running = true;
 	g->kill_at = g->killed_at = 0;
-	g->out = (struct stream){.fd = g->child.out_fd, .term_fd = 1, .tag = "out", .line = g->line_buf[0]};
+	g->out = (struct stream){.fd = g->child.out_fd, .term_fd = g->o->cmd_out_to_stderr ? 2 : 1, .tag = "out", .line = g->line_buf[0]};
 	g->err = (struct stream){.fd = g->child.err_fd, .term_fd = 2, .tag = "err", .line = g->line_buf[1]};
 	guard_start(&g->gs, mono());
 	g->cpu_prev_t = 0;
@@ -548,8 +620,10 @@ GPURENT_HOT __attribute__((noinline)) static void supervise(struct guard *g)
 		got = p[1].revents && tee_stream_read(g, &g->out);
 		if (p[2].revents && tee_stream_read(g, &g->err))
 			got = true;
-		if (got)
+		if (got) {
 			guard_activity(&g->gs, now);
+			hook_stop(g, now);
+		}
 	}
 	sweep(g);
 	/* what is still in the pipes: every writer is gone now, so EOF comes */

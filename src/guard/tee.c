@@ -89,6 +89,15 @@ void tee_say_cb(void *ctx, const char *line)
 {
 	tee_say(ctx, "%s", line);
 }
+/* gpurent probe (guard_opts.on_line): the pending line, NUL-terminated. */
+static void line_hook(struct guard *g, const struct stream *s)
+{
+	char line[STREAM_LINE + 1];
+
+	memcpy(line, s->line, s->len);
+	line[s->len] = '\0';
+	g->o->on_line(g->o->hook_ctx, line, mono());
+}
 /* Emit the pending line of s to the terminal and the log. */
 static void stream_emit(struct guard *g, struct stream *s)
 {
@@ -109,6 +118,8 @@ static void stream_emit(struct guard *g, struct stream *s)
 		buf[(size_t)hn + s->len] = '\n';
 		log_write(g, buf, (size_t)hn + s->len + 1);
 	}
+	if (g->o->on_line)
+		line_hook(g, s);
 	s->len = 0;
 }
 static void stream_feed(struct guard *g, struct stream *s, const char *p, size_t n)
@@ -117,19 +128,29 @@ static void stream_feed(struct guard *g, struct stream *s, const char *p, size_t
 		char ch = p[i];
 		if (s->cr) {
 			s->cr = false;
-			if (ch != '\n')
+			if (ch != '\n') {
 				s->len = 0;   /* a progress bar redrew the line: keep the last state */
+				s->bar = true;
+			}
 		}
 		if (ch == '\n') {
 			stream_emit(g, s);
+			s->bar = false;
 		} else if (ch == '\r') {
 			s->cr = true;
+			if (g->o->on_line && s->len)   /* a bar's state (tqdm) is a line to the probe */
+				line_hook(g, s);
 		} else {
 			if (s->len == STREAM_LINE)
 				stream_emit(g, s);
 			s->line[s->len++] = ch;
 		}
 	}
+	/* tqdm writes "\r" and then the bar, whole, in one write: the probe
+	 * gets the bar now rather than at the next redraw (a default tqdm
+	 * bar ends with ']'; it comes again at the redraw, as a repeat) */
+	if (g->o->on_line && s->bar && !s->cr && s->len && s->line[s->len - 1] == ']')
+		line_hook(g, s);
 }
 /* Read what is there; returns true when something came. Closes at EOF. */
 bool tee_stream_read(struct guard *g, struct stream *s)

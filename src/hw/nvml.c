@@ -43,6 +43,26 @@ typedef struct {
 
 #define NVML_NVLINK_MAX_LINKS 18
 
+/* nvmlProcessInfo_v1_t, _v2_t and nvmlProcessInfo_t (the _v3 call's, with
+ * the confidential-computing figure), as in NVIDIA's nvml.h. */
+typedef struct {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+} nvmlProcessInfo_v1_t;
+typedef struct {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+	unsigned int gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_v2_t;
+typedef struct {
+	unsigned int pid;
+	unsigned long long usedGpuMemory;
+	unsigned int gpuInstanceId, computeInstanceId;
+	unsigned long long usedGpuCcProtectedMemory;
+} nvmlProcessInfo_v3_t;
+#define NVML_VALUE_NOT_AVAILABLE (~0ULL)
+#define NVML_MAX_PROCS 256
+
 struct nvml_fns {
 	nvmlReturn_t (*init)(void);
 	nvmlReturn_t (*shutdown)(void);
@@ -67,6 +87,9 @@ struct nvml_fns {
 	nvmlReturn_t (*nvlink_state)(nvmlDevice_t, unsigned int, int *);
 	nvmlReturn_t (*mig_max_count)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*mig_handle)(nvmlDevice_t, unsigned int, nvmlDevice_t *);
+	nvmlReturn_t (*procs_v3)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_v3_t *);
+	nvmlReturn_t (*procs_v2)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_v2_t *);
+	nvmlReturn_t (*procs_v1)(nvmlDevice_t, unsigned int *, nvmlProcessInfo_v1_t *);
 };
 
 struct nvml {
@@ -104,6 +127,9 @@ static const struct dl_sym nvml_syms[] = {
 	{{"nvmlDeviceGetNvLinkState"}, SLOT(nvlink_state), false},
 	{{"nvmlDeviceGetMaxMigDeviceCount"}, SLOT(mig_max_count), false},
 	{{"nvmlDeviceGetMigDeviceHandleByIndex"}, SLOT(mig_handle), false},
+	{{"nvmlDeviceGetComputeRunningProcesses_v3"}, SLOT(procs_v3), false},
+	{{"nvmlDeviceGetComputeRunningProcesses_v2"}, SLOT(procs_v2), false},
+	{{"nvmlDeviceGetComputeRunningProcesses"}, SLOT(procs_v1), false},
 };
 #undef SLOT
 
@@ -364,6 +390,66 @@ GPURENT_HOT int nvml_device_sample(const struct nvml *n, unsigned index, struct 
 		return -1;
 	nvml_util(n, dev, &out->util_gpu, &out->util_mem);
 	nvml_memory(n, dev, &out->mem_total, &out->mem_used, &freeb);
+	return 0;
+}
+
+/* Add one listed process to the sums when it is one of pids. */
+static void procs_add(unsigned pid, unsigned long long used, const int *pids, size_t npids,
+		      uint64_t *bytes, int *matched)
+{
+	for (size_t i = 0; i < npids; i++)
+		if ((unsigned)pids[i] == pid) {
+			++*matched;
+			if (used != NVML_VALUE_NOT_AVAILABLE)
+				*bytes += used;
+			return;
+		}
+}
+
+int nvml_device_procs_mem(const struct nvml *n, unsigned index, const int *pids, size_t npids,
+			  uint64_t *bytes, int *matched)
+{
+	nvmlDevice_t dev;
+	unsigned int count = NVML_MAX_PROCS;
+	nvmlReturn_t r = -1;
+	void *buf;
+
+	*bytes = 0;
+	*matched = 0;
+	if (nvml_handle(n, index, &dev) || !(n->f.procs_v3 || n->f.procs_v2 || n->f.procs_v1))
+		return -1;
+	/* the biggest layout serves all three; more than NVML_MAX_PROCS on one
+	 * GPU answers INSUFFICIENT_SIZE and counts as no reading */
+	if (!(buf = calloc(NVML_MAX_PROCS, sizeof(nvmlProcessInfo_v3_t))))
+		return -1;
+	/* the newest call first; one that fails (an older driver behind a
+	 * newer library) gives way to the next */
+	if (n->f.procs_v3) {
+		nvmlProcessInfo_v3_t *v = buf;
+		if ((r = n->f.procs_v3(dev, &count, v)) == NVML_SUCCESS)
+			for (unsigned i = 0; i < count && i < NVML_MAX_PROCS; i++)
+				procs_add(v[i].pid, v[i].usedGpuMemory, pids, npids, bytes, matched);
+	}
+	if (r != NVML_SUCCESS && n->f.procs_v2) {
+		nvmlProcessInfo_v2_t *v = buf;
+		count = NVML_MAX_PROCS;
+		if ((r = n->f.procs_v2(dev, &count, v)) == NVML_SUCCESS)
+			for (unsigned i = 0; i < count && i < NVML_MAX_PROCS; i++)
+				procs_add(v[i].pid, v[i].usedGpuMemory, pids, npids, bytes, matched);
+	}
+	if (r != NVML_SUCCESS && n->f.procs_v1) {
+		nvmlProcessInfo_v1_t *v = buf;
+		count = NVML_MAX_PROCS;
+		if ((r = n->f.procs_v1(dev, &count, v)) == NVML_SUCCESS)
+			for (unsigned i = 0; i < count && i < NVML_MAX_PROCS; i++)
+				procs_add(v[i].pid, v[i].usedGpuMemory, pids, npids, bytes, matched);
+	}
+	free(buf);
+	if (r != NVML_SUCCESS) {
+		*bytes = 0;
+		*matched = 0;
+		return -1;
+	}
 	return 0;
 }
 

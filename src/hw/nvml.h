@@ -105,6 +105,18 @@ int nvml_device_info(const struct nvml *n, unsigned index, struct nvml_device_in
  */
 int nvml_device_sample(const struct nvml *n, unsigned index, struct nvml_sample *out);
 
+/*
+ * The GPU memory that processes pids[0..npids) hold on device `index`
+ * (nvmlDeviceGetComputeRunningProcesses_v3, else _v2, else the plain
+ * call): their usedGpuMemory summed into *bytes, and how many of them
+ * NVML listed into *matched. Processes NVML lists without a figure
+ * (NVML_VALUE_NOT_AVAILABLE) count in *matched but add nothing. Returns 0,
+ * or -1 (both 0) when the call is missing or fails. In a container NVML
+ * may list the host's pids, which match none of the job's: *matched 0.
+ */
+int nvml_device_procs_mem(const struct nvml *n, unsigned index, const int *pids, size_t npids,
+			  uint64_t *bytes, int *matched);
+
 /* "none", "passthrough", "vGPU", "host vGPU", "host vSGA", "unknown". Static. */
 const char *nvml_virt_mode_name(int mode);
 

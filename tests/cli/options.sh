@@ -36,6 +36,7 @@ manifest|$T/data -o $T/m2.manifest|
 models||
 offers||
 plan|examples/lora-7b.yaml|
+probe|--no-ledger --log-dir $T/logs|-- true
 run|--dry-run --no-ledger --log-dir $T/logs|-- true
 verify|$T/data.manifest $T/data|"
 

@@ -9,12 +9,20 @@
  *   gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-0 mem=80GiB used=1GiB
  *       util=90@2,0 memutil=30 mig=0 mig_pending=0 virt=0 cc=9.0
  *       pcie=4/5 width=16/16 nvlink=18 busid=00000000:3B:00.0 devid=0x233010de
- *       migmem=9984MiB
+ *       migmem=9984MiB procs=/tmp/procs
  *
  * (one `gpu` line per device, all on one line). util is a time series:
  * VALUE@SECONDS holds VALUE for that long from nvmlInit on, the last value
  * holds for ever ("90@2,0": busy for two seconds, then idle). A key left
  * out makes its call answer NVML_ERROR_NOT_SUPPORTED, like a real driver.
+ *
+ * procs=FILE: the processes on that GPU for nvmlDeviceGetComputeRunningProcesses
+ * (_v3, _v2 and the plain call, each with its own struct layout). FILE holds
+ * "PID BYTES" lines (BYTES as mem=, "-" for NVML_VALUE_NOT_AVAILABLE) that
+ * the fake programs (tests/progs/fakeprobe.c) rewrite as they run; it is
+ * re-read at every call, and a missing file means no process. Without
+ * procs= the calls answer NOT_SUPPORTED. FAKE_NVML_PROCS_API=2 or 1 makes
+ * the newer calls answer NOT_FOUND, to test the fallback to the older ones.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -41,6 +49,7 @@ struct fake_dev {
 	int memutil;                            /* -1: not supported */
 	int mig, mig_pending, virt, ccmaj, ccmin, gen, genmax, width, widthmax, nvlink;
 	unsigned long long migmem;              /* memory of the one MIG instance it shows; 0 none */
+	char procs[512];                        /* procs=FILE; "" none */
 };
 
 static struct fake_dev devs[MAXDEV];
@@ -156,6 +165,8 @@ static void parse_gpu(char *p)
 			d->nvlink = atoi(v);
 		else if (!strcmp(k, "migmem"))
 			d->migmem = parse_bytes(v);
+		else if (!strcmp(k, "procs"))
+			snprintf(d->procs, sizeof(d->procs), "%s", v);
 	}
 	if (d->mig >= 0 && d->mig_pending < 0)
 		d->mig_pending = d->mig;
@@ -418,4 +429,84 @@ int nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned int i, nvmlDevi
 	m->mig = m->virt = m->ccmaj = m->gen = m->genmax = m->width = m->widthmax = m->nvlink = -1;
 	*mig = m;
 	return OK;
+}
+
+/* ---- per-process memory (procs=FILE) ---- */
+typedef struct { unsigned int pid; unsigned long long used; } proc_v1;
+typedef struct { unsigned int pid; unsigned long long used; unsigned int gi, ci; } proc_v2;
+typedef struct { unsigned int pid; unsigned long long used; unsigned int gi, ci; unsigned long long cc; } proc_v3;
+#define E_NOTFOUND 6
+#define MAXPROC 64
+
+/* The file's "PID BYTES" lines into pids/used; how many, or -1 (no procs=). */
+static int read_procs(struct fake_dev *d, unsigned *pids, unsigned long long *used)
+{
+	char line[256];
+	int n = 0;
+	FILE *f;
+
+	if (!d->procs[0])
+		return -1;
+	if (!(f = fopen(d->procs, "r")))
+		return 0;
+	while (n < MAXPROC && fgets(line, sizeof(line), f)) {
+		char *end, *p;
+		unsigned long pid = strtoul(line, &end, 10);
+		if (end == line || !pid)
+			continue;
+		for (p = end; isspace((unsigned char)*p); p++)
+			;
+		pids[n] = (unsigned)pid;
+		used[n] = *p == '-' ? ~0ULL : parse_bytes(p);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* The shared part of the three calls: api is 1, 2 or 3. */
+static int procs_call(int api, nvmlDevice_t d, unsigned int *count, void *infos)
+{
+	const char *only = getenv("FAKE_NVML_PROCS_API");
+	unsigned pids[MAXPROC];
+	unsigned long long used[MAXPROC];
+	int n;
+
+	if (only && atoi(only) < api)
+		return E_NOTFOUND;   /* as if this driver lacked the newer symbol */
+	if (!inited)
+		return E_UNINIT;
+	if (!d || !count)
+		return E_ARG;
+	if ((n = read_procs(d, pids, used)) < 0)
+		return E_NOTSUP;
+	if ((unsigned)n > *count) {
+		*count = (unsigned)n;
+		return E_SIZE;
+	}
+	for (int i = 0; i < n; i++) {
+		if (api == 1)
+			((proc_v1 *)infos)[i] = (proc_v1){pids[i], used[i]};
+		else if (api == 2)
+			((proc_v2 *)infos)[i] = (proc_v2){pids[i], used[i], 0, 0};
+		else
+			((proc_v3 *)infos)[i] = (proc_v3){pids[i], used[i], 0, 0, 0};
+	}
+	*count = (unsigned)n;
+	return OK;
+}
+
+int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int *count, void *infos)
+{
+	return procs_call(3, d, count, infos);
+}
+
+int nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t d, unsigned int *count, void *infos)
+{
+	return procs_call(2, d, count, infos);
+}
+
+int nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t d, unsigned int *count, void *infos)
+{
+	return procs_call(1, d, count, infos);
 }
