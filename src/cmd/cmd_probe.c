@@ -27,9 +27,7 @@
 #include "../cli/probewords.h"
 #include "../cli/wlargs.h"
 #include "../guard/guard.h"
-#ifdef GPURENT_LEDGER_PROBES
 #include "../store/ledger.h"
-#endif
 #include "../util/util.h"
 
 static void print_usage(FILE *f)
@@ -440,17 +438,14 @@ static void render_json(const struct report *rp)
 }
 
 /*
- * Record the probe in the ledger's probes table (probe-ledger's
- * src/store/ledger.h: struct ledger_probe, ledger_probe_add(),
- * workload_digest()). TODO(lead): once branch probe-ledger is merged,
- * define GPURENT_LEDGER_PROBES here (or delete the #ifdef) so that this
- * compiles in; until then the probe records nothing and says so.
+ * Record the probe in the ledger's probes table (src/store/ledger.h:
+ * struct ledger_probe, ledger_probe_add(); workload_digest() names the
+ * workload, so that --calibrate can tell a probe of another job).
  */
 static void record_probe(const struct probe_opts *po, const struct probe_result *r,
 			 const struct probe_inputs *in, const struct workload *w, const char *model,
 			 const char *gpu, char **cmd)
 {
-#ifdef GPURENT_LEDGER_PROBES
 	char path[4096], err[512], host[256] = "unknown", diags[256] = "";
 	struct ledger *l = NULL;
 	int64_t id = -1;
@@ -497,10 +492,6 @@ static void record_probe(const struct probe_opts *po, const struct probe_result 
 fail:
 	ledger_close(l);
 	msg_warn(_("the probe is not recorded: %s"), err);
-#else
-	(void)po, (void)r, (void)in, (void)w, (void)model, (void)gpu, (void)cmd;
-	msg_note(_("the probe is not recorded: the ledger's probes table is not built in yet"));
-#endif
 }
 
 /* ---- the options ---- */

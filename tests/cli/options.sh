@@ -30,6 +30,7 @@ gpus||
 ledger add|--cost 1 --duration 1h|
 ledger export||
 ledger list||
+ledger probes||
 ledger show|1|
 ledger summary||
 manifest|$T/data -o $T/m2.manifest|

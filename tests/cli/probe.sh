@@ -159,19 +159,13 @@ grep -q "loading the model" "$T/out" && ok || bad "CMD's output is not teed"
 run "$G" probe --no-ledger -- sh -c 'echo step 1; exit 3'
 [ "$rc" = 3 ] && ok || bad "a failing CMD: exit $rc"
 
-# the record: once the ledger has its probes table (branch probe-ledger)
-if "$G" ledger probes --json >/dev/null 2>&1; then
-	run env -u GPURENT_NVML_LIB LD_LIBRARY_PATH="$FAKE" FAKE_NVML_SCRIPT="$T/nv" "$G" probe --ledger "$T/l.db" --steps 4 --model llama-2-7b -- "$FP" step 10 150 2000 --procs-file "$T/procs"
-	if grep -q "not recorded" "$T/err"; then
-		echo "SKIP: the probe's ledger record is not wired yet (cmd_probe.c GPURENT_LEDGER_PROBES)"
-		ok
-	else
-		run "$G" ledger probes --ledger "$T/l.db"
-		grep -q "llama-2-7b" "$T/out" && ok || bad "the probe is not in the ledger: $(cat "$T/out" "$T/err")"
-	fi
-else
-	echo "SKIP: no 'gpurent ledger probes' yet: the probe's record is not checked"
-fi
+# the record: the probe is in the ledger's probes table, and --calibrate reads it
+run env -u GPURENT_NVML_LIB LD_LIBRARY_PATH="$FAKE" FAKE_NVML_SCRIPT="$T/nv" "$G" probe --ledger "$T/l.db" --steps 4 --model llama-2-7b -- "$FP" step 10 150 2000 --procs-file "$T/procs"
+[ "$rc" = 0 ] && grep -q "recorded in the ledger as probe" "$T/err" && ok || bad "the probe not recorded: $rc $(cat "$T/err")"
+run "$G" ledger probes --ledger "$T/l.db"
+grep -q "llama-2-7b" "$T/out" && ok || bad "the probe is not in the ledger: $(cat "$T/out" "$T/err")"
+run "$G" estimate --model llama-2-7b --calibrate latest --ledger "$T/l.db"
+[ "$rc" = 0 ] && grep -qi "probe" "$T/out" && ok || bad "estimate --calibrate latest after a probe: $rc $(cat "$T/out" "$T/err" | head -5)"
 
 # bad input: one line, exit 2, before anything runs
 expect_err "no CMD" 2 "expected a command" "$G" probe --steps 3
