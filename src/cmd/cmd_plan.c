@@ -287,6 +287,13 @@ static void render_json_choice(struct json *j, const struct plan_choice *c, doub
 /* The probe a plan was calibrated by: its line (table) or object (JSON). */
 static const struct calib *plan_cal;
 
+/* The probe's peak per GPU sizes the fit on cards at least its card's size. */
+static bool plan_mem_calibrated(const struct calib *c)
+{
+	return c && c->p && c->probe_gpu && c->mem_total > 0 && c->mem_skip != CALIB_NO_MEMORY &&
+	       c->mem_skip != CALIB_SERVING;
+}
+
 static void json_plan_calib(struct json *j)
 {
 	const struct calib *c = plan_cal;
@@ -304,7 +311,7 @@ static void json_plan_calib(struct json *j)
 	json_bool(j, "workload_differs", c->digest_differs);
 	json_bool(j, "time_calibrated", timed);
 	json_num(j, "probe_mfu_fraction", timed ? c->p->mfu : 0);
-	json_bool(j, "memory_calibrated", false);
+	json_bool(j, "memory_calibrated", plan_mem_calibrated(c));
 	json_obj_end(j);
 }
 
@@ -318,8 +325,10 @@ static void render_plan_calib(const struct workload *w)
 	calib_word_probe(c, word, sizeof(word));
 	if (c->time_skip == CALIB_OK && c->p->mfu > 0 && c->p->mfu <= 1)
 		printf("Calibrated by %s: every offer's GPUs timed at its MFU %.1f%% of the dense %s peak "
-		       "(scaled to each card by its dense TFLOPS) instead of the estimate's; memory fit: "
-		       "the estimate's\n\n", word, c->p->mfu * 100, workload_enum_name("precision", w->precision));
+		       "(scaled to each card by its dense TFLOPS) instead of the estimate's; memory fit: %s\n\n",
+		       word, c->p->mfu * 100, workload_enum_name("precision", w->precision),
+		       plan_mem_calibrated(c) ? "the probe's peak per GPU on cards at least the probed one's "
+						"size, the estimate's on smaller ones" : "the estimate's");
 	else
 		printf("Calibrated by %s: not applied: %s; time and memory fit are the estimate's\n\n", word,
 		       w->task == TASK_INFER ? "plan cannot time decoding from a probe yet" :
@@ -683,6 +692,13 @@ int cmd_plan(int argc, char **argv)
 			calib_apply(&cal, &wd, gpu ? gpu : cal.probe_gpu, &ce);
 		if (cal.time_skip == CALIB_OK && !calib_plan_workload(&cal, &w))
 			cal.time_skip = CALIB_NO_RATE;
+		/* the memory fit: the probe's peak per GPU on cards of at least
+		 * the probed one's memory (calib.h; not for serving engines) */
+		if (cal.probe_gpu && cal.mem_total > 0 && cal.mem_skip != CALIB_NO_MEMORY &&
+		    cal.mem_skip != CALIB_SERVING) {
+			po.probe_mem_per_gpu = cal.mem_total;
+			po.probe_card_mem = cal.probe_gpu->memory_bytes;
+		}
 		plan_cal = &cal;
 	}
 	/* one currency per answer: --currency, else the one a money value

@@ -532,7 +532,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		struct plan_usage u;
 		struct plan_cost od = {.total = INFINITY}, sc = {.total = INFINITY};
 		enum plan_mode od_mode = PLAN_ON_DEMAND;
-		double G, usable, ckpt_bytes, chunks = 1, od_wall, spot_wall = INFINITY;
+		double G, usable, need, ckpt_bytes, chunks = 1, od_wall, spot_wall = INFINITY;
 		bool spot_ok, offer_spot_only;
 		enum plan_exclusion why;
 		int match;
@@ -581,13 +581,15 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 			seen.max_mem_offered = usable;
 		if (e->have_time && (seen.min_compute_s < 0 || e->wall_seconds < seen.min_compute_s))
 			seen.min_compute_s = e->wall_seconds;
-		if (e->mem.total > usable) {
-			if (seen.min_mem_needed <= 0 || e->mem.total < seen.min_mem_needed)
-				seen.min_mem_needed = e->mem.total;
+		/* a probe's measured peak on cards at least the probed one's size */
+		need = opts->probe_mem_per_gpu > 0 && o->gpu_mem >= opts->probe_card_mem ?
+		       opts->probe_mem_per_gpu : e->mem.total;
+		if (need > usable) {
+			if (seen.min_mem_needed <= 0 || need < seen.min_mem_needed)
+				seen.min_mem_needed = need;
 			if (e->zero3_gpus_for_80 > 0)
 				seen.zero3_gpus = e->zero3_gpus_for_80;
-			exclude(r, o->is_slice ? EX_SLICE : EX_MEMORY, o, PLAN_D_MEMORY, e->mem.total,
-				o->gpu_mem);
+			exclude(r, o->is_slice ? EX_SLICE : EX_MEMORY, o, PLAN_D_MEMORY, need, o->gpu_mem);
 			continue;
 		}
 		if (!e->have_time) {
@@ -602,8 +604,8 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		c.offer = o;
 		c.gpus = G;
 		c.nodes = nodes;
-		c.mem_total = e->mem.total;
-		c.mem_used = e->mem.total / o->gpu_mem;
+		c.mem_total = need;
+		c.mem_used = need / o->gpu_mem;
 		c.compute_s = e->wall_seconds;
 		c.comm_bound = e->comm_bound;
 		c.comm_ratio = e->comm_ratio;

@@ -102,6 +102,12 @@ struct plan_opts {
 	/* where the job may run: a SkyPilot task document's candidate
 	 * resources (skytask.h), borrowed; NULL = no constraints */
 	const struct sky_doc *task;
+	/* a probe's measured peak per GPU (bytes; 0 = none, formulas.md
+	 * "Calibrated by a probe"): it replaces the estimate's memory on
+	 * cards of at least probe_card_mem bytes (the probed card's); a
+	 * smaller card keeps the estimate's */
+	double probe_mem_per_gpu;
+	double probe_card_mem;
 };
 void plan_opts_default(struct plan_opts *o);
 

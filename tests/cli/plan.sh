@@ -311,15 +311,29 @@ p, c, m = (json.load(open(f)) for f in sys.argv[1:4])
 k = c["calibration"]
 assert p["calibration"] is None
 assert k["probe_id"] == 1 and k["time_calibrated"] and k["probe_mfu_fraction"] == 0.25, k
-assert not k["memory_calibrated"]
+assert k["memory_calibrated"], k
 key = lambda x: (x["provider"], x["instance"], x["mode"])
 def times(d): return {key(x): x["compute_seconds"] for x in d["ranked"]}
+# the memory fit: the probe's 30 GB per GPU on cards of at least the H100's
+# 80 GB, the estimate's on smaller ones (memory_used_fraction = need / card)
+plain = {key(x): x for x in p["ranked"]}
+big = small = 0
+for x in c["ranked"]:
+    card = x["memory_per_gpu_bytes"] / x["memory_used_fraction"]
+    if card >= 80e9 - 1:
+        assert abs(x["memory_per_gpu_bytes"] - 30e9) < 1, x
+        big += 1
+    elif key(x) in plain:
+        assert x["memory_per_gpu_bytes"] == plain[key(x)]["memory_per_gpu_bytes"], x
+        small += 1
+assert big > 0, "no card of 80 GB or more ranked"
+
 # the probe's MFU on every card: the same plan as --mfu 0.25, not the estimate's
 assert times(c) == times(m), "calibrated != --mfu 0.25"
 common = set(times(c)) & set(times(p))
 assert common and all(times(c)[x] != times(p)[x] for x in common)
 PY
-	expect_ok plan-calib-text 'Calibrated by probe 1 .*MFU 25.0% of the dense bf16 peak.*memory fit: the estimate.s' \
+	expect_ok plan-calib-text 'Calibrated by probe 1 .*MFU 25.0% of the dense bf16 peak.*memory fit: the probe.s peak per GPU on cards at least the probed one.s size' \
 		"$G" plan "$EX" --ledger "$CL" --calibrate 1
 	# another workload: latest refused, the id used with a warning
 	expect_err plan-calib-other 1 'measured another workload' "$G" plan "$EX" --micro-batch 2 --ledger "$CL" --calibrate latest
