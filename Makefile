@@ -73,7 +73,7 @@ $(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
 # Unit tests link the core alone (no I/O layer), plus src/store for the ledger's.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ)
 	@mkdir -p $(dir $@)
 	@echo '  TEST    $@'
 	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ) \

@@ -171,3 +171,16 @@ out:
 	free(opts);
 	return rc;
 }
+
+void wlargs_print_fields(FILE *f)
+{
+	for (size_t i = 0; i < workload_nfields; i++) {
+		const struct workload_field *fl = &workload_fields[i];
+		char flag[64];
+		size_t k = 0;
+		for (const char *p = fl->name; *p && k + 1 < sizeof(flag); p++)
+			flag[k++] = *p == '_' ? '-' : *p;
+		flag[k] = '\0';
+		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
+	}
+}

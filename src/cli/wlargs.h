@@ -7,6 +7,8 @@
 #ifndef GPURENT_WLARGS_H
 #define GPURENT_WLARGS_H
 
+#include <stdio.h>
+
 #include "../core/workload.h"
 #include "opt.h"
 
@@ -26,5 +28,9 @@ int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char 
 /* Report a resolve/estimate error where the field came from (file:line, or
  * the --flag); returns 2. */
 int wlargs_field_error(const char *file, const struct workload *w, int bad, const char *msg);
+
+/* The workload fields as flags, one line each with help and default
+ * ("  --micro-batch  samples per GPU ... [1]"), for a command's usage. */
+void wlargs_print_fields(FILE *f);
 
 #endif

@@ -37,15 +37,7 @@ static const char usage[] =
 static void print_usage(FILE *f)
 {
 	fputs(usage, f);
-	for (size_t i = 0; i < workload_nfields; i++) {
-		const struct workload_field *fl = &workload_fields[i];
-		char flag[64];
-		size_t k = 0;
-		for (const char *p = fl->name; *p && k + 1 < sizeof(flag); p++)
-			flag[k++] = *p == '_' ? '-' : *p;
-		flag[k] = '\0';
-		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
-	}
+	wlargs_print_fields(f);
 	fputs("\nFramework defaults (--framework NAME; each overridable by its own field;\n"
 	      "sources: docs/formulas.md \"Framework profiles\"):\n", f);
 	for (int i = 1; i < FW_COUNT; i++) {

@@ -73,15 +73,7 @@ static void print_usage(FILE *f)
 	      "  gpurent probe --steps 50 --price 2.1 examples/lora-7b.yaml -- ./train.sh\n"
 	      "\nThe workload's fields (gpurent help estimate says more):\n",
 	      f);
-	for (size_t i = 0; i < workload_nfields; i++) {
-		const struct workload_field *fl = &workload_fields[i];
-		char flag[64];
-		size_t k = 0;
-		for (const char *p = fl->name; *p && k + 1 < sizeof(flag); p++)
-			flag[k++] = *p == '_' ? '-' : *p;
-		flag[k] = '\0';
-		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
-	}
+	wlargs_print_fields(f);
 }
 
 /* What the hooks share with the command (guard_opts.hook_ctx). */

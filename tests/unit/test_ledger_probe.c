@@ -6,59 +6,10 @@
  */
 #include "testutil.h"
 
-#include <sqlite3.h>
-#include <unistd.h>
-
 #include "../../src/core/workload.h"
-#include "../../src/store/ledger.h"
 
-#define DIR_TEMPLATE "/tmp/gpurent-ledger-probe-XXXXXX"
-static char dir[sizeof(DIR_TEMPLATE)];
-static char path[sizeof(dir) + 32];
-
-static int setup(void **state)
-{
-	(void)state;
-	memcpy(dir, DIR_TEMPLATE, sizeof(DIR_TEMPLATE));
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/ledger.db", dir);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char p[sizeof(path) + 8];
-
-	(void)state;
-	unlink(path);
-	snprintf(p, sizeof(p), "%s-wal", path);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", path);
-	unlink(p);
-	rmdir(dir);
-	return 0;
-}
-
-static void sql(const char *s)
-{
-	sqlite3 *db;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (sqlite3_exec(db, s, NULL, NULL, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", s, sqlite3_errmsg(db));
-	sqlite3_close(db);
-}
-
-static struct ledger *open_ok(void)
-{
-	struct ledger *l = NULL;
-	char err[512];
-
-	if (ledger_open(path, &l, err, sizeof(err)))
-		fail_msg("open: %s", err);
-	return l;
-}
+#define LEDGERTEST_DIR "/tmp/gpurent-ledger-probe-XXXXXX"
+#include "ledgertest.h"
 
 static struct ledger_probe sample(double at, const char *host)
 {
