@@ -119,8 +119,12 @@ static double regex_cost(const char *pat)
 			last = 0;
 			continue;
 		case ')':
-			if (!depth)
-				return 0;
+			if (!depth) {
+				/* glibc's ERE takes an unmatched ')' as itself */
+				last = 1;
+				level[depth] += 1;
+				continue;
+			}
 			last = level[depth--] + 1;
 			level[depth] += last;
 			continue;
@@ -135,18 +139,23 @@ static double regex_cost(const char *pat)
 			long m = 0, n = 0;
 			const char *e = parse_long(c + 1, &m);
 
-			if (!e)
-				return 0;
-			n = m;
-			if (*e == ',') {
-				const char *f = parse_long(e + 1, &n);
+			if (e) {
+				n = m;
+				if (*e == ',') {
+					const char *f = parse_long(e + 1, &n);
 
-				e = f ? f : e + 1;
-				if (!f)
-					n = m;
+					e = f ? f : e + 1;
+					if (!f)
+						n = m;
+				}
 			}
-			if (*e != '}')
-				return 0;
+			if (!e || *e != '}') {
+				/* not an interval: glibc's ERE may take the '{' as
+				 * itself, an atom the next repetition copies */
+				last = 1;
+				level[depth] += 1;
+				continue;
+			}
 			copies = (double)(m > n ? m : n) + 1;
 			c = e;
 			break;

@@ -184,6 +184,10 @@ static void test_regex(void **s)
 	assert_string_equal(err, "--step-regex: the pattern repeats too much (nested + or {n})");
 	assert_int_equal(probe_init(&p, "(a)\\1 ([0-9]+)", 0, err, sizeof(err)), -1);
 	assert_string_equal(err, "--step-regex: back-references (\\1) are not supported");
+	/* an unmatched ')' and a '{' that opens no interval are literals to
+	 * glibc, atoms the next '+' copies (fuzz_probe's out-of-memory input) */
+	assert_int_equal(probe_init(&p, "ok) ([0-9]+)) ++++++++++++++++++++", 0, err, sizeof(err)), -1);
+	assert_int_equal(probe_init(&p, "x{y ([0-9]+){z++++++++++++", 0, err, sizeof(err)), -1);
 	{
 		char longpat[400];
 
