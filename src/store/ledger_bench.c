@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../util/util.h"
 
 /* ---- benchmark results ---- */
 
@@ -104,7 +105,7 @@ int ledger_bench_list(struct ledger *l, size_t limit, struct ledger_bench_rows *
 		"(SELECT * FROM bench_results ORDER BY measured_at DESC, id DESC LIMIT ?) "
 		"ORDER BY measured_at, id";
 	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
+	size_t cap = 0, scap = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -112,18 +113,12 @@ int ledger_bench_list(struct ledger *l, size_t limit, struct ledger_bench_rows *
 		goto out_db_error;
 	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			struct ledger_bench *nv = realloc(out->v, ncap * sizeof(*nv));
-			char **ns;
-			if (!nv)
-				goto out_nomem;
-			out->v = nv;
-			if (!(ns = realloc(out->storage_, ncap * sizeof(*ns))))
-				goto out_nomem;
-			out->storage_ = ns;
-			cap = ncap;
-		}
+		void *v = out->v, *sv = out->storage_;
+		int g = util_grow(&v, &cap, out->n + 1, sizeof(*out->v));
+		out->v = v;
+		if (g || util_grow(&sv, &scap, out->n + 1, sizeof(*out->storage_)))
+			goto out_nomem;
+		out->storage_ = sv;
 		if (!(out->storage_[out->n] = bench_row(st, &out->v[out->n])))
 			goto out_nomem;
 		out->n++;

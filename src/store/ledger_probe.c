@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ledger_int.h"
+#include "../util/util.h"
 
 /* The columns every read selects, in the order probe_row() reads them;
  * the text columns (host, gpu, workload_digest, model, diagnoses, command)
@@ -142,22 +143,16 @@ static char *probe_row(sqlite3_stmt *st, struct ledger_probe *r)
 static int read_rows(struct ledger *l, sqlite3_stmt *st, struct ledger_probe_rows *out,
 		     char *err, size_t errlen)
 {
-	size_t cap = 0;
+	size_t cap = 0, scap = 0;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (out->n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct ledger_probe *nv = realloc(out->v, ncap * sizeof(*nv));
-			char **ns;
-			if (!nv)
-				goto out_nomem;
-			out->v = nv;
-			if (!(ns = realloc(out->storage_, ncap * sizeof(*ns))))
-				goto out_nomem;
-			out->storage_ = ns;
-			cap = ncap;
-		}
+		void *v = out->v, *sv = out->storage_;
+		int g = util_grow(&v, &cap, out->n + 1, sizeof(*out->v));
+		out->v = v;
+		if (g || util_grow(&sv, &scap, out->n + 1, sizeof(*out->storage_)))
+			goto out_nomem;
+		out->storage_ = sv;
 		memset(&out->v[out->n], 0, sizeof(out->v[out->n]));
 		if (!(out->storage_[out->n] = probe_row(st, &out->v[out->n])))
 			goto out_nomem;
