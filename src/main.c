@@ -15,16 +15,13 @@
 #define GPURENT_VERSION "0.1.0"
 #endif
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
+#define command cmd_row
 
 /* MUST stay sorted by name (the help listing follows this order). */
 static const struct command commands[] = {
 	{"bench", cmd_bench, "measure this box: memory, CPU, disk, GPU GEMM TFLOPS and bandwidth vs nominal"},
 	{"ckpt", cmd_ckpt, "checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning"},
+	{"completion", cmd_completion, "print a bash, zsh or fish completion script (commands, options, values)"},
 	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
 	{"env", cmd_env, "check the rented box: driver, CUDA and framework versions, sliced GPU, shm, disk"},
 	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
@@ -38,6 +35,12 @@ static const struct command commands[] = {
 	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };
+
+const struct cmd_row *cmd_table(size_t *n)
+{
+	*n = ARRAY_SIZE(commands);
+	return commands;
+}
 
 static const struct command *find(const char *name)
 {

@@ -25,6 +25,9 @@ command -v b3sum >/dev/null 2>&1 || tools="$tools b3sum"
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
 # ps/pgrep for the guard tests' orphan checks.
 command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
+# zsh and fish, to check the completion scripts for them (SKIP without them).
+command -v zsh >/dev/null 2>&1 || tools="$tools zsh"
+command -v fish >/dev/null 2>&1 || tools="$tools fish"
 # clang and its libFuzzer runtime for `make fuzz` (CI runs it; `make check` does not need them).
 command -v clang >/dev/null 2>&1 || tools="$tools clang"
 clang_major=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)

@@ -268,6 +268,39 @@ static void list_options(const struct opt *opts)
 	}
 }
 
+static void list_choices(const struct opt *opts)
+{
+	for (const struct opt *o = opts; o->name; o++) {
+		if (o->type != OPT_CHOICE || !o->choices)
+			continue;
+		printf("--%s", o->name);
+		for (const char *const *v = o->choices; *v; v++)
+			if (**v)
+				printf(" %s", *v);
+		putchar('\n');
+	}
+}
+
+int opt_run_sub(const struct opt_cmd *c, int nops, char **argv)
+{
+	struct names_suggest sg;
+
+	msg_set_cmd(c->name);
+	if (nops < 1 || !argv[0])
+		return msg_usage(_("expected a subcommand (see 'gpurent help %s')"), c->name);
+	for (size_t i = 0; i < c->n_subs; i++)
+		if (!strcmp(argv[0], c->subs[i].name))
+			return c->subs[i].fn(nops, argv);
+	names_suggest_init(&sg, argv[0]);
+	for (size_t i = 0; i < c->n_subs; i++)
+		names_suggest_add(&sg, c->subs[i].name);
+	if (sg.best[0])
+		return msg_usage(_("'%s' is not a %s subcommand (did you mean '%s'?)"), argv[0], c->name,
+				 sg.best);
+	return msg_usage(_("'%s' is not a %s subcommand (see 'gpurent help %s')"), argv[0], c->name,
+			 c->name);
+}
+
 static int take(const struct opt_cmd *c, const struct opt *o, const char *shown, const char *v,
 		void *ctx)
 {
@@ -337,6 +370,15 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 				return help(c);
 			if (!o && len == 12 && !strncmp(name, "list-options", 12)) {
 				list_options(opts);
+				return msg_finish(EXIT_OK);
+			}
+			if (!o && len == 12 && !strncmp(name, "list-choices", 12)) {
+				list_choices(opts);
+				return msg_finish(EXIT_OK);
+			}
+			if (!o && c->subs && len == 16 && !strncmp(name, "list-subcommands", 16)) {
+				for (size_t k = 0; k < c->n_subs; k++)
+					puts(c->subs[k].name);
 				return msg_finish(EXIT_OK);
 			}
 			if (!o)

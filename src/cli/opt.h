@@ -95,6 +95,13 @@ enum {
 	OPT_KEEP_DASHDASH = 2,     /* leave "--" in the operands */
 };
 
+/* A subcommand of a command that has them (ledger, ckpt): one row each,
+ * the table sorted by name. */
+struct opt_sub {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
 struct opt_cmd {
 	const char *name;          /* "plan", "ledger add": messages and help */
 	const char *usage;         /* printed by --help, as it is */
@@ -102,6 +109,8 @@ struct opt_cmd {
 	int min_operands, max_operands;   /* max < 0: any number */
 	const char *operands;      /* what the operands are, for the error ("FILE") */
 	void (*usage_fn)(FILE *f); /* prints the help instead of usage, when set */
+	const struct opt_sub *subs; /* the subcommands, or NULL; n_subs of them */
+	size_t n_subs;
 };
 
 enum { OPT_GO = -1 };
@@ -116,9 +125,20 @@ enum { OPT_REPORTED = -2 };
  * Returns OPT_GO to go on, or the exit status to return: 0 when --help or
  * --list-options was printed, 2 when an error was reported (one line).
  * Sets msg_set_cmd(c->name).
+ * Besides --help and --list-options, `--list-choices` prints each option
+ * with fixed values as "--NAME V1 V2 ..." and, for a command with subs,
+ * `--list-subcommands` prints their names, one a line (both for shell
+ * completion, src/cmd/cmd_completion.c).
  */
 int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **argv,
 	      void *ctx, int *nops);
+
+/*
+ * After opt_parse() of a command with subcommands (c->subs, flags
+ * OPT_STOP_AT_OPERAND): run the one named by argv[0] with argv[0..nops),
+ * or report a missing or unknown one (with "did you mean"), exit 2.
+ */
+int opt_run_sub(const struct opt_cmd *c, int nops, char **argv);
 
 /* Parse one value for o, as opt_parse() would (used by callbacks that
  * parse a sub-syntax, and by the tests). 0 or -1 with err filled. */

@@ -5,8 +5,22 @@
 #ifndef GPURENT_CMD_H
 #define GPURENT_CMD_H
 
+#include <stddef.h>
+
+/* A row of main.c's command table. */
+struct cmd_row {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* main.c's table, sorted by name, *n rows (for completion); static. */
+const struct cmd_row *cmd_table(size_t *n);
+
+
 int cmd_bench(int argc, char **argv);
 int cmd_ckpt(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);

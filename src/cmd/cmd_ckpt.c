@@ -403,13 +403,8 @@ static int ckpt_prune_cmd(int argc, char **argv)
 	return failed ? EXIT_RUNTIME : rc;
 }
 
-struct subcommand {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-};
-
 /* MUST stay sorted by name. */
-static const struct subcommand subcommands[] = {
+static const struct opt_sub subcommands[] = {
 	{"interval", ckpt_interval},
 	{"latest", ckpt_latest_cmd},
 	{"prune", ckpt_prune_cmd},
@@ -417,10 +412,10 @@ static const struct subcommand subcommands[] = {
 
 int cmd_ckpt(int argc, char **argv)
 {
-	struct names_suggest sg;
 	const struct opt opts[] = {OPT_TABLE_END};
 	const struct opt_cmd oc = {.name = "ckpt", .usage = usage, .flags = OPT_STOP_AT_OPERAND, .min_operands = 0,
-				   .max_operands = -1, .operands = NULL};
+				   .max_operands = -1, .operands = NULL, .subs = subcommands,
+				   .n_subs = sizeof(subcommands) / sizeof(subcommands[0])};
 	int rc, nops;
 
 	/* the subcommand and its arguments move to argv[0..nops) */
@@ -428,13 +423,5 @@ int cmd_ckpt(int argc, char **argv)
 		return rc;
 	if (!nops)
 		return msg_usage(_("expected a subcommand: interval, latest or prune (see 'gpurent help ckpt')"));
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		if (!strcmp(argv[0], subcommands[i].name))
-			return subcommands[i].fn(nops, argv);
-	names_suggest_init(&sg, argv[0]);
-	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		names_suggest_add(&sg, subcommands[i].name);
-	if (sg.best[0])
-		return msg_usage(_("'%s': unknown subcommand (did you mean '%s'?)"), argv[0], sg.best);
-	return msg_usage(_("'%s': unknown subcommand (see 'gpurent help ckpt')"), argv[0]);
+	return opt_run_sub(&oc, nops, argv);
 }

@@ -1101,10 +1101,7 @@ static int ledger_path_cmd(int argc, char **argv)
 }
 
 /* MUST stay sorted by name. */
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-} subs[] = {
+static const struct opt_sub subs[] = {
 	{"add", ledger_add_cmd},
 	{"export", ledger_export_cmd},
 	{"list", ledger_list_cmd},
@@ -1124,7 +1121,7 @@ int cmd_ledger(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "ledger", .usage = usage, .flags = OPT_STOP_AT_OPERAND, .min_operands = 0,
-				   .max_operands = -1, .operands = NULL};
+				   .max_operands = -1, .operands = NULL, .subs = subs, .n_subs = ARRAY_SIZE(subs)};
 
 	/* `gpurent ledger --ledger PATH SUB ...`: the path moves after SUB;
 	 * the operands (SUB and its arguments) move to argv[0..nops). */
@@ -1134,11 +1131,11 @@ int cmd_ledger(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
+	if (!path)
+		return opt_run_sub(&oc, nops, argv);
 	for (size_t k = 0; k < ARRAY_SIZE(subs); k++) {
 		if (strcmp(argv[0], subs[k].name))
 			continue;
-		if (!path)
-			return subs[k].fn(nops, argv);
 		if (!(args = calloc((size_t)nops + 3, sizeof(*args))))
 			return msg_fail(_("out of memory"));
 		args[0] = argv[0];
@@ -1149,6 +1146,5 @@ int cmd_ledger(int argc, char **argv)
 		free(args);
 		return rc;
 	}
-	return msg_usage(_("'%s' is not a ledger subcommand (add, list, show, summary, "
-			   "export, path, probes)"), argv[0]);
+	return opt_run_sub(&oc, nops, argv);
 }

@@ -106,7 +106,7 @@ expect_ok my-rate-cny '^on-demand +1\.00 +1\.00 +1\.00 .* 1\.00 +2\.00  ' "$G" c
 expect_err unknown-option 2 "--sesions: unknown option (did you mean '--sessions'?)" "$G" cost --price 1 --sesions 1h
 expect_err flag-no-value 2 "--span: expected a value" "$G" cost --price 1 --sessions 1h --span
 expect_err ckpt-none 2 "gpurent ckpt: expected a subcommand" "$G" ckpt
-expect_err ckpt-typo 2 "'intervl': unknown subcommand (did you mean 'interval'?)" "$G" ckpt intervl
+expect_err ckpt-typo 2 "'intervl' is not a ckpt subcommand (did you mean 'interval'?)" "$G" ckpt intervl
 expect_err ckpt-no-write 2 "--write: required" "$G" ckpt interval --mtbf 6h
 expect_err ckpt-zero-write 2 "--write: expected a positive duration such as 90s, got '0s'" "$G" ckpt interval --write 0s --mtbf 6h
 expect_err ckpt-bad-mtbf 2 "--mtbf: expected a duration" "$G" ckpt interval --write 90s --mtbf soon

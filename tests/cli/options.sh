@@ -33,6 +33,7 @@ ledger list||
 ledger probes||
 ledger show|1|
 ledger summary||
+completion||bash
 manifest|$T/data -o $T/m2.manifest|
 models||
 offers||
@@ -129,6 +130,37 @@ echo "$specs" | while IFS='|' read -r cmd pre post; do
 	echo "$pass $fail" >"$T/counts"
 done
 read -r pass fail <"$T/counts"
+
+# The man page and the specs above cover the code (issue 17 item 6): every
+# command `gpurent help` lists has a spec line and a place in gpurent(1),
+# every option of every command is in gpurent(1), and so are every
+# GPURENT_* variable the code reads and each exit status.
+"$G" help | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}' >"$T/cmds"
+[ "$(wc -l <"$T/cmds")" -ge 10 ] && ok || bad "gpurent help lists too few commands"
+while read -r c; do
+	[ "$c" = help ] && continue
+	echo "$specs" | grep -q "^$c[ |]" && ok || bad "command $c has no line in options.sh specs"
+	awk -v c="$c" 'index($0, "\\fB" c "\\fR") == 1 || index($0, "\\fB" c " ") == 1 {f = 1} END {exit !f}' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 COMMANDS lacks $c"
+	grep -q "gpurent $c" "$ROOT/README.md" && ok || bad "README.md never shows gpurent $c"
+done <"$T/cmds"
+echo "$specs" | while IFS='|' read -r cmd _ _; do
+	"$G" $cmd --list-options 2>/dev/null | awk '{print $1}'
+done | sort -u >"$T/everyopt"
+while read -r o; do
+	grep -Fq -- "\\%$o\\fR" "$ROOT/docs/gpurent.1" || grep -Fq -- "$o" "$ROOT/docs/gpurent.1" ||
+		echo "docs/gpurent.1 does not document $o" >>"$T/manbad"
+done <"$T/everyopt"
+if [ -s "$T/manbad" ]; then while read -r l; do bad "$l"; done <"$T/manbad"; else ok; fi
+grep -rhoE 'getenv\("GPURENT_[A-Z_]+"\)' "$ROOT/src" | sed 's/getenv("\(.*\)")/\1/' | sort -u >"$T/envs"
+[ -s "$T/envs" ] && ok || bad "found no GPURENT_ variables in src (the pattern broke)"
+sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/envsec"
+while read -r e; do
+	grep -Fq "$e" "$T/envsec" && ok || bad "gpurent(1) ENVIRONMENT lacks $e"
+done <"$T/envs"
+sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/exitsec"
+for x in 0 1 2; do
+	grep -q "^\.B $x\$\|^\.IP $x\|^$x " "$T/exitsec" && ok || bad "gpurent(1) EXIT STATUS lacks $x"
+done
 if [ -s "$T/helpbad" ]; then
 	while read -r l; do bad "$l"; done <"$T/helpbad"
 else
