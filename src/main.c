@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{"bench", cmd_bench, "measure this box: memory, CPU, disk, GPU GEMM TFLOPS and bandwidth vs nominal"},
 	{"ckpt", cmd_ckpt, "checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning"},
 	{"completion", cmd_completion, "print a bash, zsh or fish completion script (commands, options, values)"},
+	{"config", cmd_config, "defaults set once: currency and rates, memberships, catalogs, ledger, preset, price"},
 	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
 	{"env", cmd_env, "check the rented box: driver, CUDA and framework versions, sliced GPU, shm, disk"},
 	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},

@@ -13,6 +13,7 @@
 #include "../core/names.h"
 #include "../core/units.h"
 #include "common.h"
+#include "config.h"
 #include "msg.h"
 #include "../util/util.h"
 
@@ -329,8 +330,47 @@ static int take_value(const struct opt_cmd *c, const struct opt *o, const char *
 	return msg_usage(_("%s: expected a value (%s)"), shown, o->arg ? o->arg : opt_type_name(o->type));
 }
 
-int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **argv,
-	      void *ctx, int *nops)
+/*
+ * The settings (src/cli/config.h) for the options the command line did
+ * not give (given[i] for opts[i]): each value through opt_value(), as if
+ * typed, with its file and line (or variable) named when it is refused.
+ */
+static int apply_config(const struct opt_cmd *c, const struct opt *opts, const bool *given, void *ctx)
+{
+	for (const struct opt *o = opts; o->name; o++) {
+		const struct config_key *k = NULL;
+		struct config_value v;
+		char err[4700], e[512];
+
+		for (const struct config_key *q = config_keys; q->name && !k; q++)
+			if (config_applies(q, c->name, o->name))
+				k = q;
+		if (!k || given[o - opts])
+			continue;
+		/* an option listed twice in a table (a workload field and the
+		 * command's own) takes the setting once, at its first row */
+		if (find_long(opts, o->name, strlen(o->name)) != o)
+			continue;
+		if (config_lookup(k, &v, err, sizeof(err)))
+			return msg_usage("%s", err);
+		if (v.source != CFG_FILE && v.source != CFG_ENV && v.source != CFG_LOCALE)
+			continue;
+		if (o->seen)
+			*o->seen = true;
+		config_mark_applied(k, v.where);
+		for (size_t i = 0; i < v.n; i++) {
+			int r = opt_value(o, v.vals[i], ctx, e, sizeof(e));
+			if (r == OPT_REPORTED)
+				return EXIT_USAGE;
+			if (r)
+				return msg_usage("%s: %s: %s", v.where, k->name, e);
+		}
+	}
+	return 0;
+}
+
+static int parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **argv,
+	      void *ctx, int *nops, bool *given)
 {
 	int nop = 0, rc;
 	bool only_operands = false;
@@ -383,6 +423,7 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 			}
 			if (!o)
 				return unknown(c, opts, a);
+			given[o - opts] = true;
 			snprintf(shown, sizeof(shown), "--%s", o->name);
 			if (o->type == OPT_FLAG) {
 				const char *v = neg ? "false" : eq ? eq + 1 : "true";
@@ -403,6 +444,7 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 			return help(c);
 		if (!(o = find_short(opts, a[1])))
 			return unknown(c, opts, a);
+		given[o - opts] = true;
 		snprintf(shown, sizeof(shown), "-%c", a[1]);
 		if (o->type == OPT_FLAG) {
 			if (a[2])
@@ -414,6 +456,8 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 		}
 	}
 	argv[nop] = NULL;
+	if ((rc = apply_config(c, opts, given, ctx)))
+		return rc;
 	if (nop < c->min_operands) {
 		if (c->operands)
 			return msg_usage(_("expected %s (see 'gpurent help %s')"), c->operands, c->name);
@@ -428,4 +472,21 @@ int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **
 	if (nops)
 		*nops = nop;
 	return OPT_GO;
+}
+
+int opt_parse(const struct opt_cmd *c, const struct opt *opts, int argc, char **argv,
+	      void *ctx, int *nops)
+{
+	size_t n = 0;
+	bool *given;
+	int rc;
+
+	msg_set_cmd(c->name);
+	while (opts[n].name)
+		n++;
+	if (!(given = calloc(n + 1, sizeof(*given))))
+		return msg_fail(_("out of memory"));
+	rc = parse(c, opts, argc, argv, ctx, nops, given);
+	free(given);
+	return rc;
 }

@@ -21,6 +21,7 @@ const struct cmd_row *cmd_table(size_t *n);
 int cmd_bench(int argc, char **argv);
 int cmd_ckpt(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);

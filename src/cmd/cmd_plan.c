@@ -20,6 +20,7 @@
 #include "../cli/plan_pricer.h"
 #include "../cli/plan_serve.h"
 #include "../cli/planwords.h"
+#include "../cli/config.h"
 #include "../cli/skyemit.h"
 #include "../cli/wlargs.h"
 #include "../util/util.h"
@@ -123,7 +124,7 @@ struct display {
 static void render(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
 		   const struct plan_result *r, const struct display *d)
 {
-	char a[64], b[64], why[PLAN_MAGNITUDE_MAX];
+	char a[64], b[64], why[PLAN_MAGNITUDE_MAX], rate_note[1600];
 	const struct estimate *e = &r->single;
 	const struct plan_fx *fx = &d->fx;
 	double k = fx->usd_per_unit;
@@ -139,8 +140,12 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 		if (d->line)
 			printf(" (1 USD = %.4g %s, data/currencies.csv line %zu; --rate %s=N to change)", 1 / k, d->code,
 			       d->line, d->code);
+		else if (config_applied("rate"))
+			printf(" (1 USD = %.4g %s, from %s)", 1 / k, d->code, config_rate_note(rate_note, sizeof(rate_note)));
 		else
 			printf(" (1 USD = %.4g %s, from --rate)", 1 / k, d->code);
+		if (config_applied("currency"))
+			printf("; %s from %s", d->code, config_applied("currency"));
 	}
 	printf("\n\n");
 	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
@@ -354,7 +359,8 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 		snprintf(b, sizeof(b), "data/currencies.csv line %zu", d->line);
 		json_str(&j, "rate_source", b);
 	} else {
-		json_str(&j, "rate_source", strcmp(d->code, "USD") ? "--rate" : "identity");
+		json_str(&j, "rate_source", !strcmp(d->code, "USD") ? "identity" :
+			 config_applied("rate") ? config_rate_note(b, sizeof(b)) : "--rate");
 	}
 	json_plan_calib(&j);
 	json_num(&j, "considered", (double)r->considered);

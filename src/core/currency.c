@@ -141,6 +141,7 @@ int currency_set(struct currency_table *t, const char *code, double per_usd, cha
 	}
 	if ((e = lookup(t, c))) {
 		e->usd = 1 / per_usd;
+		e->line = 0;   /* the file's row no longer says where the rate came from */
 		return 0;
 	}
 	if (add(t, c, 1 / per_usd, 0)) {

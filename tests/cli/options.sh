@@ -34,6 +34,11 @@ ledger probes||
 ledger show|1|
 ledger summary||
 completion||bash
+config get||currency
+config list||
+config path||
+config set||currency CNY
+config unset||rate
 manifest|$T/data -o $T/m2.manifest|
 models||
 offers||

@@ -7,6 +7,12 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d)
 trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
 cd "$T" || exit 1
+# The user's own defaults never reach a test: a config file of the test's
+# own (none), no GPURENT_* setting from the environment, C messages.
+export XDG_CONFIG_HOME="$T/.config"
+unset GPURENT_CONFIG GPURENT_ACCESS GPURENT_CATALOG GPURENT_CURRENCY GPURENT_FRAMEWORK \
+	GPURENT_PRESET GPURENT_PRICE GPURENT_RATE GPURENT_RATE_DATE GPURENT_RATE_SOURCE LANGUAGE
+export LC_MESSAGES=C
 pass=0 fail=0
 G=$GPURENT
 HAVE_PY=0
