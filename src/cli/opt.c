@@ -14,6 +14,7 @@
 #include "../core/units.h"
 #include "common.h"
 #include "config.h"
+#include "../os/progress.h"
 #include "msg.h"
 #include "../util/util.h"
 
@@ -280,6 +281,20 @@ static void list_choices(const struct opt *opts)
 				printf(" %s", *v);
 		putchar('\n');
 	}
+}
+
+int opt_progress_cb(const struct opt *o, const char *value, void *ctx, char *err, size_t errlen)
+{
+	bool on = !strcmp(value, "true");
+
+	(void)ctx;
+	(void)err;
+	(void)errlen;
+	if (!strcmp(o->name, "progress"))
+		progress_set_mode(on ? PROGRESS_ALWAYS : PROGRESS_NEVER);
+	else
+		progress_set_mode(on ? PROGRESS_NEVER : PROGRESS_AUTO);
+	return 0;
 }
 
 int opt_run_sub(const struct opt_cmd *c, int nops, char **argv)

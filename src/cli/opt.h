@@ -89,6 +89,15 @@ struct opt {
 	.example = (ex)}
 #define OPT_TABLE_END {.name = NULL}
 
+/* --progress / --quiet: the progress line of long work (src/os/progress.h)
+ * forced on, or off; without either it shows on a terminal only. */
+int opt_progress_cb(const struct opt *o, const char *value, void *ctx, char *err, size_t errlen);
+#define OPT_PROGRESS_FLAGS \
+	{.name = "progress", .type = OPT_FLAG, .cb = opt_progress_cb, \
+	 .help = "show the progress line even where stderr is not a terminal"}, \
+	{.name = "quiet", .short_name = 'q', .type = OPT_FLAG, .cb = opt_progress_cb, \
+	 .help = "no progress line"}
+
 /* How the command takes its operands. */
 enum {
 	OPT_STOP_AT_OPERAND = 1,   /* the first operand ends the options (run -- CMD) */

@@ -43,6 +43,9 @@ static const char usage[] =
 	"  --follow-symlinks    hash what symlinks point to; by default a symlink is\n"
 	"                       recorded as a link (gpurent format) and not followed\n"
 	"  -j, --jobs N         hashing threads (default: the number of CPUs)\n"
+	"  --progress, -q/--quiet  the progress line (done/total, bytes/s, time\n"
+	"                       left) even in a pipe, or never; by default only\n"
+	"                       on a terminal, after a second\n"
 	"\n"
 	"Names with spaces, newlines, backslashes or any other bytes are escaped as\n"
 	"sha256sum escapes them. FIFOs, sockets and devices are left out. Exit status:\n"
@@ -161,6 +164,7 @@ int cmd_manifest(int argc, char **argv)
 		OPT_BOOL("follow-symlinks", &follow, N_("hash what symlinks point to")),
 		{.name = "jobs", .short_name = 'j', .type = OPT_INT, .dest = &jobs_opt, .arg = "N",
 		 .help = N_("hashing threads (default: the number of CPUs)"), .min = 1, .max = 256},
+		OPT_PROGRESS_FLAGS,
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "manifest", .usage = usage, .flags = 0, .min_operands = 1,

@@ -50,6 +50,9 @@ static const char usage[] =
 	"                     linked directories (listed links are always followed, as\n"
 	"                     sha256sum -c does); gpurent manifests say in their header\n"
 	"  -j, --jobs N       hashing threads (default: the number of CPUs)\n"
+	"  --progress, -q/--quiet  the progress line (done/total, bytes/s, time\n"
+	"                     left) even in a pipe, or never; by default only on\n"
+	"                     a terminal, after a second\n"
 	"\n"
 	"Exit status: 0 everything matches, 1 anything differs or cannot be read,\n"
 	"2 bad usage, a malformed manifest (one line: FILE:LINE: what was expected) or\n"
@@ -166,6 +169,7 @@ int cmd_verify(int argc, char **argv)
 		OPT_BOOL("follow-symlinks", &follow, N_("also walk into linked directories")),
 		{.name = "jobs", .short_name = 'j', .type = OPT_INT, .dest = &jobs_opt, .arg = "N",
 		 .help = N_("hashing threads (default: the number of CPUs)"), .min = 1, .max = 256},
+		OPT_PROGRESS_FLAGS,
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "verify", .usage = usage, .flags = 0, .min_operands = 1,

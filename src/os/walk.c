@@ -5,6 +5,7 @@
  * POSIX_FADV_SEQUENTIAL, so the kernel reads ahead.
  */
 #define _GNU_SOURCE   /* O_NOATIME */
+#include "progress.h"
 #include "walk.h"
 
 #include <dirent.h>
@@ -79,19 +80,6 @@ struct fbatch {
 	char names[BATCH_NAMES];   /* n names, each NUL-terminated */
 };
 
-struct progress {
-	const char *label;
-	uint64_t total_bytes;
-	size_t total_files;
-	_Atomic uint64_t bytes;
-	_Atomic size_t files;
-	atomic_bool stop;
-	bool shown;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	double start;              /* util_now_mono() */
-	bool open_ended;           /* a walk that hashes as it goes: no totals known */
-};
 
 struct walkstate {
 	const struct walk_opts *o;
@@ -543,8 +531,6 @@ static void merge_runs(struct mf_entry *v, size_t *bounds, size_t nruns)
 	free(tmp);
 }
 
-static int progress_start(struct progress *pr, pthread_t *tid);
-static void progress_stop(struct progress *pr, pthread_t tid);
 static void install_sigbus(void);
 
 int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char *err, size_t errlen)
@@ -560,7 +546,6 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 	struct sjob *sorts = NULL;
 	size_t *bounds = NULL;
 	struct stat st;
-	pthread_t tid;
 	bool shown = false;
 	unsigned made = 0;
 	size_t total = 0;
@@ -617,13 +602,13 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 		goto out_workers;
 	}
 	pr->label = o->label ? o->label : "manifest";
-	pr->open_ended = true;
+	pr->units = "files";   /* open-ended: the files are hashed as they are listed */
 	if (o->hash)
-		shown = !progress_start(pr, &tid);
+		shown = progress_begin(pr);
 	workq_push(q, &root.job.item);
 	workq_wait(q);
 	if (shown)
-		progress_stop(pr, tid);
+		progress_end(pr);
 	if (atomic_load(&ws.failed)) {
 		workq_free(q);
 		rc = ws.rc;
@@ -728,13 +713,6 @@ unsigned walk_default_jobs(void)
 
 /* ---- hashing ---- */
 
-
-
-static double since(const double *t0)
-{
-	return util_now_mono() - *t0;
-}
-
 static void unreadable(struct mf_entry *e, int err)
 {
 	e->kind = MF_UNREADABLE;
@@ -804,14 +782,14 @@ static int hash_mapped(struct worker *wk, int fd, uint64_t size)
 		p = NULL;
 		if (r)
 			return -2;
-		atomic_fetch_add_explicit(&wk->pr->bytes, n, memory_order_relaxed);
+		progress_add(wk->pr, 0, n);
 	}
 	return 0;
 }
 
 static void count_file(struct worker *wk)
 {
-	atomic_fetch_add_explicit(&wk->pr->files, 1, memory_order_relaxed);
+	progress_add(wk->pr, 1, 0);
 }
 
 /*
@@ -865,7 +843,7 @@ static void hash_fd(struct worker *wk, int fd, const struct stat *st, struct mf_
 			streaming = true;
 			if (hash_update(&wk->h, wk->buf, fill))
 				goto out_hash_error;
-			atomic_fetch_add_explicit(&wk->pr->bytes, fill, memory_order_relaxed);
+			progress_add(wk->pr, 0, fill);
 			fill = 0;
 		} else if ((size_t)k < want && st->st_size > 0 && total >= (uint64_t)st->st_size) {
 			/* A short read that reached the size fstat() gave is the end of a
@@ -879,7 +857,7 @@ static void hash_fd(struct worker *wk, int fd, const struct stat *st, struct mf_
 	if (streaming ? hash_update(&wk->h, wk->buf, fill) || hash_final(&wk->h, e->hash)
 		      : hash_buffer(&wk->h, wk->buf, fill, e->hash))
 		goto out_hash_error;
-	atomic_fetch_add_explicit(&wk->pr->bytes, fill, memory_order_relaxed);
+	progress_add(wk->pr, 0, fill);
 	e->size = total;
 	e->has_hash = true;
 	return;
@@ -925,83 +903,6 @@ static void hash_job(void *state, void *job)
 	}
 }
 
-static void progress_draw(struct progress *pr, bool last)
-{
-	char done[32], all[32], rate[32];
-	double t = since(&pr->start);
-	uint64_t b = atomic_load(&pr->bytes);
-
-	units_fmt_bytes((double)b, done, sizeof(done));
-	units_fmt_bytes((double)pr->total_bytes, all, sizeof(all));
-	units_fmt_bytes(t > 0 ? (double)b / t : 0, rate, sizeof(rate));
-	if (pr->open_ended)
-		fprintf(stderr, "\r%s: %s, %zu files, %s/s  ", pr->label, done,
-			atomic_load(&pr->files), rate);
-	else
-		fprintf(stderr, "\r%s: %s / %s, %zu / %zu files, %s/s  ", pr->label, done, all,
-			atomic_load(&pr->files), pr->total_files, rate);
-	if (last)
-		fputc('\n', stderr);
-	fflush(stderr);
-	pr->shown = true;
-}
-
-/* Draws the progress line every 200 ms once the work has taken a second. */
-static void *progress_main(void *arg)
-{
-	struct progress *pr = arg;
-	struct timespec until;
-
-	pthread_mutex_lock(&pr->lock);
-	while (!atomic_load(&pr->stop)) {
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += 200 * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&pr->wake, &pr->lock, &until);
-		if (!atomic_load(&pr->stop) && since(&pr->start) >= 1.0)
-			progress_draw(pr, false);
-	}
-	pthread_mutex_unlock(&pr->lock);
-	return NULL;
-}
-
-/*
- * Start the progress thread when stderr is a terminal (pr's label and
- * totals set); 0 when it runs (stop it with progress_stop()), -1 when not.
- */
-static int progress_start(struct progress *pr, pthread_t *tid)
-{
-	const char *term = getenv("TERM");
-
-	pr->start = util_now_mono();
-	if (!isatty(STDERR_FILENO) || !term || !strcmp(term, "dumb"))
-		return -1;
-	pthread_mutex_init(&pr->lock, NULL);
-	pthread_cond_init(&pr->wake, NULL);
-	if (pthread_create(tid, NULL, progress_main, pr)) {
-		pthread_cond_destroy(&pr->wake);
-		pthread_mutex_destroy(&pr->lock);
-		return -1;
-	}
-	return 0;
-}
-
-static void progress_stop(struct progress *pr, pthread_t tid)
-{
-	pthread_mutex_lock(&pr->lock);
-	atomic_store(&pr->stop, true);
-	pthread_cond_signal(&pr->wake);
-	pthread_mutex_unlock(&pr->lock);
-	pthread_join(tid, NULL);
-	if (pr->shown)
-		progress_draw(pr, true);
-	pthread_cond_destroy(&pr->wake);
-	pthread_mutex_destroy(&pr->lock);
-}
-
 /* A range ends after this many files or once it holds this many bytes. */
 #define RANGE_FILES 64
 #define RANGE_BYTES READ_BUF
@@ -1009,12 +910,11 @@ static void progress_stop(struct progress *pr, pthread_t tid)
 int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsigned jobs,
 	      const char *label, char *err, size_t errlen)
 {
-	struct progress pr = {.label = label};
+	struct progress pr = {.label = label, .units = "files"};
 	struct worker *wk = NULL;
 	struct hrange *ranges = NULL;
 	void **states = NULL;
 	struct pool *p = NULL;
-	pthread_t tid;
 	bool progress;
 	size_t nr = 0, sub = 0, got = 0, window, todo = 0;
 	unsigned started = 0;
@@ -1027,7 +927,7 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 		}
 	if (!todo)
 		return 0;   /* nothing, or all hashed by the walk */
-	pr.total_files = todo;
+	pr.total_units = todo;
 	/* Jobs of up to RANGE_FILES files or RANGE_BYTES: one hand-off per file is the cost
 	 * on small files, and big files still spread over the threads. */
 	if (!(ranges = malloc(n * sizeof(*ranges)))) {
@@ -1066,7 +966,7 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 	install_sigbus();
 	if (!(p = pool_new(jobs, (unsigned)window, hash_job, states, err, errlen)))
 		goto out_workers;
-	progress = !progress_start(&pr, &tid);
+	progress = progress_begin(&pr);
 	/* Results come back in submission order; keep at most window in flight. */
 	while (got < nr) {
 		while (sub < nr && sub - got < window)
@@ -1076,7 +976,7 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 		got++;
 	}
 	if (progress)
-		progress_stop(&pr, tid);
+		progress_end(&pr);
 	rc = 0;
 	pool_free(p);
 out_workers:
