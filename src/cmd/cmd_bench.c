@@ -34,7 +34,8 @@
 #include "../os/sys.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
+	/* xgettext:no-c-format */
 	"usage: gpurent bench [--dir PATH] [--json] [--gpu N|all] [--no-gpu]\n"
 	"                     [--disk-size SIZE] [--no-store] [--ledger PATH]\n"
 	"       gpurent bench --history [--json] [--ledger PATH]\n"
@@ -58,7 +59,7 @@ static const char usage[] =
 	"  --json            results as JSON (schema gpurent.bench/1)\n"
 	"\n"
 	"Exit status: 0, 1 when a host test failed (the disk directory not writable),\n"
-	"2 for bad usage. See docs/bench.md.\n";
+	"2 for bad usage. See docs/bench.md.\n");
 
 /* Time each measurement may take (the default run stays a few seconds). */
 #define HOST_BUDGET_S 0.3
@@ -582,7 +583,7 @@ static void print_results(const struct bench *b, const char *host)
 {
 	int last_gpu = -1;
 
-	printf("gpurent bench on %s\n", host);
+	printf(_("gpurent bench on %s\n"), host);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct result *r = &b->r[i];
 		char where[16];
@@ -738,9 +739,9 @@ static int history(const char *path, bool json)
 		json_str(&j, "ledger", ledger_path(l));
 		json_arr_begin(&j, "latest");
 	} else if (!n) {
-		printf("no benchmark results in %s yet: run gpurent bench\n", ledger_path(l));
+		printf(_("no benchmark results in %s yet: run gpurent bench\n"), ledger_path(l));
 	} else {
-		printf("latest result of each box, best first per test (%s)\n", ledger_path(l));
+		printf(_("latest result of each box, best first per test (%s)\n"), ledger_path(l));
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ledger_bench *r = v[i].row;
@@ -774,7 +775,7 @@ static int history(const char *path, bool json)
 		       best->value > 0 ? r->value / best->value : 0.0, r->host, r->gpu ? r->gpu : "-",
 		       date);
 		if (isfinite(r->nominal) && r->nominal > 0)
-			printf("  %.0f%% of nominal", 100 * r->value / r->nominal);
+			printf(_("  %.0f%% of nominal"), 100 * r->value / r->nominal);
 		putchar('\n');
 	}
 	if (json) {
@@ -906,7 +907,7 @@ int cmd_bench(int argc, char **argv)
 	} else {
 		print_results(b, host);
 		if (stored)
-			printf("stored %zu results in %s (gpurent bench --history compares boxes)\n", b->n,
+			printf(_("stored %zu results in %s (gpurent bench --history compares boxes)\n"), b->n,
 			       stored_at);
 	}
 	rc = msg_finish(b->host_failed ? EXIT_RUNTIME : EXIT_OK);
