@@ -276,7 +276,7 @@ static void render_text(const struct report *rp)
 	const struct probe_result *r = rp->r;
 	const struct probe_inputs *in = rp->in;
 	char a[64], b[64], e[64], ev[400];
-	const char *unit = rp->units_samples ? "samples" : "tokens";
+	const char *unit = rp->units_samples ? _("samples") : _("tokens");
 
 	printf(_("probe: %ld step%s read (%s), %ld warm-up step%s excluded\n"), r->steps, r->steps == 1 ? "" : "s",
 	       probe_word_logger(r->logger), r->warmup, r->warmup == 1 ? "" : "s");
@@ -336,7 +336,7 @@ static void render_text(const struct report *rp)
 		fmt_dur(r->full_run_s, a, sizeof(a));
 		printf(_("  full run          %s %s at this speed: %s"), units_fmt_count(in->work, b, sizeof(b)), unit, a);
 		if (r->full_run_cost > 0)
-			printf(", %.2f %s at %.4g %s/h", r->full_run_cost, rp->currency, in->price_per_hour,
+			printf(_(", %.2f %s at %.4g %s/h"), r->full_run_cost, rp->currency, in->price_per_hour,
 			       rp->currency);
 		printf("\n");
 	}

@@ -71,8 +71,8 @@ static void print_issue(const struct mf_issue *is)
 		break;
 	case MF_CONTENT_CHANGED:
 		if (w->kind != h->kind)
-			printf(_(" (was a %s, now a %s)"), w->kind == MF_SYMLINK ? "symlink" : "file",
-			       h->kind == MF_SYMLINK ? "symlink" : "file");
+			printf(_(" (was a %s, now a %s)"), w->kind == MF_SYMLINK ? _("symlink") : _("file"),
+			       h->kind == MF_SYMLINK ? _("symlink") : _("file"));
 		break;
 	case MF_UNREADABLE_FILE:
 		if (h->kind == MF_OTHER)
@@ -256,8 +256,8 @@ int cmd_verify(int argc, char **argv)
 		printf(_("verify: OK: %zu entries"), d.matched);
 		if (want.has_sizes)
 			printf(", %s", b);
-		printf(_(" match %s (%s%s)\n"), mfile, quick ? "quick: names" : hash_name(want.algo),
-		       quick ? (want.has_sizes ? " and sizes" : " only") : "");
+		printf(_(" match %s (%s)\n"), mfile, !quick ? hash_name(want.algo) :
+		       want.has_sizes ? _("quick: names and sizes") : _("quick: names only"));
 		rc = msg_finish(EXIT_OK);
 	} else {
 		printf(_("verify: FAILED: "));
@@ -265,7 +265,7 @@ int cmd_verify(int argc, char **argv)
 			printf("%zu %s%s", d.count[p], manifest_problem_name((enum mf_problem)p),
 			       p + 1 < MF_NPROBLEMS ? ", " : "");
 		printf(_(" (%zu recorded, %zu match%s)\n"), d.expected, d.matched,
-		       quick ? "; quick: names and sizes only" : "");
+		       quick ? _("; quick: names and sizes only") : "");
 		rc = msg_finish(EXIT_RUNTIME);
 	}
 	mf_diff_free(&d);
