@@ -31,6 +31,7 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
 #include "../os/sys.h"
 #include "../util/util.h"
 
@@ -71,14 +72,16 @@ static const char usage[] = N_(
 
 struct result {
 	char test[24];     /* ledger key: "gemm_bf16" */
-	char label[96];    /* "GEMM bf16 16384^3" */
+	char label[96];    /* "GEMM bf16 16384^3" (English: JSON and the ledger) */
+	char shown[96];    /* the label in the user's language (the table) */
 	char gpu[96];      /* "" for host tests */
 	char spec[64];     /* the data/gpus.csv row compared with; "" none */
 	int gpu_index;     /* -1 for host tests */
 	double value;      /* in unit */
 	const char *unit;  /* "GB/s", "TFLOP/s", "Melem/s" */
 	double nominal;    /* same unit; NAN when none */
-	char note[256];    /* "PCIe gen5 x16", "tmpfs: RAM, not a disk" */
+	char note[256];    /* "PCIe gen5 x16", "tmpfs: RAM, not a disk" (English) */
+	char note_shown[256];
 };
 
 struct skip {
@@ -95,6 +98,23 @@ struct bench {
 	bool json;
 };
 
+
+/* fmt (marked N_()) into en as it is and into tr translated: JSON and the
+ * ledger keep the English, the table shows the user's language. */
+static void words(char *en, char *tr, size_t n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void words(char *en, char *tr, size_t n, const char *fmt, ...)
+{
+	va_list ap, aq;
+
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	vsnprintf(en, n, fmt, ap);
+	vsnprintf(tr, n, _(fmt), aq);
+	va_end(aq);
+	va_end(ap);
+}
+#define LABEL(r, ...) words((r)->label, (r)->shown, sizeof((r)->label), __VA_ARGS__)
+#define NOTE(r, ...) words((r)->note, (r)->note_shown, sizeof((r)->note), __VA_ARGS__)
 
 static struct result *add(struct bench *b, const char *test, const char *unit)
 {
@@ -264,8 +284,8 @@ static int bench_memory(struct bench *b, int threads)
 		if (t <= 0 || !(r = add(b, k ? "mem_copy_all" : "mem_copy_1t", "GB/s")))
 			continue;
 		r->value = 2.0 * (double)slice * nt / t / 1e9;
-		snprintf(r->label, sizeof(r->label), Q_("memory copy, %d thread", "memory copy, %d threads", nt), nt);
-		snprintf(r->note, sizeof(r->note), "%zu MiB buffers, read + write", size >> 20);
+		LABEL(r, nt == 1 ? N_("memory copy, %d thread") : N_("memory copy, %d threads"), nt);
+		NOTE(r, N_("%zu MiB buffers, read + write"), size >> 20);
 		if (!k && threads == 1)
 			break;
 	}
@@ -302,8 +322,8 @@ static int bench_cpu(struct bench *b, int threads)
 		if (t <= 0 || !(r = add(b, k ? "cpu_sort_all" : "cpu_sort_1t", "Melem/s")))
 			continue;
 		r->value = (double)SORT_N * nt / t / 1e6;
-		snprintf(r->label, sizeof(r->label), Q_("CPU sort, %d thread", "CPU sort, %d threads", nt), nt);
-		snprintf(r->note, sizeof(r->note), "qsort of 2^20 32-bit keys per thread");
+		LABEL(r, nt == 1 ? N_("CPU sort, %d thread") : N_("CPU sort, %d threads"), nt);
+		NOTE(r, N_("qsort of 2^20 32-bit keys per thread"));
 		if (!k && threads == 1)
 			break;
 	}
@@ -340,7 +360,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	if (realpath(dir, abs))
 		dir = abs;
 	if (!statfs(dir, &fs) && fs.f_type == 0x01021994)   /* TMPFS_MAGIC */
-		snprintf(note, sizeof(note), "tmpfs: RAM, not a disk");
+		snprintf(note, sizeof(note), "%s", N_("tmpfs: RAM, not a disk"));
 	if (!(buf = malloc(block))) {
 		skipped(b, "disk", "out of memory");
 		return -1;
@@ -393,13 +413,15 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	tr = util_now_mono() - t0;
 	if ((r = add(b, "disk_write", "GB/s"))) {
 		r->value = tw > 0 ? (double)size / tw / 1e9 : 0;
-		snprintf(r->label, sizeof(r->label), "disk write %zu MiB + fsync", size >> 20);
+		LABEL(r, N_("disk write %zu MiB + fsync"), size >> 20);
 		snprintf(r->note, sizeof(r->note), "%.120s%s%s", dir, note[0] ? "; " : "", note);
+		snprintf(r->note_shown, sizeof(r->note_shown), "%.120s%s%s", dir, note[0] ? "; " : "", msg_tr(note));
 	}
 	if ((r = add(b, "disk_read", "GB/s"))) {
 		r->value = tr > 0 ? (double)size / tr / 1e9 : 0;
-		snprintf(r->label, sizeof(r->label), "disk read %zu MiB, cache dropped", size >> 20);
+		LABEL(r, N_("disk read %zu MiB, cache dropped"), size >> 20);
 		snprintf(r->note, sizeof(r->note), "%.120s%s%s", dir, note[0] ? "; " : "", note);
+		snprintf(r->note_shown, sizeof(r->note_shown), "%.120s%s%s", dir, note[0] ? "; " : "", msg_tr(note));
 	}
 	rc = 0;
 out_unlink:
@@ -508,8 +530,8 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 		r->gpu_index = dev;
 		r->value = m.value / 1e12;
 		r->nominal = nominal > 0 ? nominal / 1e12 : NAN;
-		snprintf(r->label, sizeof(r->label), "GEMM %s %zu^3", cuda_gemm_name(t), m.size);
-		snprintf(r->note, sizeof(r->note), "cublasGemmEx, FP32 accumulate, %d runs", m.iters);
+		LABEL(r, "GEMM %s %zu^3", cuda_gemm_name(t), m.size);
+		NOTE(r, N_("cublasGemmEx, FP32 accumulate, %d runs"), m.iters);
 	}
 	bytes = (size_t)1 << 30;
 	while (bytes > (16u << 20) && 2.0 * bytes > mfree / 2.0)
@@ -522,8 +544,8 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 		r->gpu_index = dev;
 		r->value = m.value / 1e9;
 		r->nominal = spec ? spec->mem_bw / 1e9 : NAN;
-		snprintf(r->label, sizeof(r->label), "device copy %zu MiB", bytes >> 20);
-		snprintf(r->note, sizeof(r->note), "cudaMemcpy device-to-device, read + write");
+		LABEL(r, N_("device copy %zu MiB"), bytes >> 20);
+		NOTE(r, N_("cudaMemcpy device-to-device, read + write"));
 	}
 	bytes = 256u << 20;
 	if (cuda_bench_host(c, dev, bytes, COPY_BUDGET_S, &m, &m2, err, sizeof(err))) {
@@ -538,12 +560,12 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 			r->gpu_index = dev;
 			r->value = (k ? m2.value : m.value) / 1e9;
 			r->nominal = lane > 0 ? 16 * lane / 1e9 : NAN;
-			snprintf(r->label, sizeof(r->label), "%s %zu MiB pinned",
-				 k ? "device->host" : "host->device", bytes >> 20);
-			if (lane > 0)
-				snprintf(r->note, sizeof(r->note), "nominal PCIe gen%ld x16%s", spec->pcie_gen,
-					 gen > 0 && width > 0 && (gen < spec->pcie_gen || width < 16) ?
-					 "; this slot is narrower (gpurent env)" : "");
+			LABEL(r, N_("%s %zu MiB pinned"), k ? "device->host" : "host->device", bytes >> 20);
+			if (lane > 0) {
+				bool narrow = gen > 0 && width > 0 && (gen < spec->pcie_gen || width < 16);
+				NOTE(r, narrow ? N_("nominal PCIe gen%ld x16; this slot is narrower (gpurent env)") :
+				     N_("nominal PCIe gen%ld x16"), spec->pcie_gen);
+			}
 		}
 	}
 }
@@ -598,12 +620,15 @@ static void print_results(const struct bench *b, const char *host)
 			snprintf(where, sizeof(where), "%s", !strncmp(r->test, "disk", 4) ? "disk" :
 				 !strncmp(r->test, "cpu", 3) ? "cpu" : "memory");
 		}
-		printf("%-7s %-34s %10.*f %-8s", where, r->label, r->value >= 100 ? 0 : 2, r->value,
-		       r->unit);
+		{
+			size_t w = out_width(r->shown);   /* padded by terminal columns */
+			printf("%-7s %s%*s %10.*f %-8s", where, r->shown, w < 34 ? (int)(34 - w) : 0, "",
+			       r->value >= 100 ? 0 : 2, r->value, r->unit);
+		}
 		if (isfinite(r->nominal) && r->nominal > 0)
-			printf(" %4.0f%% of %.5g", 100 * r->value / r->nominal, r->nominal);
-		if (r->note[0])
-			printf("  (%s)", r->note);
+			printf(_(" %4.0f%% of %.5g"), 100 * r->value / r->nominal, r->nominal);
+		if (r->note_shown[0])
+			printf(_("  (%s)"), r->note_shown);
 		putchar('\n');
 	}
 	for (size_t i = 0; i < b->ns; i++)

@@ -237,7 +237,8 @@ static int ckpt_interval(int argc, char **argv)
 	printf(_("Checkpoint every %s (Daly 2006; Young 1974: %s) for a %s write, MTBF %s"),
 	       fmt_min(res.daly_s, a, sizeof(a)), fmt_min(res.young_s, b, sizeof(b)),
 	       fmt_min(sp.write_s, c, sizeof(c)), units_fmt_duration(sp.mtbf_s, err, sizeof(err)));
-	printf(sp.restart_s > 0 ? ", restart %s.\n" : ".\n", fmt_min(sp.restart_s, a, sizeof(a)));
+	/* TRANSLATORS: the end of the "Checkpoint every ..." sentence */
+	printf(sp.restart_s > 0 ? _(", restart %s.\n") : _(".\n"), fmt_min(sp.restart_s, a, sizeof(a)));
 	if (sp.interval_s > 0)
 		printf(_("Evaluated at the interval you gave: %s.\n"), fmt_min(sp.interval_s, a, sizeof(a)));
 	printf(_("Expected overhead: %.1f%% of the work (%s per hour of work: checkpoint writes, "

@@ -13,6 +13,7 @@
 #include "../cli/opt.h"
 #include "../cli/offers_load.h"
 #include "../cli/out.h"
+#include "../util/util.h"
 
 static const char usage[] = N_(
 	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort|-o FIELD[-],...] [--limit N]\n"
@@ -380,8 +381,10 @@ int cmd_offers(int argc, char **argv)
 		char g[64], spot[16], od[16], prov[64], inst[128], reg[128], gs[128], note[256], line[1024];
 		size_t len;
 		bool any_suspect = false, any_far = false;
-		printf("%-14s %-30s %-14s %4s %7s %9s %9s %5s %7s %-12s %-16s %s\n", "provider", "instance",
-		       "gpu", "n", "mem GB", "/GPU-h", "spot", "vCPU", "RAM GiB", "supply", "region", "note");
+		static const int w[] = {-14, -30, -14, 4, 7, 9, 9, 5, 7, -12, -16, 0};
+		const char *const h[] = {_("provider"), _("instance"), "gpu", "n", _("mem GB"), _("/GPU-h"),
+					 _("spot"), "vCPU", _("RAM GiB"), _("supply"), _("region"), _("note")};
+		out_heading(stdout, w, h, ARRAY_SIZE(w));
 		for (size_t i = 0; i < nres; i++) {
 			const struct offer *o = &res[i];
 			size_t peers;

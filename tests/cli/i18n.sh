@@ -193,5 +193,10 @@ export GPURENT_LEDGER="$T/ledger.db"
 same "ledger export --csv" "$G" ledger export --csv
 same "ledger export --json" "$G" ledger export --json
 same "manifest" "$G" manifest "$ROOT/data"
+# bench measures (its figures differ run to run): its words must not
+en "$G" bench --no-gpu --no-store --disk-size 1MiB --dir "$T" --json >"$T/b.C" 2>&1
+zh "$G" bench --no-gpu --no-store --disk-size 1MiB --dir "$T" --json >"$T/b.zh" 2>&1
+grep -E '"(test|label|unit|note)"' "$T/b.C" >"$T/bw.C"; grep -E '"(test|label|unit|note)"' "$T/b.zh" >"$T/bw.zh"
+[ -s "$T/bw.C" ] && cmp -s "$T/bw.C" "$T/bw.zh" && ok || { bad "bench --json: words differ:"; diff "$T/bw.C" "$T/bw.zh" | head -6; }
 
 finish
