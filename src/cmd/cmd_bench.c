@@ -86,7 +86,8 @@ struct result {
 
 struct skip {
 	char part[16];
-	char reason[256];
+	char reason[256];        /* English: JSON */
+	char reason_shown[256];  /* translated: the table */
 };
 
 struct bench {
@@ -135,7 +136,7 @@ static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, aq;
 	struct skip *s;
 
 	if (b->ns >= ARRAY_SIZE(b->s))
@@ -143,7 +144,10 @@ static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 	s = &b->s[b->ns++];
 	snprintf(s->part, sizeof(s->part), "%s", part);
 	va_start(ap, fmt);
+	va_copy(aq, ap);
 	vsnprintf(s->reason, sizeof(s->reason), fmt, ap);
+	vsnprintf(s->reason_shown, sizeof(s->reason_shown), _(fmt), aq);   /* fmt is marked N_() */
+	va_end(aq);
 	va_end(ap);
 }
 
@@ -261,7 +265,7 @@ static int bench_memory(struct bench *b, int threads)
 	if (size < (16u << 20))
 		size = 16u << 20;
 	if (!(src = malloc(size)) || !(dst = malloc(size))) {
-		skipped(b, "memory", "cannot allocate 2 x %zu MiB", size >> 20);
+		skipped(b, "memory", N_("cannot allocate 2 x %zu MiB"), size >> 20);
 		goto out_free;
 	}
 	memset(src, 0x5a, size);   /* fault the pages in before timing */
@@ -305,7 +309,7 @@ static int bench_cpu(struct bench *b, int threads)
 	int rc = -1;
 
 	if (!orig || !(keys = malloc((size_t)threads * SORT_N * sizeof(uint32_t)))) {
-		skipped(b, "cpu", "cannot allocate the sort buffers");
+		skipped(b, "cpu", N_("cannot allocate the sort buffers"));
 		goto out_free;
 	}
 	for (size_t i = 0; i < SORT_N; i++)
@@ -354,7 +358,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		return -1;
 	}
 	if ((double)vs.f_bavail * vs.f_frsize < (double)size + (64u << 20)) {
-		skipped(b, "disk", "%s: less than %zu MiB free", dir, (size + (64u << 20)) >> 20);
+		skipped(b, "disk", N_("%s: less than %zu MiB free"), dir, (size + (64u << 20)) >> 20);
 		return 0;
 	}
 	if (realpath(dir, abs))
@@ -362,7 +366,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	if (!statfs(dir, &fs) && fs.f_type == 0x01021994)   /* TMPFS_MAGIC */
 		snprintf(note, sizeof(note), "%s", N_("tmpfs: RAM, not a disk"));
 	if (!(buf = malloc(block))) {
-		skipped(b, "disk", "out of memory");
+		skipped(b, "disk", N_("out of memory"));
 		return -1;
 	}
 	/* random bytes: zeros would be compressed away by ZFS or btrfs */
@@ -372,7 +376,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	}
 	snprintf(path, sizeof(path), "%s/.gpurent-bench-XXXXXX", dir);
 	if ((fd = mkstemp(path)) < 0) {
-		skipped(b, "disk", "cannot write in %s: %s", dir, strerror(errno));
+		skipped(b, "disk", N_("cannot write in %s: %s"), dir, strerror(errno));
 		goto out_free;
 	}
 	t0 = util_now_mono();
@@ -383,12 +387,12 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		while ((w = write(fd, buf, n)) < 0 && errno == EINTR)
 			;
 		if (w != (ssize_t)n) {
-			skipped(b, "disk", "writing %s: %s", path, w < 0 ? strerror(errno) : "short write");
+			skipped(b, "disk", N_("writing %s: %s"), path, w < 0 ? strerror(errno) : "short write");
 			goto out_unlink;
 		}
 	}
 	if (fsync(fd)) {
-		skipped(b, "disk", "fsync %s: %s", path, strerror(errno));
+		skipped(b, "disk", N_("fsync %s: %s"), path, strerror(errno));
 		goto out_unlink;
 	}
 	tw = util_now_mono() - t0;
@@ -396,7 +400,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	 * below comes from the device (not on tmpfs, which is memory) */
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (lseek(fd, 0, SEEK_SET) < 0) {
-		skipped(b, "disk", "seek %s: %s", path, strerror(errno));
+		skipped(b, "disk", N_("seek %s: %s"), path, strerror(errno));
 		goto out_unlink;
 	}
 	t0 = util_now_mono();
@@ -405,7 +409,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
-			skipped(b, "disk", "reading %s: %s", path, got < 0 ? strerror(errno) : "short file");
+			skipped(b, "disk", N_("reading %s: %s"), path, got < 0 ? strerror(errno) : "short file");
 			goto out_unlink;
 		}
 		done += (size_t)got;
@@ -500,7 +504,7 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 	gpu_name(c, nv, dev, name, sizeof(name), &gen, &width);
 	spec = envcheck_find_gpu(gdb, name, mtotal);
 	if (!spec)
-		skipped(b, part, "%s is not in data/gpus.csv: no nominal figures to compare with", name);
+		skipped(b, part, N_("%s is not in data/gpus.csv: no nominal figures to compare with"), name);
 	for (size_t k = 0; k < ARRAY_SIZE(types); k++) {
 		enum cuda_gemm_type t = types[k];
 		double nominal = !spec ? NAN : t == CUDA_GEMM_FP32 ? spec->fp32_flops :
@@ -514,8 +518,8 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 		while (n > 1024 && 3.0 * n * n * el > mfree / 3.0)
 			n /= 2;
 		if (t == CUDA_GEMM_BF16 && ccmaj < 8) {
-			skipped(b, part, "GEMM bf16: needs compute capability 8.0 (Ampere) or newer, "
-				"this is %d.%d", ccmaj, ccmin);
+			skipped(b, part, N_("GEMM bf16: needs compute capability 8.0 (Ampere) or newer, "
+				"this is %d.%d"), ccmaj, ccmin);
 			continue;
 		}
 		if (cuda_bench_gemm(c, dev, t, n, GEMM_BUDGET_S, &m, err, sizeof(err))) {
@@ -537,7 +541,7 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 	while (bytes > (16u << 20) && 2.0 * bytes > mfree / 2.0)
 		bytes /= 2;
 	if (cuda_bench_d2d(c, dev, bytes, COPY_BUDGET_S, &m, err, sizeof(err))) {
-		skipped(b, part, "device copy: %s", err);
+		skipped(b, part, N_("device copy: %s"), err);
 	} else if ((r = add(b, "d2d_copy", "GB/s"))) {
 		snprintf(r->gpu, sizeof(r->gpu), "%s", name);
 		snprintf(r->spec, sizeof(r->spec), "%s", spec ? spec->name : "");
@@ -549,7 +553,7 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 	}
 	bytes = 256u << 20;
 	if (cuda_bench_host(c, dev, bytes, COPY_BUDGET_S, &m, &m2, err, sizeof(err))) {
-		skipped(b, part, "host<->device copy: %s", err);
+		skipped(b, part, N_("host<->device copy: %s"), err);
 	} else {
 		double lane = spec ? pcie_lane_bytes(spec->pcie_gen) : 0;
 		for (int k = 0; k < 2; k++) {
@@ -578,17 +582,17 @@ static void bench_gpus(struct bench *b, const struct gpu_db *gdb, int which)
 	int n;
 
 	if (cuda_open(&c, true, err, sizeof(err))) {
-		skipped(b, "gpu", "skipped: %s", err);
+		skipped(b, "gpu", N_("skipped: %s"), err);
 		return;
 	}
 	if (!(n = cuda_device_count(c, err, sizeof(err)))) {
-		skipped(b, "gpu", "skipped: %s", err);
+		skipped(b, "gpu", N_("skipped: %s"), err);
 		goto out_close;
 	}
 	if (!cuda_has_blas(c))
-		skipped(b, "gpu", "GEMMs skipped: %s", cuda_blas_error(c));
+		skipped(b, "gpu", N_("GEMMs skipped: %s"), cuda_blas_error(c));
 	if (which >= n) {
-		skipped(b, "gpu", "skipped: no CUDA device %d (this box has %d)", which, n);
+		skipped(b, "gpu", N_("skipped: no CUDA device %d (this box has %d)"), which, n);
 		goto out_close;
 	}
 	nvml_open(&nv, err, sizeof(err));   /* names and links only; optional */
@@ -632,7 +636,7 @@ static void print_results(const struct bench *b, const char *host)
 		putchar('\n');
 	}
 	for (size_t i = 0; i < b->ns; i++)
-		printf("%-7s %s\n", b->s[i].part, b->s[i].reason);
+		printf("%-7s %s\n", b->s[i].part, b->s[i].reason_shown);
 }
 
 static void print_json(const struct bench *b, const char *host, double at, bool stored,
@@ -917,7 +921,7 @@ int cmd_bench(int argc, char **argv)
 	if (bench_disk(b, dir, (size_t)disk_size))
 		b->host_failed = true;
 	if (no_gpu)
-		skipped(b, "gpu", "skipped: --no-gpu");
+		skipped(b, "gpu", N_("skipped: --no-gpu"));
 	else
 		bench_gpus(b, &gdb, which);
 
