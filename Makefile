@@ -227,3 +227,4 @@ fuzz-replay: $(REPLAY_BIN)
 	    [ $$# = 0 ] || $(BUILD)/fuzz-replay/fuzz_$$n "$$@" || { fail=1; for f; do \
 	        $(BUILD)/fuzz-replay/fuzz_$$n "$$f" >/dev/null 2>&1 || echo "fuzz-replay: $$n: $$f fails"; done; }; \
 	done; test $$fail = 0 && echo "fuzz-replay: $(words $(FUZZ_NAMES)) harnesses, $$total inputs replayed"
+include po/po.mk

@@ -18,16 +18,16 @@
 const char *calib_why(enum calib_skip s)
 {
 	switch (s) {
-	case CALIB_OK: return "taken from the probe";
-	case CALIB_NO_MEMORY: return "the probe read no GPU memory";
-	case CALIB_SMALLER_CARD: return "the card has less memory than the probed one, whose caching "
-					"allocator held more than a smaller card's would";
-	case CALIB_SERVING: return "a serving engine reserves its share of the card at start: the probe "
-				   "read the share, not the need";
-	case CALIB_NO_GPU: return "no GPU to scale to, or the probe's GPU is not in the GPU table";
-	case CALIB_NO_RATE: return "the probe has no MFU (or, for decoding, no tokens a second)";
-	case CALIB_GPU_COUNT: return "a decoding probe on another number of GPUs";
-	case CALIB_NO_TIME: return "the estimate computed no time";
+	case CALIB_OK: return _("taken from the probe");
+	case CALIB_NO_MEMORY: return _("the probe read no GPU memory");
+	case CALIB_SMALLER_CARD: return _("the card has less memory than the probed one, whose caching "
+					"allocator held more than a smaller card's would");
+	case CALIB_SERVING: return _("a serving engine reserves its share of the card at start: the probe "
+				   "read the share, not the need");
+	case CALIB_NO_GPU: return _("no GPU to scale to, or the probe's GPU is not in the GPU table");
+	case CALIB_NO_RATE: return _("the probe has no MFU (or, for decoding, no tokens a second)");
+	case CALIB_GPU_COUNT: return _("a decoding probe on another number of GPUs");
+	case CALIB_NO_TIME: return _("the estimate computed no time");
 	}
 	return "?";
 }
@@ -49,7 +49,7 @@ char *calib_word_probe(const struct calib *c, char *buf, size_t n)
 
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-	snprintf(buf, n, "probe %lld (%s, %dx %s)", (long long)p->id, when,
+	snprintf(buf, n, _("probe %lld (%s, %dx %s)"), (long long)p->id, when,
 		 p->gpu_count > 0 ? p->gpu_count : 1, p->gpu ? p->gpu : "unknown GPU");
 	return buf;
 }
@@ -67,25 +67,25 @@ int calib_load(const char *ledger_path, const char *spec, const struct gpu_db *g
 		errno = 0;
 		id = strtoll(spec, &end, 10);
 		if (!*spec || *end || errno || id < 1)
-			return msg_usage("--calibrate: expected a probe id (gpurent ledger probes) or "
-					 "'latest', got '%s'", spec);
+			return msg_usage(_("--calibrate: expected a probe id (gpurent ledger probes) or "
+					 "'latest', got '%s'"), spec);
 	}
 	if (ledger_path && !*ledger_path)
-		return msg_usage("--ledger: expected a file path, got ''");
+		return msg_usage(_("--ledger: expected a file path, got ''"));
 	if (!ledger_path) {
 		if (ledger_default_path(path, sizeof(path), err, sizeof(err)))
-			return msg_fail("--calibrate: %s", err);
+			return msg_fail(_("--calibrate: %s"), err);
 		ledger_path = path;
 	}
 	if (access(ledger_path, R_OK))
-		return msg_fail("--calibrate: %s: no ledger there (%s); gpurent probe records probes in it",
+		return msg_fail(_("--calibrate: %s: no ledger there (%s); gpurent probe records probes in it"),
 				ledger_path, strerror(errno));
 	if (ledger_open_readonly(ledger_path, &l, err, sizeof(err)))
-		return msg_fail("--calibrate: %s", err);
+		return msg_fail(_("--calibrate: %s"), err);
 	rc = ledger_probe_get(l, id, &c->rows_, err, sizeof(err));
 	ledger_close(l);
 	if (rc)
-		return msg_fail("--calibrate %s: %s", spec, err);
+		return msg_fail(_("--calibrate %s: %s"), spec, err);
 	c->p = &c->rows_.v[0];
 	c->mem_skip = CALIB_NO_MEMORY;   /* until calib_apply() */
 	c->time_skip = CALIB_NO_TIME;
@@ -95,15 +95,16 @@ int calib_load(const char *ledger_path, const char *spec, const struct gpu_db *g
 	if (c->p->workload_digest && c->p->workload_digest != workload_digest(w)) {
 		c->digest_differs = true;
 		if (id < 0) {
-			rc = msg_fail("--calibrate latest: %s measured another workload (digest %016" PRIx64
-				      ", this one %016" PRIx64 "); give --calibrate %lld to use it anyway",
-				      word, c->p->workload_digest, workload_digest(w), (long long)c->p->id);
+			rc = msg_fail(_("--calibrate latest: %s measured another workload (digest %016llx, "
+					"this one %016llx); give --calibrate %lld to use it anyway"),
+				      word, (unsigned long long)c->p->workload_digest,
+				      (unsigned long long)workload_digest(w), (long long)c->p->id);
 			calib_free(c);
 			return rc;
 		}
-		msg_warn("--calibrate %s: %s measured another workload (digest %016" PRIx64 ", this one %016"
-			 PRIx64 "): its figures are used as given", spec, word, c->p->workload_digest,
-			 workload_digest(w));
+		msg_warn(_("--calibrate %s: %s measured another workload (digest %016llx, this one %016llx): "
+			   "its figures are used as given"), spec, word,
+			 (unsigned long long)c->p->workload_digest, (unsigned long long)workload_digest(w));
 	}
 	return 0;
 }

@@ -32,15 +32,15 @@ int common_open_regular(const char *path, struct stat *st, char *err, size_t err
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), flags;
 
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(err, errlen, _("%s: cannot open: %s"), path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, st)) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(err, errlen, _("%s: cannot open: %s"), path, strerror(errno));
 		goto out_close;
 	}
 	if (!S_ISREG(st->st_mode)) {
-		snprintf(err, errlen, "%s: expected a regular file, got %s", path,
+		snprintf(err, errlen, _("%s: expected a regular file, got %s"), path,
 			 common_file_kind(st->st_mode));
 		goto out_close;
 	}
@@ -67,7 +67,7 @@ int common_read_file(const char *path, char **buf, size_t *len, char *err, size_
 			size_t ncap = cap ? cap * 2 : 65536;
 			char *np = realloc(p, ncap + 1);
 			if (!np) {
-				snprintf(err, errlen, "%s: out of memory", path);
+				snprintf(err, errlen, _("%s: out of memory"), path);
 				goto out_fail;
 			}
 			p = np;
@@ -77,7 +77,7 @@ int common_read_file(const char *path, char **buf, size_t *len, char *err, size_
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+			snprintf(err, errlen, _("%s: read error: %s"), path, strerror(errno));
 			goto out_fail;
 		}
 		if (got == 0)
@@ -189,6 +189,7 @@ bool common_money_has_code(const char *v)
 
 void json_init(struct json *j, FILE *f)
 {
+	msg_untranslated();   /* JSON is the same bytes in every locale */
 	memset(j, 0, sizeof(*j));
 	j->f = f;
 }

@@ -81,6 +81,7 @@ struct json {
 	int depth;
 	bool need_comma[32];
 };
+/* Also turns translation off (msg_untranslated()): JSON never changes with the locale. */
 void json_init(struct json *j, FILE *f);
 void json_obj_begin(struct json *j, const char *key);  /* key NULL in arrays/top */
 void json_obj_end(struct json *j);

@@ -18,6 +18,8 @@
 #define _(s) (s)
 #define Q_(s, p, n) ((n) == 1 ? (s) : (p))
 #endif
-#define N_(s) (s)
+/* Bare, as git's: `static const char usage[] = N_("...")` must stay an
+ * array initialised by a string literal. */
+#define N_(s) s
 
 #endif

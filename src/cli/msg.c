@@ -35,6 +35,18 @@ void msg_init(void)
 #endif
 }
 
+void msg_untranslated(void)
+{
+#if defined(__GLIBC__) || defined(GPURENT_NLS)
+	textdomain("gpurent-untranslated");   /* a domain with no catalog */
+#endif
+}
+
+const char *msg_tr(const char *s)
+{
+	return s && *s ? _(s) : s;   /* gettext("") is the catalog's header */
+}
+
 void msg_set_cmd(const char *cmd)
 {
 	msg_command = cmd;

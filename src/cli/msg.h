@@ -42,6 +42,15 @@ int msg_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 char *msg_escape(const char *s, char *buf, size_t n);
 
+/* From now on _() answers the English msgid: machine-readable output
+ * (JSON) begins, and words it holds stay the same in every locale. */
+void msg_untranslated(void);
+
+/* The translation of a string held in a table the catalog may know (a help
+ * line of src/core's tables); s itself when it is NULL, "" or untranslated.
+ * Never for machine-readable output. Borrowed, static. */
+const char *msg_tr(const char *s);
+
 /* fflush(stdout) and report a write error (EPIPE is quiet); returns rc, or
  * 1 when the output could not be written. */
 int msg_finish(int rc);

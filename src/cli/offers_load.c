@@ -58,7 +58,7 @@ int offers_set_rate(struct offers_ctx *c, const char *arg)
 	char err[256];
 
 	if (currency_set_rate(&c->currencies, arg, err, sizeof(err)))
-		return msg_usage("--rate: %s", err);
+		return msg_usage(_("--rate: %s"), err);
 	return 0;
 }
 
@@ -387,7 +387,7 @@ void offers_report(FILE *f, const struct offers_ctx *c)
 		const struct catalog_report *r = &c->set.reports[i];
 		fputs("  ", f);
 		out_puts_safe(f, r->path);
-		fprintf(f, " (%s): %zu rows, %zu offers", r->format, r->rows, r->loaded);
+		fprintf(f, _(" (%s): %zu rows, %zu offers"), r->format, r->rows, r->loaded);
 #define Q(field, what) if (r->field) fprintf(f, "; %zu " what, r->field)
 		Q(hosts_joined, "host VM rows joined with their GPU rows");
 		Q(cpu_only, "CPU-only skipped");
@@ -407,17 +407,17 @@ void offers_report(FILE *f, const struct offers_ctx *c)
 		Q(spot_only, "spot-only (a spot price, no on-demand price: spot offers only)");
 #undef Q
 		if (r->unknown_gpu) {
-			fprintf(f, "; %zu with GPUs not in gpus.csv (", r->unknown_gpu);
+			fprintf(f, _("; %zu with GPUs not in gpus.csv ("), r->unknown_gpu);
 			out_puts_safe(f, r->unknown_names);
 			fputc(')', f);
 		}
 		fputc('\n', f);
 	}
 	if (c->skipped_special)
-		fprintf(f, "  %zu non-regular file%s (FIFOs, sockets, devices) named vms.csv skipped\n",
+		fprintf(f, _("  %zu non-regular file%s (FIFOs, sockets, devices) named vms.csv skipped\n"),
 			c->skipped_special, c->skipped_special == 1 ? "" : "s");
 	if (c->ignored_csv)
-		fprintf(f, "  %zu other CSV file%s in catalog folders ignored (only vms.csv files are catalogs)\n",
+		fprintf(f, _("  %zu other CSV file%s in catalog folders ignored (only vms.csv files are catalogs)\n"),
 			c->ignored_csv, c->ignored_csv == 1 ? "" : "s");
 }
 

@@ -222,7 +222,7 @@ static int help(const struct opt_cmd *c)
 	if (c->usage_fn)
 		c->usage_fn(stdout);
 	else
-		fputs(c->usage, stdout);
+		fputs(_(c->usage), stdout);
 	return msg_finish(EXIT_OK);
 }
 

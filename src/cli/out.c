@@ -140,3 +140,53 @@ void out_csv_field(FILE *f, const char *s, size_t n)
 	}
 	fputc('"', f);
 }
+
+/* U+1100..U+115F, U+2E80..U+A4CF (not U+303F), U+AC00..U+D7A3, U+F900..U+FAFF,
+ * U+FE30..U+FE4F, U+FF00..U+FF60, U+FFE0..U+FFE6, U+20000..U+3FFFD: wide
+ * (Unicode's East Asian Width W and F, the ranges wcwidth() gives 2). */
+static int wide(unsigned long u)
+{
+	return (u >= 0x1100 && u <= 0x115f) || (u >= 0x2e80 && u <= 0xa4cf && u != 0x303f) ||
+	       (u >= 0xac00 && u <= 0xd7a3) || (u >= 0xf900 && u <= 0xfaff) ||
+	       (u >= 0xfe30 && u <= 0xfe4f) || (u >= 0xff00 && u <= 0xff60) ||
+	       (u >= 0xffe0 && u <= 0xffe6) || (u >= 0x20000 && u <= 0x3fffd);
+}
+
+size_t out_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), w = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t k = p[i] >= 0x80 ? out_utf8_len(p + i, n - i) : 0;
+		unsigned long u;
+
+		if (!k) {
+			w++, i++;
+			continue;
+		}
+		u = p[i] & (0xff >> (k + 1));
+		for (size_t j = 1; j < k; j++)
+			u = u << 6 | (p[i + j] & 0x3f);
+		w += wide(u) ? 2 : 1;
+		i += k;
+	}
+	return w;
+}
+
+void out_heading(FILE *f, const int *width, const char *const *cell, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t w = out_width(cell[i]), want = (size_t)(width[i] < 0 ? -width[i] : width[i]);
+		int pad = w < want ? (int)(want - w) : 0;
+
+		if (i)
+			putc(' ', f);
+		if (width[i] > 0)
+			fprintf(f, "%*s", pad, "");
+		fputs(cell[i], f);
+		if (width[i] < 0 && i + 1 < n)
+			fprintf(f, "%*s", pad, "");
+	}
+	putc('\n', f);
+}

@@ -41,4 +41,19 @@ const char *out_safe(const char *s, size_t n, char *buf, size_t bufn);
  */
 void out_csv_field(FILE *f, const char *s, size_t n);
 
+/*
+ * The columns a terminal gives s (UTF-8): East Asian wide characters (CJK,
+ * Hangul, full-width forms) take two, other characters one; bytes that are
+ * not UTF-8 one each. s is borrowed.
+ */
+size_t out_width(const char *s);
+
+/*
+ * A table heading of n cells (translated words: their widths in columns,
+ * not bytes): cell i padded to |width[i]| columns, on the left when
+ * width[i] < 0, on the right when > 0, as it is when 0; one space between
+ * cells, a newline at the end. Cells are borrowed.
+ */
+void out_heading(FILE *f, const int *width, const char *const *cell, size_t n);
+
 #endif

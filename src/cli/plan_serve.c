@@ -187,9 +187,11 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	if (!r->n) {
 		printf("%s\n", _("No offer serves the load. See what was excluded below."));
 	} else {
-		printf(" # %-14s %-24s %-12s %7s %5s %4s %13s %-16s %10s %8s %8s %10s\n", _("provider"), _("instance"),
-		       _("GPU"), _("TPxrep"), _("boxes"), _("mem"), _("tok/s srv/nd"), _("billing"), _("compute"),
-		       _("egress"), _("storage"), _("total"));
+		static const int cw[] = {2, -14, -24, -12, 7, 5, 4, 13, -16, 10, 8, 8, 10};
+		const char *const h[] = {"#", _("provider"), _("instance"), _("GPU"), _("TPxrep"), _("boxes"),
+					 _("mem"), _("tok/s srv/nd"), _("billing"), _("compute"), _("egress"),
+					 _("storage"), _("total")};
+		out_heading(stdout, cw, h, sizeof(cw) / sizeof(cw[0]));   /* by terminal columns */
 		for (size_t i = 0; i < r->n; i++) {
 			const struct serve_choice *c = &r->ranked[i];
 			char p[64], in[64], lay[32], tps[32];

@@ -4,20 +4,23 @@
  */
 #include "probewords.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "gettext.h"
 
 #include "../util/util.h"
 
 const char *probe_word_title(enum probe_code c)
 {
 	static const char *const t[] = {
-		[PROBE_D_WARMUP] = "warm-up",
-		[PROBE_D_DATA_STARVED] = "data loading cannot keep up",
-		[PROBE_D_SLOWING] = "steps slowing down",
-		[PROBE_D_MEM_GROWING] = "memory growing",
-		[PROBE_D_SLICED] = "a slice of the card",
-		[PROBE_D_NO_STEPS] = "no step lines",
-		[PROBE_D_NO_GPU_MEMORY] = "no GPU memory reading",
+		[PROBE_D_WARMUP] = N_("warm-up"),
+		[PROBE_D_DATA_STARVED] = N_("data loading cannot keep up"),
+		[PROBE_D_SLOWING] = N_("steps slowing down"),
+		[PROBE_D_MEM_GROWING] = N_("memory growing"),
+		[PROBE_D_SLICED] = N_("a slice of the card"),
+		[PROBE_D_NO_STEPS] = N_("no step lines"),
+		[PROBE_D_NO_GPU_MEMORY] = N_("no GPU memory reading"),
 	};
 
 	return (unsigned)c < ARRAY_SIZE(t) && t[c] ? t[c] : "?";
@@ -26,56 +29,63 @@ const char *probe_word_title(enum probe_code c)
 const char *probe_word_fix(enum probe_code c)
 {
 	static const char *const t[] = {
-		[PROBE_D_WARMUP] = "compilation, autotuning and cold caches: excluded from the figures",
-		[PROBE_D_DATA_STARVED] = "more DataLoader workers (num_workers), pin_memory=True, prefetch "
+		[PROBE_D_WARMUP] = N_("compilation, autotuning and cold caches: excluded from the figures"),
+		[PROBE_D_DATA_STARVED] = N_("more DataLoader workers (num_workers), pin_memory=True, prefetch "
 					 "(prefetch_factor), and the data set on local disk rather than "
-					 "network storage",
-		[PROBE_D_SLOWING] = "a leak or a growing cache: detach losses before logging them "
+					 "network storage"),
+		[PROBE_D_SLOWING] = N_("a leak or a growing cache: detach losses before logging them "
 				    "(loss.item(), not the tensor), keep no tensors across steps, empty "
-				    "caches (torch.cuda.empty_cache()) where one grows",
-		[PROBE_D_MEM_GROWING] = "a leak or a growing cache: detach losses before logging them "
+				    "caches (torch.cuda.empty_cache()) where one grows"),
+		[PROBE_D_MEM_GROWING] = N_("a leak or a growing cache: detach losses before logging them "
 					"(loss.item(), not the tensor), keep no tensors across steps, empty "
-					"caches (torch.cuda.empty_cache()) where one grows",
-		[PROBE_D_SLICED] = "the card is shared or sliced (MIG, vGPU): `gpurent env` tells which; "
-				   "plan with the memory you see, or rent another box",
-		[PROBE_D_NO_STEPS] = "give --step-regex 'RE' (its first group the step number) or "
-				     "--progress-file FILE that the job rewrites with its step",
-		[PROBE_D_NO_GPU_MEMORY] = "have the job write PyTorch's figures to $GPURENT_PROBE_TORCH_FILE "
+					"caches (torch.cuda.empty_cache()) where one grows"),
+		[PROBE_D_SLICED] = N_("the card is shared or sliced (MIG, vGPU): `gpurent env` tells which; "
+				   "plan with the memory you see, or rent another box"),
+		[PROBE_D_NO_STEPS] = N_("give --step-regex 'RE' (its first group the step number) or "
+				     "--progress-file FILE that the job rewrites with its step"),
+		[PROBE_D_NO_GPU_MEMORY] = N_("have the job write PyTorch's figures to $GPURENT_PROBE_TORCH_FILE "
 					  "(docs/probe.md); in a container NVML may list the host's process "
-					  "ids, which match none of the job's",
+					  "ids, which match none of the job's"),
 	};
 
 	return (unsigned)c < ARRAY_SIZE(t) && t[c] ? t[c] : "";
 }
 
-void probe_word_evidence(const struct probe_diag *d, char *buf, size_t n)
+/* The translation of the format fmt for a human, the English for JSON. */
+static const char *word(bool human, const char *fmt) __attribute__((format_arg(2)));
+static const char *word(bool human, const char *fmt)
+{
+	return human ? _(fmt) : fmt;
+}
+
+void probe_word_evidence(const struct probe_diag *d, bool human, char *buf, size_t n)
 {
 	switch (d->code) {
 	case PROBE_D_WARMUP:
-		snprintf(buf, n, "the first %ld step%s took %.3g s against %.3g s steady", d->steps,
+		snprintf(buf, n, word(human, N_("the first %ld step%s took %.3g s against %.3g s steady")), d->steps,
 			 d->steps == 1 ? "" : "s", d->a, d->b);
 		break;
 	case PROBE_D_DATA_STARVED:
-		snprintf(buf, n, "GPU utilisation %.0f%% (under 50%%) while the job's CPU ran at %.0f%% of a core",
+		snprintf(buf, n, word(human, N_("GPU utilisation %.0f%% (under 50%%) while the job's CPU ran at %.0f%% of a core")),
 			 d->a, d->b);
 		break;
 	case PROBE_D_SLOWING:
-		snprintf(buf, n, "the median step rose from %.3g s in the first third to %.3g s in the last",
+		snprintf(buf, n, word(human, N_("the median step rose from %.3g s in the first third to %.3g s in the last")),
 			 d->a, d->b);
 		break;
 	case PROBE_D_MEM_GROWING:
-		snprintf(buf, n, "the job's GPU memory grew %.1f MB a step, %.0f MB over %ld steady steps",
+		snprintf(buf, n, word(human, N_("the job's GPU memory grew %.1f MB a step, %.0f MB over %ld steady steps")),
 			 d->a / 1e6, d->b / 1e6, d->steps);
 		break;
 	case PROBE_D_SLICED:
-		snprintf(buf, n, "the process sees %.1f GB, the card's datasheet says %.1f GB", d->a / 1e9,
+		snprintf(buf, n, word(human, N_("the process sees %.1f GB, the card's datasheet says %.1f GB")), d->a / 1e9,
 			 d->b / 1e9);
 		break;
 	case PROBE_D_NO_STEPS:
-		snprintf(buf, n, "no line of the job's output matched a known logger");
+		snprintf(buf, n, word(human, N_("no line of the job's output matched a known logger")));
 		break;
 	case PROBE_D_NO_GPU_MEMORY:
-		snprintf(buf, n, "NVML reported no GPU memory for the job's processes");
+		snprintf(buf, n, word(human, N_("NVML reported no GPU memory for the job's processes")));
 		break;
 	default:
 		snprintf(buf, n, "?");

@@ -181,6 +181,7 @@ void wlargs_print_fields(FILE *f)
 		for (const char *p = fl->name; *p && k + 1 < sizeof(flag); p++)
 			flag[k++] = *p == '_' ? '-' : *p;
 		flag[k] = '\0';
-		fprintf(f, "  --%-20s %s [%s]\n", flag, fl->help, fl->dflt);
+		/* the core's help line, translated once it is in the catalog */
+		fprintf(f, "  --%-20s %s [%s]\n", flag, msg_tr(fl->help), fl->dflt);
 	}
 }

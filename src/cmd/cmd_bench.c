@@ -31,10 +31,12 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
 #include "../os/sys.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
+	/* xgettext:no-c-format */
 	"usage: gpurent bench [--dir PATH] [--json] [--gpu N|all] [--no-gpu]\n"
 	"                     [--disk-size SIZE] [--no-store] [--ledger PATH]\n"
 	"       gpurent bench --history [--json] [--ledger PATH]\n"
@@ -58,7 +60,7 @@ static const char usage[] =
 	"  --json            results as JSON (schema gpurent.bench/1)\n"
 	"\n"
 	"Exit status: 0, 1 when a host test failed (the disk directory not writable),\n"
-	"2 for bad usage. See docs/bench.md.\n";
+	"2 for bad usage. See docs/bench.md.\n");
 
 /* Time each measurement may take (the default run stays a few seconds). */
 #define HOST_BUDGET_S 0.3
@@ -70,19 +72,22 @@ static const char usage[] =
 
 struct result {
 	char test[24];     /* ledger key: "gemm_bf16" */
-	char label[96];    /* "GEMM bf16 16384^3" */
+	char label[96];    /* "GEMM bf16 16384^3" (English: JSON and the ledger) */
+	char shown[96];    /* the label in the user's language (the table) */
 	char gpu[96];      /* "" for host tests */
 	char spec[64];     /* the data/gpus.csv row compared with; "" none */
 	int gpu_index;     /* -1 for host tests */
 	double value;      /* in unit */
 	const char *unit;  /* "GB/s", "TFLOP/s", "Melem/s" */
 	double nominal;    /* same unit; NAN when none */
-	char note[256];    /* "PCIe gen5 x16", "tmpfs: RAM, not a disk" */
+	char note[256];    /* "PCIe gen5 x16", "tmpfs: RAM, not a disk" (English) */
+	char note_shown[256];
 };
 
 struct skip {
 	char part[16];
-	char reason[256];
+	char reason[256];        /* English: JSON */
+	char reason_shown[256];  /* translated: the table */
 };
 
 struct bench {
@@ -94,6 +99,23 @@ struct bench {
 	bool json;
 };
 
+
+/* fmt (marked N_()) into en as it is and into tr translated: JSON and the
+ * ledger keep the English, the table shows the user's language. */
+static void words(char *en, char *tr, size_t n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void words(char *en, char *tr, size_t n, const char *fmt, ...)
+{
+	va_list ap, aq;
+
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	vsnprintf(en, n, fmt, ap);
+	vsnprintf(tr, n, _(fmt), aq);
+	va_end(aq);
+	va_end(ap);
+}
+#define LABEL(r, ...) words((r)->label, (r)->shown, sizeof((r)->label), __VA_ARGS__)
+#define NOTE(r, ...) words((r)->note, (r)->note_shown, sizeof((r)->note), __VA_ARGS__)
 
 static struct result *add(struct bench *b, const char *test, const char *unit)
 {
@@ -114,7 +136,7 @@ static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, aq;
 	struct skip *s;
 
 	if (b->ns >= ARRAY_SIZE(b->s))
@@ -122,7 +144,10 @@ static void skipped(struct bench *b, const char *part, const char *fmt, ...)
 	s = &b->s[b->ns++];
 	snprintf(s->part, sizeof(s->part), "%s", part);
 	va_start(ap, fmt);
+	va_copy(aq, ap);
 	vsnprintf(s->reason, sizeof(s->reason), fmt, ap);
+	vsnprintf(s->reason_shown, sizeof(s->reason_shown), _(fmt), aq);   /* fmt is marked N_() */
+	va_end(aq);
 	va_end(ap);
 }
 
@@ -240,7 +265,7 @@ static int bench_memory(struct bench *b, int threads)
 	if (size < (16u << 20))
 		size = 16u << 20;
 	if (!(src = malloc(size)) || !(dst = malloc(size))) {
-		skipped(b, "memory", "cannot allocate 2 x %zu MiB", size >> 20);
+		skipped(b, "memory", N_("cannot allocate 2 x %zu MiB"), size >> 20);
 		goto out_free;
 	}
 	memset(src, 0x5a, size);   /* fault the pages in before timing */
@@ -263,8 +288,8 @@ static int bench_memory(struct bench *b, int threads)
 		if (t <= 0 || !(r = add(b, k ? "mem_copy_all" : "mem_copy_1t", "GB/s")))
 			continue;
 		r->value = 2.0 * (double)slice * nt / t / 1e9;
-		snprintf(r->label, sizeof(r->label), Q_("memory copy, %d thread", "memory copy, %d threads", nt), nt);
-		snprintf(r->note, sizeof(r->note), "%zu MiB buffers, read + write", size >> 20);
+		LABEL(r, nt == 1 ? N_("memory copy, %d thread") : N_("memory copy, %d threads"), nt);
+		NOTE(r, N_("%zu MiB buffers, read + write"), size >> 20);
 		if (!k && threads == 1)
 			break;
 	}
@@ -284,7 +309,7 @@ static int bench_cpu(struct bench *b, int threads)
 	int rc = -1;
 
 	if (!orig || !(keys = malloc((size_t)threads * SORT_N * sizeof(uint32_t)))) {
-		skipped(b, "cpu", "cannot allocate the sort buffers");
+		skipped(b, "cpu", N_("cannot allocate the sort buffers"));
 		goto out_free;
 	}
 	for (size_t i = 0; i < SORT_N; i++)
@@ -301,8 +326,8 @@ static int bench_cpu(struct bench *b, int threads)
 		if (t <= 0 || !(r = add(b, k ? "cpu_sort_all" : "cpu_sort_1t", "Melem/s")))
 			continue;
 		r->value = (double)SORT_N * nt / t / 1e6;
-		snprintf(r->label, sizeof(r->label), Q_("CPU sort, %d thread", "CPU sort, %d threads", nt), nt);
-		snprintf(r->note, sizeof(r->note), "qsort of 2^20 32-bit keys per thread");
+		LABEL(r, nt == 1 ? N_("CPU sort, %d thread") : N_("CPU sort, %d threads"), nt);
+		NOTE(r, N_("qsort of 2^20 32-bit keys per thread"));
 		if (!k && threads == 1)
 			break;
 	}
@@ -333,15 +358,15 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		return -1;
 	}
 	if ((double)vs.f_bavail * vs.f_frsize < (double)size + (64u << 20)) {
-		skipped(b, "disk", "%s: less than %zu MiB free", dir, (size + (64u << 20)) >> 20);
+		skipped(b, "disk", N_("%s: less than %zu MiB free"), dir, (size + (64u << 20)) >> 20);
 		return 0;
 	}
 	if (realpath(dir, abs))
 		dir = abs;
 	if (!statfs(dir, &fs) && fs.f_type == 0x01021994)   /* TMPFS_MAGIC */
-		snprintf(note, sizeof(note), "tmpfs: RAM, not a disk");
+		snprintf(note, sizeof(note), "%s", N_("tmpfs: RAM, not a disk"));
 	if (!(buf = malloc(block))) {
-		skipped(b, "disk", "out of memory");
+		skipped(b, "disk", N_("out of memory"));
 		return -1;
 	}
 	/* random bytes: zeros would be compressed away by ZFS or btrfs */
@@ -351,7 +376,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	}
 	snprintf(path, sizeof(path), "%s/.gpurent-bench-XXXXXX", dir);
 	if ((fd = mkstemp(path)) < 0) {
-		skipped(b, "disk", "cannot write in %s: %s", dir, strerror(errno));
+		skipped(b, "disk", N_("cannot write in %s: %s"), dir, strerror(errno));
 		goto out_free;
 	}
 	t0 = util_now_mono();
@@ -362,12 +387,12 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		while ((w = write(fd, buf, n)) < 0 && errno == EINTR)
 			;
 		if (w != (ssize_t)n) {
-			skipped(b, "disk", "writing %s: %s", path, w < 0 ? strerror(errno) : "short write");
+			skipped(b, "disk", N_("writing %s: %s"), path, w < 0 ? strerror(errno) : "short write");
 			goto out_unlink;
 		}
 	}
 	if (fsync(fd)) {
-		skipped(b, "disk", "fsync %s: %s", path, strerror(errno));
+		skipped(b, "disk", N_("fsync %s: %s"), path, strerror(errno));
 		goto out_unlink;
 	}
 	tw = util_now_mono() - t0;
@@ -375,7 +400,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	 * below comes from the device (not on tmpfs, which is memory) */
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (lseek(fd, 0, SEEK_SET) < 0) {
-		skipped(b, "disk", "seek %s: %s", path, strerror(errno));
+		skipped(b, "disk", N_("seek %s: %s"), path, strerror(errno));
 		goto out_unlink;
 	}
 	t0 = util_now_mono();
@@ -384,7 +409,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
-			skipped(b, "disk", "reading %s: %s", path, got < 0 ? strerror(errno) : "short file");
+			skipped(b, "disk", N_("reading %s: %s"), path, got < 0 ? strerror(errno) : "short file");
 			goto out_unlink;
 		}
 		done += (size_t)got;
@@ -392,13 +417,15 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 	tr = util_now_mono() - t0;
 	if ((r = add(b, "disk_write", "GB/s"))) {
 		r->value = tw > 0 ? (double)size / tw / 1e9 : 0;
-		snprintf(r->label, sizeof(r->label), "disk write %zu MiB + fsync", size >> 20);
+		LABEL(r, N_("disk write %zu MiB + fsync"), size >> 20);
 		snprintf(r->note, sizeof(r->note), "%.120s%s%s", dir, note[0] ? "; " : "", note);
+		snprintf(r->note_shown, sizeof(r->note_shown), "%.120s%s%s", dir, note[0] ? "; " : "", msg_tr(note));
 	}
 	if ((r = add(b, "disk_read", "GB/s"))) {
 		r->value = tr > 0 ? (double)size / tr / 1e9 : 0;
-		snprintf(r->label, sizeof(r->label), "disk read %zu MiB, cache dropped", size >> 20);
+		LABEL(r, N_("disk read %zu MiB, cache dropped"), size >> 20);
 		snprintf(r->note, sizeof(r->note), "%.120s%s%s", dir, note[0] ? "; " : "", note);
+		snprintf(r->note_shown, sizeof(r->note_shown), "%.120s%s%s", dir, note[0] ? "; " : "", msg_tr(note));
 	}
 	rc = 0;
 out_unlink:
@@ -477,7 +504,7 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 	gpu_name(c, nv, dev, name, sizeof(name), &gen, &width);
 	spec = envcheck_find_gpu(gdb, name, mtotal);
 	if (!spec)
-		skipped(b, part, "%s is not in data/gpus.csv: no nominal figures to compare with", name);
+		skipped(b, part, N_("%s is not in data/gpus.csv: no nominal figures to compare with"), name);
 	for (size_t k = 0; k < ARRAY_SIZE(types); k++) {
 		enum cuda_gemm_type t = types[k];
 		double nominal = !spec ? NAN : t == CUDA_GEMM_FP32 ? spec->fp32_flops :
@@ -491,8 +518,8 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 		while (n > 1024 && 3.0 * n * n * el > mfree / 3.0)
 			n /= 2;
 		if (t == CUDA_GEMM_BF16 && ccmaj < 8) {
-			skipped(b, part, "GEMM bf16: needs compute capability 8.0 (Ampere) or newer, "
-				"this is %d.%d", ccmaj, ccmin);
+			skipped(b, part, N_("GEMM bf16: needs compute capability 8.0 (Ampere) or newer, "
+				"this is %d.%d"), ccmaj, ccmin);
 			continue;
 		}
 		if (cuda_bench_gemm(c, dev, t, n, GEMM_BUDGET_S, &m, err, sizeof(err))) {
@@ -507,26 +534,26 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 		r->gpu_index = dev;
 		r->value = m.value / 1e12;
 		r->nominal = nominal > 0 ? nominal / 1e12 : NAN;
-		snprintf(r->label, sizeof(r->label), "GEMM %s %zu^3", cuda_gemm_name(t), m.size);
-		snprintf(r->note, sizeof(r->note), "cublasGemmEx, FP32 accumulate, %d runs", m.iters);
+		LABEL(r, "GEMM %s %zu^3", cuda_gemm_name(t), m.size);
+		NOTE(r, N_("cublasGemmEx, FP32 accumulate, %d runs"), m.iters);
 	}
 	bytes = (size_t)1 << 30;
 	while (bytes > (16u << 20) && 2.0 * bytes > mfree / 2.0)
 		bytes /= 2;
 	if (cuda_bench_d2d(c, dev, bytes, COPY_BUDGET_S, &m, err, sizeof(err))) {
-		skipped(b, part, "device copy: %s", err);
+		skipped(b, part, N_("device copy: %s"), err);
 	} else if ((r = add(b, "d2d_copy", "GB/s"))) {
 		snprintf(r->gpu, sizeof(r->gpu), "%s", name);
 		snprintf(r->spec, sizeof(r->spec), "%s", spec ? spec->name : "");
 		r->gpu_index = dev;
 		r->value = m.value / 1e9;
 		r->nominal = spec ? spec->mem_bw / 1e9 : NAN;
-		snprintf(r->label, sizeof(r->label), "device copy %zu MiB", bytes >> 20);
-		snprintf(r->note, sizeof(r->note), "cudaMemcpy device-to-device, read + write");
+		LABEL(r, N_("device copy %zu MiB"), bytes >> 20);
+		NOTE(r, N_("cudaMemcpy device-to-device, read + write"));
 	}
 	bytes = 256u << 20;
 	if (cuda_bench_host(c, dev, bytes, COPY_BUDGET_S, &m, &m2, err, sizeof(err))) {
-		skipped(b, part, "host<->device copy: %s", err);
+		skipped(b, part, N_("host<->device copy: %s"), err);
 	} else {
 		double lane = spec ? pcie_lane_bytes(spec->pcie_gen) : 0;
 		for (int k = 0; k < 2; k++) {
@@ -537,12 +564,12 @@ static void bench_one_gpu(struct bench *b, struct cuda *c, struct nvml *nv,
 			r->gpu_index = dev;
 			r->value = (k ? m2.value : m.value) / 1e9;
 			r->nominal = lane > 0 ? 16 * lane / 1e9 : NAN;
-			snprintf(r->label, sizeof(r->label), "%s %zu MiB pinned",
-				 k ? "device->host" : "host->device", bytes >> 20);
-			if (lane > 0)
-				snprintf(r->note, sizeof(r->note), "nominal PCIe gen%ld x16%s", spec->pcie_gen,
-					 gen > 0 && width > 0 && (gen < spec->pcie_gen || width < 16) ?
-					 "; this slot is narrower (gpurent env)" : "");
+			LABEL(r, N_("%s %zu MiB pinned"), k ? "device->host" : "host->device", bytes >> 20);
+			if (lane > 0) {
+				bool narrow = gen > 0 && width > 0 && (gen < spec->pcie_gen || width < 16);
+				NOTE(r, narrow ? N_("nominal PCIe gen%ld x16; this slot is narrower (gpurent env)") :
+				     N_("nominal PCIe gen%ld x16"), spec->pcie_gen);
+			}
 		}
 	}
 }
@@ -555,17 +582,17 @@ static void bench_gpus(struct bench *b, const struct gpu_db *gdb, int which)
 	int n;
 
 	if (cuda_open(&c, true, err, sizeof(err))) {
-		skipped(b, "gpu", "skipped: %s", err);
+		skipped(b, "gpu", N_("skipped: %s"), err);
 		return;
 	}
 	if (!(n = cuda_device_count(c, err, sizeof(err)))) {
-		skipped(b, "gpu", "skipped: %s", err);
+		skipped(b, "gpu", N_("skipped: %s"), err);
 		goto out_close;
 	}
 	if (!cuda_has_blas(c))
-		skipped(b, "gpu", "GEMMs skipped: %s", cuda_blas_error(c));
+		skipped(b, "gpu", N_("GEMMs skipped: %s"), cuda_blas_error(c));
 	if (which >= n) {
-		skipped(b, "gpu", "skipped: no CUDA device %d (this box has %d)", which, n);
+		skipped(b, "gpu", N_("skipped: no CUDA device %d (this box has %d)"), which, n);
 		goto out_close;
 	}
 	nvml_open(&nv, err, sizeof(err));   /* names and links only; optional */
@@ -582,7 +609,7 @@ static void print_results(const struct bench *b, const char *host)
 {
 	int last_gpu = -1;
 
-	printf("gpurent bench on %s\n", host);
+	printf(_("gpurent bench on %s\n"), host);
 	for (size_t i = 0; i < b->n; i++) {
 		const struct result *r = &b->r[i];
 		char where[16];
@@ -597,16 +624,19 @@ static void print_results(const struct bench *b, const char *host)
 			snprintf(where, sizeof(where), "%s", !strncmp(r->test, "disk", 4) ? "disk" :
 				 !strncmp(r->test, "cpu", 3) ? "cpu" : "memory");
 		}
-		printf("%-7s %-34s %10.*f %-8s", where, r->label, r->value >= 100 ? 0 : 2, r->value,
-		       r->unit);
+		{
+			size_t w = out_width(r->shown);   /* padded by terminal columns */
+			printf("%-7s %s%*s %10.*f %-8s", where, r->shown, w < 34 ? (int)(34 - w) : 0, "",
+			       r->value >= 100 ? 0 : 2, r->value, r->unit);
+		}
 		if (isfinite(r->nominal) && r->nominal > 0)
-			printf(" %4.0f%% of %.5g", 100 * r->value / r->nominal, r->nominal);
-		if (r->note[0])
-			printf("  (%s)", r->note);
+			printf(_(" %4.0f%% of %.5g"), 100 * r->value / r->nominal, r->nominal);
+		if (r->note_shown[0])
+			printf(_("  (%s)"), r->note_shown);
 		putchar('\n');
 	}
 	for (size_t i = 0; i < b->ns; i++)
-		printf("%-7s %s\n", b->s[i].part, b->s[i].reason);
+		printf("%-7s %s\n", b->s[i].part, b->s[i].reason_shown);
 }
 
 static void print_json(const struct bench *b, const char *host, double at, bool stored,
@@ -738,9 +768,9 @@ static int history(const char *path, bool json)
 		json_str(&j, "ledger", ledger_path(l));
 		json_arr_begin(&j, "latest");
 	} else if (!n) {
-		printf("no benchmark results in %s yet: run gpurent bench\n", ledger_path(l));
+		printf(_("no benchmark results in %s yet: run gpurent bench\n"), ledger_path(l));
 	} else {
-		printf("latest result of each box, best first per test (%s)\n", ledger_path(l));
+		printf(_("latest result of each box, best first per test (%s)\n"), ledger_path(l));
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ledger_bench *r = v[i].row;
@@ -774,7 +804,7 @@ static int history(const char *path, bool json)
 		       best->value > 0 ? r->value / best->value : 0.0, r->host, r->gpu ? r->gpu : "-",
 		       date);
 		if (isfinite(r->nominal) && r->nominal > 0)
-			printf("  %.0f%% of nominal", 100 * r->value / r->nominal);
+			printf(_("  %.0f%% of nominal"), 100 * r->value / r->nominal);
 		putchar('\n');
 	}
 	if (json) {
@@ -891,7 +921,7 @@ int cmd_bench(int argc, char **argv)
 	if (bench_disk(b, dir, (size_t)disk_size))
 		b->host_failed = true;
 	if (no_gpu)
-		skipped(b, "gpu", "skipped: --no-gpu");
+		skipped(b, "gpu", N_("skipped: --no-gpu"));
 	else
 		bench_gpus(b, &gdb, which);
 
@@ -906,7 +936,7 @@ int cmd_bench(int argc, char **argv)
 	} else {
 		print_results(b, host);
 		if (stored)
-			printf("stored %zu results in %s (gpurent bench --history compares boxes)\n", b->n,
+			printf(_("stored %zu results in %s (gpurent bench --history compares boxes)\n"), b->n,
 			       stored_at);
 	}
 	rc = msg_finish(b->host_failed ? EXIT_RUNTIME : EXIT_OK);

@@ -19,7 +19,7 @@
 #include "../cli/common.h"
 #include "../cli/opt.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent ckpt <subcommand> [options]\n"
 	"\n"
 	"Checkpoint arithmetic for work on interruptible (spot) instances.\n"
@@ -62,14 +62,14 @@ static const char usage[] =
 	"  stale temp files. Entries newer than the newest complete one are kept.\n"
 	"  --dry-run        print what would be removed\n"
 	"\n"
-	"Rules and the protocol: docs/checkpoints.md.\n";
+	"Rules and the protocol: docs/checkpoints.md.\n");
 
 static const char *fmt_min(double s, char *buf, size_t n)
 {
 	if (s < 120)
 		snprintf(buf, n, "%.0f s", s);
 	else if (s < 2 * 3600)
-		snprintf(buf, n, "%.1f min", s / 60);
+		snprintf(buf, n, _("%.1f min"), s / 60);
 	else
 		snprintf(buf, n, "%.2f h", s / 3600);
 	return buf;
@@ -114,7 +114,7 @@ static int interruptions(const struct opt *o, const char *v, void *ctx, char *er
 static const char *pct_bounded(double f, char *buf, size_t n)
 {
 	if (!(f <= CKPT_OVERHEAD_MAX))
-		snprintf(buf, n, "over %.0f%%", CKPT_OVERHEAD_MAX * 100);
+		snprintf(buf, n, _("over %.0f%%"), CKPT_OVERHEAD_MAX * 100);
 	else
 		snprintf(buf, n, "%.1f%%", f * 100);
 	return buf;
@@ -234,14 +234,15 @@ static int ckpt_interval(int argc, char **argv)
 		json_obj_end(&j);
 		return msg_finish(EXIT_OK);
 	}
-	printf("Checkpoint every %s (Daly 2006; Young 1974: %s) for a %s write, MTBF %s",
+	printf(_("Checkpoint every %s (Daly 2006; Young 1974: %s) for a %s write, MTBF %s"),
 	       fmt_min(res.daly_s, a, sizeof(a)), fmt_min(res.young_s, b, sizeof(b)),
 	       fmt_min(sp.write_s, c, sizeof(c)), units_fmt_duration(sp.mtbf_s, err, sizeof(err)));
-	printf(sp.restart_s > 0 ? ", restart %s.\n" : ".\n", fmt_min(sp.restart_s, a, sizeof(a)));
+	/* TRANSLATORS: the end of the "Checkpoint every ..." sentence */
+	printf(sp.restart_s > 0 ? _(", restart %s.\n") : _(".\n"), fmt_min(sp.restart_s, a, sizeof(a)));
 	if (sp.interval_s > 0)
-		printf("Evaluated at the interval you gave: %s.\n", fmt_min(sp.interval_s, a, sizeof(a)));
-	printf("Expected overhead: %.1f%% of the work (%s per hour of work: checkpoint writes, "
-	       "lost work, restarts); at Young's interval %s.\n", res.overhead * 100,
+		printf(_("Evaluated at the interval you gave: %s.\n"), fmt_min(sp.interval_s, a, sizeof(a)));
+	printf(_("Expected overhead: %.1f%% of the work (%s per hour of work: checkpoint writes, "
+	       "lost work, restarts); at Young's interval %s.\n"), res.overhead * 100,
 	       fmt_min(res.overhead * 3600, a, sizeof(a)), pct_bounded(res.overhead_young, b, sizeof(b)));
 	if (sp.work_s > 0) {
 		char n[32];
@@ -249,26 +250,27 @@ static int ckpt_interval(int argc, char **argv)
 			snprintf(n, sizeof(n), "over %.0f", CKPT_INTERRUPTIONS_MAX);
 		else
 			snprintf(n, sizeof(n), "%.1f", res.interruptions);
-		printf("Job of %s of work: expected wall time %s (%s lost, %s interruptions expected); ",
+		printf(_("Job of %s of work: expected wall time %s (%s lost, %s interruptions expected); "),
 		       fmt_min(sp.work_s, a, sizeof(a)), fmt_min(res.wall_s, b, sizeof(b)),
 		       fmt_min(res.lost_s, c, sizeof(c)), n);
 		if (no_ckpt_ok)
-			printf("without checkpoints %s.\n", units_fmt_duration(res.wall_no_ckpt_s, err, sizeof(err)));
+			printf(_("without checkpoints %s.\n"), units_fmt_duration(res.wall_no_ckpt_s, err, sizeof(err)));
 		else
 			printf(_("without checkpoints not viable (over %.0fx the work: restarts without end).\n"),
 			       CKPT_NO_CKPT_MAX_STRETCH);
 		if (have_price) {
-			printf("Expected cost at %.2f/h: %.2f (%.2f if never interrupted; ", price,
+			printf(_("Expected cost at %.2f/h: %.2f (%.2f if never interrupted; "), price,
 			       price * res.wall_s / 3600, price * sp.work_s / 3600);
 			if (no_ckpt_ok)
-				printf("%.2f without checkpoints).\n", price * res.wall_no_ckpt_s / 3600);
+				printf(_("%.2f without checkpoints).\n"), price * res.wall_no_ckpt_s / 3600);
 			else
 				printf(_("without checkpoints not viable).\n"));
 		}
 	}
-	printf("Rule of thumb (seed 000 §3.3: every 15-30 min): the optimum is %s it; "
-	       "overhead at 15 min %s, at 30 min %s.\n",
-	       res.interval_s < THUMB_LO ? "below" : res.interval_s > THUMB_HI ? "above" : "within",
+	printf(_("Rule of thumb (seed 000 §3.3: every 15-30 min): the optimum is %s it; "
+	       "overhead at 15 min %s, at 30 min %s.\n"),
+	       /* TRANSLATORS: where the optimum lies against the 15-30 min range */
+	       res.interval_s < THUMB_LO ? _("below") : res.interval_s > THUMB_HI ? _("above") : _("within"),
 	       pct_bounded(lo_over, a, sizeof(a)), pct_bounded(hi_over, b, sizeof(b)));
 	return msg_finish(EXIT_OK);
 }
@@ -388,12 +390,12 @@ static int ckpt_prune_cmd(int argc, char **argv)
 		}
 		snprintf(path, n, "%s/%s", dir, e->name);
 		if (dry_run) {
-			printf("would remove %s%s\n", path, e->is_dir ? "/" : "");
+			printf(_("would remove %s%s\n"), path, e->is_dir ? "/" : "");
 		} else if (ckpt_dir_remove(dir, e->name, err, sizeof(err)) < 0) {
 			msg_error("%s", err);
 			failed = 1;
 		} else {
-			printf("removed %s%s\n", path, e->is_dir ? "/" : "");
+			printf(_("removed %s%s\n"), path, e->is_dir ? "/" : "");
 		}
 		free(path);
 	}

@@ -30,7 +30,7 @@
 #include "../os/child.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent completion bash|zsh|fish\n"
 	"       gpurent completion candidates -- WORD...\n"
 	"\n"
@@ -45,7 +45,7 @@ static const char usage[] =
 	"\n"
 	"candidates: the words after `gpurent`, the last one the word being\n"
 	"completed (empty for a new word); prints one candidate a line, or\n"
-	"@files / @dirs when the shell should complete paths.\n";
+	"@files / @dirs when the shell should complete paths.\n");
 
 /* ---- what the command says about itself ---- */
 

@@ -18,9 +18,11 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
 #include "../core/currency.h"
+#include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent cost --price PRICE [--billing PROFILE] [USAGE...] [--currency CODE]\n"
 	"                    [--rate CODE=UNITS_PER_USD | --usd-rate N] [--json]\n"
 	"       gpurent cost --list-billing [--json]      (also: --billing list)\n"
@@ -72,7 +74,7 @@ static const char usage[] =
 	"Examples (the seed articles'):\n"
 	"  gpurent cost --price 1.2 --billing hourly --sessions 10x20m    # 3x per-second\n"
 	"  gpurent cost --price 1.88CNY --billing autodl --sessions 2x8h --span 30d\n"
-	"  gpurent cost --price 1.32CNY --billing autodl --sessions 8x2h --span 7d\n";
+	"  gpurent cost --price 1.32CNY --billing autodl --sessions 8x2h --span 7d\n");
 
 #define CMD "cost"
 
@@ -329,14 +331,19 @@ static void print_text(const struct billing_profile *p, const struct opts *o, co
 	work_h += u->hours_per_week * u->weeks;
 	units_fmt_duration(p->granularity_s, g, sizeof(g));
 	units_fmt_duration(p->min_charge_s, mc, sizeof(mc));
-	printf("Profile %s (%s): billed in increments of %s%s%s; price %s %s/h%s.\n", p->name, p->supply, g,
-	       p->min_charge_s > 0 ? ", minimum " : "", p->min_charge_s > 0 ? mc : "",
+	printf(_("Profile %s (%s): billed in increments of %s%s%s; price %s %s/h%s.\n"), p->name, p->supply, g,
+	       p->min_charge_s > 0 ? _(", minimum ") : "", p->min_charge_s > 0 ? mc : "",
 	       money(o->price, a, sizeof(a)), o->currency, u->student && p->student_discount > 0 ?
-	       " (student discount applied)" : "");
-	printf("Usage: %.2f h of work, %.2f h up (idle %.0f%%), over %.3g day%s.\n\n", work_h,
+	       _(" (student discount applied)") : "");
+	printf(_("Usage: %.2f h of work, %.2f h up (idle %.0f%%), over %.3g day%s.\n\n"), work_h,
 	       od->hours_used, u->idle_fraction * 100, r->span_days, r->span_days == 1 ? "" : "s");
-	printf("%-12s %8s %9s %9s %8s %8s %8s %8s %8s %8s %10s  %s\n", "mode", "rate/h", "billed h",
-	       "compute", "idle", "storage", "egress", "image", "stopped", "my time", "total", "vs per-second");
+	{
+		static const int w[] = {-12, 8, 9, 9, 8, 8, 8, 8, 8, 8, 10, 0, 0};
+		const char *const h[] = {_("mode"), _("rate/h"), _("billed h"), _("compute"), _("idle"),
+					 _("storage"), _("egress"), _("image"), _("stopped"), _("my time"),
+					 _("total"), "", _("vs per-second")};
+		out_heading(stdout, w, h, ARRAY_SIZE(w));
+	}
 	for (int m = 0; m < BILLING_NMODES; m++) {
 		const struct bill *b = &r->b[m];
 		char c[8][32];
@@ -360,44 +367,45 @@ static void print_text(const struct billing_profile *p, const struct opts *o, co
 		       money(b->image, c[5], 32), money(b->stopped, c[6], 32), money(b->operator_time, c[7], 32),
 		       money(b->total, a, sizeof(a)));
 		if (m == BILLING_PER_SECOND)
-			printf("(reference)");
+			printf(_("(reference)"));
 		else if (ps->total > 0 && b->total / ps->total > COST_RATIO_MAX)
-			printf("over %.0fx", COST_RATIO_MAX);
+			printf(_("over %.0fx"), COST_RATIO_MAX);
 		else if (ps->total > 0)
 			printf("%.2fx", b->total / ps->total);
 		if (m == r->cheapest)
-			printf("  <- cheapest");
+			printf(_("  <- cheapest"));
 		putchar('\n');
 	}
-	printf("\nAll money in %s. ", o->currency);
+	printf(_("\nAll money in %s. "), o->currency);
 	if (r->cheapest >= 0)
-		printf("Cheapest: %s at %s.\n", billing_mode_name((enum billing_mode)r->cheapest),
+		printf(_("Cheapest: %s at %s.\n"), billing_mode_name((enum billing_mode)r->cheapest),
 		       money(r->b[r->cheapest].total, a, sizeof(a)));
 	else
 		printf("\n");
 	if (od->rounding > 0.005)
-		printf("Rounding: on-demand bills %.2f h for %.2f h up: %s paid for time not used "
-		       "(%.2fx the per-second compute).\n", od->hours_billed, od->hours_used,
+		printf(_("Rounding: on-demand bills %.2f h for %.2f h up: %s paid for time not used "
+		       "(%.2fx the per-second compute).\n"), od->hours_billed, od->hours_used,
 		       money(od->rounding, a, sizeof(a)),
 		       ps->compute + ps->idle > 0 ? (od->compute + od->idle) / (ps->compute + ps->idle) : 1);
 	for (int m = BILLING_DAILY; m <= BILLING_SPOT; m++)
 		if (billing_mode_offered(p, (enum billing_mode)m)) {
-			printf("Break-even against on-demand (this pattern bills %.1f h on-demand over %.3g day%s, "
-			       "%.1f h per 30 days if it repeats):\n", od->hours_billed, r->span_days,
+			printf(_("Break-even against on-demand (this pattern bills %.1f h on-demand over %.3g day%s, "
+			       "%.1f h per 30 days if it repeats):\n"), od->hours_billed, r->span_days,
 			       r->span_days == 1 ? "" : "s", r->per_month_h);
 			break;
 		}
 	for (int m = BILLING_DAILY; m <= BILLING_RESERVED_3Y; m++) {
 		double period, h = billing_breakeven_hours(p, (enum billing_mode)m, &period);
-		static const char *const per[] = {"", "", "a day", "a week", "a month", "a year", "in 3 years"};
+		static const char *const per[] = {"", "", N_("a day"), N_("a week"), N_("a month"), N_("a year"),
+						   N_("in 3 years")};
 		if (isnan(h))
 			continue;
 		if (m <= BILLING_MONTHLY)
-			printf("  the %s package pays off above %.0f h of use %s (%.0f%% of its %.0f h)\n",
-			       billing_mode_name((enum billing_mode)m), h, per[m], 100 * h / period, period);
+			printf(_("  the %s package pays off above %.0f h of use %s (%.0f%% of its %.0f h)\n"),
+			       billing_mode_name((enum billing_mode)m), h, msg_tr(per[m]), 100 * h / period, period);
 		else
-			printf("  %s pays off above %.0f%% utilisation (%.0f h %s)\n",
-			       billing_mode_name((enum billing_mode)m), 100 * h / period, h, per[m]);
+			printf(_("  %s pays off above %.0f%% utilisation (%.0f h %s)\n"),
+			       billing_mode_name((enum billing_mode)m), 100 * h / period, h, msg_tr(per[m]));
 	}
 	if (r->rc[BILLING_SPOT] == BILLING_ENOTVIABLE) {
 		if (u->ckpt_write_s <= 0)
@@ -408,20 +416,20 @@ static void print_text(const struct billing_profile *p, const struct opts *o, co
 		const struct bill *s = &r->b[BILLING_SPOT];
 		double assumed = s->spot_wall_hours > 0 ? s->spot_interruptions / s->spot_wall_hours : 0;
 		if (isinf(r->spot_breakeven))
-			printf("  spot stays cheaper at any interruption rate up to one a minute\n");
+			printf(_("  spot stays cheaper at any interruption rate up to one a minute\n"));
 		else if (r->spot_breakeven == 0)
-			printf("  spot is never cheaper for this pattern\n");
+			printf(_("  spot is never cheaper for this pattern\n"));
 		else
-			printf("  spot pays off while interruptions stay below %.3g an hour (MTBF above %s); "
-			       "assumed %.3g an hour (MTBF %s), %.2f expected\n", r->spot_breakeven,
+			printf(_("  spot pays off while interruptions stay below %.3g an hour (MTBF above %s); "
+			       "assumed %.3g an hour (MTBF %s), %.2f expected\n"), r->spot_breakeven,
 			       units_fmt_duration(3600 / r->spot_breakeven, a, sizeof(a)), assumed,
 			       units_fmt_duration(assumed > 0 ? 3600 / assumed : INFINITY, b2, sizeof(b2)),
 			       s->spot_interruptions);
 		if (u->ckpt_write_s <= 0)
-			printf("  (spot without checkpoints: an interruption restarts the session; see --ckpt-write)\n");
+			printf(_("  (spot without checkpoints: an interruption restarts the session; see --ckpt-write)\n"));
 	}
-	printf("Total = compute + idle + storage/egress/image + stopped instance + your time "
-	       "(docs/billing.md; profile source in data/billing.csv).\n");
+	printf(_("Total = compute + idle + storage/egress/image + stopped instance + your time "
+	       "(docs/billing.md; profile source in data/billing.csv).\n"));
 }
 
 static void print_json(const struct billing_profile *p, const struct opts *o, const struct result *r)
@@ -521,7 +529,7 @@ static void print_source(const char *src, size_t width)
 	size_t n = strlen(src), cut;
 
 	if (n <= width) {
-		printf("    source: %s\n", src);
+		printf(_("    source: %s\n"), src);
 		return;
 	}
 	cut = width - 3;
@@ -532,7 +540,7 @@ static void print_source(const char *src, size_t width)
 			cut = k;
 			break;
 		}
-	printf("    source: %.*s...\n", (int)cut, src);
+	printf(_("    source: %.*s...\n"), (int)cut, src);
 }
 
 static void list_text(const struct billing_db *db)
@@ -540,9 +548,13 @@ static void list_text(const struct billing_db *db)
 	printf(_("%zu billing profiles (data/billing.csv; rules in docs/billing.md). Discounts are off the "
 		 "on-demand price;\nMTBF is the assumed time between spot interruptions; storage per GB-month, "
 		 "egress per GB, in the profile's currency.\n\n"), db->n);
-	printf("%-24s %-11s %-4s %7s %7s %6s %6s %7s %6s %6s %5s %7s %7s %7s\n", "profile", "supply", "cur",
-	       "billed", "minimum", "daily", "weekly", "monthly", "res1y", "res3y", "spot", "mtbf",
-	       "storage", "egress");
+	{
+		static const int w[] = {-24, -11, -4, 7, 7, 6, 6, 7, 6, 6, 5, 7, 7, 7};
+		const char *const h[] = {_("profile"), _("supply"), _("cur"), _("billed"), _("minimum"),
+					 _("daily"), _("weekly"), _("monthly"), _("res1y"), _("res3y"),
+					 _("spot"), _("mtbf"), _("storage"), _("egress")};
+		out_heading(stdout, w, h, ARRAY_SIZE(w));
+	}
 	for (size_t i = 0; i < db->n; i++) {
 		const struct billing_profile *p = &db->v[i];
 		char g[32], mc[32], d[5][16], sp[16], mt[32];

@@ -11,14 +11,16 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
+#include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent gpus [FILTER] [--json]\n"
 	"\n"
 	"List GPU specifications from data/gpus.csv: memory, memory bandwidth,\n"
 	"dense FP32/FP16/BF16/FP8 TFLOPS (no sparsity), interconnect, class.\n"
 	"FILTER keeps GPUs whose name or alias contains it (A100, 4090, 80GB).\n"
-	"Each row's source is in the file and in --json.\n";
+	"Each row's source is in the file and in --json.\n");
 
 static bool matches(const struct gpu_spec *g, const char *filter)
 {
@@ -63,8 +65,10 @@ int cmd_gpus(int argc, char **argv)
 		json_init(&j, stdout);
 		json_arr_begin(&j, NULL);
 	} else {
-		printf("%-34s %-14s %6s %8s %7s %7s %7s %7s %-15s %s\n", "GPU", "alias", "mem GB",
-		       "BW GB/s", "FP32", "FP16", "BF16", "FP8", "link", "class");
+		static const int w[] = {-34, -14, 6, 8, 7, 7, 7, 7, -15, 0};
+		const char *const h[] = {"GPU", _("alias"), _("mem GB"), _("BW GB/s"), "FP32", "FP16",
+					 "BF16", "FP8", _("link"), _("class")};
+		out_heading(stdout, w, h, ARRAY_SIZE(w));
 	}
 	for (size_t i = 0; i < db.n; i++) {
 		const struct gpu_spec *g = &db.v[i];

@@ -22,7 +22,7 @@
 #include "../os/walk.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent manifest DIR [-o FILE] [--hash NAME]\n"
 	"                        [--format gpurent|sha256sum|hashdeep|bsd] [--follow-symlinks] [-j N]\n"
 	"\n"
@@ -50,7 +50,7 @@ static const char usage[] =
 	"Names with spaces, newlines, backslashes or any other bytes are escaped as\n"
 	"sha256sum escapes them. FIFOs, sockets and devices are left out. Exit status:\n"
 	"0 written, 1 a file could not be read or the manifest not written, 2 bad usage\n"
-	"or directories nested more than 256 levels deep.\n";
+	"or directories nested more than 256 levels deep.\n");
 
 /* Write buf to path atomically: temp file beside it, fsync, rename, fsync the directory. */
 static int write_atomic(const char *path, const char *buf, size_t len, char *err, size_t errlen)
@@ -61,7 +61,7 @@ static int write_atomic(const char *path, const char *buf, size_t len, char *err
 
 	if (!(tmp = malloc(n)) || !(dir = malloc(n))) {
 		free(tmp);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, _("out of memory"));
 		return -1;
 	}
 	snprintf(tmp, n, "%s.XXXXXX", path);
@@ -72,7 +72,7 @@ static int write_atomic(const char *path, const char *buf, size_t len, char *err
 	else
 		strcpy(dir, ".");
 	if ((fd = mkstemp(tmp)) < 0) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		snprintf(err, errlen, _("%s: cannot create: %s"), path, strerror(errno));
 		goto out_free;
 	}
 	for (size_t off = 0; off < len;) {
@@ -80,7 +80,7 @@ static int write_atomic(const char *path, const char *buf, size_t len, char *err
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
-			snprintf(err, errlen, "%s: write error: %s", path, strerror(errno));
+			snprintf(err, errlen, _("%s: write error: %s"), path, strerror(errno));
 			goto out_unlink;
 		}
 		off += (size_t)k;
@@ -93,12 +93,12 @@ static int write_atomic(const char *path, const char *buf, size_t len, char *err
 	}
 	if (fsync(fd) || close(fd)) {
 		fd = -1;
-		snprintf(err, errlen, "%s: write error: %s", path, strerror(errno));
+		snprintf(err, errlen, _("%s: write error: %s"), path, strerror(errno));
 		goto out_unlink;
 	}
 	fd = -1;
 	if (rename(tmp, path)) {
-		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		snprintf(err, errlen, _("%s: cannot write: %s"), path, strerror(errno));
 		goto out_unlink;
 	}
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
@@ -298,13 +298,13 @@ int cmd_manifest(int argc, char **argv)
 		double sec = util_now_mono() - t0;
 		units_fmt_bytes((double)t.bytes, b, sizeof(b));
 		units_fmt_bytes(sec > 0 ? (double)t.bytes / sec : 0, rate, sizeof(rate));
-		printf("%s: %llu files, %s", out, (unsigned long long)t.files, b);
+		printf(_("%s: %llu files, %s"), out, (unsigned long long)t.files, b);
 		if (t.symlinks && format == MF_GPURENT)
-			printf(", %llu symlinks", (unsigned long long)t.symlinks);
-		printf(" (%s, %s format) in %.2f s, %s/s\n", hash_name(algo),
+			printf(_(", %llu symlinks"), (unsigned long long)t.symlinks);
+		printf(_(" (%s, %s format) in %.2f s, %s/s\n"), hash_name(algo),
 		       manifest_format_name(format), sec, rate);
 		if (others)
-			printf("left out: %zu FIFOs, sockets or devices\n", others);
+			printf(_("left out: %zu FIFOs, sockets or devices\n"), others);
 	}
 	rc = msg_finish(EXIT_OK);
 out_free:

@@ -11,14 +11,16 @@
 #include "cmd.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
+#include "../cli/out.h"
+#include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent models [FILTER] [--json]\n"
 	"\n"
 	"List the model presets of data/models.csv. 'params' is computed from\n"
 	"the architecture (layers, hidden, heads, KV heads, FFN, vocabulary,\n"
 	"tied embeddings; CNNs from their layer structure); 'published' is the\n"
-	"count the model's authors give, cited in the source column.\n";
+	"count the model's authors give, cited in the source column.\n");
 
 static bool matches(const struct model_spec *m, const char *filter)
 {
@@ -67,8 +69,10 @@ int cmd_models(int argc, char **argv)
 		json_init(&j, stdout);
 		json_arr_begin(&j, NULL);
 	} else {
-		printf("%-*s %-8s %10s %10s %10s  %s\n", (int)width, "model", "kind", "params", "active",
-		       "published", "architecture");
+		const int w[] = {-(int)width, -8, 10, 10, 10, 0, 0};
+		const char *const h[] = {_("model"), _("kind"), _("params"), _("active"), _("published"),
+					 "", _("architecture")};
+		out_heading(stdout, w, h, ARRAY_SIZE(w));
 	}
 	for (size_t i = 0; i < db.n; i++) {
 		const struct model_spec *m = &db.v[i];

@@ -13,8 +13,9 @@
 #include "../cli/opt.h"
 #include "../cli/offers_load.h"
 #include "../cli/out.h"
+#include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort|-o FIELD[-],...] [--limit N]\n"
 	"                      [--json | --csv] [--currency CODE] [--rate CODE=PER_USD]\n"
 	"                      [--trust-catalog]\n"
@@ -41,19 +42,20 @@ static const char usage[] =
 	"  gpurent offers 'gpu_name=RTX_4090 num_gpus>=4 geolocation notin [CN,VN]' -o 'dph-'\n"
 	"its field names are aliases or conversions (docs/offers.md \"vast.ai queries\");\n"
 	"a field only vast's live API knows (reliability, verified, inet_down, ...)\n"
-	"is refused with exit 2, never ignored. Fields:\n";
+	"is refused with exit 2, never ignored. Fields:\n");
 
 static void usage_to(FILE *f)
 {
-	fputs(usage, f);
+	fputs(_(usage), f);
 	for (size_t i = 0; i < query_nfields; i++)
-		fprintf(f, "  %-15s %-10s %s\n", query_fields[i].name, query_fields[i].unit, query_fields[i].help);
-	fputs("\n--sort (or -o/--order) FIELD, FIELD- (descending) or several: 'gpus-,price';\n"
+		fprintf(f, "  %-15s %-10s %s\n", query_fields[i].name, query_fields[i].unit,
+			msg_tr(query_fields[i].help));
+	fputs(_("\n--sort (or -o/--order) FIELD, FIELD- (descending) or several: 'gpus-,price';\n"
 	      "default price; --limit N (default 20,\n"
 	      "0 = all); --json / --csv output; --currency CNY shows prices in CNY at the\n"
 	      "rate of data/currencies.csv or --rate CNY=7.2.\n"
 	      "Exit status: 0 ok (also when nothing matches), 2 bad input: a bad query,\n"
-	      "or bad catalog rows (each reported as file:line: field: ...; the rest load).\n",
+	      "or bad catalog rows (each reported as file:line: field: ...; the rest load).\n"),
 	      f);
 }
 
@@ -379,8 +381,10 @@ int cmd_offers(int argc, char **argv)
 		char g[64], spot[16], od[16], prov[64], inst[128], reg[128], gs[128], note[256], line[1024];
 		size_t len;
 		bool any_suspect = false, any_far = false;
-		printf("%-14s %-30s %-14s %4s %7s %9s %9s %5s %7s %-12s %-16s %s\n", "provider", "instance",
-		       "gpu", "n", "mem GB", "/GPU-h", "spot", "vCPU", "RAM GiB", "supply", "region", "note");
+		static const int w[] = {-14, -30, -14, 4, 7, 9, 9, 5, 7, -12, -16, 0};
+		const char *const h[] = {_("provider"), _("instance"), "gpu", "n", _("mem GB"), _("/GPU-h"),
+					 _("spot"), "vCPU", _("RAM GiB"), _("supply"), _("region"), _("note")};
+		out_heading(stdout, w, h, ARRAY_SIZE(w));
 		for (size_t i = 0; i < nres; i++) {
 			const struct offer *o = &res[i];
 			size_t peers;
@@ -409,7 +413,7 @@ int cmd_offers(int argc, char **argv)
 				line[--len] = '\0';
 			puts(line);
 		}
-		printf("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n", nres,
+		printf(_("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n"), nres,
 		       s.matched, cur, sort_text);
 		if (any_suspect)
 			printf("%s\n", _("! spot at or above on-demand: the columns may be swapped; plan does not rank "
@@ -417,7 +421,7 @@ int cmd_offers(int argc, char **argv)
 		if (any_far)
 			printf(_("far below: under %.1fx the median per-GPU on-demand price of the same GPU "
 				 "(docs/offers.md \"Suspect prices\")\n"), CATALOG_OUTLIER_RATIO);
-		printf("Catalogs:\n");
+		printf(_("Catalogs:\n"));
 		offers_report(stdout, &c);
 	}
 	rc = msg_finish(c.bad_rows ? EXIT_USAGE : EXIT_OK);

@@ -32,7 +32,7 @@
 
 static void print_usage(FILE *f)
 {
-	fputs("usage: gpurent probe [options] [WORKLOAD.yaml] [--FIELD VALUE]... -- CMD [ARGS...]\n"
+	fputs(_("usage: gpurent probe [options] [WORKLOAD.yaml] [--FIELD VALUE]... -- CMD [ARGS...]\n"
 	      "\n"
 	      "Run the first steps of a real job and measure it before paying for the long\n"
 	      "run: CMD runs under the guard (its own process group, its output teed to the\n"
@@ -71,7 +71,7 @@ static void print_usage(FILE *f)
 	      "Examples:\n"
 	      "  gpurent probe --model llama-2-7b --micro-batch 4 --seq 2048 -- python train.py\n"
 	      "  gpurent probe --steps 50 --price 2.1 examples/lora-7b.yaml -- ./train.sh\n"
-	      "\nThe workload's fields (gpurent help estimate says more):\n",
+	      "\nThe workload's fields (gpurent help estimate says more):\n"),
 	      f);
 	wlargs_print_fields(f);
 }
@@ -148,14 +148,14 @@ static void status_line(void *ctx, char *buf, size_t n)
 	size_t k = r->p.nsteps;
 
 	if (!k) {
-		snprintf(buf, n, "probe: waiting for the first step");
+		snprintf(buf, n, _("probe: waiting for the first step"));
 		return;
 	}
 	if (k >= 2)
-		snprintf(buf, n, "probe: step %ld (%zu seen), last %.3g s", r->p.step[k - 1], k,
+		snprintf(buf, n, _("probe: step %ld (%zu seen), last %.3g s"), r->p.step[k - 1], k,
 			 r->p.t[k - 1] - r->p.t[k - 2]);
 	else
-		snprintf(buf, n, "probe: step %ld", r->p.step[0]);
+		snprintf(buf, n, _("probe: step %ld"), r->p.step[0]);
 }
 
 /* The options of the command itself (the workload's are wlargs.h's). */
@@ -244,7 +244,7 @@ static void fmt_dur(double s, char *buf, size_t n)
 	if (s < 120)
 		snprintf(buf, n, "%.3g s", s);
 	else if (s < 7200)
-		snprintf(buf, n, "%.1f min", s / 60);
+		snprintf(buf, n, _("%.1f min"), s / 60);
 	else if (s < 172800)
 		snprintf(buf, n, "%.1f h", s / 3600);
 	else
@@ -257,7 +257,7 @@ static void fmt_err(double e, bool known, char *buf, size_t n)
 	if (!known)
 		snprintf(buf, n, "%s", "");
 	else
-		snprintf(buf, n, ", estimate %+.1f%%", fabs(e) < 0.0005 ? 0.0 : e * 100);
+		snprintf(buf, n, _(", estimate %+.1f%%"), fabs(e) < 0.0005 ? 0.0 : e * 100);
 }
 
 struct report {
@@ -276,85 +276,85 @@ static void render_text(const struct report *rp)
 	const struct probe_result *r = rp->r;
 	const struct probe_inputs *in = rp->in;
 	char a[64], b[64], e[64], ev[400];
-	const char *unit = rp->units_samples ? "samples" : "tokens";
+	const char *unit = rp->units_samples ? _("samples") : _("tokens");
 
-	printf("probe: %ld step%s read (%s), %ld warm-up step%s excluded\n", r->steps, r->steps == 1 ? "" : "s",
+	printf(_("probe: %ld step%s read (%s), %ld warm-up step%s excluded\n"), r->steps, r->steps == 1 ? "" : "s",
 	       probe_word_logger(r->logger), r->warmup, r->warmup == 1 ? "" : "s");
 	if (r->steps > 0 && r->first_step_s > 0) {
 		fmt_dur(r->first_step_s, a, sizeof(a));
-		printf("  first step        %s\n", a);
+		printf(_("  first step        %s\n"), a);
 	}
 	if (r->steady_step_s > 0) {
 		fmt_dur(r->steady_step_s, a, sizeof(a));
 		fmt_err(r->step_error, rp->have_est && in->est_step_s > 0, e, sizeof(e));
-		printf("  steady step       %s (median%s)\n", a, e);
+		printf(_("  steady step       %s (median%s)\n"), a, e);
 		if (r->first_third_s > 0 && r->last_third_s > 0) {
 			fmt_dur(r->first_third_s, a, sizeof(a));
 			fmt_dur(r->last_third_s, b, sizeof(b));
-			printf("  first/last third  %s / %s\n", a, b);
+			printf(_("  first/last third  %s / %s\n"), a, b);
 		}
 	}
 	if (r->peak_mem > 0) {
 		fmt_err(r->mem_error, rp->have_est && in->est_mem > 0, e, sizeof(e));
-		printf("  peak GPU memory   %.2f GB (NVML, the job's %d process%s%s)\n", r->peak_mem / 1e9,
+		printf(_("  peak GPU memory   %.2f GB (NVML, the job's %d process%s%s)\n"), r->peak_mem / 1e9,
 		       rp->run->nprocs, rp->run->nprocs == 1 ? "" : "es", e);
 	} else if (rp->run->dev_peak > 0) {
-		printf("  GPU memory in use %.2f GB on the job's GPUs (every process: an upper bound)\n",
+		printf(_("  GPU memory in use %.2f GB on the job's GPUs (every process: an upper bound)\n"),
 		       rp->run->dev_peak / 1e9);
 	}
 	if (rp->torch_reserved > 0 || rp->torch_alloc > 0)
-		printf("  PyTorch           %.2f GB allocated, %.2f GB reserved at the most\n", rp->torch_alloc / 1e9,
+		printf(_("  PyTorch           %.2f GB allocated, %.2f GB reserved at the most\n"), rp->torch_alloc / 1e9,
 		       rp->torch_reserved / 1e9);
 	if (rp->run->dev_total > 0 && in->nominal_mem > 0)
-		printf("  visible memory    %.2f GB (datasheet %.0f GB)\n", rp->run->dev_total / 1e9,
+		printf(_("  visible memory    %.2f GB (datasheet %.0f GB)\n"), rp->run->dev_total / 1e9,
 		       in->nominal_mem / 1e9);
 	else if (rp->run->dev_total > 0)
-		printf("  visible memory    %.2f GB\n", rp->run->dev_total / 1e9);
+		printf(_("  visible memory    %.2f GB\n"), rp->run->dev_total / 1e9);
 	if (r->util_median >= 0 || r->cpu_median >= 0) {
-		printf("  utilisation      ");
+		printf(_("  utilisation      "));
 		if (r->util_median >= 0)
-			printf(" GPU %.0f%%", r->util_median);
+			printf(_(" GPU %.0f%%"), r->util_median);
 		if (r->cpu_median >= 0)
-			printf(" job CPU %.0f%% of a core", r->cpu_median);
-		printf(" (medians)\n");
+			printf(_(" job CPU %.0f%% of a core"), r->cpu_median);
+		printf(_(" (medians)\n"));
 	}
 	if (r->units_per_s > 0)
-		printf("  throughput        %s %s/s (%s a step)\n", units_fmt_count(r->units_per_s, a, sizeof(a)), unit,
+		printf(_("  throughput        %s %s/s (%s a step)\n"), units_fmt_count(r->units_per_s, a, sizeof(a)), unit,
 		       units_fmt_count(in->units_per_step, b, sizeof(b)));
 	if (r->mfu > 0 && rp->gpu)
-		printf("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU)\n", r->mfu * 100,
+		printf(_("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU)\n"), r->mfu * 100,
 		       rp->gpu->name, in->peak_flops / 1e12);
 	if (rp->have_est) {
 		if (in->est_mem > 0)
-			printf("  estimate memory   %.2f GB a GPU (gpurent estimate)\n", in->est_mem / 1e9);
+			printf(_("  estimate memory   %.2f GB a GPU (gpurent estimate)\n"), in->est_mem / 1e9);
 		if (in->est_step_s > 0) {
 			fmt_dur(in->est_step_s, a, sizeof(a));
-			printf("  estimate step     %s\n", a);
+			printf(_("  estimate step     %s\n"), a);
 		}
 	}
 	if (r->full_run_s > 0) {
 		fmt_dur(r->full_run_s, a, sizeof(a));
-		printf("  full run          %s %s at this speed: %s", units_fmt_count(in->work, b, sizeof(b)), unit, a);
+		printf(_("  full run          %s %s at this speed: %s"), units_fmt_count(in->work, b, sizeof(b)), unit, a);
 		if (r->full_run_cost > 0)
-			printf(", %.2f %s at %.4g %s/h", r->full_run_cost, rp->currency, in->price_per_hour,
+			printf(_(", %.2f %s at %.4g %s/h"), r->full_run_cost, rp->currency, in->price_per_hour,
 			       rp->currency);
 		printf("\n");
 	}
 	if (limit_runtime(r) > 0) {
 		fmt_limit(limit_runtime(r), a, sizeof(a));
 		fmt_limit(limit_stall(r), b, sizeof(b));
-		printf("  to guard it       gpurent run --max-runtime %s --stall %s ... -- CMD\n", a, b);
+		printf(_("  to guard it       gpurent run --max-runtime %s --stall %s ... -- CMD\n"), a, b);
 	}
 	if (r->ndiags) {
-		printf("diagnoses:\n");
+		printf(_("diagnoses:\n"));
 		for (int i = 0; i < r->ndiags; i++) {
-			probe_word_evidence(&r->diags[i], ev, sizeof(ev));
-			printf("  %s: %s\n", probe_word_title(r->diags[i].code), ev);
+			probe_word_evidence(&r->diags[i], true, ev, sizeof(ev));
+			printf("  %s: %s\n", msg_tr(probe_word_title(r->diags[i].code)), ev);
 			if (*probe_word_fix(r->diags[i].code))
-				printf("    fix: %s\n", probe_word_fix(r->diags[i].code));
+				printf(_("    fix: %s\n"), msg_tr(probe_word_fix(r->diags[i].code)));
 		}
 	} else {
-		printf("diagnoses: none\n");
+		printf(_("diagnoses: none\n"));
 	}
 }
 
@@ -414,7 +414,7 @@ static void render_json(const struct report *rp)
 	json_obj_end(&j);
 	json_arr_begin(&j, "diagnoses");
 	for (int i = 0; i < r->ndiags; i++) {
-		probe_word_evidence(&r->diags[i], ev, sizeof(ev));
+		probe_word_evidence(&r->diags[i], false, ev, sizeof(ev));
 		json_obj_begin(&j, NULL);
 		json_str(&j, "code", probe_diag_name(r->diags[i].code));
 		json_num(&j, "a", r->diags[i].a);
@@ -540,15 +540,15 @@ int cmd_probe(int argc, char **argv)
 	if ((rc = wlargs_parse(&oc, own, dd < 0 ? argc : dd, argv, &w, &file, NULL)) != OPT_GO)
 		return rc;
 	if (dd < 0 || dd + 1 >= argc)
-		return msg_usage("expected a command to run after the options: gpurent probe [options] -- CMD [ARGS...]");
+		return msg_usage(_("expected a command to run after the options: gpurent probe [options] -- CMD [ARGS...]"));
 	if (po.for_seen && po.steps_seen)
-		return msg_usage("--steps and --for: give one");
+		return msg_usage(_("--steps and --for: give one"));
 	if (po.for_seen && !(po.for_s > 0))
-		return msg_usage("--for: must be positive");
+		return msg_usage(_("--for: must be positive"));
 	if (probe_init(&run.p, po.step_regex, 0, err, sizeof(err)))
 		return msg_usage("%s", err);
 	if (po.price_seen && !(po.price.amount >= 0))
-		return msg_usage("--price: expected an amount of 0 or more");
+		return msg_usage(_("--price: expected an amount of 0 or more"));
 	if (po.price_seen)
 		snprintf(cur, sizeof(cur), "%s", po.price.code);
 	for (size_t k = 0; k < workload_nfields; k++)

@@ -23,7 +23,7 @@
 #include "../cli/out.h"
 #include "../os/walk.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent verify MANIFEST [DIR] [--hash NAME] [--quick] [--follow-symlinks] [-j N]\n"
 	"\n"
 	"Check DIR (default: the current directory) against MANIFEST, written by\n"
@@ -56,7 +56,7 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 everything matches, 1 anything differs or cannot be read,\n"
 	"2 bad usage, a malformed manifest (one line: FILE:LINE: what was expected) or\n"
-	"directories nested more than 256 levels deep.\n";
+	"directories nested more than 256 levels deep.\n");
 
 static void print_issue(const struct mf_issue *is)
 {
@@ -69,19 +69,19 @@ static void print_issue(const struct mf_issue *is)
 	walk_put_path(stdout, w ? w->path : h->path);
 	switch (is->what) {
 	case MF_SIZE_CHANGED:
-		printf(" (%llu -> %llu bytes)", (unsigned long long)w->size,
+		printf(_(" (%llu -> %llu bytes)"), (unsigned long long)w->size,
 		       (unsigned long long)h->size);
 		break;
 	case MF_CONTENT_CHANGED:
 		if (w->kind != h->kind)
-			printf(" (was a %s, now a %s)", w->kind == MF_SYMLINK ? "symlink" : "file",
-			       h->kind == MF_SYMLINK ? "symlink" : "file");
+			printf(_(" (was a %s, now a %s)"), w->kind == MF_SYMLINK ? _("symlink") : _("file"),
+			       h->kind == MF_SYMLINK ? _("symlink") : _("file"));
 		break;
 	case MF_UNREADABLE_FILE:
 		if (h->kind == MF_OTHER)
-			printf(" (not a regular file)");
+			printf(_(" (not a regular file)"));
 		else if (h->kind == MF_DIR_UNREADABLE)
-			printf(" (directory cannot be listed: %s)", strerror(h->err));
+			printf(_(" (directory cannot be listed: %s)"), strerror(h->err));
 		else if (h->err)
 			printf(" (%s)", strerror(h->err));
 		break;
@@ -105,7 +105,7 @@ static int b3_hash(const char *dir, struct manifest *have, const size_t *idx, si
 	int rc = -1;
 
 	if (!paths || !out || !ok) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, _("out of memory"));
 		goto out_free;
 	}
 	for (; made < n; made++) {
@@ -113,7 +113,7 @@ static int b3_hash(const char *dir, struct manifest *have, const size_t *idx, si
 		size_t rl = strlen(rel);
 		char *p = malloc(dl + rl + 2);
 		if (!p) {
-			snprintf(err, errlen, "out of memory");
+			snprintf(err, errlen, _("out of memory"));
 			goto out_free;
 		}
 		memcpy(p, dir, dl);
@@ -257,19 +257,19 @@ int cmd_verify(int argc, char **argv)
 	if (!d.n) {
 		char b[32];
 		units_fmt_bytes((double)d.matched_bytes, b, sizeof(b));
-		printf("verify: OK: %zu entries", d.matched);
+		printf(_("verify: OK: %zu entries"), d.matched);
 		if (want.has_sizes)
 			printf(", %s", b);
-		printf(" match %s (%s%s)\n", mfile, quick ? "quick: names" : hash_name(want.algo),
-		       quick ? (want.has_sizes ? " and sizes" : " only") : "");
+		printf(_(" match %s (%s)\n"), mfile, !quick ? hash_name(want.algo) :
+		       want.has_sizes ? _("quick: names and sizes") : _("quick: names only"));
 		rc = msg_finish(EXIT_OK);
 	} else {
-		printf("verify: FAILED: ");
+		printf(_("verify: FAILED: "));
 		for (int p = 0; p < MF_NPROBLEMS; p++)
 			printf("%zu %s%s", d.count[p], manifest_problem_name((enum mf_problem)p),
 			       p + 1 < MF_NPROBLEMS ? ", " : "");
-		printf(" (%zu recorded, %zu match%s)\n", d.expected, d.matched,
-		       quick ? "; quick: names and sizes only" : "");
+		printf(_(" (%zu recorded, %zu match%s)\n"), d.expected, d.matched,
+		       quick ? _("; quick: names and sizes only") : "");
 		rc = msg_finish(EXIT_RUNTIME);
 	}
 	mf_diff_free(&d);
