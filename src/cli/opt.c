@@ -345,6 +345,16 @@ static int take_value(const struct opt_cmd *c, const struct opt *o, const char *
 	return msg_usage(_("%s: expected a value (%s)"), shown, o->arg ? o->arg : opt_type_name(o->type));
 }
 
+/* Did the command line ask for JSON or CSV (--json, --csv)? */
+static bool machine_output(const struct opt *opts, const bool *given)
+{
+	for (const struct opt *o = opts; o->name; o++)
+		if (given[o - opts] && o->type == OPT_FLAG && o->dest && !o->cb &&
+		    (!strcmp(o->name, "json") || !strcmp(o->name, "csv")) && *(bool *)o->dest)
+			return true;
+	return false;
+}
+
 /*
  * The settings (src/cli/config.h) for the options the command line did
  * not give (given[i] for opts[i]): each value through opt_value(), as if
@@ -369,6 +379,10 @@ static int apply_config(const struct opt_cmd *c, const struct opt *opts, const b
 		if (config_lookup(k, &v, err, sizeof(err)))
 			return msg_usage("%s", err);
 		if (v.source != CFG_FILE && v.source != CFG_ENV && v.source != CFG_LOCALE)
+			continue;
+		/* the locale's currency is for people: JSON and CSV stay as in
+		 * the C locale (a script's output never follows LANG) */
+		if (v.source == CFG_LOCALE && machine_output(opts, given))
 			continue;
 		if (o->seen)
 			*o->seen = true;
