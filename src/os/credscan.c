@@ -160,6 +160,11 @@ void credscan_files(struct sec_facts *f, const char *home, const char *cwd)
 	}
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
 void credscan_env(struct sec_facts *f, char *const *envp)
 {
 	f->nenvnames = 0;
@@ -171,6 +176,7 @@ void credscan_env(struct sec_facts *f, char *const *envp)
 		memcpy(f->envnames[f->nenvnames], *envp, l);
 		f->envnames[f->nenvnames++][l] = '\0';
 	}
+	qsort(f->envnames, f->nenvnames, sizeof(f->envnames[0]), name_cmp);
 }
 
 const char *credscan_tmp_root(void)
