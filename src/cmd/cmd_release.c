@@ -43,7 +43,7 @@ static const char usage[] =
 	"each step reported, stopping at the first failure:\n"
 	"  1. verify     with --verify MANIFEST DIR: `gpurent verify MANIFEST DIR` on the\n"
 	"                copy of your results; if it fails nothing is deleted or released\n"
-	"  2. delete     the credentials `gpurent env --security` finds (~/.aws/credentials,\n"
+	"  2. delete     the credentials that `gpurent env` finds (~/.aws/credentials,\n"
 	"                gcloud keys, the Hugging Face token, ~/.netrc, ~/.git-credentials,\n"
 	"                ~/.docker/config.json, private keys in ~/.ssh, ./.env), your files\n"
 	"                of 1 GiB or more in /tmp and /dev/shm, and each --path (a file or\n"
@@ -66,7 +66,7 @@ static const char usage[] =
 	"  --path P             also delete P, a file or directory of yours (repeatable)\n"
 	"  --preset NAME        the platform's action (docs/release.md: what each runs)\n"
 	"  --on-release CMD     run CMD with /bin/sh instead of a preset\n"
-	"  --stop-timeout DUR   how long the action may take (120s)\n"
+	"  --stop-timeout SECONDS  how long the action may take (120)\n"
 	"  --ledger PATH        the ledger to record in (default: gpurent ledger path)\n"
 	"  --no-ledger          do not record the release\n"
 	"\n"
@@ -183,9 +183,7 @@ static double parse_timeout(const char *v, bool *bad)
 	char *end;
 	double d = strtod(v, &end);
 
-	*bad = !(d > 0 && d <= 86400) || (*end && strcmp(end, "s"));
-	if (!*bad && !strcmp(end, "s"))
-		return d;
+	*bad = end == v || *end || !(d > 0 && d <= 86400);
 	return d;
 }
 
@@ -197,14 +195,21 @@ int cmd_release(int argc, char **argv)
 	struct opt_list keep_l = {0}, path_l = {0};
 	const struct opt opts[] = {
 		OPT_BOOL("dry-run", &dry, N_("list what would be deleted and run; change nothing")),
-		OPT_MANY("keep", &keep_l, "PATH", N_("never delete PATH or anything under it (repeatable)")),
-		OPT_PATH("ledger", &ledger_path, "PATH", N_("the ledger to record in")),
+		{.name = "keep", .type = OPT_LIST, .dest = &keep_l, .arg = "PATH", .example = "README.md",
+		 .help = N_("never delete PATH or anything under it (repeatable)")},
+		{.name = "ledger", .type = OPT_FILE, .dest = &ledger_path, .arg = "PATH", .example = "ledger.db",
+		 .help = N_("the ledger to record in")},
 		OPT_BOOL("no-ledger", &no_ledger, N_("do not record the release")),
-		OPT_STR("on-release", &on_release, "CMD", N_("run CMD with /bin/sh instead of a preset")),
-		OPT_MANY("path", &path_l, "P", N_("also delete P, a file or directory (repeatable)")),
-		OPT_STR("preset", &preset_name, "NAME", N_("the platform's release action")),
-		OPT_STR("stop-timeout", &timeout_s, "SECONDS", N_("how long the action may take (120)")),
-		OPT_PATH("verify", &manifest, "MANIFEST", N_("check the operand DIR against MANIFEST first")),
+		{.name = "on-release", .type = OPT_STRING, .dest = &on_release, .arg = "CMD", .example = "true",
+		 .help = N_("run CMD with /bin/sh instead of a preset")},
+		{.name = "path", .type = OPT_LIST, .dest = &path_l, .arg = "P", .example = "README.md",
+		 .help = N_("also delete P, a file or directory (repeatable)")},
+		{.name = "preset", .type = OPT_STRING, .dest = &preset_name, .arg = "NAME", .example = "slurm",
+		 .help = N_("the platform's release action")},
+		{.name = "stop-timeout", .type = OPT_STRING, .dest = &timeout_s, .arg = "SECONDS", .example = "120",
+		 .help = N_("how long the action may take, in seconds (120)")},
+		{.name = "verify", .type = OPT_FILE, .dest = &manifest, .arg = "MANIFEST",
+		 .example = "data.manifest", .help = N_("check the operand DIR against MANIFEST first")},
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "release", .usage = usage, .flags = 0, .min_operands = 0,
