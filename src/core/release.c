@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../util/util.h"
 
@@ -97,6 +98,26 @@ const struct rel_action *release_action(const char *preset)
 	for (size_t i = 0; i < ARRAY_SIZE(actions); i++)
 		if (!strcmp(actions[i].preset, preset))
 			return &actions[i];
+	return NULL;
+}
+
+const char *release_preset_for(const char *provider, size_t len, bool campus)
+{
+	static const struct {
+		const char *prefix, *preset;
+	} map[] = {
+		{"runpod", "runpod-release"}, {"vast", "vastai-release"}, {"aws", "aws-release"},
+		{"gcp", "gcp-release"}, {"google", "gcp-release"}, {"azure", "azure-release"},
+		{"autodl", "autodl"},
+	};
+
+	if (campus)
+		return "slurm";
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
+		size_t l = strlen(map[i].prefix);
+		if (len >= l && !strncasecmp(provider, map[i].prefix, l))
+			return map[i].preset;
+	}
 	return NULL;
 }
 

@@ -67,6 +67,15 @@ struct rel_action {
 const struct rel_action *release_action(const char *preset);
 
 /*
+ * The preset that ends the bill on an offer of provider (len bytes, not
+ * NUL-terminated; matched case-insensitively by the name's start:
+ * "runpod", "vast", "aws", "gcp"/"google", "azure", "autodl") or, campus
+ * true, on a campus cluster (slurm). NULL when gpurent has none for it.
+ * Static.
+ */
+const char *release_preset_for(const char *provider, size_t len, bool campus);
+
+/*
  * What a stopped instance keeps billing per day, in p's currency
  * (docs/release.md "What a stop keeps billing"):
  *   24 x stopped_per_hour + disk_gb x storage_gb_month / 30

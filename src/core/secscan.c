@@ -165,7 +165,7 @@ int secscan_parse_tcp(const char *buf, size_t len, const char *fname, bool v6,
 		if (nw < 10) {
 			bad = "inode";
 			want = "10 fields (sl local rem st queues timer retrnsmt uid timeout inode)";
-		} else if (w[0][strlen(w[0]) - 1] != ':') {
+		} else if (!w[0][0] || w[0][strlen(w[0]) - 1] != ':') {
 			bad = "sl", want = "a slot number ending in ':'";
 		} else if (!parse_local(w[1], v6, &so)) {
 			bad = "local_address";

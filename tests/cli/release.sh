@@ -182,4 +182,15 @@ grep -Fq 'would run: runpodctl remove pod "$RUNPOD_POD_ID"' "$T/err" && ok || ba
 [ $? -eq 2 ] && grep -q 'has no release variant' "$T/err" && ok || bad "run --release autodl: $(cat "$T/err")"
 SLURM_JOB_ID=7 "$G" run --no-ledger --dry-run --preset slurm --release -- true >"$T/out" 2>"$T/err"
 grep -Fq 'scancel' "$T/err" && ok || bad "run --release slurm: $(cat "$T/err")"
+# the plan's checklist names the preset that fits the chosen offer
+"$G" plan "$ROOT/examples/lora-7b.yaml" --only runpod >"$T/out" 2>"$T/err"
+grep -q 'at the end: gpurent release --verify MANIFEST DIR --preset runpod-release deletes the instance' "$T/out" \
+	&& ok || bad "plan --only runpod: no runpod-release line: $(grep 'at the end' "$T/out")"
+"$G" plan "$ROOT/examples/lora-7b.yaml" --only autodl >"$T/out" 2>"$T/err"
+grep -q 'at the end: gpurent release --preset autodl only stops it' "$T/out" \
+	&& ok || bad "plan --only autodl: $(grep 'at the end' "$T/out") $(head -2 "$T/err")"
+if [ "$HAVE_PY" = 1 ]; then
+	"$G" plan "$ROOT/examples/lora-7b.yaml" --only runpod --json >"$T/out" 2>/dev/null
+	python3 -c "import json; assert json.load(open('$T/out'))['advice']['release_preset'] == 'runpod-release'" && ok || bad "plan --json release_preset"
+fi
 finish
