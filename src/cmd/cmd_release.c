@@ -80,7 +80,17 @@ struct rel_counts {
 	double bytes;
 	bool dry;
 	enum rel_cat cat;
+	const char *const *keeps;   /* --keep, absolute */
+	size_t nkeeps;
 };
+
+/* A --keep inside a --path directory stays, and so do the directories above it. */
+static bool kept(void *ctx, const char *path)
+{
+	const struct rel_counts *c = ctx;
+
+	return release_kept(path, c->keeps, c->nkeeps);
+}
 
 static void told(void *ctx, const char *path, uint64_t size, bool dir)
 {
@@ -357,6 +367,8 @@ int cmd_release(int argc, char **argv)
 
 	/* 2. delete; 3. histories */
 	cnt.dry = dry;
+	cnt.keeps = keeps;
+	cnt.nkeeps = keep_l.n;
 	for (int s = 2; s <= 3; s++) {
 		size_t n = 0;
 		step = s;
@@ -368,8 +380,8 @@ int cmd_release(int argc, char **argv)
 			if ((plan.v[i].cat == REL_HISTORY) != (s == 3))
 				continue;
 			cnt.cat = plan.v[i].cat;
-			if (shred_path(plan.v[i].path, plan.v[i].cat != REL_LEFTOVER, dry, told, &cnt, err,
-				       sizeof(err))) {
+			if (shred_path(plan.v[i].path, plan.v[i].cat != REL_LEFTOVER, dry, kept, told, &cnt,
+				       err, sizeof(err))) {
 				printf(_("step %d/%d: failed: %s\n"), s, STEPS, err);
 				msg_error(_("%s; stopped here: the instance is not released"), err);
 				failed = true;
@@ -415,7 +427,7 @@ int cmd_release(int argc, char **argv)
 					status = "failed";
 					failed = true;
 					/* the preset's text is ours; a command of the user's may hold a secret */
-					snprintf(answer, sizeof(answer), "%s",
+					snprintf(answer, sizeof(answer), "%.255s",
 						 preset ? err : "the --on-release command failed");
 					printf(_("step 4/%d release: failed\n"), STEPS);
 					msg_error("%s", err);

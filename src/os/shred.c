@@ -55,11 +55,15 @@ static int sorted_cmp(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static int shred_at(const char *path, bool zero, bool dry, shred_fn *fn, void *ctx, int depth, char *err,
-		    size_t errlen)
+/* 0 deleted, 1 something under it was kept (so it stays), -1 failed. */
+static int shred_at(const char *path, bool zero, bool dry, shred_keep_fn *keep, shred_fn *fn,
+		    void *ctx, int depth, char *err, size_t errlen)
 {
 	struct stat st;
+	bool kept = false;
 
+	if (keep && keep(ctx, path))
+		return 1;
 	if (lstat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;
@@ -82,7 +86,11 @@ static int shred_at(const char *path, bool zero, bool dry, shred_fn *fn, void *c
 					snprintf(err, errlen, "%s: a path inside is too long", path);
 					rc = -1;
 				} else {
-					rc = shred_at(sub, zero, dry, fn, ctx, depth + 1, err, errlen);
+					rc = shred_at(sub, zero, dry, keep, fn, ctx, depth + 1, err, errlen);
+					if (rc == 1) {
+						kept = true;
+						rc = 0;
+					}
 				}
 			}
 			free(names[i]);
@@ -90,6 +98,8 @@ static int shred_at(const char *path, bool zero, bool dry, shred_fn *fn, void *c
 		free(names);
 		if (rc)
 			return rc;
+		if (kept)
+			return 1;
 		if (!dry && rmdir(path))
 			return fail(err, errlen, path, "cannot remove the directory");
 		if (fn)
@@ -108,8 +118,8 @@ static int shred_at(const char *path, bool zero, bool dry, shred_fn *fn, void *c
 	return 0;
 }
 
-int shred_path(const char *path, bool zero, bool dry, shred_fn *fn, void *ctx, char *err,
-	       size_t errlen)
+int shred_path(const char *path, bool zero, bool dry, shred_keep_fn *keep, shred_fn *fn, void *ctx,
+	       char *err, size_t errlen)
 {
-	return shred_at(path, zero, dry, fn, ctx, 0, err, errlen);
+	return shred_at(path, zero, dry, keep, fn, ctx, 0, err, errlen) < 0 ? -1 : 0;
 }

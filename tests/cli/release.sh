@@ -31,6 +31,7 @@ plant() {
 	printf 'print("%s")\n' "$MARK" >"$H/.python_history"
 	printf 'notes %s\n' "$MARK" >"$W/scratch/notes.txt"
 	printf 'more\n' >"$W/scratch/deep/a.bin"
+	printf 'keep me\n' >"$W/scratch/deep/keep.txt"
 	ln -s /etc/hostname "$W/scratch/link"
 	printf 'weights\n' >"$W/results/model.bin"
 	truncate -s 1100M "$T/tmproot/cache.bin"
@@ -57,7 +58,7 @@ truncate -s 1M "$T/probe.sparse" 2>/dev/null || { echo "SKIP release: no truncat
 
 ACT="printf '%s\\n' \"\$GPURENT_STOP_REASON\" >>'$T/calls'"
 plant
-rel --dry-run --keep "$H/.ssh/id_kept" --path scratch --on-release "$ACT"
+rel --dry-run --keep "$H/.ssh/id_kept" --keep scratch/deep/keep.txt --path scratch --on-release "$ACT"
 [ "$rc" -eq 0 ] && ok || bad "dry-run: exit $rc: $(cat "$T/err")"
 cp "$T/out" "$T/dry.txt"; cp "$T/err" "$T/dry.err"
 listed "$T/dry.txt" >"$T/dry.list"
@@ -77,10 +78,8 @@ credential $W/.env
 leftover $T/shm/batch.npy
 leftover $T/tmproot/cache.bin
 path $W/scratch/deep/a.bin
-dir path $W/scratch/deep
 path $W/scratch/link
 path $W/scratch/notes.txt
-dir path $W/scratch
 history $H/.bash_history
 history $H/.python_history
 LIST
@@ -88,7 +87,7 @@ cmp -s "$T/dry.list" "$T/want.list" && ok || { bad "dry-run list differs from th
 [ ! -e "$T/ledger.db" ] && ok || bad "dry-run wrote the ledger"
 
 # the real run deletes exactly that list, runs the action once, records it
-rel --keep "$H/.ssh/id_kept" --path scratch --on-release "$ACT"
+rel --keep "$H/.ssh/id_kept" --keep scratch/deep/keep.txt --path scratch --on-release "$ACT"
 [ "$rc" -eq 0 ] && ok || bad "release: exit $rc: $(cat "$T/err")"
 cp "$T/out" "$T/real.txt"; cp "$T/err" "$T/real.err"
 listed "$T/real.txt" >"$T/real.list"
@@ -99,7 +98,7 @@ while read -r a b c; do
 	[ -e "$p" ] || [ -L "$p" ] && { bad "still there: $p"; gone=1; }
 done <"$T/real.list"
 [ "$gone" = 0 ] && ok
-[ -f "$H/.ssh/id_kept" ] && [ -f "$H/.ssh/id_rsa.pub" ] && [ -f "$H/.ssh/authorized_keys" ] && [ -f "$W/results/model.bin" ] \
+[ -f "$H/.ssh/id_kept" ] && [ -f "$W/scratch/deep/keep.txt" ] && [ -f "$H/.ssh/id_rsa.pub" ] && [ -f "$H/.ssh/authorized_keys" ] && [ -f "$W/results/model.bin" ] \
 	&& [ -f "$T/shm/small" ] && [ -f /etc/hostname ] && ok || bad "release deleted a kept or unlisted file"
 [ "$(cat "$T/calls" 2>/dev/null)" = release ] && ok || bad "the action ran $(wc -l <"$T/calls" 2>/dev/null) times: $(cat "$T/calls" 2>/dev/null)"
 grep -q '^step 4/4 release: done$' "$T/real.txt" && ok || bad "no 'release: done' step"
