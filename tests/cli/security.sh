@@ -1,13 +1,13 @@
 #!/bin/sh
 # tests/cli/security.sh - `gpurent env --security` and `gpurent env` in a
-# test HOME and environment planted with each kind of credential, four
-# listeners of the test's own (Jupyter without a token and TensorBoard on
-# 0.0.0.0, an sshd allowing passwords on 0.0.0.0, a plain one on
-# 127.0.0.1; tests/progs/listener.c, loopback traffic only), leftovers in
-# a private /tmp and /dev/shm. The scan's /proc root is private
-# ($GPURENT_PROC_ROOT): the kernel's own net/tcp lines of the test's ports
-# only, and links to the test's listener processes, so that other
-# listeners of a busy machine are not seen. Every planted item is
+# test HOME and environment planted with each kind of credential, the
+# test's own listeners (Jupyter without a token, TensorBoard and an sshd
+# allowing passwords on 0.0.0.0, a plain one on 127.0.0.1, a model server
+# on ::1 where there is IPv6; tests/progs/listener.c, no traffic),
+# leftovers in a private /tmp and /dev/shm. The scan's /proc root is
+# private ($GPURENT_PROC_ROOT): the kernel's own net/tcp and tcp6 lines of
+# the sockets the listeners hold (by inode), and links to their
+# processes, so that other listeners of a busy machine are not seen. Every planted item is
 # reported with its fix, nothing else is, and the marker value of every
 # planted secret appears nowhere. Prints "security: N passed, M failed".
 NAME=security
@@ -62,24 +62,38 @@ start jup "$T/bin/jupyter-lab" 0.0.0.0 --no-browser --ServerApp.token=
 start tb "$T/bin/tensorboard" 0.0.0.0 --logdir runs
 start ssh "$T/bin/sshd" 0.0.0.0 -D
 start lo "$LISTENER" 127.0.0.1
+# a model server on ::1 (tcp6), where the kernel has IPv6
+cp "$LISTENER" "$T/bin/vllm"
+start v6 "$T/bin/vllm" ::1 serve
 i=0
-while [ $i -lt 1200 ] && ! { [ -s "$T/jup.port" ] && [ -s "$T/tb.port" ] && [ -s "$T/ssh.port" ] && [ -s "$T/lo.port" ]; }; do
+while [ $i -lt 1200 ] && ! { [ -s "$T/jup.port" ] && [ -s "$T/tb.port" ] && [ -s "$T/ssh.port" ] && [ -s "$T/lo.port" ] &&
+	{ [ -s "$T/v6.port" ] || ! kill -0 "$PID_v6" 2>/dev/null; }; }; do
 	sleep 0.1; i=$((i + 1))
 done
-PORTS=""
 for n in jup tb ssh lo; do
 	[ -s "$T/$n.port" ] || { bad "listener $n did not start: $(cat "$T/$n.err")"; finish; exit $?; }
-	PORTS="$PORTS $(cat "$T/$n.port")"
 done
-# the private /proc: the kernel's lines of our ports, and our processes
+HAVE6=0 NL=4
+if [ -s "$T/v6.port" ]; then HAVE6=1 NL=5; else echo "SKIP the IPv6 listener: $(cat "$T/v6.err")"; fi
+# the private /proc: the kernel's own lines of the sockets our listeners hold
+# (found by inode among their fds, so no other socket of a busy machine), and
+# links to our processes
+INODES=""
+for p in $PIDS; do
+	for fd in /proc/"$p"/fd/*; do
+		l=$(readlink "$fd" 2>/dev/null) || continue
+		case $l in socket:*) INODES="$INODES $(echo "$l" | tr -dc 0-9)";; esac
+	done
+	kill -0 "$p" 2>/dev/null && ln -s "/proc/$p" "$T/proc/$p"
+done
 for f in tcp tcp6; do
 	[ -r "/proc/net/$f" ] || continue
-	awk -v ports="$PORTS" 'BEGIN { n = split(ports, p, " "); for (i = 1; i <= n; i++) want[sprintf("%04X", p[i])] = 1 }
+	awk -v inodes="$INODES" 'BEGIN { n = split(inodes, v, " "); for (i = 1; i <= n; i++) want[v[i]] = 1 }
 		NR == 1 { print; next }
-		{ split($2, a, ":"); if ((a[2] in want) && $4 == "0A") print }' "/proc/net/$f" >"$T/proc/net/$f"
+		($10 in want) && $4 == "0A" { print }' "/proc/net/$f" >"$T/proc/net/$f"
 done
-for p in $PIDS; do ln -s "/proc/$p" "$T/proc/$p"; done
-[ "$(grep -c ' 0A ' "$T/proc/net/tcp")" -eq 4 ] && ok || { bad "the kernel does not list our 4 listeners"; cat "$T/proc/net/tcp"; }
+[ "$(cat "$T/proc/net/tcp" "$T/proc/net/tcp6" 2>/dev/null | grep -c ' 0A ')" -eq "$NL" ] && ok \
+	|| { bad "the kernel does not list our $NL listeners"; cat "$T/proc/net/tcp" "$T/proc/net/tcp6"; }
 
 secrun() {
 	cd "$W" || return
@@ -117,6 +131,7 @@ check tensorboard warn net "TensorBoard (pid $PID_tb) listens on all interfaces 
 check sshd fail net "sshd (pid $PID_ssh) listens on all interfaces (0.0.0.0 port $SP) and allows password login" \
 	"PasswordAuthentication no"
 check loopback ok net "listens on 127.0.0.1 port $LP: loopback only"
+[ "$HAVE6" = 0 ] || check v6 ok net "a model server (pid $PID_v6) listens on ::1 port $(cat "$T/v6.port"): loopback only"
 check aws warn cred "$H/.aws/credentials holds AWS access keys in plain text (1)" "aws sts get-session-token" "gpurent release deletes it"
 check gcloud warn cred "$H/.config/gcloud/application_default_credentials.json holds Google Cloud credentials"
 check gcloud-mode fail cred "application_default_credentials.json is readable by group or others (mode 0644)" "chmod 600"
@@ -130,10 +145,11 @@ check key-locked ok cred "$H/.ssh/id_locked is a passphrase-protected private ke
 check env-vars warn env-vars "named like secrets (values not shown): HF_PASSWORD MY_API_TOKEN" "unset"
 check tmp warn tmp "$T/tmproot/run/shard.bin (1.2 GiB) of yours is left" "gpurent release deletes it"
 check shm warn tmp "$T/shm/batch.npy (2.0 GiB)"
-# nothing else: exactly the 17 planted findings (no "none found" lines, no other listener)
+# nothing else: exactly the planted findings (no "none found" lines, no other listener)
+NF=$((17 + HAVE6)) NOK=$((2 + HAVE6))
 n=$(grep -Ec '^(info|ok|warn|fail) ' "$T/out")
-[ "$n" -eq 17 ] && ok || { bad "security: $n findings, expected the 17 planted"; cat "$T/out"; }
-grep -q '^verdict: fail (3 fail, 12 warn, 2 ok)$' "$T/out" && ok || bad "verdict line: $(tail -1 "$T/out")"
+[ "$n" -eq "$NF" ] && ok || { bad "security: $n findings, expected the $NF planted"; cat "$T/out"; }
+grep -q "^verdict: fail (3 fail, 12 warn, $NOK ok)\$" "$T/out" && ok || bad "verdict line: $(tail -1 "$T/out")"
 grep -q 'small.txt\|id_plain.pub\|known_hosts' "$T/out" && bad "a file that is not a secret or a leftover was named" || ok
 no_secret text "$T/sec.txt" "$T/sec.err"
 
@@ -146,9 +162,9 @@ import json, sys
 d = json.load(open('$T/sec.json'))
 c = d['checks']
 assert d['schema'] == 'gpurent.env/1' and d['verdict'] == 'fail', d['verdict']
-assert len(c) == 17, len(c)
+assert len(c) == $NF, len(c)
 codes = sorted(x['code'] for x in c)
-want = sorted(['jupyter_open', 'listen_any', 'sshd_password', 'listen_loopback'] + ['cred_file'] * 7 +
+want = sorted(['jupyter_open', 'listen_any', 'sshd_password'] + ['listen_loopback'] * (1 + $HAVE6) + ['cred_file'] * 7 +
               ['cred_readable', 'key_plain', 'key_encrypted', 'env_secret', 'tmp_large', 'tmp_large'])
 assert codes == want, codes
 j = [x for x in c if x['code'] == 'jupyter_open'][0]
