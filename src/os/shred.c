@@ -107,7 +107,9 @@ static int shred_at(const char *path, bool zero, bool dry, shred_keep_fn *keep, 
 		return 0;
 	}
 	if (!dry) {
-		if (zero && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		/* a file with other hard links is only unlinked: zeros would reach
+		 * the other names too (a dataset linked with cp -al) */
+		if (zero && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_nlink == 1 &&
 		    overwrite(path, (uint64_t)st.st_size, err, errlen))
 			return -1;
 		if (unlink(path))

@@ -22,7 +22,8 @@ typedef void shred_fn(void *ctx, const char *path, uint64_t size, bool dir);
 typedef bool shred_keep_fn(void *ctx, const char *path);
 
 /*
- * Delete path: a file (overwritten with zeros, fsync'ed, unlinked), a
+ * Delete path: a file (overwritten with zeros, fsync'ed, unlinked; only
+ * unlinked when it has other hard links, whose content it shares), a
  * symlink or special file (unlinked), or a directory (its entries first,
  * in name order, then rmdir). zero false: files are unlinked without the
  * overwrite (bulky leftovers, not secrets). dry: delete nothing, tell

@@ -34,6 +34,7 @@ plant() {
 	printf 'keep me\n' >"$W/scratch/deep/keep.txt"
 	ln -s /etc/hostname "$W/scratch/link"
 	printf 'weights\n' >"$W/results/model.bin"
+	ln "$W/results/model.bin" "$W/scratch/model-link.bin"   # a hard link: unlinked, never zeroed
 	truncate -s 1100M "$T/tmproot/cache.bin"
 	truncate -s 1G "$T/shm/batch.npy"
 	printf 'small\n' >"$T/shm/small"
@@ -79,6 +80,7 @@ leftover $T/shm/batch.npy
 leftover $T/tmproot/cache.bin
 path $W/scratch/deep/a.bin
 path $W/scratch/link
+path $W/scratch/model-link.bin
 path $W/scratch/notes.txt
 history $H/.bash_history
 history $H/.python_history
@@ -103,11 +105,12 @@ done <"$T/real.list"
 [ "$(cat "$T/calls" 2>/dev/null)" = release ] && ok || bad "the action ran $(wc -l <"$T/calls" 2>/dev/null) times: $(cat "$T/calls" 2>/dev/null)"
 grep -q '^step 4/4 release: done$' "$T/real.txt" && ok || bad "no 'release: done' step"
 grep -q 'old blocks may survive' "$T/real.txt" && ok || bad "the SSD / copy-on-write limit is not stated"
-grep -q '^released: 8 credential, 2 leftover, 3 path and 2 history files deleted' "$T/real.txt" && ok \
+[ "$(cat "$W/results/model.bin")" = weights ] && ok || bad "a hard link's other name was zeroed"
+grep -q '^released: 8 credential, 2 leftover, 4 path and 2 history files deleted' "$T/real.txt" && ok \
 	|| bad "summary: $(tail -1 "$T/real.txt")"
 if command -v sqlite3 >/dev/null 2>&1; then
 	row=$(sqlite3 "$T/ledger.db" "SELECT verify, credentials, leftovers, paths, histories, action, action_status, action_answer FROM releases")
-	[ "$row" = "skipped|8|2|3|2|command|done|exit status 0" ] && ok || bad "ledger row: $row"
+	[ "$row" = "skipped|8|2|4|2|command|done|exit status 0" ] && ok || bad "ledger row: $row"
 else
 	echo "SKIP release ledger row: no sqlite3 program"
 fi
