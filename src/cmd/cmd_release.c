@@ -36,7 +36,8 @@ extern char **environ;
 
 static const char usage[] =
 	"usage: gpurent release [--dry-run] [--verify MANIFEST DIR] [--keep PATH]... [--path P]...\n"
-	"                       [--preset NAME | --on-release CMD] [--ledger PATH] [--no-ledger]\n"
+	"                       [--preset NAME | --on-release CMD] [--stop-timeout DUR]\n"
+	"                       [--ledger PATH] [--no-ledger]\n"
 	"\n"
 	"End a rental (seed 000 \xc2\xa7" "5.3: clean personal data before releasing the instance;\n"
 	"seed 004 \xc2\xa7" "5.1: a stopped instance still bills for its disk and IP). In order,\n"
@@ -66,7 +67,7 @@ static const char usage[] =
 	"  --path P             also delete P, a file or directory of yours (repeatable)\n"
 	"  --preset NAME        the platform's action (docs/release.md: what each runs)\n"
 	"  --on-release CMD     run CMD with /bin/sh instead of a preset\n"
-	"  --stop-timeout SECONDS  how long the action may take (120)\n"
+	"  --stop-timeout DUR   how long the action may take (2m)\n"
 	"  --ledger PATH        the ledger to record in (default: gpurent ledger path)\n"
 	"  --no-ledger          do not record the release\n"
 	"\n"
@@ -188,20 +189,11 @@ static void say_line(void *ctx, const char *line)
 	putchar('\n');
 }
 
-static double parse_timeout(const char *v, bool *bad)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	*bad = end == v || *end || !(d > 0 && d <= 86400);
-	return d;
-}
-
 int cmd_release(int argc, char **argv)
 {
 	bool dry = false, no_ledger = false;
 	const char *manifest = NULL, *preset_name = NULL, *on_release = NULL, *ledger_path = NULL;
-	const char *timeout_s = "120";
+	double timeout = 120;
 	struct opt_list keep_l = {0}, path_l = {0};
 	const struct opt opts[] = {
 		OPT_BOOL("dry-run", &dry, N_("list what would be deleted and run; change nothing")),
@@ -216,8 +208,8 @@ int cmd_release(int argc, char **argv)
 		 .help = N_("also delete P, a file or directory (repeatable)")},
 		{.name = "preset", .type = OPT_STRING, .dest = &preset_name, .arg = "NAME", .example = "slurm",
 		 .help = N_("the platform's release action")},
-		{.name = "stop-timeout", .type = OPT_STRING, .dest = &timeout_s, .arg = "SECONDS", .example = "120",
-		 .help = N_("how long the action may take, in seconds (120)")},
+		{.name = "stop-timeout", .type = OPT_DURATION, .dest = &timeout, .arg = "DUR", .example = "2m",
+		 .min = 1, .max = 86400, .help = N_("how long the action may take (2m)")},
 		{.name = "verify", .type = OPT_FILE, .dest = &manifest, .arg = "MANIFEST",
 		 .example = "data.manifest", .help = N_("check the operand DIR against MANIFEST first")},
 		OPT_TABLE_END,
@@ -232,9 +224,8 @@ int cmd_release(int argc, char **argv)
 	struct rel_counts cnt = {0};
 	char cwd[4096], buf[4096], host[256], err[1024] = "", answer[256] = "";
 	const char *verify_state = "skipped", *status = "none";
-	double timeout;
 	int rc, nops = 0, step = 0;
-	bool bad_timeout, failed = false;
+	bool failed = false;
 
 	rc = opt_parse(&oc, opts, argc, argv, NULL, &nops);
 	if (rc != OPT_GO)
@@ -251,11 +242,6 @@ int cmd_release(int argc, char **argv)
 	}
 	if (manifest && !nops) {
 		msg_usage(_("--verify MANIFEST: expected the directory to check after it"));
-		goto out_lists;
-	}
-	timeout = parse_timeout(timeout_s, &bad_timeout);
-	if (bad_timeout) {
-		msg_usage(_("--stop-timeout: expected seconds in (0, 86400], got '%s'"), timeout_s);
 		goto out_lists;
 	}
 	if (preset_name && on_release) {

@@ -145,6 +145,11 @@ if command -v sqlite3 >/dev/null 2>&1; then
 fi
 no_secret failed-action-ledger "$T"/ledger.db*
 
+# an action that hangs is killed at --stop-timeout, and the release fails
+plant
+rel --no-ledger --on-release "sleep 300" --stop-timeout 1s
+[ "$rc" -eq 1 ] && grep -q 'did not finish within 1 s: killed' "$T/err" && ok || bad "hanging action: exit $rc $(cat "$T/err")"
+
 # a stop-only preset: what its storage keeps billing a day, and the releasing preset
 plant
 cd "$W" && run env -i HOME="$H" PATH=/usr/bin:/bin RUNPOD_POD_ID=p1 GPURENT_TMP_ROOT="$T/tmproot" \
