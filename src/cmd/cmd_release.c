@@ -171,13 +171,20 @@ static void say_stop_cost(const struct rel_action *ra, const char *cwd)
 		return;
 	}
 	/* docs/release.md "What a stop keeps billing" */
-	msg_warn(_("preset %s only stops the instance: its storage keeps billing, about %.2f %s a day "
-		   "for the %.0f GB used here (data/billing.csv '%s': storage %.2f %s per GB-month%s, "
-		   "stopped %.3f %s an hour)%s%s%s"),
-		 ra->preset, release_stopped_per_day(p, gb), p->currency, gb, p->name,
-		 p->storage_gb_month, p->currency, p->storage_bills_stopped ? "" : _(", not billed while stopped"),
-		 p->stopped_per_hour, p->currency, ra->better ? _("; ") : "",
-		 ra->better ? ra->better : "", ra->better ? _(" deletes it instead") : "");
+	if (p->storage_bills_stopped)
+		msg_warn(_("preset %s only stops the instance: its storage keeps billing, about %.2f %s a "
+			   "day for the %.0f GB used here (data/billing.csv '%s': storage %.2f %s per "
+			   "GB-month, stopped %.3f %s an hour)"),
+			 ra->preset, release_stopped_per_day(p, gb), p->currency, gb, p->name,
+			 p->storage_gb_month, p->currency, p->stopped_per_hour, p->currency);
+	else
+		msg_warn(_("preset %s only stops the instance: about %.2f %s a day while stopped "
+			   "(data/billing.csv '%s': storage not billed while stopped, stopped %.3f %s an "
+			   "hour)"),
+			 ra->preset, release_stopped_per_day(p, gb), p->currency, p->name,
+			 p->stopped_per_hour, p->currency);
+	if (ra->better)
+		msg_note(_("preset %s deletes the instance and its disks instead"), ra->better);
 	billing_db_free(&db);
 }
 
@@ -393,11 +400,13 @@ int cmd_release(int argc, char **argv)
 				 "billing until you release it in the platform's console\n"), STEPS);
 		} else {
 			const char *shell = preset ? preset->shell : on_release;
-			printf(_("step 4/%d release: %s%s"), STEPS, preset ? preset->name : "--on-release",
-			       preset ? ": " : "");
-			if (preset)
+			if (preset) {
+				printf(_("step 4/%d release: %s: "), STEPS, preset->name);
 				out_puts_safe(stdout, shell);
-			putchar('\n');
+				putchar('\n');
+			} else {
+				printf(_("step 4/%d release: --on-release\n"), STEPS);
+			}
 			if (ra && ra->effect == REL_STOPS)
 				say_stop_cost(ra, cwd);
 			if (dry) {

@@ -154,8 +154,12 @@ rel --no-ledger --on-release "sleep 300" --stop-timeout 1s
 plant
 cd "$W" && run env -i HOME="$H" PATH=/usr/bin:/bin RUNPOD_POD_ID=p1 GPURENT_TMP_ROOT="$T/tmproot" \
 	GPURENT_SHM_PATH="$T/shm" "$G" release --dry-run --preset runpod; cd "$T"
-grep -Eq 'preset runpod only stops the instance: its storage keeps billing, about [0-9]+\.[0-9]{2} USD a day for the [0-9]+ GB used here \(data/billing.csv .runpod.: storage 0.10 USD per GB-month, stopped 0.000 USD an hour\); runpod-release deletes it instead' "$T/err" \
-	&& ok || bad "stop-only preset: $(cat "$T/err")"
+grep -Eq 'preset runpod only stops the instance: its storage keeps billing, about [0-9]+\.[0-9]{2} USD a day for the [0-9]+ GB used here \(data/billing.csv .runpod.: storage 0.10 USD per GB-month, stopped 0.000 USD an hour\)$' "$T/err" \
+	&& grep -q 'preset runpod-release deletes the instance and its disks instead' "$T/err" && ok || bad "stop-only preset: $(cat "$T/err")"
+# the figure is the formula's: 24 x 0 + GB x 0.10 / 30, for the GB it states
+awk '/USD a day for the/ { for (i = 1; i <= NF; i++) { if ($i == "about") d = $(i + 1); if ($i == "the" && $(i + 2) == "GB") g = $(i + 1) } }
+	END { e = g * 0.10 / 30; exit !(d + 0 >= e - 0.0051 - 0.0034 && d + 0 <= e + 0.0051 + 0.0034) }' "$T/err" && ok \
+	|| bad "the daily figure is not GB x 0.10 / 30: $(cat "$T/err")"
 grep -Fq 'would run: runpodctl stop pod "$RUNPOD_POD_ID"' "$T/out" && ok || bad "runpod dry run: $(cat "$T/out")"
 cd "$W" && run env -i HOME="$H" PATH=/usr/bin:/bin RUNPOD_POD_ID=p1 GPURENT_TMP_ROOT="$T/tmproot" \
 	GPURENT_SHM_PATH="$T/shm" "$G" release --dry-run --preset runpod-release; cd "$T"
