@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{"offers", cmd_offers, "search GPU offers in price catalogs with a query; prices per GPU-hour"},
 	{"plan", cmd_plan, "price a workload on every offer under each billing mode; rank, explain, advise"},
 	{"probe", cmd_probe, "run the first steps of a job: step time, GPU memory, diagnoses, against the estimate"},
+	{"release", cmd_release, "end a rental: verify the copy, delete credentials and leftovers, clear histories, release the instance"},
 	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };

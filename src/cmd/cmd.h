@@ -32,6 +32,7 @@ int cmd_models(int argc, char **argv);
 int cmd_offers(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_release(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 

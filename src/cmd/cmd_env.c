@@ -27,6 +27,11 @@
 #include "../cli/common.h"
 #include "../cli/opt.h"
 #include "../cli/envwords.h"
+#include "../cli/out.h"
+#include "../cli/secwords.h"
+#include "../core/secscan.h"
+#include "../os/credscan.h"
+#include "../os/netscan.h"
 #include "../os/child.h"
 #include "../os/sys.h"
 #include "../util/util.h"
@@ -34,7 +39,8 @@
 extern char **environ;
 
 static const char usage[] =
-	"usage: gpurent env [--json] [--dir PATH]... [--shm-path PATH] [--python CMD] [--no-python]\n"
+	"usage: gpurent env [--json] [--security] [--dir PATH]... [--shm-path PATH] [--python CMD]\n"
+	"                   [--no-python]\n"
 	"\n"
 	"Check the box you rented: the NVIDIA driver and the newest CUDA it runs; each\n"
 	"GPU's memory, MIG or vGPU mode, compute capability and PCIe link, and whether\n"
@@ -45,6 +51,16 @@ static const char usage[] =
 	"(data/cuda_arch.csv); CPU cores, RAM, /dev/shm, free disk. Each check prints\n"
 	"ok, warn or fail, and what to do when it is not ok.\n"
 	"\n"
+	"Then what the box exposes or keeps (seed 000 §5.3): TCP ports listening on\n"
+	"all interfaces and what holds them (Jupyter without a token, TensorBoard, a\n"
+	"model server, sshd allowing passwords); credentials in plain text in the usual\n"
+	"places (~/.aws/credentials, ~/.config/gcloud, ~/.cache/huggingface/token,\n"
+	"~/.netrc, ~/.git-credentials, ~/.docker/config.json, unencrypted keys in\n"
+	"~/.ssh, ./.env) and their modes; environment variables named like secrets\n"
+	"(names only); your files of 1 GiB or more in /tmp and /dev/shm. No secret's\n"
+	"value is ever printed or stored.\n"
+	"\n"
+	"  --security       only the security findings\n"
 	"  --dir PATH       also check free space there (logs, checkpoints); repeatable.\n"
 	"                   The working directory is always checked\n"
 	"  --shm-path PATH  the shared-memory mount to check (default /dev/shm, or\n"
@@ -449,10 +465,42 @@ out_free:
 
 /* ---- output ---- */
 
-static void print_text(const struct env_facts *f, const struct env_report *r, const char *host)
+/* The security findings' lines, as the others'. */
+static void print_sec_lines(const struct sec_report *sr)
+{
+	for (size_t i = 0; i < sr->n; i++) {
+		char what[ENV_WHAT_MAX + 256], fix[ENV_FIX_MAX];
+
+		sec_word(&sr->v[i], what, sizeof(what), fix, sizeof(fix));
+		printf("%-5s %-10s ", env_level_name(sr->v[i].level), sr->v[i].topic);
+		out_puts_safe(stdout, what);   /* paths and names come from the box */
+		putchar('\n');
+		if (fix[0]) {
+			printf("%-16s fix: ", "");
+			out_puts_safe(stdout, fix);
+			putchar('\n');
+		}
+	}
+}
+
+static enum env_level worst_of(const struct env_report *r, const struct sec_report *sr)
+{
+	enum env_level w = r ? r->worst : ENV_INFO;
+
+	return sr && sr->worst > w ? sr->worst : w;
+}
+
+static size_t count_of(const struct env_report *r, const struct sec_report *sr, int l)
+{
+	return (r ? r->count[l] : 0) + (sr ? sr->count[l] : 0);
+}
+
+/* r NULL: --security, the security findings alone. */
+static void print_text(const struct env_facts *f, const struct env_report *r,
+		       const struct sec_report *sr, const char *host)
 {
 	printf("gpurent env on %s\n", host);
-	for (size_t i = 0; i < r->n; i++) {
+	for (size_t i = 0; r && i < r->n; i++) {
 		const struct env_finding *v = &r->v[i];
 		char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
 
@@ -461,13 +509,66 @@ static void print_text(const struct env_facts *f, const struct env_report *r, co
 		if (fix[0])
 			printf("%-16s fix: %s\n", "", fix);
 	}
-	printf("verdict: %s (%zu fail, %zu warn, %zu ok)%s\n", env_level_name(r->worst),
-	       r->count[ENV_FAIL], r->count[ENV_WARN], r->count[ENV_OK],
-	       f->ngpus ? "" : "; no GPU on this machine");
+	if (sr)
+		print_sec_lines(sr);
+	printf("verdict: %s (%zu fail, %zu warn, %zu ok)%s\n", env_level_name(worst_of(r, sr)),
+	       count_of(r, sr, ENV_FAIL), count_of(r, sr, ENV_WARN), count_of(r, sr, ENV_OK),
+	       !r || f->ngpus ? "" : "; no GPU on this machine");
+}
+
+static void json_sec_checks(struct json *j, const struct sec_report *sr)
+{
+	for (size_t i = 0; sr && i < sr->n; i++) {
+		const struct sec_finding *v = &sr->v[i];
+		char what[ENV_WHAT_MAX + 256], fix[ENV_FIX_MAX];
+
+		sec_word(v, what, sizeof(what), fix, sizeof(fix));
+		json_obj_begin(j, NULL);
+		json_str(j, "level", env_level_name(v->level));
+		json_str(j, "topic", v->topic);
+		json_str(j, "code", secscan_code_name(v->code));
+		json_str(j, "message", what);
+		if (fix[0])
+			json_str(j, "fix", fix);
+		else
+			json_null(j, "fix");
+		if (v->cred)
+			json_str(j, "path", v->cred->path);
+		else if (v->leftover)
+			json_str(j, "path", v->leftover->path);
+		if (v->listener) {
+			json_str(j, "address", v->listener->sock.addr);
+			json_int(j, "port", v->listener->sock.port);
+			json_int(j, "pid", v->listener->pid);
+			json_str(j, "process", secscan_proc_name(v->listener->kind));
+		}
+		json_obj_end(j);
+	}
+}
+
+/* --security --json: the security findings alone. */
+static void print_json_sec(const struct sec_report *sr, const char *host)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "gpurent.env/1");
+	json_str(&j, "host", host);
+	json_str(&j, "verdict", env_level_name(sr->worst));
+	json_obj_begin(&j, "counts");
+	for (int l = ENV_INFO; l <= ENV_FAIL; l++)
+		json_int(&j, env_level_name((enum env_level)l), (long)sr->count[l]);
+	json_obj_end(&j);
+	json_arr_begin(&j, "checks");
+	json_sec_checks(&j, sr);
+	json_arr_end(&j);
+	json_obj_end(&j);
+	fputc('\n', stdout);
 }
 
 static void print_json(const struct env_facts *f, const struct env_report *r,
-		       const struct gpu_db *gdb, const char *host)
+		       const struct sec_report *sr, const struct gpu_db *gdb, const char *host)
 {
 	struct json j;
 	char buf[32];
@@ -476,10 +577,10 @@ static void print_json(const struct env_facts *f, const struct env_report *r,
 	json_obj_begin(&j, NULL);
 	json_str(&j, "schema", "gpurent.env/1");
 	json_str(&j, "host", host);
-	json_str(&j, "verdict", env_level_name(r->worst));
+	json_str(&j, "verdict", env_level_name(worst_of(r, sr)));
 	json_obj_begin(&j, "counts");
 	for (int l = ENV_INFO; l <= ENV_FAIL; l++)
-		json_int(&j, env_level_name((enum env_level)l), (long)r->count[l]);
+		json_int(&j, env_level_name((enum env_level)l), (long)count_of(r, sr, l));
 	json_obj_end(&j);
 
 	json_obj_begin(&j, "driver");
@@ -627,9 +728,25 @@ static void print_json(const struct env_facts *f, const struct env_report *r,
 			json_null(&j, "fix");
 		json_obj_end(&j);
 	}
+	json_sec_checks(&j, sr);
 	json_arr_end(&j);
 	json_obj_end(&j);
 	fputc('\n', stdout);
+}
+
+/* The security facts: listeners, credentials, secret-named variables,
+ * leftovers in $GPURENT_TMP_ROOT (/tmp) and the shared-memory mount. */
+static void gather_security(struct sec_facts *s, const char *shm, const char *cwd)
+{
+	const char *roots[2] = {credscan_tmp_root(), shm};
+	char err[512];
+
+	memset(s, 0, sizeof(*s));
+	if (netscan_listeners(s, err, sizeof(err)))
+		msg_warn(_("listening ports not checked: %s"), err);
+	credscan_files(s, getenv("HOME"), cwd);
+	credscan_env(s, environ);
+	credscan_leftovers(s, roots, strcmp(roots[0], roots[1]) ? 2 : 1, SEC_LARGE_FILE_BYTES);
 }
 
 /* ---- the command ---- */
@@ -651,8 +768,10 @@ int cmd_env(int argc, char **argv)
 	const char *dirs[ENV_MAX_DIRS], *shm = getenv("GPURENT_SHM_PATH"), *python = "python3";
 	const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
 	size_t ndirs = 0;
-	bool json = false, no_python = false;
+	bool json = false, no_python = false, security = false;
 	struct env_facts *f;
+	struct sec_facts *sf = NULL;
+	struct sec_report sr = {0};
 	struct env_tables t;
 	struct env_report r;
 	struct gpu_db gdb;
@@ -661,6 +780,7 @@ int cmd_env(int argc, char **argv)
 	struct opt_list dir_list = {0};
 	const struct opt opts[] = {
 		OPT_BOOL("json", &json, N_("the facts and the verdicts as JSON")),
+		OPT_BOOL("security", &security, N_("only the security findings (ports, credentials, leftovers)")),
 		{.name = "dir", .type = OPT_LIST, .dest = &dir_list, .arg = "PATH", .example = ".",
 		 .help = N_("also check free space there (repeatable)")},
 		{.name = "shm-path", .type = OPT_FILE, .cb = nonempty_path, .dest = &shm, .arg = "PATH",
@@ -685,8 +805,29 @@ int cmd_env(int argc, char **argv)
 	opt_list_free(&dir_list);
 	if (rc != OPT_GO)
 		return rc;
+	if (!(sf = malloc(sizeof(*sf)))) {
+		msg_error(_("out of memory"));
+		return EXIT_RUNTIME;
+	}
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "(unknown host)");
+	host[sizeof(host) - 1] = '\0';
+	gather_security(sf, shm && *shm ? shm : "/dev/shm", getcwd(cwd, sizeof(cwd)) ? cwd : ".");
+	if (secscan_judge(sf, &sr)) {
+		msg_error(_("out of memory"));
+		free(sf);
+		return EXIT_RUNTIME;
+	}
+	if (security) {
+		if (json)
+			print_json_sec(&sr, host);
+		else
+			print_text(NULL, NULL, &sr, host);
+		rc = msg_finish(sr.worst == ENV_FAIL ? EXIT_RUNTIME : EXIT_OK);
+		goto out_sec;
+	}
 	if ((rc = load_tables(&t, &gdb)))
-		return rc;
+		goto out_sec;
 	if (!(f = malloc(sizeof(*f)))) {
 		msg_error(_("out of memory"));
 		rc = EXIT_RUNTIME;
@@ -714,9 +855,6 @@ int cmd_env(int argc, char **argv)
 	add_dir(f, "working", getcwd(cwd, sizeof(cwd)) ? cwd : ".");
 	for (size_t i = 0; i < ndirs; i++)
 		add_dir(f, "dir", dirs[i]);
-	if (gethostname(host, sizeof(host)))
-		snprintf(host, sizeof(host), "(unknown host)");
-	host[sizeof(host) - 1] = '\0';
 
 	if (envcheck_judge(f, &t, &gdb, &r, err, sizeof(err))) {
 		msg_error("%s", err);
@@ -724,15 +862,18 @@ int cmd_env(int argc, char **argv)
 		goto out_facts;
 	}
 	if (json)
-		print_json(f, &r, &gdb, host);
+		print_json(f, &r, &sr, &gdb, host);
 	else
-		print_text(f, &r, host);
-	rc = msg_finish(r.worst == ENV_FAIL ? EXIT_RUNTIME : EXIT_OK);
+		print_text(f, &r, &sr, host);
+	rc = msg_finish(worst_of(&r, &sr) == ENV_FAIL ? EXIT_RUNTIME : EXIT_OK);
 	envcheck_report_free(&r);
 out_facts:
 	free(f);
 	gpu_db_free(&gdb);
 out_tables:
 	envcheck_tables_free(&t);
+out_sec:
+	secscan_report_free(&sr);
+	free(sf);
 	return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "../core/names.h"
 #include "../core/plan.h"
+#include "../core/release.h"
 #include "../core/units.h"
 #include "cmd.h"
 #include "../cli/calib.h"
@@ -24,6 +25,8 @@
 #include "../cli/skyemit.h"
 #include "../cli/wlargs.h"
 #include "../util/util.h"
+
+static void print_release_check(const struct plan_result *r);
 
 static const char usage[] =
 	"usage: gpurent plan [WORKLOAD.yaml [TASK.yaml]] [--FIELD VALUE]... [--sky TASK.yaml]\n"
@@ -240,6 +243,38 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 		plan_word_check(&r->checklist[i], fx, why, sizeof(why));
 		printf(" [ ] %s\n", why);
 	}
+	print_release_check(r);
+}
+
+/* The preset that ends the bill on the best choice (docs/release.md; seed
+ * 004 §5.1: stopping is not releasing); NULL when nothing fits or none. */
+static const char *release_preset_of(const struct plan_result *r)
+{
+	const struct offer *o;
+
+	if (!r->n || !(o = r->ranked[0].offer))
+		return NULL;
+	return release_preset_for(o->provider.p, o->provider.len, o->supply == SUPPLY_CAMPUS_HPC);
+}
+
+static void print_release_check(const struct plan_result *r)
+{
+	const char *p = release_preset_of(r);
+	const struct rel_action *a = p ? release_action(p) : NULL;
+
+	if (!r->n)
+		return;
+	if (a && a->effect == REL_RELEASES)
+		printf(_(" [ ] at the end: gpurent release --verify MANIFEST DIR --preset %s deletes the "
+			 "instance and its disks (or gpurent run --preset %s); stopping is not releasing "
+			 "(docs/release.md)\n"), p, p);
+	else if (a)
+		printf(_(" [ ] at the end: gpurent release --preset %s only stops it: release the instance "
+			 "and its disk in the console, a stopped one keeps billing for them (docs/release.md)\n"),
+		       p);
+	else
+		printf(_(" [ ] at the end: gpurent release --on-release with the platform's delete command: "
+			 "stopping is not releasing (docs/release.md)\n"));
 }
 
 static void json_money(struct json *j, const char *key, double usd, double k)
@@ -441,6 +476,13 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	json_obj_end(&j);
 	json_str(&j, "billing_code", plan_advice_name(r->billing_advice));
 	json_str(&j, "billing", plan_advice_word(r->billing_advice));
+	{
+		const char *rp = release_preset_of(r);
+		if (rp)
+			json_str(&j, "release_preset", rp);
+		else
+			json_null(&j, "release_preset");
+	}
 	json_arr_begin(&j, "checklist_codes");
 	for (int i = 0; i < r->nchecklist; i++)
 		json_str(&j, NULL, plan_check_name(r->checklist[i].code));

@@ -56,7 +56,11 @@ static const char usage[] =
 	"  --stop-timeout DUR   per HTTP attempt, and for the --on-stop command (30s)\n"
 	"  --stop-retries N     HTTP attempts after the first, with back-off (3)\n"
 	"  --preset NAME        a platform's stop command: autodl, runpod, shutdown,\n"
-	"                       slurm, vastai (docs/guard.md: what each needs)\n"
+	"                       slurm, vastai (docs/guard.md: what each needs); the\n"
+	"                       releasing ones: aws-release, azure-release, gcp-release,\n"
+	"                       runpod-release, vastai-release\n"
+	"  --release            with --preset NAME: its -release variant, which deletes\n"
+	"                       the instance and its disks instead of stopping it\n"
 	"  --dry-run            run CMD, but only say what the stop action would do\n"
 	"  --hard-deadline DUR  stop at DUR; also arm a watchdog in its own session that\n"
 	"                       fires the stop action if the guard itself is killed\n"
@@ -84,6 +88,8 @@ static const char usage[] =
 struct run_opts {
 	struct guard_opts g;
 	const char *preset, *token_file, *stop_url_file;
+	bool release;             /* --release: the preset's -release variant */
+	char release_name[64];
 };
 
 #define run_usage_error msg_usage
@@ -247,6 +253,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		VAL(OPT_STRING, "preset", "NAME", "shutdown"),
 		VAL(OPT_MONEY, "price", "PRICE", "2.1"),
 		VAL(OPT_FILE, "progress-file", "F", "README.md"),
+		OPT_BOOL("release", &o->release, N_("with --preset: the variant that deletes the instance and its disks")),
 		{.name = "restarts", .type = OPT_INT, .cb = value_cb, .raw = true, .arg = "N", .example = "3"},
 		VAL(OPT_DURATION, "stall", "DUR", "30m"),
 		{.name = "stop-retries", .type = OPT_INT, .cb = value_cb, .raw = true, .arg = "N", .example = "3"},
@@ -287,6 +294,17 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		return run_usage_error("--budget: needs --price (what the box costs per hour)");
 	if (budget_cur[0] && strcmp(budget_cur, o->g.currency))
 		return run_usage_error("--budget is in %s but --price in %s", budget_cur, o->g.currency);
+	if (o->release && !o->preset)
+		return run_usage_error("--release: needs --preset NAME (the platform)");
+	if (o->release && strcmp(o->preset, "slurm") &&
+	    (strlen(o->preset) < 8 || strcmp(o->preset + strlen(o->preset) - 8, "-release"))) {
+		/* slurm's scancel already ends the allocation: it is its own release */
+		snprintf(o->release_name, sizeof(o->release_name), "%s-release", o->preset);
+		if (!action_preset_find(o->release_name))
+			return run_usage_error("--release: preset %s has no release variant (docs/release.md "
+					       "says what the platform allows)", o->preset);
+		o->preset = o->release_name;
+	}
 	if (o->preset) {
 		const struct action_preset *p = action_preset_find(o->preset);
 		if (!p) {
@@ -294,7 +312,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 			names_suggest_init(&sg, o->preset);
 			for (const struct action_preset *q = action_presets; q->name; q++)
 				names_suggest_add(&sg, q->name);
-			return run_usage_error("--preset %s: unknown preset%s%s%s (autodl, runpod, shutdown, slurm, vastai)",
+			return run_usage_error("--preset %s: unknown preset%s%s%s (gpurent help run lists them)",
 					       o->preset, sg.best[0] ? " (did you mean '" : "",
 					       sg.best, sg.best[0] ? "'?)" : "");
 		}

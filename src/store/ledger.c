@@ -132,6 +132,25 @@ static const struct migration {
 	 "  command TEXT,\n"
 	 "  recorded_at REAL NOT NULL);\n"
 	 "CREATE INDEX probes_taken_at ON probes(taken_at);\n"},
+	/* gpurent release: the end of a rental, what it deleted by category and
+	 * the platform action's answer (never a path's content or a secret) */
+	{"releases: one row per gpurent release (deleted counts by category, the action and its answer)",
+	 "CREATE TABLE releases (\n"
+	 "  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	 "  released_at REAL NOT NULL,\n"
+	 "  host TEXT NOT NULL,\n"
+	 "  verify TEXT NOT NULL,\n"
+	 "  credentials INTEGER NOT NULL,\n"
+	 "  leftovers INTEGER NOT NULL,\n"
+	 "  paths INTEGER NOT NULL,\n"
+	 "  histories INTEGER NOT NULL,\n"
+	 "  bytes REAL NOT NULL,\n"
+	 "  action TEXT,\n"
+	 "  action_effect TEXT,\n"
+	 "  action_status TEXT NOT NULL,\n"
+	 "  action_answer TEXT,\n"
+	 "  recorded_at REAL NOT NULL);\n"
+	 "CREATE INDEX releases_released_at ON releases(released_at);\n"},
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == LEDGER_SCHEMA_VERSION,

@@ -21,7 +21,7 @@
 #include "../core/ledger_summary.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define LEDGER_SCHEMA_VERSION 4
+#define LEDGER_SCHEMA_VERSION 5
 
 /* Return values besides 0 and -1. */
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */
@@ -218,5 +218,30 @@ int ledger_probe_list(struct ledger *l, size_t limit, struct ledger_probe_rows *
 		      char *err, size_t errlen);
 
 void ledger_probe_rows_free(struct ledger_probe_rows *r);
+
+/* ---- releases (gpurent release; schema v5, the lead renumbers at merge) ---- */
+
+/*
+ * One release: when, what it deleted by category (counts, bytes), the
+ * platform action and what it answered. Strings are borrowed for the
+ * call; none may hold a secret (the command of --on-release is not
+ * stored, only "command").
+ */
+struct ledger_release {
+	double at;                /* unix seconds; required */
+	const char *host;         /* required */
+	const char *verify;       /* "ok", "skipped"; required */
+	long credentials, leftovers, paths, histories;   /* files deleted of each (>= 0) */
+	double bytes;             /* their bytes */
+	const char *action;       /* the preset's name, "command", or NULL: none */
+	const char *effect;       /* "release", "stop", NULL unknown */
+	const char *status;       /* "done", "failed", "none"; required */
+	const char *answer;       /* one line of what it said; NULL none */
+};
+
+/* Record r; *id (may be NULL) its id. 0, LEDGER_INVALID (a required field
+ * missing, a negative count, bytes not finite) or -1. */
+int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t *id,
+		       char *err, size_t errlen);
 
 #endif

@@ -44,6 +44,7 @@ models||
 offers||
 plan|examples/lora-7b.yaml|
 probe|--no-ledger --log-dir $T/logs|-- true
+release|--dry-run --no-ledger|
 run|--dry-run --no-ledger --log-dir $T/logs|-- true
 verify|$T/data.manifest $T/data|"
 

@@ -1,0 +1,130 @@
+/*
+ * test_release.c - the plan of gpurent release (src/core/release.c):
+ * --keep, duplicates, category order, the actions that release or only
+ * stop, what a stop keeps billing; and the ledger's releases table
+ * (src/store/ledger_release.c) (issue 16).
+ */
+#define LEDGERTEST_DIR "/tmp/gpurent-release-XXXXXX"
+#include "testutil.h"
+#include "ledgertest.h"
+#include "../../src/core/release.h"
+
+static void test_kept(void **state)
+{
+	const char *keep[] = {"/home/u/keep", "/data/"};
+
+	(void)state;
+	assert_true(release_kept("/home/u/keep", keep, 2));
+	assert_true(release_kept("/home/u/keep/a/b", keep, 2));
+	assert_false(release_kept("/home/u/keeper", keep, 2));
+	assert_true(release_kept("/data/x", keep, 2));
+	assert_false(release_kept("/home/u/.netrc", keep, 2));
+	assert_false(release_kept("/x", NULL, 0));
+	keep[0] = "/";
+	assert_true(release_kept("/anything", keep, 1));
+}
+
+static void test_plan(void **state)
+{
+	struct rel_plan p = {0};
+	const char *keep[] = {"/h/.ssh/id_keep"};
+	char longp[600];
+
+	(void)state;
+	assert_int_equal(release_plan_add(&p, REL_HISTORY, "/h/.bash_history", keep, 1), 1);
+	assert_int_equal(release_plan_add(&p, REL_PATH, "/w/scratch", keep, 1), 1);
+	assert_int_equal(release_plan_add(&p, REL_CREDENTIAL, "/h/.netrc", keep, 1), 1);
+	assert_int_equal(release_plan_add(&p, REL_CREDENTIAL, "/h/.ssh/id_keep", keep, 1), 0);
+	assert_int_equal(release_plan_add(&p, REL_PATH, "/h/.netrc", keep, 1), 0);   /* already there */
+	assert_int_equal(release_plan_add(&p, REL_LEFTOVER, "/tmp/big", keep, 1), 1);
+	assert_int_equal(release_plan_add(&p, REL_CREDENTIAL, "/h/.aws/credentials", keep, 1), 1);
+	memset(longp, 'a', sizeof(longp) - 1);
+	longp[0] = '/';
+	longp[sizeof(longp) - 1] = '\0';
+	assert_int_equal(release_plan_add(&p, REL_PATH, longp, keep, 1), -1);
+	release_plan_sort(&p);
+	assert_int_equal(p.n, 5);
+	assert_string_equal(p.v[0].path, "/h/.netrc");
+	assert_string_equal(p.v[1].path, "/h/.aws/credentials");
+	assert_int_equal(p.v[2].cat, REL_LEFTOVER);
+	assert_int_equal(p.v[3].cat, REL_PATH);
+	assert_int_equal(p.v[4].cat, REL_HISTORY);
+	assert_string_equal(release_cat_name(REL_HISTORY), "history");
+	release_plan_free(&p);
+	assert_int_equal(p.n, 0);
+}
+
+static void test_actions(void **state)
+{
+	const struct rel_action *a;
+	struct billing_profile runpod = {.storage_gb_month = 0.10, .storage_bills_stopped = true},
+			       aws = {.storage_gb_month = 0.08, .storage_bills_stopped = true,
+				      .stopped_per_hour = 0.005},
+			       free_stop = {.storage_gb_month = 0.10, .storage_bills_stopped = false};
+
+	(void)state;
+	assert_non_null(a = release_action("runpod"));
+	assert_int_equal(a->effect, REL_STOPS);
+	assert_string_equal(a->better, "runpod-release");
+	assert_int_equal(release_action("runpod-release")->effect, REL_RELEASES);
+	assert_int_equal(release_action("vastai-release")->effect, REL_RELEASES);
+	assert_int_equal(release_action("gcp-release")->effect, REL_RELEASES);
+	assert_int_equal(release_action("slurm")->effect, REL_RELEASES);
+	assert_int_equal(release_action("autodl")->effect, REL_STOPS);
+	assert_null(release_action("nosuch"));
+	/* 24 x stopped_per_hour + GB x storage_gb_month / 30 */
+	assert_float_equal(release_stopped_per_day(&runpod, 60), 0.2, 1e-12);
+	assert_float_equal(release_stopped_per_day(&aws, 100), 0.12 + 100 * 0.08 / 30, 1e-12);
+	assert_float_equal(release_stopped_per_day(&free_stop, 100), 0, 0);
+	assert_non_null(release_histories[0]);
+}
+
+static void test_ledger(void **state)
+{
+	struct ledger *l = open_ok();
+	struct ledger_release r = {.at = 1.7e9, .host = "box", .verify = "ok", .credentials = 3,
+				   .leftovers = 1, .paths = 2, .histories = 1, .bytes = 1234,
+				   .action = "runpod-release", .effect = "release", .status = "done",
+				   .answer = "exit status 0"};
+	char err[256];
+	int64_t id = 0;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	(void)state;
+	assert_int_equal(ledger_release_add(l, &r, &id, err, sizeof(err)), 0);
+	assert_true(id == 1);
+	r.credentials = -1;
+	assert_int_equal(ledger_release_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	r.credentials = 0;
+	r.host = NULL;
+	assert_int_equal(ledger_release_add(l, &r, NULL, err, sizeof(err)), LEDGER_INVALID);
+	ledger_close(l);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT credentials, leftovers, paths, histories, bytes, action, "
+					    "action_status, (SELECT count(*) FROM releases) FROM releases",
+					    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 3);
+	assert_int_equal(sqlite3_column_int(st, 1), 1);
+	assert_int_equal(sqlite3_column_int(st, 2), 2);
+	assert_int_equal(sqlite3_column_int(st, 3), 1);
+	assert_float_equal(sqlite3_column_double(st, 4), 1234, 0);
+	assert_string_equal((const char *)sqlite3_column_text(st, 5), "runpod-release");
+	assert_string_equal((const char *)sqlite3_column_text(st, 6), "done");
+	assert_int_equal(sqlite3_column_int(st, 7), 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	sql("DELETE FROM releases WHERE id = 999");   /* the schema took plain SQL too */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kept),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_actions),
+		cmocka_unit_test_setup_teardown(test_ledger, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
