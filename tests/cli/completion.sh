@@ -64,7 +64,8 @@ summary" ledger --ledger x.db s
 latest
 prune" ckpt ""
 	# names from the data and the guard's presets
-	expect_tab preset "runpod" run --preset r
+	expect_tab preset "runpod
+runpod-release" run --preset r
 	expect_tab currency "CNY" plan --currency CN
 		# GPUs by the aliases people type (the full names have spaces)
 	expect_tab gpu "H100
