@@ -24,6 +24,7 @@ struct command {
 /* MUST stay sorted by name (the help listing follows this order). */
 static const struct command commands[] = {
 	{"bench", cmd_bench, "measure this box: memory, CPU, disk, GPU GEMM TFLOPS and bandwidth vs nominal"},
+	{"bill", cmd_bill, "import providers' billing exports and audit them: rounding, orphan disks, egress, leaks"},
 	{"ckpt", cmd_ckpt, "checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning"},
 	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
 	{"env", cmd_env, "check the rented box: driver, CUDA and framework versions, sliced GPU, shm, disk"},
@@ -35,6 +36,7 @@ static const struct command commands[] = {
 	{"offers", cmd_offers, "search GPU offers in price catalogs with a query; prices per GPU-hour"},
 	{"plan", cmd_plan, "price a workload on every offer under each billing mode; rank, explain, advise"},
 	{"probe", cmd_probe, "run the first steps of a job: step time, GPU memory, diagnoses, against the estimate"},
+	{"report", cmd_report, "one HTML page of charts: spend by week and kind, runs, GPU-hours, audit findings"},
 	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };

@@ -23,6 +23,8 @@ command -v xxhsum >/dev/null 2>&1 || tools="$tools xxhash"
 command -v b3sum >/dev/null 2>&1 || tools="$tools b3sum"
 # The ledger tests read the database with the sqlite3 shell (SKIP without it).
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
+# Headless Chromium renders `gpurent report` in tests/cli/report.sh (SKIP without it).
+command -v chromium >/dev/null 2>&1 || tools="$tools chromium"
 # ps/pgrep for the guard tests' orphan checks.
 command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
 # clang and its libFuzzer runtime for `make fuzz` (CI runs it; `make check` does not need them).

@@ -6,6 +6,7 @@
 #define GPURENT_CMD_H
 
 int cmd_bench(int argc, char **argv);
+int cmd_bill(int argc, char **argv);
 int cmd_ckpt(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_env(int argc, char **argv);
@@ -17,6 +18,7 @@ int cmd_models(int argc, char **argv);
 int cmd_offers(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 

@@ -21,7 +21,7 @@
 #include "../core/ledger_summary.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define LEDGER_SCHEMA_VERSION 4
+#define LEDGER_SCHEMA_VERSION 5
 
 /* Return values besides 0 and -1. */
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */
@@ -218,5 +218,22 @@ int ledger_probe_list(struct ledger *l, size_t limit, struct ledger_probe_rows *
 		      char *err, size_t errlen);
 
 void ledger_probe_rows_free(struct ledger_probe_rows *r);
+
+/* ---- bill items (gpurent bill import; schema v5) ---- */
+
+#include "../core/bill.h"
+
+/*
+ * Store the n items of one parsed export in one transaction: each keyed
+ * by the file's digest and its line (so importing the same file again adds
+ * nothing), file naming it. *added (may be NULL) gets the rows new to the
+ * ledger. 0, or -1 with a message in err and nothing stored.
+ */
+int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char *file,
+		       size_t *added, char *err, size_t errlen);
+
+/* Every stored item, oldest first (start, then id), into *out (caller frees
+ * with bill_free(); out->format is meaningless). 0 or -1. */
+int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_t errlen);
 
 #endif
