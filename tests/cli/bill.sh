@@ -109,6 +109,35 @@ finding unguarded-gpu 6 && ok || bad "unguarded-gpu 6.00 (the third session): $(
 finding run-cost-mismatch 1.5 && ok || bad "run-cost-mismatch 1.50 (6.00 billed, 4.50 recorded)"
 [ "$(nfindings)" = 2 ] && ok || bad "guard: $(nfindings) findings, expected 2"
 
+# ledger import --csv reads what ledger export --csv writes (issue 15, item 5)
+A=$T/a.db B=$T/b.db
+"$G" ledger --ledger "$A" add --start 2024-03-05T14:00:00Z --duration 2h --cost 12.5CNY --gpu RTX4090 --price 6.25 \
+	--tag lora --tag '7b,中文' --notes 'a, "quoted"
+two lines' --problems 'OOM at bs 8' --command "python train.py --lr 1e-4" --host box-1 >/dev/null || bad "add a"
+"$G" ledger --ledger "$A" add --start 2024-03-06T00:00:00Z --end 2024-03-06T00:30:00Z --cost '$1.5' --gpus 2 --gpu H100 \
+	--billing hourly >/dev/null || bad "add b"
+"$G" ledger --ledger "$A" export --csv >a.csv
+expect_ok "import" "a.csv: 2 runs, 2 new, 0 already in the ledger" "$G" ledger --ledger "$B" import --csv a.csv
+expect_ok "import again" "a.csv: 2 runs, 0 new, 2 already in the ledger" "$G" ledger --ledger "$B" import --csv a.csv
+"$G" ledger --ledger "$B" export --csv >b.csv
+# the same runs field by field, but for the id and when the row was written
+cut_cols() { python3 -c '
+import csv, sys
+for r in csv.reader(open(sys.argv[1], newline="")):
+    print(repr(r[1:-1]))' "$1"; }
+if [ "$HAVE_PY" = 1 ]; then
+	[ "$(cut_cols a.csv)" = "$(cut_cols b.csv)" ] && ok || bad "the round trip differs: $(diff a.csv b.csv | head -5)"
+fi
+cp "$B" "$T/b-before.db"
+sed '2s/,12.5,/,lots,/' a.csv >bad-runs.csv
+expect_err "import a bad cost" 2 "bad-runs.csv:2: cost: expected a number between 0 and 1e+12, got 'lots'" \
+	"$G" ledger --ledger "$B" import --csv bad-runs.csv
+cmp -s "$B" "$T/b-before.db" && ok || bad "a refused import changed the ledger"
+expect_err "import without --csv" 2 "expected --csv" "$G" ledger --ledger "$B" import a.csv
+printf 'x,y\n1,2\n' >nohead.csv
+expect_err "import a foreign CSV" 2 "nohead.csv:1: header: expected the columns of 'ledger export --csv'" \
+	"$G" ledger --ledger "$B" import --csv nohead.csv
+
 # help, man page, README
 expect_ok "help" "bill import FILE" "$G" help bill
 grep -q '^\.SS bill' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 lacks bill"
