@@ -356,6 +356,13 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		f->used = o->budget;
 		f->count = 1;
 	}
+	/* credits (negative lines) can leave nothing at stake: no finding then */
+	for (size_t i = 0, k = 0, n0 = out->nf; i < n0; i++) {
+		if (out->f[i].amount > 0 || out->f[i].code == AUDIT_BALANCE_RUNOUT)
+			out->f[k++] = out->f[i];
+		if (i + 1 == n0)
+			out->nf = k;
+	}
 	if (out->nf)
 		qsort(out->f, out->nf, sizeof(*out->f), by_amount);
 	if (out->nres)
