@@ -1169,7 +1169,6 @@ static int imp_count(const struct imp *m, const char *col, int *out)
 static int imp_row(const struct imp *m, struct ledger_run *run)
 {
 	const char *s, *cur;
-	char code[8];
 
 	ledger_run_init(run);
 	if ((s = imp_str(m, "kind")) && strcmp(s, "guard") && strcmp(s, "manual"))
@@ -1206,7 +1205,6 @@ static int imp_row(const struct imp *m, struct ledger_run *run)
 			up = cur[i] >= 'A' && cur[i] <= 'Z';
 		if (!up)
 			return imp_bad(m, "currency", "an ISO code in capitals such as USD or CNY", cur);
-		snprintf(code, sizeof(code), "%s", cur);
 	} else if (ledger_known(run->cost) || ledger_known(run->price_per_hour)) {
 		return imp_bad(m, "currency", "the currency of the price and the cost", "");
 	}

@@ -140,6 +140,6 @@ expect_err "import a foreign CSV" 2 "nohead.csv:1: header: expected the columns 
 
 # help, man page, README
 expect_ok "help" "bill import FILE" "$G" help bill
-grep -q '^\.SS bill' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 lacks bill"
+grep -q 'fBbill' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 lacks bill"
 grep -q 'gpurent bill' "$ROOT/README.md" && ok || bad "README.md lacks bill"
 finish
