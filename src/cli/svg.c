@@ -3,9 +3,12 @@
  * "nice" axis ticks (1, 2, 5 x 10^k), text escaped for XML.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "gettext.h"
 #include "svg.h"
 
 /* Colour-blind-safe palette (Okabe & Ito, "Color Universal Design", 2008). */
@@ -166,6 +169,142 @@ void svg_hbars(FILE *f, const char *title, const char *unit, const char *const *
 		fprintf(f, "</text><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>"
 			"<text class=\"v\" x=\"%.1f\" y=\"%.1f\" fill=\"#000000\">%.2f</text>\n",
 			LW, y + 3, wd, svg_colour(0), LW + wd + 4, y + 16, v[i]);
+	}
+	fputs("</svg>\n", f);
+}
+
+void svg_scatter(FILE *f, const char *title, const char *xunit, const char *yunit,
+		 const double *x, const double *y, const bool *front, size_t n)
+{
+	double xmax = 0, ymax = 0, xs, ys, xt, yt, pw = W - ML - MR, ph = H - MT - MB;
+	double px = 0, py = 0;
+	bool have_prev = false, *done = NULL;
+	char lab[32];
+
+	for (size_t i = 0; i < n; i++) {
+		if (x[i] > xmax)
+			xmax = x[i];
+		if (y[i] > ymax)
+			ymax = y[i];
+	}
+	xs = nice_step(xmax > 0 ? xmax : 1, 5);
+	ys = nice_step(ymax > 0 ? ymax : 1, 5);
+	xt = ceil((xmax > 0 ? xmax : 1) / xs) * xs;
+	yt = ceil((ymax > 0 ? ymax : 1) / ys) * ys;
+	begin(f, title, W, H);
+	for (double t = 0; t <= yt + ys / 2; t += ys) {
+		double yy = MT + ph - ph * t / yt;
+		tick_label(lab, sizeof(lab), t);
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333333\">%s</text>\n",
+			ML, W - MR, yy, yy, ML - 6, yy + 4, lab);
+	}
+	for (double t = 0; t <= xt + xs / 2; t += xs) {
+		double xx = ML + pw * t / xt;
+		tick_label(lab, sizeof(lab), t);
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\" stroke=\"#eeeeee\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#333333\">%s</text>\n",
+			xx, xx, MT, MT + ph, xx, MT + ph + 16, lab);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333333\">", ML + pw / 2,
+		H - 24);
+	svg_escape(f, xunit);
+	fprintf(f, "</text><text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
+		"text-anchor=\"middle\" fill=\"#333333\">", MT + (int)ph / 2, MT + (int)ph / 2);
+	svg_escape(f, yunit);
+	fputs("</text>\n", f);
+	/* the legend: the front filled, the other offers hollow */
+	fprintf(f, "<circle cx=\"%d\" cy=\"12\" r=\"5\" fill=\"%s\"/><text x=\"%d\" y=\"16\" "
+		"fill=\"#333333\">", ML + 6, svg_colour(1), ML + 16);
+	svg_escape(f, _("Pareto front"));
+	fprintf(f, "</text><circle cx=\"%d\" cy=\"12\" r=\"3.5\" fill=\"none\" stroke=\"%s\"/>"
+		"<text x=\"%d\" y=\"16\" fill=\"#333333\">", ML + 126, svg_colour(0), ML + 136);
+	svg_escape(f, _("other feasible offers"));
+	fputs("</text>\n", f);
+	for (size_t i = 0; i < n; i++)
+		if (!front[i])
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"none\" stroke=\"%s\"/>\n",
+				ML + pw * x[i] / xt, MT + ph - ph * y[i] / yt, svg_colour(0));
+	/* the front, in order of x: a line through it, then its points */
+	if (n && !(done = calloc(n, sizeof(*done))))
+		n = 0;
+	for (;;) {
+		size_t best = n;
+		for (size_t i = 0; i < n; i++)
+			if (front[i] && !done[i] && (best == n || x[i] < x[best]))
+				best = i;
+		if (best == n)
+			break;
+		done[best] = true;
+		{
+			double cx = ML + pw * x[best] / xt, cy = MT + ph - ph * y[best] / yt;
+			if (have_prev)
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+					"stroke-width=\"2\"/>\n", px, py, cx, cy, svg_colour(1));
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/>"
+				"<text class=\"v\" x=\"%.1f\" y=\"%.1f\" fill=\"#000000\" stroke=\"#ffffff\" "
+				"stroke-width=\"3\" paint-order=\"stroke\">%.2f</text>\n",
+				cx, cy, svg_colour(1), cx + 7, cy - 7, y[best]);
+			px = cx;
+			py = cy;
+			have_prev = true;
+		}
+	}
+	free(done);
+	fputs("</svg>\n", f);
+}
+
+void svg_stack_marks(FILE *f, const char *title, const char *unit, const char *const *ser,
+		     const double *v, size_t nser, const double *mark, size_t nmark)
+{
+	enum { BY = 40, BH = 36 };
+	double total = 0, max, step, top, pw = W - ML - MR, x = ML;
+	int h = BY + BH + 40 + (int)((nser + 1) / 2) * 20 + 8;
+	char lab[32];
+
+	for (size_t j = 0; j < nser; j++)
+		total += v[j] > 0 ? v[j] : 0;
+	max = total;
+	for (size_t k = 0; k < nmark; k++)
+		if (mark[k] > max)
+			max = mark[k];
+	step = nice_step(max > 0 ? max : 1, 6);
+	top = ceil((max > 0 ? max : 1) / step) * step;
+	begin(f, title, W, h);
+	for (double t = 0; t <= top + step / 2; t += step) {
+		double xx = ML + pw * t / top;
+		tick_label(lab, sizeof(lab), t);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333333\">%s</text>\n",
+			xx, BY + BH + 30, lab);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#333333\">", W - MR,
+		BY + BH + 30 + 14);
+	svg_escape(f, unit);
+	fputs("</text>\n", f);
+	for (size_t j = 0; j < nser; j++) {
+		double wd = v[j] > 0 ? pw * v[j] / top : 0;
+		if (wd > 0)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
+				x, BY, wd, BH, svg_colour(j));
+		x += wd;
+	}
+	fprintf(f, "<text class=\"v\" x=\"%.1f\" y=\"%d\" fill=\"#000000\" font-weight=\"bold\" "
+		"stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">%.2f</text>\n",
+		x + 4 > W - 60 ? (double)(W - 60) : x + 4, BY + BH / 2 + 4, total);
+	for (size_t k = 0; k < nmark; k++) {
+		double xx = ML + pw * mark[k] / top;
+		tick_label(lab, sizeof(lab), mark[k]);
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#333333\" "
+			"stroke-dasharray=\"3 3\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			"font-size=\"10\" fill=\"#333333\">%s</text>\n",
+			xx, xx, BY - 4, BY + BH + 6, xx, BY - 8, lab);
+	}
+	for (size_t j = 0; j < nser; j++) {
+		int lx = ML + (int)(j % 2) * 280, ly = BY + BH + 60 + (int)(j / 2) * 20;
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" fill=\"#333333\">", lx, ly - 9, svg_colour(j), lx + 14, ly);
+		svg_escape(f, ser[j]);
+		fprintf(f, " <tspan class=\"v\">%.2f</tspan></text>\n", v[j]);
 	}
 	fputs("</svg>\n", f);
 }

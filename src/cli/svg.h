@@ -9,6 +9,7 @@
 #ifndef GPURENT_SVG_H
 #define GPURENT_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +36,25 @@ void svg_stacked_bars(FILE *f, const char *title, const char *unit, const char *
  */
 void svg_hbars(FILE *f, const char *title, const char *unit, const char *const *label,
 	       const double *v, size_t n);
+
+/*
+ * A scatter of n points (x[i], y[i] >= 0), both axes from 0 with their
+ * units; the points with front[i] are drawn filled in the second colour
+ * and joined in order of x (a Pareto front), each labelled with its y
+ * ("%.2f") in a <text class="v">, in order of x.
+ */
+void svg_scatter(FILE *f, const char *title, const char *xunit, const char *yunit,
+		 const double *x, const double *y, const bool *front, size_t n);
+
+/*
+ * One horizontal bar of nser stacked parts v[j] (>= 0, labels ser[j]) on a
+ * scale that reaches the largest of the bar and the marks; each mark
+ * mark[k] is a dashed vertical line labelled "%g" (the memory tiers). The
+ * bar's total is printed "%.2f" in a <text class="v">, then each part's
+ * value in the legend, also in <text class="v">, in order.
+ */
+void svg_stack_marks(FILE *f, const char *title, const char *unit, const char *const *ser,
+		     const double *v, size_t nser, const double *mark, size_t nmark);
 
 /* The colour of series j ("#1f77b4" ...), for the tables' legends. */
 const char *svg_colour(size_t j);

@@ -14,16 +14,22 @@
 
 #include "../core/audit.h"
 #include "../core/bill.h"
+#include "../core/estimate.h"
+#include "../core/plan.h"
 #include "../store/ledger.h"
 #include "cmd.h"
 #include "../cli/billwords.h"
 #include "../cli/common.h"
+#include "../cli/offers_load.h"
 #include "../cli/opt.h"
+#include "../cli/plan_pricer.h"
 #include "../cli/svg.h"
+#include "../cli/wlargs.h"
 #include "../util/util.h"
 
 static const char usage[] =
-	"usage: gpurent report [--out FILE] [--svg CHART] [--ledger PATH]\n"
+	"usage: gpurent report [WORKLOAD.yaml] [--FIELD VALUE]... [--out FILE] [--svg CHART]\n"
+	"                      [--ledger PATH]\n"
 	"\n"
 	"Draw where the money went, from the ledger's runs and the bills imported\n"
 	"with 'gpurent bill import': one HTML page (inline SVG and CSS, no script,\n"
@@ -36,18 +42,35 @@ static const char usage[] =
 	"  gpus      GPU-hours per GPU (as 'ledger summary' by GPU)\n"
 	"  findings  the audit's findings ranked by the amount at stake (as\n"
 	"            'bill audit')\n"
+	"Given a workload (a YAML file or the fields as options, as for 'gpurent\n"
+	"plan'), two more:\n"
+	"  plan      the plan's total cost against finish time for every feasible\n"
+	"            offer of the default catalog, the cost-finish Pareto front\n"
+	"            marked (as 'plan' prints them, in USD)\n"
+	"  memory    the estimate's memory per GPU by component against the memory\n"
+	"            tiers (as 'estimate' prints them)\n"
 	"Amounts are in the first currency of the bill (spend, findings) or of\n"
 	"the runs (runs, tags); other currencies are listed, never converted.\n"
 	"\n"
 	"  --out FILE     write there (default report.html; with --svg, stdout)\n"
-	"  --svg CHART    one chart as SVG: spend, runs, tags, gpus or findings\n"
+	"  --svg CHART    one chart as SVG: spend, runs, tags, gpus, findings,\n"
+	"                 plan or memory\n"
 	"  --ledger PATH  the ledger (default $GPURENT_LEDGER, else\n"
 	"                 ~/.local/share/gpurent/ledger.db)\n"
 	"\n"
-	"Exit status: 0, 1 a runtime failure, 2 bad input. docs/report.md.\n";
+	"Exit status: 0, 1 a runtime failure, 2 bad input. docs/report.md.\n"
+	"\n"
+	"Workload fields (see 'gpurent help estimate'):\n";
 
-enum chart { CH_SPEND, CH_RUNS, CH_TAGS, CH_GPUS, CH_FINDINGS, CH_N };
-static const char *const chart_names[] = {"spend", "runs", "tags", "gpus", "findings", NULL};
+static void print_usage(FILE *f)
+{
+	fputs(usage, f);
+	wlargs_print_fields(f);
+}
+
+enum chart { CH_SPEND, CH_RUNS, CH_TAGS, CH_GPUS, CH_FINDINGS, CH_PLAN, CH_MEMORY, CH_N };
+static const char *const chart_names[] = {"spend", "runs", "tags", "gpus", "findings", "plan",
+					  "memory", NULL};
 
 #define MAX_BARS 64
 #define LABEL_MAX 40
@@ -60,6 +83,10 @@ struct data {
 	bool have_audit;
 	char run_cur[8];
 	char bill_cur[8];
+	/* given a workload: the plan (choices borrow offers) and the estimate */
+	bool have_plan, have_est;
+	struct plan_result plan;
+	struct estimate est;
 };
 
 /* A label cut to LABEL_MAX bytes (at a UTF-8 boundary) with "…" in buf. */
@@ -288,6 +315,106 @@ static void chart_findings(FILE *f, const struct data *d, bool table)
 	table_end(f);
 }
 
+static void chart_plan(FILE *f, const struct data *d, bool table)
+{
+	size_t n = d->have_plan ? d->plan.n : 0;
+	double *x = n ? calloc(n, sizeof(*x)) : NULL, *y = n ? calloc(n, sizeof(*y)) : NULL;
+	bool *front = n ? calloc(n, sizeof(*front)) : NULL;
+
+	if (n && (!x || !y || !front))
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = d->plan.ranked[i].wall_s / 3600.0;
+		y[i] = d->plan.ranked[i].cost.total;
+		front[i] = d->plan.ranked[i].pareto;
+	}
+	svg_scatter(f, _("Total cost against finish time, every feasible offer"),
+		    _("finish time (h)"), _("total cost, USD"), x, y, front, n);
+	free(x);
+	free(y);
+	free(front);
+	if (!table)
+		return;
+	fputs("</div>\n", f);   /* the chart's box ends; its table follows */
+	{
+		const char *head[] = {_("offer (Pareto front)"), _("GPUs"), _("finish (h)"), _("total, USD")};
+		table_begin(f, head, 4, 14);
+	}
+	for (size_t i = 0; d->have_plan && i < d->plan.n; i++) {
+		const struct plan_choice *c = &d->plan.ranked[i];
+		char name[256];
+		if (!c->pareto)
+			continue;
+		snprintf(name, sizeof(name), "%.*s %.*s %s", (int)c->offer->provider.len, c->offer->provider.p,
+			 (int)c->offer->instance.len, c->offer->instance.p, plan_mode_name(c->mode));
+		fputs("<tr><td>", f);
+		svg_escape(f, name);
+		fprintf(f, "</td><td class=\"n\">%g</td><td class=\"n\">%.2f</td><td class=\"n\">%.2f</td></tr>\n",
+			c->gpus, c->wall_s / 3600.0, c->cost.total);
+	}
+	table_end(f);
+}
+
+/* The estimate's memory per GPU in GB, in the parts of its peak phase
+ * (formulas.md "Peak by phase"); the parts sum to mem.total. */
+#define MEM_PARTS 8
+static void mem_parts(const struct est_mem *m, double v[MEM_PARTS])
+{
+	double listed;
+
+	memset(v, 0, MEM_PARTS * sizeof(*v));
+	v[0] = m->weights;
+	v[3] = m->adapters + m->quant_consts;
+	if (m->peak_phase != EST_PHASE_LOAD) {
+		v[1] = m->gradients;
+		v[2] = m->optimizer;
+	}
+	if (m->peak_phase == EST_PHASE_TRAIN) {
+		v[4] = m->activations + m->logits;
+		v[5] = m->kv_cache;
+	}
+	listed = v[0] + v[1] + v[2] + v[3] + v[4] + v[5];
+	v[6] = m->allocated - listed > 0 ? m->allocated - listed : 0;   /* sharding, dequant ... */
+	v[7] = m->total - m->allocated > 0 ? m->total - m->allocated : 0;  /* reserve + context */
+	for (int j = 0; j < MEM_PARTS; j++)
+		v[j] /= 1e9;
+}
+
+static void chart_memory(FILE *f, const struct data *d, bool table)
+{
+	const char *ser[MEM_PARTS] = {
+		_("weights"), _("gradients"), _("optimizer states"), _("adapters, quantization"),
+		_("activations, logits"), _("KV cache"), _("other peak terms"), _("allocator, CUDA context"),
+	};
+	double v[MEM_PARTS] = {0};
+
+	if (d->have_est)
+		mem_parts(&d->est.mem, v);
+	svg_stack_marks(f, _("Memory per GPU by component, against the memory tiers"), _("GB per GPU"),
+			ser, v, MEM_PARTS, est_tiers_gb, d->have_est ? EST_NTIERS : 0);
+	if (!table)
+		return;
+	fputs("</div>\n", f);   /* the chart's box ends; its table follows */
+	{
+		const char *head[] = {_("component"), _("GB per GPU")};
+		table_begin(f, head, 2, 2);
+	}
+	for (int j = 0; d->have_est && j < MEM_PARTS; j++) {
+		fputs("<tr><td>", f);
+		svg_escape(f, ser[j]);
+		fprintf(f, "</td><td class=\"n\">%.2f</td></tr>\n", v[j]);
+	}
+	if (d->have_est) {
+		fprintf(f, "<tr><td>%s</td><td class=\"n\">%.2f</td></tr>\n", _("total"),
+			d->est.mem.total / 1e9);
+		for (int k = 0; k < EST_NTIERS; k++)
+			fprintf(f, "<tr><td>%g GB %s</td><td class=\"n\">%.0f%%</td></tr>\n",
+				d->est.tiers[k].gb, d->est.tiers[k].fits ? _("tier: fits") : _("tier: does not fit"),
+				100 * d->est.tiers[k].used);
+	}
+	table_end(f);
+}
+
 static void chart(FILE *f, enum chart c, const struct data *d, bool table)
 {
 	char unit[48];
@@ -306,6 +433,12 @@ static void chart(FILE *f, enum chart c, const struct data *d, bool table)
 	case CH_GPUS:
 		chart_summary(f, &d->gpus, d->run_cur, true, _("GPU-hours by GPU"), _("GPU-hours (h)"),
 			      _("GPU"), table);
+		break;
+	case CH_PLAN:
+		chart_plan(f, d, table);
+		break;
+	case CH_MEMORY:
+		chart_memory(f, d, table);
 		break;
 	default:
 		chart_findings(f, d, table);
@@ -333,7 +466,8 @@ static int write_report(FILE *f, const struct data *d, const char *ledger)
 	struct tm tm;
 	static const char *const titles[CH_N] = {
 		N_("Spend by week and kind"), N_("Cost per run"), N_("Cost per tag"),
-		N_("GPU-hours by GPU"), N_("Audit findings"),
+		N_("GPU-hours by GPU"), N_("Audit findings"), N_("The plan: cost against finish time"),
+		N_("The estimate: memory per GPU"),
 	};
 
 	if (!gmtime_r(&now, &tm) || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm))
@@ -346,6 +480,8 @@ static int write_report(FILE *f, const struct data *d, const char *ledger)
 	fprintf(f, " &middot; %s &middot; %zu %s &middot; %zu %s</p>\n", when, d->es.n, _("runs"),
 		d->bill.n, _("bill lines"));
 	for (int c = 0; c < CH_N; c++) {
+		if ((c == CH_PLAN && !d->have_plan) || (c == CH_MEMORY && !d->have_est))
+			continue;
 		fprintf(f, "<h2 id=\"%s\">%s</h2><section><div class=\"c\" id=\"chart-%s\">\n",
 			chart_names[c], _(titles[c]), chart_names[c]);
 		chart(f, (enum chart)c, d, true);
@@ -400,14 +536,60 @@ static void data_free(struct data *d)
 	ledger_summary_free(&d->gpus);
 	bill_free(&d->bill);
 	audit_result_free(&d->audit);
+	if (d->have_plan)
+		plan_result_free(&d->plan);
+}
+
+/* The workload's plan on the default catalog and its estimate, as plan and
+ * estimate compute them. c, mdb and pc stay alive while d->plan is used.
+ * 0, or the exit code (message printed). */
+static int load_workload(struct workload *w, const char *file, struct offers_ctx *c,
+			 struct model_db *mdb, struct plan_pricer_ctx *pc, bool *have_pc, struct data *d)
+{
+	struct workload wd = *w;
+	struct model_spec arch;
+	const struct gpu_spec *gpu;
+	struct plan_opts po;
+	char err[512], key[64];
+	int bad, rc;
+
+	if (workload_resolve(&wd, mdb, &c->gdb, &arch, &gpu, &bad, err, sizeof(err)))
+		return wlargs_field_error(file, &wd, bad, err);
+	if (estimate_run(&wd, &arch, gpu, &d->est, err, sizeof(err))) {
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
+		return wlargs_field_error(file, &wd, workload_field_index(key), err);
+	}
+	d->have_est = true;
+	/* a service, or a job without its size, has no plan to draw */
+	if (workload_is_set(&wd, "serve") ||
+	    (!workload_is_set(&wd, "tokens") && !workload_is_set(&wd, "samples")))
+		return 0;
+	plan_opts_default(&po);
+	po.top = 1000;   /* every feasible offer (plan --top's bound) */
+	po.reference_gpu = gpu ? gpu : gpu_db_find(&c->gdb, "A100-80GB");
+	if ((rc = plan_pricer_init(pc, c, &po.pricer)))
+		return rc;
+	*have_pc = true;
+	if ((rc = offers_load(c, NULL, 0, NULL, NULL, NULL)))
+		return rc;
+	if (plan_run(&wd, &arch, &c->set, &po, &d->plan, err, sizeof(err))) {
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
+		return wlargs_field_error(file, &wd, workload_field_index(key), err);
+	}
+	d->have_plan = true;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	const char *path = NULL, *out = NULL;
+	const char *path = NULL, *out = NULL, *file = NULL;
+	struct workload w;
 	struct data d;
 	struct ledger *l = NULL;
-	bool svg_seen = false;
+	struct offers_ctx oc_offers;
+	struct model_db mdb;
+	struct plan_pricer_ctx pc;
+	bool svg_seen = false, have_wl = false, have_offers = false, have_mdb = false, have_pc = false;
 	char err[1024];
 	int svg_i = 0, rc;
 	FILE *f;
@@ -416,22 +598,42 @@ int cmd_report(int argc, char **argv)
 		 .help = N_("the ledger database"), .example = "/dev/null"},
 		OPT_PATH("out", &out, "FILE", N_("where to write the page (or the chart)")),
 		{.name = "svg", .type = OPT_CHOICE, .dest = &svg_i, .choices = chart_names,
-		 .arg = "CHART", .help = N_("one chart as SVG: spend, runs, tags, gpus, findings"),
+		 .arg = "CHART", .help = N_("one chart as SVG: spend, runs, tags, gpus, findings, plan, memory"),
 		 .seen = &svg_seen},
 		OPT_TABLE_END,
 	};
-	const struct opt_cmd oc = {.name = "report", .usage = usage, .flags = 0, .min_operands = 0,
-				   .max_operands = 0, .operands = NULL};
+	const struct opt_cmd oc = {.name = "report", .max_operands = -1, .usage_fn = print_usage};
 
 	memset(&d, 0, sizeof(d));
-	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
+	workload_init(&w);
+	if ((rc = wlargs_parse(&oc, opts, argc, argv, &w, &file, NULL)) != OPT_GO)
 		return rc;
 	if (path && !*path)
 		return msg_usage(_("--ledger: expected a file path, got ''"));
 	if (out && !*out)
 		return msg_usage(_("--out: expected a file path, got ''"));
-	if (ledger_open(path, &l, err, sizeof(err)))
-		return msg_fail("%s", err);
+	have_wl = file != NULL;
+	for (size_t i = 0; i < sizeof(w.set) / sizeof(w.set[0]); i++)
+		have_wl = have_wl || w.set[i];
+	if (svg_seen && (svg_i == CH_PLAN || svg_i == CH_MEMORY) && !have_wl)
+		return msg_usage(_("--svg %s: expected a workload (a YAML file or --model ...)"),
+				 chart_names[svg_i]);
+	if (have_wl) {
+		if ((rc = offers_init(&oc_offers, "report")))
+			return rc;
+		have_offers = true;
+		if (common_load_data(NULL, &mdb)) {
+			rc = EXIT_RUNTIME;
+			goto out_free;
+		}
+		have_mdb = true;
+		if ((rc = load_workload(&w, file, &oc_offers, &mdb, &pc, &have_pc, &d)))
+			goto out_free;
+	}
+	if (ledger_open(path, &l, err, sizeof(err))) {
+		rc = msg_fail("%s", err);
+		goto out_free;
+	}
 	rc = EXIT_RUNTIME;
 	if (load(l, &d, err, sizeof(err))) {
 		msg_error("%s", err);
@@ -461,5 +663,11 @@ int cmd_report(int argc, char **argv)
 out_free:
 	data_free(&d);
 	ledger_close(l);
+	if (have_pc)
+		plan_pricer_free(&pc);
+	if (have_mdb)
+		model_db_free(&mdb);
+	if (have_offers)
+		offers_free(&oc_offers);
 	return rc;
 }
