@@ -148,8 +148,9 @@ static int bill_import_cmd(int argc, char **argv)
 			rc = msg_fail("%s", err);
 			goto out_free;
 		}
-		printf(_("%s: %s, %zu lines, %zu new\n"), argv[i], bill_format_name(bills[i].format),
-		       bills[i].n, added);
+		char name[1024];
+		printf(_("%s: %s, %zu lines, %zu new\n"), out_safe(argv[i], strlen(argv[i]), name, sizeof(name)),
+		       bill_format_name(bills[i].format), bills[i].n, added);
 	}
 	rc = msg_finish(EXIT_OK);
 out_free:

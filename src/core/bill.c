@@ -86,6 +86,16 @@ static const struct format_spec formats[] = {
 	  [R_CURRENCY] = {"currency"}},
 	 REQ(R_START) | REQ(R_END) | REQ(R_SERVICE) | REQ(R_ITEM) | REQ(R_QUANTITY) | REQ(R_AMOUNT) |
 	 REQ(R_CURRENCY), NULL},
+	/* the same export flattened by a query (SELECT service.description AS
+	 * service_description ...), as BigQuery writes nested fields to CSV */
+	{BILL_GCP, "gcp", {"usage_start_time", "sku_description"},
+	 {[R_START] = {"usage_start_time"}, [R_END] = {"usage_end_time"},
+	  [R_SERVICE] = {"service_description"}, [R_ITEM] = {"sku_description"},
+	  [R_RESOURCE] = {"resource_name", "resource_global_name"},
+	  [R_QUANTITY] = {"usage_amount"}, [R_UNIT] = {"usage_unit"}, [R_AMOUNT] = {"cost"},
+	  [R_CURRENCY] = {"currency"}},
+	 REQ(R_START) | REQ(R_END) | REQ(R_SERVICE) | REQ(R_ITEM) | REQ(R_QUANTITY) | REQ(R_AMOUNT) |
+	 REQ(R_CURRENCY), NULL},
 	{BILL_AZURE, "azure", {"MeterCategory", "Date"},
 	 {[R_START] = {"Date", "UsageDate"}, [R_SERVICE] = {"MeterCategory"},
 	  [R_ITEM] = {"MeterName"}, [R_SUB] = {"MeterSubCategory"},

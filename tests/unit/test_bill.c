@@ -129,6 +129,16 @@ static void test_formats(void **s)
 	assert_string_equal(b.v[0].currency, "USD");
 	assert_string_equal(b.v[0].resource, "");
 	bill_free(&b);
+	/* flattened by a query */
+	assert_int_equal(parse("service_description,sku_description,usage_start_time,usage_end_time,cost,"
+			       "currency,usage_amount,usage_unit,resource_name\n"
+			       "Compute Engine,Balanced PD Capacity,2024-03-01 00:00:00 UTC,"
+			       "2024-03-02 00:00:00 UTC,0.1,USD,100,gibibyte month,projects/p/disks/d\n",
+			       &b, err, sizeof(err)), 0);
+	assert_int_equal(b.format, BILL_GCP);
+	assert_int_equal(b.v[0].kind, BILL_STORAGE);
+	assert_string_equal(b.v[0].resource, "projects/p/disks/d");
+	bill_free(&b);
 
 	assert_int_equal(parse("Date,MeterCategory,MeterSubCategory,MeterName,Quantity,UnitOfMeasure,"
 			       "CostInBillingCurrency,BillingCurrency\n"
