@@ -186,7 +186,7 @@ static void chart_spend(FILE *f, const struct data *d, bool table)
 	}
 	for (size_t i = 0; i < nw; i++) {
 		double t = 0;
-		fprintf(f, "<tr><td>%s</td>", weeks[i]);
+		fprintf(f, "<tr><td class=\"k\">%s</td>", weeks[i]);
 		for (int k = 0; k < BILL_NKINDS; k++) {
 			fprintf(f, "<td class=\"n\">%.2f</td>", v[i * BILL_NKINDS + k]);
 			t += v[i * BILL_NKINDS + k];
@@ -448,7 +448,8 @@ static void chart(FILE *f, enum chart c, const struct data *d, bool table)
 static const char css[] =
 	"*{box-sizing:border-box}"
 	"html{overflow-x:hidden}"
-	"body{font-family:sans-serif;margin:0 auto;padding:12px;max-width:1400px;color:#111;"
+	"body{font-family:system-ui,\"PingFang SC\",\"Microsoft YaHei\",\"Noto Sans CJK SC\","
+	"\"WenQuanYi Micro Hei\",sans-serif;margin:0 auto;padding:12px;max-width:1400px;color:#111;"
 	"background:#fff;overflow-wrap:break-word}"
 	"h1{font-size:1.4em}h2{font-size:1.1em;margin:0 0 6px}"
 	"section{display:flex;flex-wrap:wrap;gap:16px;margin:0 0 28px;break-inside:avoid}"
@@ -456,7 +457,7 @@ static const char css[] =
 	".t{flex:1 1 320px;min-width:0;overflow-x:auto}"
 	"table{border-collapse:collapse;font-size:13px;width:100%}"
 	"th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}"
-	".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+	".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.k{white-space:nowrap}"
 	"@media print{body{max-width:none}section{break-inside:avoid}}";
 
 static int write_report(FILE *f, const struct data *d, const char *ledger)
