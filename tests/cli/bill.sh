@@ -85,6 +85,19 @@ after=$(sqlite3 "$L" 'SELECT count(*), sum(amount) FROM bill_items' 2>/dev/null)
 [ "$before" = "$after" ] && ok || bad "a refused import changed the ledger: $before -> $after"
 cmp -s "$L" "$T/before.db" && ok || bad "a refused import changed the ledger file's bytes"
 
+# the kind rules are a data file: --data-dir replaces it, checked like the others
+mkdir -p dd
+cp "$ROOT"/data/*.csv dd/
+sed 's/^aws,BoxUsage:p,gpu,/aws,BoxUsage:p,gpus,/' "$ROOT/data/bill_kinds.csv" >dd/bill_kinds.csv
+line=$(grep -n '^aws,BoxUsage:p,' dd/bill_kinds.csv | cut -d: -f1)
+expect_err "bad kinds file" 2 "dd/bill_kinds.csv:$line: kind: expected gpu, storage, egress, image, ip or other, got 'gpus'" \
+	"$G" --data-dir dd bill --ledger "$T/dd.db" import "$D/neutral-clean.csv"
+# a rule of one's own: the GPU lines of the CUR become "other"
+grep -v '^aws,BoxUsage:g,' "$ROOT/data/bill_kinds.csv" >dd/bill_kinds.csv
+"$G" --data-dir dd bill --ledger "$T/dd.db" import "$D/aws-cur2-clean.csv" >/dev/null || bad "--data-dir import"
+run "$G" bill --ledger "$T/dd.db" audit --json
+tr -d ' \n' <"$T/out" | grep -q '"gpu":0,' && ok || bad "--data-dir: the rules were not replaced: $(head -c 400 "$T/out")"
+
 # list, period and budget
 expect_ok "list" "gpu .* 4\.0000 USD" "$G" bill --ledger "$T/neutral.db" list
 expect_ok "list json" '"schema": "gpurent.bill/1"' "$G" bill --ledger "$T/neutral.db" list --json
