@@ -158,7 +158,8 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		double a;
 		if (strcmp(it->currency, out->currency))
 			continue;
-		if (it->kind == BILL_GPU && it->end > last_gpu && share(it, from, to) > 0)
+		/* over the whole bill: the instance's end does not depend on the period */
+		if (it->kind == BILL_GPU && it->end > last_gpu)
 			last_gpu = it->end;
 		if (!(share(it, from, to) > 0))
 			continue;

@@ -252,6 +252,22 @@ static void test_audit_stories(void **s)
 	assert_true(r.f[0].amount >= r.f[1].amount && r.f[1].amount >= r.f[2].amount);
 	audit_result_free(&r);
 
+	/* a period after the box's last line: the disk still outlived it */
+	{
+		char err[256];
+		struct bill_export b;
+		struct audit_opts o = {.from = 1709424000, .to = 1709510400, .budget = NAN, .currency = "USD"};
+		assert_int_equal(parse("time,end,item,resource,kind,quantity,unit,amount,currency\n"
+				       "2024-03-01T09:00:00Z,2024-03-01T10:00:00Z,h,box,gpu,1,hour,3,USD\n"
+				       "2024-03-03,2024-03-04,d,disk,storage,1,GB-day,0.5,USD\n", &b, err, sizeof(err)), 0);
+		assert_int_equal(audit_bill(b.v, b.n, NULL, 0, &o, &r, err, sizeof(err)), 0);
+		assert_int_equal(r.nf, 1);
+		assert_non_null(f = find(&r, AUDIT_STORAGE_OUTLIVED));
+		assert_true(f->amount == 0.5);
+		audit_result_free(&r);
+		bill_free(&b);
+	}
+
 	/* stopped: the IP and the disk after the last GPU line */
 	audit_text("2024-03-01T09:00:00Z,2024-03-01T10:00:00Z,h,box,gpu,1,hour,3,USD\n"
 		   "2024-03-02,2024-03-03,d,disk,storage,1,GB-day,0.5,USD\n"
