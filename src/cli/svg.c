@@ -59,6 +59,14 @@ static void begin(FILE *f, const char *title, int w, int h)
 	fprintf(f, "</title><rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", w, h);
 }
 
+/* A chart with nothing to draw says so in its middle. */
+static void nothing(FILE *f, int w, int h)
+{
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#777777\">", w / 2, h / 2);
+	svg_escape(f, _("nothing recorded yet"));
+	fputs("</text>\n", f);
+}
+
 static void tick_label(char *buf, size_t n, double v)
 {
 	if (fabs(v) >= 1e6 || (v != 0 && fabs(v) < 0.01))
@@ -125,6 +133,8 @@ void svg_stacked_bars(FILE *f, const char *title, const char *unit, const char *
 		svg_escape(f, cat[i]);
 		fputs("</text>\n", f);
 	}
+	if (!ncat)
+		nothing(f, W, H);
 	/* the legend */
 	for (size_t j = 0, lx = ML; j < nser; j++) {
 		fprintf(f, "<rect x=\"%zu\" y=\"8\" width=\"10\" height=\"10\" fill=\"%s\"/>"
@@ -170,6 +180,8 @@ void svg_hbars(FILE *f, const char *title, const char *unit, const char *const *
 			"<text class=\"v\" x=\"%.1f\" y=\"%.1f\" fill=\"#000000\">%.2f</text>\n",
 			LW, y + 3, wd, svg_colour(0), LW + wd + 4, y + 16, v[i]);
 	}
+	if (!n)
+		nothing(f, W, h);
 	fputs("</svg>\n", f);
 }
 
@@ -251,6 +263,8 @@ void svg_scatter(FILE *f, const char *title, const char *xunit, const char *yuni
 		}
 	}
 	free(done);
+	if (!n)
+		nothing(f, W, H);
 	fputs("</svg>\n", f);
 }
 

@@ -31,6 +31,10 @@ for c in spend runs tags gpus findings; do
 done
 expect_err "bad chart" 2 "--svg:" "$G" report --ledger "$L" --svg pie
 
+# an empty ledger: every chart says there is nothing yet
+expect_ok "empty ledger" "^wrote e.html$" "$G" report --ledger "$T/empty.db" --out e.html
+[ "$(grep -c 'nothing recorded yet' e.html)" = 5 ] && ok || bad "empty charts: $(grep -c 'nothing recorded yet' e.html) say so"
+
 # numbers: the SVG's value labels against the ledger and the audit
 if [ "$HAVE_PY" = 1 ]; then
 	"$G" ledger --ledger "$L" summary --by tag --json >tag.json
