@@ -220,8 +220,10 @@ static int bill_list_cmd(int argc, char **argv)
 		       "ITEM", "RESOURCE");
 		for (size_t i = 0; i < b.n; i++) {
 			const struct bill_item *it = &b.v[i];
+			char prov[64];
 			printf("%-20s %-8s %-8s %12.4f %-4s %-28s %s\n", fmt_utc(it->start, t0, sizeof(t0)),
-			       it->provider, bill_kind_name(it->kind), it->amount, it->currency,
+			       out_safe(it->provider, strlen(it->provider), prov, sizeof(prov)),
+			       bill_kind_name(it->kind), it->amount, it->currency,
 			       out_safe(it->item, strlen(it->item), s1, sizeof(s1)),
 			       out_safe(it->resource, strlen(it->resource), s2, sizeof(s2)));
 		}

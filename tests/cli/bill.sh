@@ -98,6 +98,14 @@ grep -v '^aws,BoxUsage:g,' "$ROOT/data/bill_kinds.csv" >dd/bill_kinds.csv
 run "$G" bill --ledger "$T/dd.db" audit --json
 tr -d ' \n' <"$T/out" | grep -q '"gpu":0,' && ok || bad "--data-dir: the rules were not replaced: $(head -c 400 "$T/out")"
 
+# control bytes from a bill never reach the terminal raw
+printf 'time,end,item,resource,kind,quantity,unit,amount,currency,provider\n2024-03-01,,x\033[31m,r\033]0;t\007,gpu,1,h,1,USD,p\033x\n' >ctl.csv
+"$G" bill --ledger "$T/ctl.db" import ctl.csv >/dev/null || bad "import with control bytes"
+"$G" bill --ledger "$T/ctl.db" list >ctl.out 2>&1
+"$G" bill --ledger "$T/ctl.db" audit >>ctl.out 2>&1
+grep -q "$(printf '\033')" ctl.out && bad "a raw ESC reached the terminal: $(cat -v ctl.out | head -3)" || ok
+grep -Fq 'r\x1b]0;t\x07' ctl.out && ok || bad "the resource is not shown escaped: $(cat -v ctl.out | head -3)"
+
 # list, period and budget
 expect_ok "list" "gpu .* 4\.0000 USD" "$G" bill --ledger "$T/neutral.db" list
 expect_ok "list json" '"schema": "gpurent.bill/1"' "$G" bill --ledger "$T/neutral.db" list --json
