@@ -20,6 +20,7 @@
 /* MUST stay sorted by name (the help listing follows this order). */
 static const struct command commands[] = {
 	{"bench", cmd_bench, "measure this box: memory, CPU, disk, GPU GEMM TFLOPS and bandwidth vs nominal"},
+	{"bill", cmd_bill, "import providers' billing exports and audit them: rounding, orphan disks, egress, leaks"},
 	{"ckpt", cmd_ckpt, "checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning"},
 	{"completion", cmd_completion, "print a bash, zsh or fish completion script (commands, options, values)"},
 	{"config", cmd_config, "defaults set once: currency and rates, memberships, catalogs, ledger, preset, price"},
@@ -34,6 +35,7 @@ static const struct command commands[] = {
 	{"plan", cmd_plan, "price a workload on every offer under each billing mode; rank, explain, advise"},
 	{"probe", cmd_probe, "run the first steps of a job: step time, GPU memory, diagnoses, against the estimate"},
 	{"release", cmd_release, "end a rental: verify the copy, delete credentials and leftovers, clear histories, release the instance"},
+	{"report", cmd_report, "one HTML page of charts: spend by week and kind, runs, GPU-hours, audit findings"},
 	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };

@@ -23,6 +23,10 @@ command -v xxhsum >/dev/null 2>&1 || tools="$tools xxhash"
 command -v b3sum >/dev/null 2>&1 || tools="$tools b3sum"
 # The ledger tests read the database with the sqlite3 shell (SKIP without it).
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
+# Headless Chromium renders `gpurent report` in tests/cli/report.sh (SKIP without it).
+command -v chromium >/dev/null 2>&1 || tools="$tools chromium"
+# ... and a font with Chinese glyphs, so its screenshots show tags like 中文 (not boxes).
+{ command -v fc-list >/dev/null 2>&1 && fc-list :lang=zh | grep -q .; } || tools="$tools fonts-wqy-microhei"
 # ps/pgrep for the guard tests' orphan checks.
 command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
 # zsh and fish, to check the completion scripts for them (SKIP without them).

@@ -19,6 +19,7 @@ const struct cmd_row *cmd_table(size_t *n);
 
 
 int cmd_bench(int argc, char **argv);
+int cmd_bill(int argc, char **argv);
 int cmd_ckpt(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_config(int argc, char **argv);
@@ -33,6 +34,7 @@ int cmd_offers(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_release(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 

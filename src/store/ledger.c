@@ -151,6 +151,28 @@ static const struct migration {
 	 "  action_answer TEXT,\n"
 	 "  recorded_at REAL NOT NULL);\n"
 	 "CREATE INDEX releases_released_at ON releases(released_at);\n"},
+	/* gpurent bill import: the providers' bill lines, read by bill audit
+	 * and report; item_key makes an import idempotent */
+	{"bill_items: one row per line of an imported billing export",
+	 "CREATE TABLE bill_items (\n"
+	 "  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	 "  item_key TEXT NOT NULL UNIQUE,\n"
+	 "  file TEXT NOT NULL,\n"
+	 "  line INTEGER NOT NULL,\n"
+	 "  format TEXT NOT NULL,\n"
+	 "  provider TEXT NOT NULL,\n"
+	 "  started_at REAL NOT NULL,\n"
+	 "  ended_at REAL NOT NULL,\n"
+	 "  service TEXT NOT NULL,\n"
+	 "  item TEXT NOT NULL,\n"
+	 "  resource TEXT NOT NULL,\n"
+	 "  kind TEXT NOT NULL,\n"
+	 "  quantity REAL NOT NULL,\n"
+	 "  unit TEXT NOT NULL,\n"
+	 "  amount REAL NOT NULL,\n"
+	 "  currency TEXT NOT NULL,\n"
+	 "  imported_at REAL NOT NULL);\n"
+	 "CREATE INDEX bill_items_started_at ON bill_items(started_at);\n"},
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == LEDGER_SCHEMA_VERSION,

@@ -21,7 +21,7 @@
 #include "../core/ledger_summary.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define LEDGER_SCHEMA_VERSION 5
+#define LEDGER_SCHEMA_VERSION 6
 
 /* Return values besides 0 and -1. */
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */
@@ -219,7 +219,7 @@ int ledger_probe_list(struct ledger *l, size_t limit, struct ledger_probe_rows *
 
 void ledger_probe_rows_free(struct ledger_probe_rows *r);
 
-/* ---- releases (gpurent release; schema v5, the lead renumbers at merge) ---- */
+/* ---- releases (gpurent release; schema v5) ---- */
 
 /*
  * One release: when, what it deleted by category (counts, bytes), the
@@ -243,5 +243,21 @@ struct ledger_release {
  * missing, a negative count, bytes not finite) or -1. */
 int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t *id,
 		       char *err, size_t errlen);
+/* ---- bill items (gpurent bill import; schema v6) ---- */
+
+#include "../core/bill.h"
+
+/*
+ * Store the n items of one parsed export in one transaction: each keyed
+ * by the file's digest and its line (so importing the same file again adds
+ * nothing), file naming it. *added (may be NULL) gets the rows new to the
+ * ledger. 0, or -1 with a message in err and nothing stored.
+ */
+int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char *file,
+		       size_t *added, char *err, size_t errlen);
+
+/* Every stored item, oldest first (start, then id), into *out (caller frees
+ * with bill_free(); out->format is meaningless). 0 or -1. */
+int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_t errlen);
 
 #endif

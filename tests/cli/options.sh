@@ -17,9 +17,13 @@ printf '{}' >ck/step_100/done
 printf '{}' >ck/step_200/done
 "$G" manifest data -o data.manifest >/dev/null 2>&1
 "$G" ledger add --cost 1 --duration 1h >/dev/null 2>&1
+"$G" ledger export --csv >runs.csv 2>/dev/null
 
 # One line a command: NAME|OPERANDS BEFORE|OPERANDS AFTER (run from $ROOT).
 specs="bench|--no-gpu --no-store --disk-size 1MiB --dir $T|
+bill audit||
+bill import|tests/data/bills/neutral-clean.csv|
+bill list||
 ckpt interval|--write 90s --mtbf 6h|
 ckpt latest|$T/ck|
 ckpt prune|$T/ck --keep 1 --dry-run|
@@ -29,6 +33,7 @@ estimate|examples/lora-7b.yaml|
 gpus||
 ledger add|--cost 1 --duration 1h|
 ledger export||
+ledger import|$T/runs.csv|
 ledger list||
 ledger probes||
 ledger show|1|
@@ -45,6 +50,7 @@ offers||
 plan|examples/lora-7b.yaml|
 probe|--no-ledger --log-dir $T/logs|-- true
 release|--dry-run --no-ledger|
+report|--out $T/r.html|
 run|--dry-run --no-ledger --log-dir $T/logs|-- true
 verify|$T/data.manifest $T/data|"
 

@@ -65,7 +65,7 @@ static void test_v2_ledger_migrates(void **state)
 	char err[512];
 
 	(void)state;
-	sql("DROP TABLE bench_results; DROP TABLE probes; DROP TABLE IF EXISTS releases; "
+	sql("DROP TABLE bench_results; DROP TABLE probes; DROP TABLE IF EXISTS bill_items; DROP TABLE IF EXISTS releases; "
 	    "DELETE FROM gpurent_schema WHERE version >= 3; "
 	    "PRAGMA user_version = 2;");
 	l = open_ok();

@@ -1,0 +1,130 @@
+/*
+ * ledger_bill.c - imported bill lines in the ledger (ledger.h, table
+ * bill_items): one transaction a file, each line keyed by the file's
+ * FNV-1a digest and its line number, so a second import adds nothing.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger_int.h"
+#include "../util/util.h"
+
+int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char *file,
+		       size_t *added, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"INSERT OR IGNORE INTO bill_items (item_key, file, line, format, provider, started_at, "
+		"ended_at, service, item, resource, kind, quantity, unit, amount, currency, "
+		"imported_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
+		"?15, ?16)";
+	sqlite3_stmt *st = NULL;
+	double now = ldb_now();
+	size_t n = 0;
+	char key[40];
+	int rc;
+
+	if (added)
+		*added = 0;
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", "importing a bill", err, errlen))
+		return -1;
+	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bill_item *it = &b->v[i];
+		snprintf(key, sizeof(key), "%016" PRIx64 ":%zu", b->digest, it->line);
+		sqlite3_reset(st);
+		ldb_bind_str(st, 1, key);
+		ldb_bind_str(st, 2, file);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)it->line);
+		ldb_bind_str(st, 4, bill_format_name(b->format));
+		ldb_bind_str(st, 5, it->provider);
+		sqlite3_bind_double(st, 6, it->start);
+		sqlite3_bind_double(st, 7, it->end);
+		ldb_bind_str(st, 8, it->service);
+		ldb_bind_str(st, 9, it->item);
+		ldb_bind_str(st, 10, it->resource);
+		ldb_bind_str(st, 11, bill_kind_name(it->kind));
+		sqlite3_bind_double(st, 12, it->quantity);
+		ldb_bind_str(st, 13, it->unit);
+		sqlite3_bind_double(st, 14, it->amount);
+		ldb_bind_str(st, 15, it->currency);
+		sqlite3_bind_double(st, 16, now);
+		if ((rc = sqlite3_step(st)) != SQLITE_DONE)
+			goto out_db_error;
+		n += (size_t)sqlite3_changes(l->db);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	if (added)
+		*added = n;
+	return 0;
+out_db_error:
+	ldb_error(l, rc, "importing a bill", err, errlen);
+	sqlite3_finalize(st);
+	ldb_rollback(l);
+	return -1;
+}
+
+static void text(sqlite3_stmt *st, int c, char *dst, size_t n)
+{
+	const unsigned char *s = sqlite3_column_text(st, c);
+
+	snprintf(dst, n, "%s", s ? (const char *)s : "");
+}
+
+int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"SELECT line, provider, started_at, ended_at, service, item, resource, kind, quantity, "
+		"unit, amount, currency FROM bill_items ORDER BY started_at, id";
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	char kind[16];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct bill_item *it;
+		if (util_grow((void **)&out->v, &cap, out->n + 1, sizeof(*out->v))) {
+			ldb_set_err(err, errlen, "out of memory");
+			goto out_free;
+		}
+		it = &out->v[out->n++];
+		memset(it, 0, sizeof(*it));
+		it->line = (size_t)sqlite3_column_int64(st, 0);
+		text(st, 1, it->provider, sizeof(it->provider));
+		it->start = sqlite3_column_double(st, 2);
+		it->end = sqlite3_column_double(st, 3);
+		text(st, 4, it->service, sizeof(it->service));
+		text(st, 5, it->item, sizeof(it->item));
+		text(st, 6, it->resource, sizeof(it->resource));
+		text(st, 7, kind, sizeof(kind));
+		if (bill_kind_parse(kind, &it->kind))
+			it->kind = BILL_OTHER;
+		it->quantity = sqlite3_column_double(st, 8);
+		text(st, 9, it->unit, sizeof(it->unit));
+		it->amount = sqlite3_column_double(st, 10);
+		text(st, 11, it->currency, sizeof(it->currency));
+		/* a row edited by hand beyond the bounds is not summed */
+		if (!isfinite(it->amount) || fabs(it->amount) > LEDGER_MAX_MONEY)
+			it->amount = 0;
+	}
+	if (rc != SQLITE_DONE)
+		goto out_db_error;
+	sqlite3_finalize(st);
+	return 0;
+out_db_error:
+	ldb_error(l, rc, "reading bill items", err, errlen);
+out_free:
+	sqlite3_finalize(st);
+	bill_free(out);
+	return -1;
+}

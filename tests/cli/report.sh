@@ -1,0 +1,147 @@
+#!/bin/sh
+# tests/cli/report.sh - `gpurent report`: the page is self-contained, and
+# headless Chromium renders it with no load error, every chart not blank,
+# the numbers in the SVG those of `ledger summary` and `bill audit --json`,
+# and nothing wider than a phone's 390 px. Prints "report: N passed, M failed".
+export LC_ALL=C TZ=UTC
+NAME=report
+. "$(dirname "$0")/lib/common.sh"
+D=$ROOT/tests/data/bills
+L=$T/l.db
+
+"$G" bill --ledger "$L" import "$D/aws-cur2-stories.csv" >/dev/null || bad "import"
+for i in 1 2 3; do
+	"$G" ledger --ledger "$L" add --start "2024-03-0${i}T10:00:00Z" --duration 2h --cost "$((i * 3)).5USD" \
+		--gpu A10G --tag "lora,exp$i" >/dev/null || bad "ledger add $i"
+done
+"$G" ledger --ledger "$L" add --start 2024-03-04T10:00:00Z --duration 1h --cost 2USD --gpu H100 --gpus 8 \
+	--tag '中文<&>' >/dev/null || bad "ledger add CJK"
+
+expect_ok "report" "^wrote r.html$" "$G" report --ledger "$L" --out r.html
+# self-contained: no script, no link, no URL but the SVG namespace
+grep -qi '<script' r.html && bad "the page has a script" || ok
+grep -qiE '<link|@import|url\(|src=' r.html && bad "the page loads something" || ok
+[ "$(grep -o 'https\{0,1\}://[^"]*' r.html | sort -u)" = "http://www.w3.org/2000/svg" ] && ok \
+	|| bad "URLs in the page: $(grep -o 'https\{0,1\}://[^"]*' r.html | sort -u)"
+grep -q '中文&lt;&amp;&gt;' r.html && ok || bad "a tag with <&> not escaped"
+[ "$(grep -c '<svg ' r.html)" = 5 ] && ok || bad "expected 5 charts"
+for c in spend runs tags gpus findings; do
+	"$G" report --ledger "$L" --svg "$c" >"$c.svg" || bad "--svg $c"
+	head -c 5 "$c.svg" | grep -q '<svg' && ok || bad "--svg $c: not an SVG"
+done
+expect_err "bad chart" 2 "--svg:" "$G" report --ledger "$L" --svg pie
+
+# an empty ledger: every chart says there is nothing yet
+expect_ok "empty ledger" "^wrote e.html$" "$G" report --ledger "$T/empty.db" --out e.html
+[ "$(grep -c 'nothing recorded yet' e.html)" = 5 ] && ok || bad "empty charts: $(grep -c 'nothing recorded yet' e.html) say so"
+
+# numbers: the SVG's value labels against the ledger and the audit
+if [ "$HAVE_PY" = 1 ]; then
+	"$G" ledger --ledger "$L" summary --by tag --json >tag.json
+	"$G" ledger --ledger "$L" summary --by gpu --json >gpu.json
+	"$G" bill --ledger "$L" audit --json >audit.json
+	python3 - <<'PY' && ok || bad "the charts' numbers differ from ledger summary / bill audit"
+import json, re
+def vals(name):
+    return [float(x) for x in re.findall(r'<text class="v"[^>]*>([-0-9.]+)</text>', open(name).read())]
+tags = json.load(open("tag.json"))["groups"]
+assert vals("tags.svg") == [round(g["cost"], 2) for g in tags if g["currency"] == "USD"], vals("tags.svg")
+gpus = json.load(open("gpu.json"))["groups"]
+assert vals("gpus.svg") == [round(g["gpu_hours"], 2) for g in gpus if g["gpu_hours"] > 0], vals("gpus.svg")
+a = json.load(open("audit.json"))["audits"][0]
+assert vals("findings.svg") == [round(f["amount"], 2) for f in a["findings"] if f["code"] != "balance-runout"]
+assert abs(sum(vals("spend.svg")) - a["total"]) < 0.005 * len(vals("spend.svg")), (vals("spend.svg"), a["total"])
+assert vals("runs.svg") == [3.5, 6.5, 9.5, 2.0], vals("runs.svg")
+# the page holds the same charts
+page = open("r.html").read()
+for c in ("spend", "runs", "tags", "gpus", "findings"):
+    assert open(c + ".svg").read().strip() in page, c
+PY
+fi
+
+# given a workload: the plan's cost-finish scatter and the estimate's memory
+W=$ROOT/examples/lora-7b.yaml
+expect_ok "report with a workload" "^wrote rw.html$" "$G" report --ledger "$L" "$W" --out rw.html
+[ "$(grep -c '<svg ' rw.html)" = 7 ] && ok || bad "expected 7 charts with a workload"
+"$G" report --ledger "$L" "$W" --svg plan >plan.svg || bad "--svg plan"
+"$G" report --ledger "$L" "$W" --svg memory >memory.svg || bad "--svg memory"
+expect_err "plan without a workload" 2 "--svg plan: expected a workload" "$G" report --ledger "$L" --svg plan
+if [ "$HAVE_PY" = 1 ]; then
+	"$G" plan "$W" --top 1000 --json >plan.json
+	"$G" estimate "$W" --json >est.json
+	python3 - <<'PY' && ok || bad "the plan's and estimate's charts differ from plan --json / estimate --json"
+import json, re
+src = open("plan.svg").read()
+front = sorted((c["finish_seconds"], c["total_cost"]) for c in json.load(open("plan.json"))["ranked"] if c["pareto"])
+got = [float(v) for v in re.findall(r'<text class="v"[^>]*>([-0-9.]+)</text>', src)]
+assert got == [round(c, 2) for _, c in front], (got, front)
+n = len(json.load(open("plan.json"))["ranked"])
+assert src.count("<circle") == n + 2, (src.count("<circle"), n)   # + the legend's two
+m = json.load(open("est.json"))["memory"]
+total = float(re.findall(r'<text class="v"[^>]*>([-0-9.]+)</text>', open("memory.svg").read())[0])
+assert total == round(m["total_bytes"] / 1e9, 2) or abs(total - m["total_bytes"] / 1e9) < 0.006 * 8, (total, m["total_bytes"])
+parts = [float(v) for v in re.findall(r'<tspan class="v">([-0-9.]+)</tspan>', open("memory.svg").read())]
+assert parts[0] == round(m["weights_bytes"] / 1e9, 2), parts
+assert abs(sum(parts) - m["total_bytes"] / 1e9) < 0.005 * len(parts), (sum(parts), m["total_bytes"])
+PY
+fi
+
+# the browser
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROME" ]; then
+	if [ "$(id -u)" = 0 ]; then bad "chromium is absent (tools/deps.sh installs it as root)"
+	else echo "report: SKIP the browser checks: chromium is not installed (apt-get install chromium)"; fi
+	finish
+fi
+# shot OUT.png WIDTH HEIGHT URL [flags]: a screenshot with a private profile, errors in $T/chrome.log
+shot() {
+	out=$1 w=$2 h=$3 url=$4; shift 4
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+		--user-data-dir="$T/profile" --hide-scrollbars --window-size="$w,$h" --screenshot="$out" \
+		--enable-logging=stderr --v=0 "$@" "$url" >>"$T/chrome.log" 2>&1
+}
+[ "$HAVE_PY" = 1 ] || { echo "report: SKIP the pixel checks: python3 is absent"; finish; }
+for c in spend runs tags gpus findings plan memory; do
+	h=$(sed -n 's/.*viewBox="0 0 [0-9]* \([0-9]*\)".*/\1/p' "$c.svg" | head -1)
+	# a window under ~300 px high is not honoured as asked: shoot taller, count the chart's box
+	shot "$c.png" 640 $((h + 300)) "file://$T/$c.svg"
+	[ -s "$c.png" ] || { bad "$c: no screenshot: $(tail -3 "$T/chrome.log")"; continue; }
+	set -- $(python3 "$ROOT/tests/cli/lib/png_ink.py" "$c.png" 0 0 640 "$h")
+	# a chart draws axes and labels (ink) and its bars in colour
+	python3 -c "import sys; sys.exit(0 if $1 >= 0.01 and $2 >= 0.002 else 1)" && ok \
+		|| bad "$c: the chart is blank (ink $1, colour $2)"
+done
+shot full.png 1280 2400 "file://$T/r.html"
+set -- $(python3 "$ROOT/tests/cli/lib/png_ink.py" full.png 0 0 1280 900)
+python3 -c "import sys; sys.exit(0 if $1 >= 0.02 and $2 >= 0.01 else 1)" && ok || bad "the page is blank (ink $1, colour $2)"
+grep -Eq 'Uncaught|ERR_FILE_NOT_FOUND|Failed to load|Refused to|Not allowed to load' "$T/chrome.log" \
+	&& bad "load errors: $(grep -E 'Uncaught|ERR_|Failed to load|Refused' "$T/chrome.log" | head -3)" || ok
+# a phone: the page in a 390 px frame is no wider than the frame
+cat >phone.html <<'HTML'
+<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="r.html" style="width:390px;height:900px;border:0"></iframe>
+<script>
+document.getElementById('f').onload = function () {
+	var d = this.contentDocument.documentElement, o = document.createElement('pre');
+	o.id = 'm';
+	o.textContent = 'WIDTHS ' + d.scrollWidth + ' ' + d.clientWidth + ' ' + this.contentDocument.querySelectorAll('svg').length;
+	document.body.appendChild(o);
+};
+</script></body></html>
+HTML
+timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/profile" \
+	--allow-file-access-from-files --virtual-time-budget=10000 --window-size=400,900 --dump-dom \
+	"file://$T/phone.html" >dom.txt 2>>"$T/chrome.log"
+set -- $(sed -n 's/.*<pre id="m">WIDTHS \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3/p' dom.txt)
+if [ $# = 3 ]; then
+	[ "$1" -le "$2" ] && [ "$3" = 5 ] && ok || bad "at 390 px the page is $1 px wide for $2 ($3 charts)"
+else
+	bad "the phone frame did not report its widths: $(head -c 300 dom.txt)"
+fi
+shot phone.png 390 3000 "file://$T/r.html"
+set -- $(python3 "$ROOT/tests/cli/lib/png_ink.py" phone.png 0 0 390 1200)
+python3 -c "import sys; sys.exit(0 if $1 >= 0.02 and $2 >= 0.01 else 1)" && ok || bad "the phone page is blank (ink $1, colour $2)"
+[ -n "${REPORT_SHOTS:-}" ] && cp ./*.png "$REPORT_SHOTS"/ 2>/dev/null
+expect_ok "help" "--svg CHART" "$G" help report
+grep -q 'fBreport' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 lacks report"
+grep -q 'gpurent report' "$ROOT/README.md" && ok || bad "README.md lacks report"
+finish

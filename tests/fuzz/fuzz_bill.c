@@ -1,0 +1,68 @@
+/*
+ * fuzz_bill.c - a billing export as `gpurent bill import` reads it
+ * (bill_parse of src/core/bill.h, data/bill_kinds.csv's rules), then the
+ * audit of its lines (audit_bill of src/core/audit.h).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../../src/core/audit.h"
+#include "../../src/core/bill.h"
+#include "fuzz.h"
+
+static const struct bill_rules *rules(void)
+{
+	static struct bill_rules r;
+	static int loaded;
+	char err[512];
+	size_t len;
+	const char *buf;
+
+	if (!loaded) {
+		buf = fuzz_data_file("bill_kinds.csv", &len);
+		if (bill_rules_load(buf, len, "bill_kinds.csv", &r, err, sizeof(err))) {
+			fprintf(stderr, "fuzz: %s\n", err);
+			abort();
+		}
+		loaded = 1;
+	}
+	return &r;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bill_export b;
+	struct audit_result r;
+	struct audit_run run = {.id = 1, .start = 1709283600, .end = 1709287200, .cost = 1,
+				.currency = "USD"};
+	char err[512];
+
+	err[0] = '\0';
+	if (bill_parse((const char *)data, size, "bill.csv", rules(), &b, err, sizeof(err))) {
+		FUZZ_CHECK_LOAD_ERR(err, "bill.csv");
+		FUZZ_CHECK(b.n == 0 && b.v == NULL);   /* "a file with one bad line gives no items" */
+		return 0;
+	}
+	for (size_t i = 0; i < b.n; i++) {
+		const struct bill_item *it = &b.v[i];
+		FUZZ_CHECK(isfinite(it->start) && isfinite(it->end) && it->end >= it->start);
+		FUZZ_CHECK(isfinite(it->amount) && fabs(it->amount) <= 1e12);
+		FUZZ_CHECK(isfinite(it->quantity));
+		FUZZ_CHECK((unsigned)it->kind < BILL_NKINDS);
+		FUZZ_CHECK(it->currency[0] != '\0');
+		FUZZ_CHECK(it->line >= 2);
+	}
+	if (b.n) {
+		struct audit_opts o = {.from = NAN, .to = NAN, .budget = 10, .currency = b.v[0].currency};
+		if (!audit_bill(b.v, b.n, &run, 1, &o, &r, err, sizeof(err))) {
+			FUZZ_CHECK(isfinite(r.total));
+			for (size_t i = 0; i < r.nf; i++)
+				FUZZ_CHECK(r.f[i].amount >= 0 && !isnan(r.f[i].amount));
+			for (size_t i = 1; i < r.nf; i++)
+				FUZZ_CHECK(r.f[i - 1].amount >= r.f[i].amount);
+			audit_result_free(&r);
+		}
+	}
+	bill_free(&b);
+	return 0;
+}
