@@ -640,6 +640,22 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		sharded_buffers(w, m, N, per, e);
 		e->mem.sharding -= e->shard_reduce;
 		e->shard_reduce = 0;
+		if (fw_profile(w->framework)->fsdp_mixed_units && w->quant_bits == 16 && is_transformer(m) &&
+		    m->layers > 0) {
+			/* formulas.md "Sharded training": FSDP1 with use_orig_params
+			 * flattens each layer's frozen weights and its adapters into one
+			 * FlatParameter, which requires grad when any of them does; so
+			 * backward computes the whole layer's weight gradient. Under
+			 * no_sync (gradient accumulation) every layer's gradient stays
+			 * unsharded until the step; without it the gradient is
+			 * reduce-scattered to a shard, one layer's unsharded at a time. */
+			double L = (double)m->layers;
+			double blocks = N - model_params_embedding(m) -
+					(m->kind == MODEL_DECODER && !m->tied_embeddings ? (double)m->vocab * h : 0);
+			double g = w->grad_accum > 1 ? blocks * per : blocks * per / G + blocks / L * per;
+			e->shard_reduce = g;
+			e->mem.sharding += g;
+		}
 	}
 	e->lora_params = lora_params(m, w->lora_rank, w->lora_targets);
 	e->params_trainable = e->lora_params;

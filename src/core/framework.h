@@ -56,6 +56,9 @@ struct fw_profile {
 	bool quant_lm_head;      /* a quantized base's lm_head quantized too (every Linear replaced) */
 	bool mixed_fp32_module;  /* mixed precision keeps the module in fp32 (Lightning bf16-mixed):
 				  * a frozen or served model in 4 bytes a parameter */
+	bool fsdp_mixed_units;   /* FSDP1, use_orig_params, a layer's frozen weights and its LoRA
+				  * adapters in one FlatParameter: the layer's whole gradient
+				  * computed, and held unsharded under no_sync (Lightning Fabric) */
 	bool expandable;         /* sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
 	double loss_upcast;      /* chunked: bytes a logit of the live chunk (fp32 copy + gradient: 8) */
 	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */
