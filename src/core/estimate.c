@@ -282,6 +282,18 @@ static double layer_activation_bytes(const struct workload *w, const struct mode
 	bytes += e * s * b * f * keep_mlp;
 	if (drop)
 		bytes += 2 * s * b * h;  /* two 1-byte dropout masks */
+	if ((w->task == TASK_LORA || w->task == TASK_QLORA) && w->lora_dropout > 0 && !w->compile) {
+		/* formulas.md "Activations": LoRA's dropout on each adapter's
+		 * input, x -> dropout(x) @ A @ B: the dropped copy (kept by the
+		 * matmul with A) and its 1-byte mask, for every adapted linear;
+		 * q, k and v share one where the framework fuses them */
+		const char *t = w->lora_targets;
+		double qkv = (target_on(t, "q") ? 1 : 0) + (target_on(t, "k") ? 1 : 0) + (target_on(t, "v") ? 1 : 0);
+		double in = (fp->lora_fused_qkv ? fmin(qkv, 1) : qkv) * h + (target_on(t, "o") ? a * d : 0) +
+			    (m->gated_ffn && target_on(t, "gate") ? h : 0) + (target_on(t, "up") ? h : 0) +
+			    (target_on(t, "down") ? f : 0);
+		bytes += s * b * in * (e + 1);
+	}
 	if (w->flash_attention)
 		bytes += 4 * a * s * b;  /* softmax log-sum-exp, fp32 */
 	else if (w->activation_checkpointing != AC_SELECTIVE)
@@ -1306,6 +1318,8 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 		       const struct gpu_spec *gpu, const struct est_bench *bench, struct estimate *e,
 		       char *err, size_t errlen)
 {
+	struct model_spec untied;
+
 	memset(e, 0, sizeof(*e));
 	if ((w->task == TASK_LORA || w->task == TASK_QLORA)) {
 		if (!is_transformer(m)) {
@@ -1314,6 +1328,13 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 		}
 		if (check_targets(w->lora_targets, err, errlen))
 			return -1;
+	}
+	if (fw_profile(w->framework)->untied_lm_head && m->kind == MODEL_DECODER && m->tied_embeddings) {
+		/* formulas.md "Framework profiles": the framework keeps the
+		 * lm_head apart from the embedding (LitGPT) */
+		untied = *m;
+		untied.tied_embeddings = false;
+		m = &untied;
 	}
 	standard_notes(w, m, e);
 	e->params = model_params(m);

@@ -105,6 +105,8 @@ const struct workload_field workload_fields[] = {
 	INT("layers", layers, 1, 100000, "-", "transformer layers (by-hand architecture)"),
 	FLD("link_bw", F_BANDWIDTH, link_bw, "65% of the link's peak",
 	    "effective GPU-to-GPU bandwidth per direction, e.g. 20GB/s"),
+	FLD("lora_dropout", F_FRACTION, lora_dropout, "0",
+	    "LoRA: dropout on each adapter's input; >0 keeps the dropped input and its mask for backward"),
 	INT("lora_rank", lora_rank, 1, 65536, "8", "LoRA rank r"),
 	STR("lora_targets", lora_targets, "q,v",
 	    "LoRA target modules: q,k,v,o,gate,up,down or all"),
@@ -645,8 +647,9 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (w->task == TASK_LORA || w->task == TASK_QLORA) {
 		if (!SET(w, "lora_rank")) w->lora_rank = 8;
 		if (!SET(w, "lora_targets")) snprintf(w->lora_targets, sizeof(w->lora_targets), "q,v");
-	} else if (SET(w, "lora_rank") || SET(w, "lora_targets")) {
-		return fail_field(SET(w, "lora_rank") ? "lora_rank" : "lora_targets", bad, err, errlen,
+	} else if (SET(w, "lora_rank") || SET(w, "lora_targets") || SET(w, "lora_dropout")) {
+		return fail_field(SET(w, "lora_rank") ? "lora_rank" : SET(w, "lora_targets") ? "lora_targets" : "lora_dropout",
+				  bad, err, errlen,
 				  "applies to task lora or qlora, not %s", task_names[w->task], 0);
 	}
 	if (!SET(w, "quant_bits"))

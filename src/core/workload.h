@@ -69,6 +69,7 @@ struct workload {
 	int compile;             /* torch.compile / CUDA graphs; the framework's when not given */
 	int flash_attention;
 	double dropout;
+	double lora_dropout;     /* LoRA: dropout on each adapter's input */
 	int framework;           /* enum framework; FW_NONE unless given */
 	int loss;                /* enum loss_kind; the framework's when not given */
 	long lora_rank;
