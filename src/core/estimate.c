@@ -456,6 +456,18 @@ static void activations(const struct workload *w, const struct model_spec *m,
 						  .framework = e->loss.framework, .given = e->loss.given,
 						  .chunks = e->loss.chunks, .bytes = e->loss.bytes});
 		}
+		if (w->task == TASK_LORA && w->quant_bits == 16 && is_mixed(w->precision) &&
+		    fp->mixed_fp32_module && m->kind == MODEL_DECODER) {
+			/* formulas.md "Framework profiles": autocast over an fp32
+			 * module casts each frozen weight to 16 bits for its matmul
+			 * and, the weight not requiring grad, caches none: the matmul
+			 * keeps its copy for backward, a layer's linears in every
+			 * layer kept (one under recomputation), and the lm_head's for
+			 * every chunk of the loss that calls it */
+			double lin = model_params_linear(m) / L;
+			e->mem.activations += ea * ((w->grad_checkpointing ? 1 : L) * lin +
+						    (double)e->loss.chunks * (double)m->vocab * h);
+		}
 		if (base_quantized(w) && w->quant_bits == 8) {
 			/* formulas.md "Peak by phase": bitsandbytes' MatMul8bitLt
 			 * keeps CAt, an int8 copy of each linear's input, for
@@ -579,6 +591,14 @@ static void quantized_weights(const struct workload *w, const struct model_spec 
 		e->mem.quant_consts = m->hidden ? lin * 4 / (double)m->hidden : 0;
 }
 
+/* formulas.md "Framework profiles": the weights torch.autocast casts to 16
+ * bits for a matmul (elements): every layer's linears and the lm_head
+ * (the embedding's lookup is not cast). */
+static double autocast_casts(const struct model_spec *m)
+{
+	return model_params_linear(m) + (m->kind == MODEL_DECODER ? (double)m->vocab * (double)m->hidden : 0);
+}
+
 static void model_states(const struct workload *w, const struct model_spec *m,
 			 struct estimate *e)
 {
@@ -622,7 +642,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		if (w->quant_bits < 16)
 			quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		else
-			e->mem.weights = N * ef;
+			e->mem.weights = N * ef + (ef > ew ? autocast_casts(m) * ew : 0);
 		e->mem.weights /= G;
 		e->mem.quant_consts /= G;
 		return;
@@ -640,6 +660,12 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		 * at a time; forward and backward dequantize one at a time */
 		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ? 0 : big * 2;
 		e->mem.dequant = big * 2;
+		if (fw_profile(w->framework)->quant_fp16_state && w->quant_bits == 4 && w->precision != PREC_FP16_TRUE &&
+		    w->precision != PREC_FP16)
+			/* formulas.md "Peak by phase": the base was quantized from
+			 * fp16, so bitsandbytes dequantizes to fp16 and then casts
+			 * to the compute dtype: two 16-bit copies at once */
+			e->mem.dequant = big * 4;
 	} else {
 		e->mem.weights = N * ef;
 	}

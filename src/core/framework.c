@@ -41,7 +41,7 @@ static const struct fw_profile profiles[] = {
 		       .loss_chunk_tokens = 128, .ac = AC_NONE, .step = STEP_FOREACH,
 		       .quant_load = QLOAD_PER_WEIGHT, .loss_upcast = 4, .mixed_fp32_module = true,
 		       .quant_lm_head = true, .fsdp_mixed_units = true,
-		       .untied_lm_head = true, .lora_fused_qkv = true},
+		       .untied_lm_head = true, .lora_fused_qkv = true, .quant_fp16_state = true},
 	[FW_DEEPSPEED] = {.name = "deepspeed", .what = "DeepSpeed ZeRO", .loss = LOSS_FULL, .loss_chunks = 1,
 			  .ac = AC_NONE, .step = STEP_FUSED, .quant_load = QLOAD_PER_WEIGHT, .cast_params = true,
 			  .prefetch_params = 5e7, .reduce_bucket = 5e8, .reduce_bytes = 2, .loss_upcast = 8},
