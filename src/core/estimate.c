@@ -563,7 +563,7 @@ static double quantized_linear(const struct workload *w, const struct model_spec
 {
 	double lin = model_params_linear(m);
 
-	if (w->task != TASK_INFER && fw_profile(w->framework)->quant_lm_head && m->kind == MODEL_DECODER &&
+	if (fw_profile(w->framework)->quant_lm_head && m->kind == MODEL_DECODER &&
 	    !m->tied_embeddings)
 		lin += (double)m->vocab * (double)m->hidden;
 	return lin;
@@ -639,12 +639,32 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		return;
 	}
 	if (w->task == TASK_INFER) {
+		const struct fw_profile *fp = fw_profile(w->framework);
+		bool lm_q = w->quant_bits < 16 && quantized_linear(w, m) > model_params_linear(m);
+		double vocab = 0;
+
 		if (w->quant_bits < 16)
 			quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		else
 			e->mem.weights = N * ef + (ef > ew ? autocast_casts(m) * ew : 0);
-		e->mem.weights /= G;
+		if (G > 1 && fp->tp_replicates_vocab && m->kind == MODEL_DECODER) {
+			/* formulas.md "Inference": tensor parallel over the layers'
+			 * linears only; the embedding and the lm_head whole on
+			 * every GPU (LitGPT generate/tp.py) */
+			double Vh = (double)m->vocab * h;
+			vocab = Vh * ew + (m->tied_embeddings ? 0 : Vh * (lm_q ? (double)w->quant_bits / 8 : ew));
+		}
+		e->mem.weights = (e->mem.weights - vocab) / G + vocab;
 		e->mem.quant_consts /= G;
+		if (w->quant_bits == 4 && fp->bnb_quant) {
+			/* formulas.md "Peak by phase": bitsandbytes' MatMul4Bit
+			 * dequantizes each weight whole for a prompt of more than one
+			 * token (prefill); the largest is the lm_head where it is
+			 * quantized, whole on every GPU */
+			double big = lm_q ? fmax(largest_linear(m) / G, (double)m->vocab * h) : largest_linear(m) / G;
+			e->mem.dequant = big * (fp->quant_fp16_state && w->precision != PREC_FP16_TRUE &&
+						w->precision != PREC_FP16 ? 4 : 2);
+		}
 		return;
 	}
 	/* LoRA / QLoRA: frozen base, trainable adapters; LoRA on an int8 or

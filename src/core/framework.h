@@ -56,6 +56,9 @@ struct fw_profile {
 	bool quant_lm_head;      /* a quantized base's lm_head quantized too (every Linear replaced) */
 	bool mixed_fp32_module;  /* mixed precision keeps the module in fp32 (Lightning bf16-mixed):
 				  * a frozen or served model in 4 bytes a parameter */
+	bool bnb_quant;          /* a 4/8-bit base is bitsandbytes' (Linear4bit, Linear8bitLt) */
+	bool tp_replicates_vocab; /* serving over GPUs (tensor parallel): the embedding and the
+				  * lm_head whole on each (LitGPT generate/tp.py) */
 	bool quant_fp16_state;   /* a 4-bit base quantized from an fp16 copy (Lightning's
 				  * BitsandbytesPrecision): dequantized to fp16, then cast */
 	bool untied_lm_head;     /* the lm_head its own tensor even where the checkpoint ties it to
