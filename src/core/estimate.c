@@ -648,7 +648,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		else
 			e->mem.weights = N * ef + (ef > ew ? autocast_casts(m) * ew : 0);
 		if (G > 1 && fp->tp_replicates_vocab && m->kind == MODEL_DECODER) {
-			/* formulas.md "Inference": tensor parallel over the layers'
+			/* formulas.md "Framework profiles": tensor parallel over the layers
 			 * linears only; the embedding and the lm_head whole on
 			 * every GPU (LitGPT generate/tp.py) */
 			double Vh = (double)m->vocab * h;
