@@ -282,7 +282,7 @@ static double layer_activation_bytes(const struct workload *w, const struct mode
 	bytes += e * s * b * f * keep_mlp;
 	if (drop)
 		bytes += 2 * s * b * h;  /* two 1-byte dropout masks */
-	if ((w->task == TASK_LORA || w->task == TASK_QLORA) && w->lora_dropout > 0 && !w->compile) {
+	if ((w->task == TASK_LORA || w->task == TASK_QLORA) && w->lora_dropout > 0) {
 		/* formulas.md "Activations": LoRA's dropout on each adapter's
 		 * input, x -> dropout(x) @ A @ B: the dropped copy (kept by the
 		 * matmul with A) and its 1-byte mask, for every adapted linear;
@@ -646,13 +646,13 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		if (w->quant_bits < 16)
 			quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		else
-			e->mem.weights = N * ef + (ef > ew ? autocast_casts(m) * ew : 0);
+			e->mem.weights = N * ef + (ef > ew && w->autocast_inference_cache ? autocast_casts(m) * ew : 0);
 		if (G > 1 && fp->tp_replicates_vocab && m->kind == MODEL_DECODER) {
 			/* formulas.md "Framework profiles": tensor parallel over the layers
 			 * linears only; the embedding and the lm_head whole on
 			 * every GPU (LitGPT generate/tp.py) */
 			double Vh = (double)m->vocab * h;
-			vocab = Vh * ew + (m->tied_embeddings ? 0 : Vh * (lm_q ? (double)w->quant_bits / 8 : ew));
+			vocab = Vh * ef + (m->tied_embeddings ? 0 : Vh * (lm_q ? (double)w->quant_bits / 8 : ef));
 		}
 		e->mem.weights = (e->mem.weights - vocab) / G + vocab;
 		e->mem.quant_consts /= G;
@@ -663,7 +663,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 			 * quantized, whole on every GPU */
 			double big = lm_q ? fmax(largest_linear(m) / G, (double)m->vocab * h) : largest_linear(m) / G;
 			e->mem.dequant = big * (fp->quant_fp16_state && w->precision != PREC_FP16_TRUE &&
-						w->precision != PREC_FP16 ? 4 : 2);
+						w->precision != PREC_FP16 ? 2 + ew : 2);
 		}
 		return;
 	}
@@ -684,8 +684,9 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		    w->precision != PREC_FP16)
 			/* formulas.md "Peak by phase": the base was quantized from
 			 * fp16, so bitsandbytes dequantizes to fp16 and then casts
-			 * to the compute dtype: two 16-bit copies at once */
-			e->mem.dequant = big * 4;
+			 * to the compute dtype: the fp16 copy and the cast one (4 bytes
+			 * under fp32) at once */
+			e->mem.dequant = big * (2 + ew);
 	} else {
 		e->mem.weights = N * ef;
 	}
@@ -698,10 +699,9 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		sharded_buffers(w, m, N, per, e);
 		e->mem.sharding -= e->shard_reduce;
 		e->shard_reduce = 0;
-		if (fw_profile(w->framework)->fsdp_mixed_units && w->quant_bits == 16 && is_transformer(m) &&
-		    m->layers > 0) {
-			/* formulas.md "Sharded training": FSDP1 with use_orig_params
-			 * flattens each layer's frozen weights and its adapters into one
+		if (w->fsdp_frozen_grads && w->quant_bits == 16 && is_transformer(m) && m->layers > 0) {
+			/* formulas.md "Sharded training" (fsdp_frozen_grads: lit-gpt and
+			 * LitGPT before 0.5.8): FSDP1 with use_orig_params flattens each layer's frozen weights and its adapters into one
 			 * FlatParameter, which requires grad when any of them does; so
 			 * backward computes the whole layer's weight gradient. Under
 			 * no_sync (gradient accumulation) every layer's gradient stays

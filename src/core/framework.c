@@ -40,7 +40,7 @@ static const struct fw_profile profiles[] = {
 	[FW_LITGPT] = {.name = "litgpt", .what = "Lightning LitGPT", .loss = LOSS_CHUNKED,
 		       .loss_chunk_tokens = 128, .ac = AC_NONE, .step = STEP_FOREACH,
 		       .quant_load = QLOAD_PER_WEIGHT, .loss_upcast = 4, .mixed_fp32_module = true,
-		       .quant_lm_head = true, .fsdp_mixed_units = true,
+		       .quant_lm_head = true, .softcap_eager = true,
 		       .untied_lm_head = true, .lora_fused_qkv = true, .quant_fp16_state = true,
 		       .bnb_quant = true, .tp_replicates_vocab = true},
 	[FW_DEEPSPEED] = {.name = "deepspeed", .what = "DeepSpeed ZeRO", .loss = LOSS_FULL, .loss_chunks = 1,

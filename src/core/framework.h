@@ -65,9 +65,8 @@ struct fw_profile {
 				  * the embedding (LitGPT copies wte into lm_head on conversion) */
 	bool lora_fused_qkv;     /* LoRA on q, k, v is one adapter on the fused qkv projection: one
 				  * dropout of the layer input for the three (LitGPT LoRAQKVLinear) */
-	bool fsdp_mixed_units;   /* FSDP1, use_orig_params, a layer's frozen weights and its LoRA
-				  * adapters in one FlatParameter: the layer's whole gradient
-				  * computed, and held unsharded under no_sync (Lightning Fabric) */
+	bool softcap_eager;      /* a model with capped attention logits (models.csv attn_softcap)
+				  * runs explicit attention, no fused kernel (LitGPT model.py) */
 	bool expandable;         /* sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
 	double loss_upcast;      /* chunked: bytes a logit of the live chunk (fp32 copy + gradient: 8) */
 	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */
