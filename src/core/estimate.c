@@ -282,6 +282,18 @@ static double layer_activation_bytes(const struct workload *w, const struct mode
 	bytes += e * s * b * f * keep_mlp;
 	if (drop)
 		bytes += 2 * s * b * h;  /* two 1-byte dropout masks */
+	if ((w->task == TASK_LORA || w->task == TASK_QLORA) && w->lora_dropout > 0) {
+		/* formulas.md "Activations": LoRA's dropout on each adapter's
+		 * input, x -> dropout(x) @ A @ B: the dropped copy (kept by the
+		 * matmul with A) and its 1-byte mask, for every adapted linear;
+		 * q, k and v share one where the framework fuses them */
+		const char *t = w->lora_targets;
+		double qkv = (target_on(t, "q") ? 1 : 0) + (target_on(t, "k") ? 1 : 0) + (target_on(t, "v") ? 1 : 0);
+		double in = (fp->lora_fused_qkv ? fmin(qkv, 1) : qkv) * h + (target_on(t, "o") ? a * d : 0) +
+			    (m->gated_ffn && target_on(t, "gate") ? h : 0) + (target_on(t, "up") ? h : 0) +
+			    (target_on(t, "down") ? f : 0);
+		bytes += s * b * in * (e + 1);
+	}
 	if (w->flash_attention)
 		bytes += 4 * a * s * b;  /* softmax log-sum-exp, fp32 */
 	else if (w->activation_checkpointing != AC_SELECTIVE)
@@ -444,6 +456,18 @@ static void activations(const struct workload *w, const struct model_spec *m,
 						  .framework = e->loss.framework, .given = e->loss.given,
 						  .chunks = e->loss.chunks, .bytes = e->loss.bytes});
 		}
+		if (w->task == TASK_LORA && w->quant_bits == 16 && is_mixed(w->precision) &&
+		    fp->mixed_fp32_module && m->kind == MODEL_DECODER) {
+			/* formulas.md "Framework profiles": autocast over an fp32
+			 * module casts each frozen weight to 16 bits for its matmul
+			 * and, the weight not requiring grad, caches none: the matmul
+			 * keeps its copy for backward, a layer's linears in every
+			 * layer kept (one under recomputation), and the lm_head's for
+			 * every chunk of the loss that calls it */
+			double lin = model_params_linear(m) / L;
+			e->mem.activations += ea * ((w->grad_checkpointing ? 1 : L) * lin +
+						    (double)e->loss.chunks * (double)m->vocab * h);
+		}
 		if (base_quantized(w) && w->quant_bits == 8) {
 			/* formulas.md "Peak by phase": bitsandbytes' MatMul8bitLt
 			 * keeps CAt, an int8 copy of each linear's input, for
@@ -539,7 +563,7 @@ static double quantized_linear(const struct workload *w, const struct model_spec
 {
 	double lin = model_params_linear(m);
 
-	if (w->task != TASK_INFER && fw_profile(w->framework)->quant_lm_head && m->kind == MODEL_DECODER &&
+	if (fw_profile(w->framework)->quant_lm_head && m->kind == MODEL_DECODER &&
 	    !m->tied_embeddings)
 		lin += (double)m->vocab * (double)m->hidden;
 	return lin;
@@ -565,6 +589,14 @@ static void quantized_weights(const struct workload *w, const struct model_spec 
 	else
 		/* LLM.int8: one fp32 scale per output row */
 		e->mem.quant_consts = m->hidden ? lin * 4 / (double)m->hidden : 0;
+}
+
+/* formulas.md "Framework profiles": the weights torch.autocast casts to 16
+ * bits for a matmul (elements): every layer's linears and the lm_head
+ * (the embedding's lookup is not cast). */
+static double autocast_casts(const struct model_spec *m)
+{
+	return model_params_linear(m) + (m->kind == MODEL_DECODER ? (double)m->vocab * (double)m->hidden : 0);
 }
 
 static void model_states(const struct workload *w, const struct model_spec *m,
@@ -607,12 +639,32 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		return;
 	}
 	if (w->task == TASK_INFER) {
+		const struct fw_profile *fp = fw_profile(w->framework);
+		bool lm_q = w->quant_bits < 16 && quantized_linear(w, m) > model_params_linear(m);
+		double vocab = 0;
+
 		if (w->quant_bits < 16)
 			quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		else
-			e->mem.weights = N * ef;
-		e->mem.weights /= G;
+			e->mem.weights = N * ef + (ef > ew && w->autocast_inference_cache ? autocast_casts(m) * ew : 0);
+		if (G > 1 && fp->tp_replicates_vocab && m->kind == MODEL_DECODER) {
+			/* formulas.md "Framework profiles": tensor parallel over the layers
+			 * linears only; the embedding and the lm_head whole on
+			 * every GPU (LitGPT generate/tp.py) */
+			double Vh = (double)m->vocab * h;
+			vocab = Vh * ef + (m->tied_embeddings ? 0 : Vh * (lm_q ? (double)w->quant_bits / 8 : ef));
+		}
+		e->mem.weights = (e->mem.weights - vocab) / G + vocab;
 		e->mem.quant_consts /= G;
+		if (w->quant_bits == 4 && fp->bnb_quant) {
+			/* formulas.md "Peak by phase": bitsandbytes' MatMul4Bit
+			 * dequantizes each weight whole for a prompt of more than one
+			 * token (prefill); the largest is the lm_head where it is
+			 * quantized, whole on every GPU */
+			double big = lm_q ? fmax(largest_linear(m) / G, (double)m->vocab * h) : largest_linear(m) / G;
+			e->mem.dequant = big * (fp->quant_fp16_state && w->precision != PREC_FP16_TRUE &&
+						w->precision != PREC_FP16 ? 2 + ew : 2);
+		}
 		return;
 	}
 	/* LoRA / QLoRA: frozen base, trainable adapters; LoRA on an int8 or
@@ -628,6 +680,13 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		 * at a time; forward and backward dequantize one at a time */
 		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ? 0 : big * 2;
 		e->mem.dequant = big * 2;
+		if (fw_profile(w->framework)->quant_fp16_state && w->quant_bits == 4 && w->precision != PREC_FP16_TRUE &&
+		    w->precision != PREC_FP16)
+			/* formulas.md "Peak by phase": the base was quantized from
+			 * fp16, so bitsandbytes dequantizes to fp16 and then casts
+			 * to the compute dtype: the fp16 copy and the cast one (4 bytes
+			 * under fp32) at once */
+			e->mem.dequant = big * (2 + ew);
 	} else {
 		e->mem.weights = N * ef;
 	}
@@ -640,6 +699,21 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		sharded_buffers(w, m, N, per, e);
 		e->mem.sharding -= e->shard_reduce;
 		e->shard_reduce = 0;
+		if (w->fsdp_frozen_grads && w->quant_bits == 16 && is_transformer(m) && m->layers > 0) {
+			/* formulas.md "Sharded training" (fsdp_frozen_grads: lit-gpt and
+			 * LitGPT before 0.5.8): FSDP1 with use_orig_params flattens each layer's frozen weights and its adapters into one
+			 * FlatParameter, which requires grad when any of them does; so
+			 * backward computes the whole layer's weight gradient. Under
+			 * no_sync (gradient accumulation) every layer's gradient stays
+			 * unsharded until the step; without it the gradient is
+			 * reduce-scattered to a shard, one layer's unsharded at a time. */
+			double L = (double)m->layers;
+			double blocks = N - model_params_embedding(m) -
+					(m->kind == MODEL_DECODER && !m->tied_embeddings ? (double)m->vocab * h : 0);
+			double g = w->grad_accum > 1 ? blocks * per : blocks * per / G + blocks / L * per;
+			e->shard_reduce = g;
+			e->mem.sharding += g;
+		}
 	}
 	e->lora_params = lora_params(m, w->lora_rank, w->lora_targets);
 	e->params_trainable = e->lora_params;
@@ -1290,6 +1364,8 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 		       const struct gpu_spec *gpu, const struct est_bench *bench, struct estimate *e,
 		       char *err, size_t errlen)
 {
+	struct model_spec untied;
+
 	memset(e, 0, sizeof(*e));
 	if ((w->task == TASK_LORA || w->task == TASK_QLORA)) {
 		if (!is_transformer(m)) {
@@ -1298,6 +1374,13 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 		}
 		if (check_targets(w->lora_targets, err, errlen))
 			return -1;
+	}
+	if (fw_profile(w->framework)->untied_lm_head && m->kind == MODEL_DECODER && m->tied_embeddings) {
+		/* formulas.md "Framework profiles": the framework keeps the
+		 * lm_head apart from the embedding (LitGPT) */
+		untied = *m;
+		untied.tied_embeddings = false;
+		m = &untied;
 	}
 	standard_notes(w, m, e);
 	e->params = model_params(m);

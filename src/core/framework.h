@@ -56,6 +56,17 @@ struct fw_profile {
 	bool quant_lm_head;      /* a quantized base's lm_head quantized too (every Linear replaced) */
 	bool mixed_fp32_module;  /* mixed precision keeps the module in fp32 (Lightning bf16-mixed):
 				  * a frozen or served model in 4 bytes a parameter */
+	bool bnb_quant;          /* a 4/8-bit base is bitsandbytes' (Linear4bit, Linear8bitLt) */
+	bool tp_replicates_vocab; /* serving over GPUs (tensor parallel): the embedding and the
+				  * lm_head whole on each (LitGPT generate/tp.py) */
+	bool quant_fp16_state;   /* a 4-bit base quantized from an fp16 copy (Lightning's
+				  * BitsandbytesPrecision): dequantized to fp16, then cast */
+	bool untied_lm_head;     /* the lm_head its own tensor even where the checkpoint ties it to
+				  * the embedding (LitGPT copies wte into lm_head on conversion) */
+	bool lora_fused_qkv;     /* LoRA on q, k, v is one adapter on the fused qkv projection: one
+				  * dropout of the layer input for the three (LitGPT LoRAQKVLinear) */
+	bool softcap_eager;      /* a model with capped attention logits (models.csv attn_softcap)
+				  * runs explicit attention, no fused kernel (LitGPT model.py) */
 	bool expandable;         /* sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
 	double loss_upcast;      /* chunked: bytes a logit of the live chunk (fp32 copy + gradient: 8) */
 	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */

@@ -101,6 +101,8 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 	    csv_field_long_range(c, r, "norms_per_layer", true, 0, 1, 16, fname, &m->norms_per_layer, err, errlen) ||
 	    (csv_col(c, "qk_norm") >= 0 &&  /* optional column: older tables lack it */
 	     csv_field_bool(c, r, "qk_norm", false, fname, &m->qk_norm, err, errlen)) ||
+	    (csv_col(c, "attn_softcap") >= 0 &&  /* optional column, as qk_norm */
+	     csv_field_double_range(c, r, "attn_softcap", false, 0, 0, 1e6, fname, &m->attn_softcap, err, errlen)) ||
 	    csv_field_str(c, r, "bias", true, fname, bias, sizeof(bias), err, errlen) ||
 	    csv_field_long_range(c, r, "experts", false, 0, 0, 100000, fname, &m->experts, err, errlen) ||
 	    csv_field_long_range(c, r, "experts_active", false, 0, 0, 100000, fname, &m->experts_active, err, errlen) ||

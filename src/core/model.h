@@ -35,6 +35,7 @@ struct model_spec {
 	enum norm_kind norm;
 	long norms_per_layer;
 	bool qk_norm;             /* RMSNorm/LayerNorm of q and k per head (Qwen3, Gemma 3) */
+	double attn_softcap;      /* attention logits capped, cap x tanh(s / cap) (Gemma 2); 0 = none */
 	enum bias_kind bias;
 	long experts, experts_active;   /* 0 = dense */
 	double dropout;

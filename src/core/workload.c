@@ -50,6 +50,10 @@ const struct workload_field workload_fields[] = {
 	    "with full checkpointing, keep the saved layer inputs in host memory (torchtune, unsloth)"),
 	FLD("alloc_overhead", F_FRACTION, alloc_overhead, "10%",
 	    "PyTorch caching-allocator reserve on top of allocated memory"),
+	FLD("autocast_inference_cache", F_BOOL, autocast_inference_cache,
+	    "false (PyTorch with the #158232 fix: nothing cached under inference_mode)",
+	    "serving an fp32 module under autocast (LitGPT bf16-mixed): each weight's 16-bit cast cached "
+	    "beside it (PyTorch up to 2.1 and later releases without the fix)"),
 	ENUM("bias", bias, bias_names, "the preset's (none by hand)",
 	     "linear-layer biases: none, qkv (Qwen 2.5) or all (GPT-2, BERT, ViT)"),
 	FLD("budget", F_MONEY, budget, "none",
@@ -74,11 +78,14 @@ const struct workload_field workload_fields[] = {
 	    "service: data sent to users per month, e.g. 50GB"),
 	FLD("epochs", F_COUNT, epochs, "1", "passes over the samples"),
 	INT("ffn", ffn, 1, 10000000, "4 x hidden", "MLP inner size (by-hand architecture)"),
-	FLD("flash_attention", F_BOOL, flash_attention, "true",
+	FLD("flash_attention", F_BOOL, flash_attention, "true (false: a softcapped model under litgpt)",
 	    "fused attention that never stores the s x s score matrix"),
 	ENUM("framework", framework, fw_names, "none (stated: the loss full, no checkpointing, foreach step)",
 	     "training or serving stack: hf, torchtune, litgpt, deepspeed, fsdp, torchtitan, megatron, "
 	     "llm.c, unsloth, liger, vllm, llama.cpp, sglang; sets the defaults listed below"),
+	FLD("fsdp_frozen_grads", F_BOOL, fsdp_frozen_grads, "false (LitGPT 0.5.8 and later, PEFT, torchtune)",
+	    "LoRA under FSDP1 with use_orig_params and each layer one unit (lit-gpt and LitGPT before "
+	    "0.5.8): every layer's frozen weights get a gradient"),
 	FLD("gated_mlp", F_BOOL, gated_mlp, "the preset's (false by hand)",
 	    "three-matrix gated MLP (SwiGLU/GeGLU: gate, up, down), as Llama, Mistral, Qwen"),
 	STR("gpu", gpu, "none (memory only)", "GPU type for time and fit, e.g. A100-80GB, RTX4090"),
@@ -105,6 +112,8 @@ const struct workload_field workload_fields[] = {
 	INT("layers", layers, 1, 100000, "-", "transformer layers (by-hand architecture)"),
 	FLD("link_bw", F_BANDWIDTH, link_bw, "65% of the link's peak",
 	    "effective GPU-to-GPU bandwidth per direction, e.g. 20GB/s"),
+	FLD("lora_dropout", F_FRACTION, lora_dropout, "0",
+	    "LoRA: dropout on each adapter's input; >0 keeps the dropped input and its mask for backward"),
 	INT("lora_rank", lora_rank, 1, 65536, "8", "LoRA rank r"),
 	STR("lora_targets", lora_targets, "q,v",
 	    "LoRA target modules: q,k,v,o,gate,up,down or all"),
@@ -570,7 +579,6 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (!SET(w, "gpus")) w->gpus = w->nodes;
 	if (!SET(w, "micro_batch")) w->micro_batch = 1;
 	if (!SET(w, "grad_accum")) w->grad_accum = 1;
-	if (!SET(w, "flash_attention")) w->flash_attention = 1;
 	if (!SET(w, "epochs")) w->epochs = 1;
 	if (!SET(w, "concurrency")) w->concurrency = 1;   /* a service's rps may raise it below */
 	if (!SET(w, "cuda_context")) w->cuda_context = 0.5e9;
@@ -593,6 +601,9 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 						      (w->grad_checkpointing ? AC_FULL : AC_NONE) :
 						      kbit && fp->kbit_fp32_rest ? AC_FULL : fp->ac;
 		if (!SET(w, "double_quant")) w->double_quant = fp->double_quant;
+		/* formulas.md "Framework profiles": capped attention logits
+		 * (Gemma 2) keep the framework off its fused attention */
+		if (!SET(w, "flash_attention")) w->flash_attention = !(arch->attn_softcap > 0 && fp->softcap_eager);
 		w->grad_checkpointing = w->activation_checkpointing == AC_FULL;
 		if (!SET(w, "activation_offloading"))
 			w->activation_offloading = fp->ac_offload && w->activation_checkpointing == AC_FULL;
@@ -645,8 +656,9 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (w->task == TASK_LORA || w->task == TASK_QLORA) {
 		if (!SET(w, "lora_rank")) w->lora_rank = 8;
 		if (!SET(w, "lora_targets")) snprintf(w->lora_targets, sizeof(w->lora_targets), "q,v");
-	} else if (SET(w, "lora_rank") || SET(w, "lora_targets")) {
-		return fail_field(SET(w, "lora_rank") ? "lora_rank" : "lora_targets", bad, err, errlen,
+	} else if (SET(w, "lora_rank") || SET(w, "lora_targets") || SET(w, "lora_dropout")) {
+		return fail_field(SET(w, "lora_rank") ? "lora_rank" : SET(w, "lora_targets") ? "lora_targets" : "lora_dropout",
+				  bad, err, errlen,
 				  "applies to task lora or qlora, not %s", task_names[w->task], 0);
 	}
 	if (!SET(w, "quant_bits"))
@@ -665,6 +677,14 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	    !((w->task == TASK_LORA || w->task == TASK_QLORA) && w->quant_bits == 4))
 		return fail_field("quant_saves_input", bad, err, errlen,
 				  "applies to training on a 4-bit base (task qlora, or lora with quant_bits 4)%s", "", 0);
+	if (SET(w, "fsdp_frozen_grads") && w->fsdp_frozen_grads &&
+	    !(w->task == TASK_LORA && w->quant_bits == 16 && w->zero == 3))
+		return fail_field("fsdp_frozen_grads", bad, err, errlen,
+				  "applies to LoRA on a 16-bit base sharded with zero 3 (FSDP)%s", "", 0);
+	if (SET(w, "autocast_inference_cache") && w->autocast_inference_cache &&
+	    !(w->task == TASK_INFER && (w->precision == PREC_AMP || w->precision == PREC_BF16 || w->precision == PREC_FP16)))
+		return fail_field("autocast_inference_cache", bad, err, errlen,
+				  "applies to task infer in mixed precision (amp, bf16 or fp16)%s", "", 0);
 	if (SET(w, "serve") && w->task != TASK_INFER)
 		return fail_field("serve", bad, err, errlen,
 				  "applies to task infer (a model served to users), not %s", task_names[w->task], 0);

@@ -69,6 +69,7 @@ struct workload {
 	int compile;             /* torch.compile / CUDA graphs; the framework's when not given */
 	int flash_attention;
 	double dropout;
+	double lora_dropout;     /* LoRA: dropout on each adapter's input */
 	int framework;           /* enum framework; FW_NONE unless given */
 	int loss;                /* enum loss_kind; the framework's when not given */
 	long lora_rank;
@@ -76,6 +77,8 @@ struct workload {
 	long quant_bits;
 	int double_quant;        /* 4-bit: block scales quantized again (formulas.md "Quantization") */
 	int quant_saves_input;   /* 4-bit: bitsandbytes <= 0.43.1 keeps each linear's input for backward */
+	int fsdp_frozen_grads;   /* LoRA, FSDP1 use_orig_params, a layer one unit: its frozen weights' gradient */
+	int autocast_inference_cache; /* serving an fp32 module under autocast: the 16-bit casts cached */
 	/* inference */
 	long context, concurrency;
 	int kv_dtype;

@@ -257,7 +257,8 @@ static void test_quant_saves_input(void **s)
 	tu_est("--model llama-3.1-8b --task qlora --framework litgpt --no-grad-checkpointing --quant-saves-input",
 	       &w, &m, &lit);
 	assert_float_equal(lit.mem.quant_saved, (32 * per + 4096) * tokens * 2, 1);
-	assert_float_equal(lit.mem.dequant, 128256.0 * 4096 * 2, 1);
+	/* Lightning quantized it from fp16: dequantized to fp16, then cast to bf16 */
+	assert_float_equal(lit.mem.dequant, 128256.0 * 4096 * 4, 1);
 	tu_est("--model llama-3.1-8b --task qlora --no-grad-checkpointing --loss full", &w, &m, &lit16);
 	/* the lm_head at 0.5625 bytes instead of 2 */
 	assert_true(lit.mem.weights < lit16.mem.weights - 128256.0 * 4096 * 1.4);
@@ -283,6 +284,230 @@ static void test_compile_activations(void **s)
 			   32 * tokens * 2 * (2 * 4096.0 + 2 * 14336.0), 1e3);
 }
 
+/* FSDP1 with use_orig_params and each layer one unit (lit-gpt 8641822's
+ * Block wrap under Lightning Fabric; fsdp_frozen_grads): a layer's frozen
+ * weights and its LoRA adapters are one FlatParameter that requires grad,
+ * so backward computes the layer's whole gradient: under no_sync (gradient
+ * accumulation) every layer's, unsharded, at 2 bytes; without accumulation
+ * a shard of them plus one layer unsharded. Llama-2-7B: 32 layers of
+ * 202,383,360 parameters, and the final norm's 4096 (N - 2 x 32000 x 4096
+ * for the embedding and the lm_head; the norm is counted with the layers,
+ * 8 kB). Off unless said: LitGPT wraps nn.Linear since 281510ab and uses
+ * FSDP2 since 5ac69b06; PEFT, torchtune and answer.ai wrap adapters apart. */
+static void test_fsdp_frozen_grads(void **s)
+{
+	static const char *const fws[] = {"litgpt", "torchtune", "hf", "fsdp", "none"};
+	struct workload w;
+	struct model_spec m;
+	struct estimate acc, one, off, q;
+	char args[256], err[256];
+	double blocks = 32 * 202383360.0 + 4096;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --gpus 2 --zero 3 --framework litgpt "
+	       "--grad-accum 32 --fsdp-frozen-grads", &w, &m, &acc);
+	assert_float_equal(model_params(&m) - 2 * 32000.0 * 4096, blocks, 1);
+	assert_float_equal(acc.shard_reduce, blocks * 2, 1);
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --gpus 2 --zero 3 --framework litgpt "
+	       "--grad-accum 32", &w, &m, &off);
+	assert_float_equal(off.shard_reduce, 0, 0);
+	assert_float_equal(acc.mem.sharding - off.mem.sharding, blocks * 2, 1);
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --gpus 2 --zero 3 --framework litgpt "
+	       "--fsdp-frozen-grads", &w, &m, &one);
+	assert_float_equal(one.shard_reduce, blocks * 2 / 2 + blocks / 32 * 2, 1);
+	/* off by default whatever the framework */
+	for (size_t i = 0; i < sizeof(fws) / sizeof(fws[0]); i++) {
+		snprintf(args, sizeof(args), "--model llama-2-7b --task lora --precision bf16-true --gpus 2 "
+			 "--zero 3 --grad-accum 32 --framework %s", fws[i]);
+		tu_est(args, &w, &m, &off);
+		assert_float_equal(off.shard_reduce, 0, 0);
+	}
+	/* QLoRA: off by default, and the field refused (no 16-bit frozen weights) */
+	tu_est("--model llama-2-7b --task qlora --precision bf16-true --gpus 2 --zero 3 --framework litgpt "
+	       "--grad-accum 32", &w, &m, &q);
+	assert_float_equal(q.shard_reduce, 0, 0);
+	assert_int_equal(tu_estimate_args("--model llama-2-7b --task qlora --gpus 2 --zero 3 --fsdp-frozen-grads",
+					  &w, &m, &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "fsdp_frozen_grads"));
+	assert_int_equal(tu_estimate_args("--model llama-2-7b --task lora --gpus 2 --fsdp-frozen-grads",
+					  &w, &m, &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "fsdp_frozen_grads"));
+}
+
+/* LoRA dropout, x -> dropout(x) @ A @ B: each adapted linear keeps the
+ * dropped input (2 B) and its mask (1 B). On q and v of Llama-2-7B at
+ * 1 x 512 without checkpointing: PEFT (hf) drops x for each, two copies of
+ * 4096 values a token a layer; LitGPT's fused qkv adapter one. */
+static void test_lora_dropout(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate hf0, hf1, lit0, lit1, all0, all1;
+	char err[256];
+	double tok = 512, L = 32, h = 4096;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --seq 512 --framework hf", &w, &m, &hf0);
+	tu_est("--model llama-2-7b --task lora --seq 512 --framework hf --lora-dropout 0.1", &w, &m, &hf1);
+	assert_float_equal(hf1.mem.activations - hf0.mem.activations, L * tok * 2 * h * 3, 1);
+	tu_est("--model llama-2-7b --task lora --seq 512 --framework litgpt", &w, &m, &lit0);
+	tu_est("--model llama-2-7b --task lora --seq 512 --framework litgpt --lora-dropout 0.05", &w, &m, &lit1);
+	assert_float_equal(lit1.mem.activations - lit0.mem.activations, L * tok * h * 3, 1);
+	/* every linear: qkv once, o, gate, up (4096 each) and down (11008) */
+	tu_est("--model llama-2-7b --task lora --seq 512 --framework litgpt --lora-targets all", &w, &m, &all0);
+	tu_est("--model llama-2-7b --task lora --seq 512 --framework litgpt --lora-targets all --lora-dropout 0.05",
+	       &w, &m, &all1);
+	assert_float_equal(all1.mem.activations - all0.mem.activations, L * tok * (4 * h + 11008) * 3, 1);
+	/* a LoRA field: refused for full training */
+	assert_int_equal(tu_estimate_args("--model llama-2-7b --task train --lora-dropout 0.1", &w, &m, &hf0,
+					  err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "lora_dropout"));
+}
+
+/* LitGPT keeps its lm_head a tensor of its own even where the checkpoint
+ * ties it (convert_hf_checkpoint copies wte into lm_head): Llama-3.2-1B
+ * carries 128256 x 2048 parameters more than under Transformers. */
+static void test_untied_lm_head(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate hf, lit;
+
+	(void)s;
+	tu_est("--model llama-3.2-1b --task lora --precision bf16-true --framework hf", &w, &m, &hf);
+	tu_est("--model llama-3.2-1b --task lora --precision bf16-true --framework litgpt", &w, &m, &lit);
+	assert_float_equal(lit.params - hf.params, 128256.0 * 2048, 1);
+	assert_float_equal(lit.mem.weights - hf.mem.weights, 128256.0 * 2048 * 2, 1);
+}
+
+/* Lightning bf16-mixed: fp32 module under torch.autocast. Serving under
+ * a PyTorch that caches casts in inference_mode (2.1; the #158232 fix stops
+ * it: autocast_inference_cache), the 16-bit casts of the linears and the
+ * lm_head stay cached for the forward (parameters that require grad):
+ * Llama-2-7B holds N x 4 + (32 layers x 4 x 4096^2 + 3 x 4096 x 11008,
+ * + 32000 x 4096) x 2 bytes; by default N x 4. */
+static void test_autocast_casts(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate e, t16;
+	double lin = 32 * (4 * 4096.0 * 4096 + 3 * 4096.0 * 11008), head = 32000.0 * 4096;
+	char err[256];
+
+	(void)s;
+
+	tu_est("--model llama-2-7b --task infer --precision bf16 --framework litgpt --context 56 "
+	       "--autocast-inference-cache", &w, &m, &e);
+	assert_float_equal(e.mem.weights, model_params(&m) * 4 + (lin + head) * 2, 1);
+	tu_est("--model llama-2-7b --task infer --precision bf16 --framework litgpt --context 56", &w, &m, &e);
+	assert_float_equal(e.mem.weights, model_params(&m) * 4, 1);
+	assert_int_equal(tu_estimate_args("--model llama-2-7b --task infer --precision bf16-true "
+					  "--autocast-inference-cache", &w, &m, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "autocast_inference_cache"));
+	/* bf16-true: the module is 16-bit, nothing cast */
+	tu_est("--model llama-2-7b --task infer --precision bf16-true --framework litgpt --context 56", &w, &m, &t16);
+	assert_float_equal(t16.mem.weights, model_params(&m) * 2, 1);
+}
+
+/* LitGPT serving a 4-bit base: the lm_head is quantized too and MatMul4Bit
+ * dequantizes it whole for the prompt (fp16, then cast to bf16: 4 B an
+ * element); Transformers' 4-bit model dequantizes its largest linear (the
+ * MLP's 4096 x 11008) once. */
+static void test_serving_4bit(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate lit, hf;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task infer --precision bf16-true --quant-bits 4 --framework litgpt", &w, &m, &lit);
+	assert_float_equal(lit.mem.dequant, 32000.0 * 4096 * 4, 1);
+	tu_est("--model llama-2-7b --task infer --precision bf16-true --quant-bits 4 --framework hf", &w, &m, &hf);
+	assert_float_equal(hf.mem.dequant, 4096.0 * 11008 * 2, 1);
+	/* the lm_head at 4 bits instead of 16 */
+	assert_float_equal(hf.mem.weights - lit.mem.weights, 32000.0 * 4096 * (2 - 0.5), 1);
+}
+
+/* LitGPT's tensor parallel (generate/tp.py) shards the layers' linears
+ * only: the embedding and the lm_head whole on each GPU. Llama-2-70B
+ * bf16-true over 8: (N - 2 x 32000 x 8192) x 2 / 8 + 2 x 32000 x 8192 x 2. */
+static void test_tp_vocab(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate lit, none;
+	double vh = 32000.0 * 8192;
+
+	(void)s;
+	tu_est("--model llama-2-70b --task infer --precision bf16-true --gpus 8 --framework litgpt", &w, &m, &lit);
+	assert_float_equal(lit.mem.weights, (model_params(&m) - 2 * vh) * 2 / 8 + 2 * vh * 2, 1);
+	tu_est("--model llama-2-70b --task infer --precision bf16-true --gpus 8", &w, &m, &none);
+	assert_float_equal(none.mem.weights, model_params(&m) * 2 / 8, 1);
+}
+
+/* LoRA under Lightning bf16-mixed: a frozen fp32 weight is not cached
+ * (it does not require grad), so every matmul keeps its own 16-bit copy
+ * for backward: all 32 layers' linears, and the lm_head's for each of the
+ * ceil(512 / 128) = 4 chunks LitGPT's loss calls it. These copies do not
+ * grow with the micro-batch, so twice the one-sample activations less the
+ * two-sample ones leave them: (lin + 4 x 32000 x 4096) x 2 bytes. */
+static void test_lora_autocast_copies(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate b1, b2, t1, t2;
+	double lin = 32 * (4 * 4096.0 * 4096 + 3 * 4096.0 * 11008), head = 32000.0 * 4096;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --precision bf16 --framework litgpt --seq 512", &w, &m, &b1);
+	tu_est("--model llama-2-7b --task lora --precision bf16 --framework litgpt --seq 512 --micro-batch 2",
+	       &w, &m, &b2);
+	assert_float_equal(2 * b1.mem.activations - b2.mem.activations, (lin + 4 * head) * 2, 1e3);
+	/* bf16-true: a 16-bit module, nothing cast */
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --framework litgpt --seq 512", &w, &m, &t1);
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --framework litgpt --seq 512 --micro-batch 2",
+	       &w, &m, &t2);
+	assert_float_equal(2 * t1.mem.activations - t2.mem.activations, 0, 1e3);
+}
+
+/* Gemma 2 caps its attention logits (models.csv attn_softcap 50), and
+ * LitGPT then runs q @ k.mT, tanh and softmax itself ("with softcapping we
+ * cannot use SDPA", litgpt model.py): explicit attention unless the user
+ * says --flash-attention; Llama under LitGPT and Gemma 2 under the other
+ * frameworks keep the fused kernel. */
+static void test_softcap_attention(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate e;
+
+	(void)s;
+	tu_est("--model gemma-2-9b --task qlora --framework litgpt --seq 512", &w, &m, &e);
+	assert_true(m.attn_softcap == 50);
+	assert_int_equal(w.flash_attention, 0);
+	tu_est("--model gemma-2-9b --task qlora --framework litgpt --seq 512 --flash-attention", &w, &m, &e);
+	assert_int_equal(w.flash_attention, 1);
+	tu_est("--model gemma-2-9b --task qlora --framework hf --seq 512", &w, &m, &e);
+	assert_int_equal(w.flash_attention, 1);
+	tu_est("--model llama-2-7b --task qlora --framework litgpt --seq 512", &w, &m, &e);
+	assert_float_equal(m.attn_softcap, 0, 0);
+	assert_int_equal(w.flash_attention, 1);
+}
+
+/* A 4-bit base Lightning quantized from fp16, trained in fp32: the fp16
+ * dequantized copy and its fp32 cast at once, 2 + 4 bytes an element of
+ * the largest weight (the 4-bit lm_head, 32000 x 4096). */
+static void test_fp16_state_fp32(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate e;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task qlora --precision fp32 --framework litgpt --seq 512", &w, &m, &e);
+	assert_float_equal(e.mem.dequant, 32000.0 * 4096 * 6, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +520,15 @@ int main(void)
 		cmocka_unit_test(test_quantized_loading),
 		cmocka_unit_test(test_compile_activations),
 		cmocka_unit_test(test_quant_saves_input),
+		cmocka_unit_test(test_fsdp_frozen_grads),
+		cmocka_unit_test(test_lora_dropout),
+		cmocka_unit_test(test_untied_lm_head),
+		cmocka_unit_test(test_autocast_casts),
+		cmocka_unit_test(test_serving_4bit),
+		cmocka_unit_test(test_tp_vocab),
+		cmocka_unit_test(test_lora_autocast_copies),
+		cmocka_unit_test(test_softcap_attention),
+		cmocka_unit_test(test_fp16_state_fp32),
 	};
 	return cmocka_run_group_tests_name("framework", tests, tu_setup, tu_teardown);
 }

@@ -131,6 +131,32 @@ static void test_qk_norm_column_optional(void **s)
 		fail_msg("'%s' lacks 'm.csv:2: qk_norm:'", err);
 }
 
+/* attn_softcap: optional (the old table above has none: 0), a finite
+ * number >= 0; Gemma 2's presets carry 50, Llama none. */
+static void test_attn_softcap_column(void **s)
+{
+	static const char *const bad[] = {"-1", "inf", "nan", "x", "1e400"};
+	const char *hdr = "name,aliases,kind,params_published,active_params_published,layers,hidden,heads,kv_heads,head_dim,ffn,gated_ffn,vocab,tied_embeddings,pos_embedding,max_positions,norm,norms_per_layer,qk_norm,attn_softcap,bias,experts,experts_active,dropout,image_size,patch_size,num_classes,cnn_block,cnn_stages,cnn_stem,source\n";
+	struct model_db db;
+	char buf[1024], err[512];
+
+	(void)s;
+	snprintf(buf, sizeof(buf), "%sx,,decoder,1,,12,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,,30.5,all,,,0.1,,,,,,,src\n", hdr);
+	assert_int_equal(model_db_load(&db, buf, strlen(buf), "m.csv", err, sizeof(err)), 0);
+	assert_true(db.v[0].attn_softcap == 30.5);
+	model_db_free(&db);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "%sx,,decoder,1,,12,768,12,12,64,3072,no,50257,yes,learned,1024,layernorm,2,,%s,all,,,0.1,,,,,,,src\n",
+			 hdr, bad[i]);
+		assert_int_equal(model_db_load(&db, buf, strlen(buf), "m.csv", err, sizeof(err)), -1);
+		if (!strstr(err, "m.csv:2: attn_softcap:"))
+			fail_msg("'%s' (for %s) lacks 'm.csv:2: attn_softcap:'", err, bad[i]);
+	}
+	assert_true(model_db_find(&tu_mdb, "gemma-2-9b")->attn_softcap == 50);
+	assert_true(model_db_find(&tu_mdb, "gemma-2-27b")->attn_softcap == 50);
+	assert_true(model_db_find(&tu_mdb, "llama-2-7b")->attn_softcap == 0);
+}
+
 /* Every name and alias finds its own row: no alias is shadowed by another. */
 static void test_aliases_unique(void **s)
 {
@@ -260,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_qwen3_moe),
 		cmocka_unit_test(test_qk_norm),
 		cmocka_unit_test(test_qk_norm_column_optional),
+		cmocka_unit_test(test_attn_softcap_column),
 		cmocka_unit_test(test_aliases_unique),
 		cmocka_unit_test(test_lookup_and_suggest),
 		cmocka_unit_test(test_bad_rows_name_line_and_column),
