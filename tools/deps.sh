@@ -25,6 +25,11 @@ command -v b3sum >/dev/null 2>&1 || tools="$tools b3sum"
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
 # ps/pgrep for the guard tests' orphan checks.
 command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
+# A private one-node Slurm cluster for tests/cli/slurm.sh (SKIP without the daemons).
+command -v slurmctld >/dev/null 2>&1 || tools="$tools slurmctld"
+command -v slurmd >/dev/null 2>&1 || tools="$tools slurmd"
+command -v sbatch >/dev/null 2>&1 || tools="$tools slurm-client"
+command -v munged >/dev/null 2>&1 || tools="$tools munge"
 # clang and its libFuzzer runtime for `make fuzz` (CI runs it; `make check` does not need them).
 command -v clang >/dev/null 2>&1 || tools="$tools clang"
 clang_major=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
