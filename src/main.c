@@ -36,6 +36,7 @@ static const struct command commands[] = {
 	{"plan", cmd_plan, "price a workload on every offer under each billing mode; rank, explain, advise"},
 	{"probe", cmd_probe, "run the first steps of a job: step time, GPU memory, diagnoses, against the estimate"},
 	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
+	{"slurm", cmd_slurm, "campus clusters on Slurm: write the sbatch script for a job, lint one"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };
 

@@ -18,6 +18,7 @@ int cmd_offers(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_slurm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
 #endif
