@@ -40,18 +40,55 @@ static void put_dir(FILE *f, const char *opt, const char *v)
 	fputc('\n', f);
 }
 
+/* "# same as: gpurent slurm script ...": the options that write this script again. */
+static void same_as(FILE *f, const struct slurm_emit *e, const char *job)
+{
+	const struct { const char *opt, *v; } strs[] = {
+		{"--account", e->account}, {"--ckpt-dir", e->ckpt_dir}, {"--conda", e->conda_env},
+		{"--gpu-type", e->gpu_type}, {"--gpurent", e->gpurent}, {"--job-name", job},
+		{"--log-dir", e->log_dir}, {"--partition", e->partition}, {"--venv", e->venv},
+	};
+	const struct { const char *opt; double s; } durs[] = {
+		{"--ckpt-write", e->in.ckpt_write_s}, {"--max-time", e->in.limit_s}, {"--time", e->in.time_s},
+		{"--work", e->in.wall_s},
+	};
+
+	fputs("# same as: gpurent slurm script", f);
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strs[i].v) {
+			fprintf(f, " %s ", strs[i].opt);
+			put_sh(f, strs[i].v);
+		}
+	fprintf(f, " --gpus %ld --nodes %ld", e->gpus_per_node > 0 ? e->gpus_per_node : 1, e->nodes > 0 ? e->nodes : 1);
+	for (size_t i = 0; i < sizeof(durs) / sizeof(durs[0]); i++)
+		if (durs[i].s > 0)
+			fprintf(f, " %s %.0fs", durs[i].opt, durs[i].s);
+	fprintf(f, " --requeues %ld --", e->requeues > 0 ? e->requeues : SLURM_EMIT_REQUEUES);
+	for (char *const *a = e->cmd; a && *a; a++) {
+		fputc(' ', f);
+		put_sh(f, *a);
+	}
+	fputc('\n', f);
+}
+
 int slurm_emit_write(FILE *f, const struct slurm_emit *e)
 {
 	const char *log = e->log_dir ? e->log_dir : SLURM_EMIT_LOG_DIR;
 	const char *ckpt = e->ckpt_dir ? e->ckpt_dir : SLURM_EMIT_CKPT_DIR;
 	long nodes = e->nodes > 0 ? e->nodes : 1, gpn = e->gpus_per_node > 0 ? e->gpus_per_node : 1;
-	char t[32], lead[32], buf[512];
+	char t[32], lead[32], buf[512], name[64];
+	const char *job = e->job_name;
 
+	if (!job && e->cmd && e->cmd[0]) {
+		const char *b = strrchr(e->cmd[0], '/');
+		snprintf(name, sizeof(name), "%s", b ? b + 1 : e->cmd[0]);
+		job = name;
+	}
 	slurm_format_time(e->g.time_s, t, sizeof(t));
 	snprintf(lead, sizeof(lead), "%.0f", e->g.lead_s);
 	fputs("#!/bin/bash\n", f);
-	if (e->job_name)
-		put_dir(f, "job-name", e->job_name);
+	if (job)
+		put_dir(f, "job-name", job);
 	if (e->partition)
 		put_dir(f, "partition", e->partition);
 	if (e->account)
@@ -76,8 +113,9 @@ int slurm_emit_write(FILE *f, const struct slurm_emit *e)
 		fputs("#SBATCH --requeue\n#SBATCH --open-mode=append\n", f);
 	fputs("#\n", f);
 	fputs("# Written by gpurent slurm script (docs/slurm.md).\n", f);
-	if (e->origin)
-		fprintf(f, "# %s\n", e->origin);
+	fprintf(f, "# --time: %s\n", e->in.time_s > 0 ? "as given" : e->in.wall_s > 0 ?
+		"the estimate, plus 20% (at least 10 min), plus the lead" : "the partition's limit");
+	same_as(f, e, job);
 	if (e->g.chained)
 		fprintf(f, "# The work takes about %ld jobs of %s: at %s s before each job's limit the guard has\n"
 			"# the job checkpoint (USR1), then requeues it; the next job resumes from the newest\n"

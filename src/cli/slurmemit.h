@@ -22,7 +22,7 @@
 
 /* What the script is for; every pointer borrowed, NULL/0 for "not given". */
 struct slurm_emit {
-	const char *job_name;
+	const char *job_name;         /* NULL: CMD's base name */
 	const char *partition, *account, *gpu_type;
 	long nodes, gpus_per_node;
 	struct slurm_gen g;           /* slurm_gen_plan()'s decisions */
@@ -32,7 +32,7 @@ struct slurm_emit {
 	const char *gpurent;          /* the gpurent the job runs ("gpurent") */
 	long requeues;
 	char *const *cmd;             /* CMD's argv, NULL-terminated */
-	const char *origin;           /* one line: what the figures come from */
+	struct slurm_gen_in in;       /* what g was decided from (the "same as" line) */
 };
 
 /* Write the script to f. 0, or -1 on a write error. */

@@ -4,6 +4,7 @@
  * slurm), and check one for the mistakes sbatch takes silently (the rules:
  * src/core/slurm.h; the words: here). The story: docs/slurm.md.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ static const char usage[] =
 	"  --max-time DUR     the partition's limit (default: scontrol show partition)\n"
 	"  --ckpt-write DUR   one checkpoint's write: the lead is twice it, >= 2 min\n"
 	"  --job-name NAME    the job's name (the command's)\n"
+	"  --work DUR         the job's compute time (default: the workload's estimate)\n"
 	"  --log-dir DIR      Slurm's logs and the guard's (slurm-logs)\n"
 	"  --ckpt-dir DIR     checkpoints; GPURENT_RESUME points at the newest (checkpoints)\n"
 	"  --conda ENV        conda activate ENV (after conda's shell hook); or\n"
@@ -333,10 +335,10 @@ static int slurm_script_cmd(int argc, char **argv)
 	struct slurm_gen_in in = {0};
 	struct workload w;
 	long gpus = 0, nodes = 0, requeues = SLURM_EMIT_REQUEUES;
-	double time_s = 0, max_time = 0, ckpt_write = 0;
+	double time_s = 0, max_time = 0, ckpt_write = 0, work = 0;
 	const char *partition = NULL, *account = NULL, *gpu_type = NULL, *job_name = NULL, *log_dir = NULL;
 	const char *ckpt_dir = NULL, *conda = NULL, *venv = NULL, *gpurent = NULL, *file = NULL;
-	char err[1200], pname[64] = "", name[64];
+	char err[1200], pname[64] = "";
 	int rc, nops, dash;
 	const struct opt opts[] = {
 		OPT_STR("account", &account, "A", N_("the account to charge")),
@@ -354,6 +356,7 @@ static int slurm_script_cmd(int argc, char **argv)
 		OPT_LONG("requeues", &requeues, 0, 10000, "N", N_("requeue at most N times")),
 		OPT_VAL(OPT_DURATION, "time", &time_s, "DUR", N_("each job's time")),
 		OPT_PATH("venv", &venv, "DIR", N_("the virtual environment to activate")),
+		OPT_VAL(OPT_DURATION, "work", &work, "DUR", N_("the job's compute time (else the estimate's)")),
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "slurm script", .usage = usage, .flags = OPT_KEEP_DASHDASH,
@@ -375,6 +378,8 @@ static int slurm_script_cmd(int argc, char **argv)
 	workload_init(&w);
 	if (file && (rc = workload_wall(file, &w, &in.wall_s, err, sizeof(err))))
 		return rc;
+	if (work > 0)
+		in.wall_s = work;
 	if (!nodes)
 		nodes = file && w.nodes > 0 ? w.nodes : 1;
 	if (!gpus)
@@ -386,13 +391,8 @@ static int slurm_script_cmd(int argc, char **argv)
 	in.ckpt_write_s = ckpt_write;
 	in.nodes = nodes;
 	in.gpus_per_node = gpus;
-	if (slurm_gen_plan(&in, &e.g, err, sizeof(err)))
-		return msg_usage("%s", err);
-	if (!job_name) {
-		const char *b = strrchr(argv[dash + 1], '/');
-		snprintf(name, sizeof(name), "%s", b ? b + 1 : argv[dash + 1]);
-		job_name = name;
-	}
+	in.wall_s = in.wall_s > 0 ? round(in.wall_s) : 0;   /* whole seconds, as "same as" writes it */
+	e.in = in;
 	e.job_name = job_name;
 	e.partition = partition;
 	e.account = account;
@@ -406,8 +406,8 @@ static int slurm_script_cmd(int argc, char **argv)
 	e.gpurent = gpurent;
 	e.requeues = requeues;
 	e.cmd = argv + dash + 1;
-	e.origin = in.wall_s > 0 ? "--time: the workload's estimate, plus 20% (at least 10 min), plus the lead"
-				 : "--time: as given, or the partition's limit";
+	if (slurm_gen_plan(&e.in, &e.g, err, sizeof(err)))
+		return msg_usage("%s", err);
 	if (slurm_emit_mkdirs(&e, err, sizeof(err)))
 		return msg_fail(_("the log directory: %s"), err);
 	if (slurm_emit_write(stdout, &e))

@@ -800,6 +800,8 @@ int slurm_gen_plan(const struct slurm_gen_in *in, struct slurm_gen *out, char *e
 	}
 	if (lead * 2 > out->time_s)
 		lead = floor(out->time_s / 2 / 10) * 10;   /* a short job: half its time at most */
+	if (in->wall_s > 0 && in->wall_s > out->time_s - lead)
+		out->chained = true;   /* the work does not fit in one job, whatever its --time */
 	if (out->chained) {
 		/* each job computes until the lead, then checkpoints (docs/slurm.md "Chained jobs") */
 		usable = out->time_s - lead;
