@@ -8,6 +8,7 @@
 #include "slurmemit.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,6 +61,10 @@ static void same_as(FILE *f, const struct slurm_emit *e, const char *job)
 			put_sh(f, strs[i].v);
 		}
 	fprintf(f, " --gpus %ld --nodes %ld", e->gpus_per_node > 0 ? e->gpus_per_node : 1, e->nodes > 0 ? e->nodes : 1);
+	if (e->in.cpus_per_task > 0)
+		fprintf(f, " --cpus %ld", e->in.cpus_per_task);
+	if (e->in.mem_bytes > 0)
+		fprintf(f, " --mem %.0fMiB", ceil(e->in.mem_bytes / (1024.0 * 1024)));
 	for (size_t i = 0; i < sizeof(durs) / sizeof(durs[0]); i++)
 		if (durs[i].s > 0)
 			fprintf(f, " %s %.0fs", durs[i].opt, durs[i].s);
@@ -100,7 +105,10 @@ int slurm_emit_write(FILE *f, const struct slurm_emit *e)
 		snprintf(buf, sizeof(buf), "gpu:%ld", gpn);
 	put_dir(f, "gres", buf);
 	fprintf(f, "#SBATCH --cpus-per-task=%ld\n", e->g.cpus_per_task);
-	fprintf(f, "#SBATCH --mem=%.0fG\n", e->g.mem_bytes / (1024.0 * 1024 * 1024));
+	if (fmod(e->g.mem_bytes, 1024.0 * 1024 * 1024) == 0)
+		fprintf(f, "#SBATCH --mem=%.0fG\n", e->g.mem_bytes / (1024.0 * 1024 * 1024));
+	else
+		fprintf(f, "#SBATCH --mem=%.0fM\n", ceil(e->g.mem_bytes / (1024.0 * 1024)));
 	fprintf(f, "#SBATCH --time=%s\n", t);
 	snprintf(buf, sizeof(buf), "%s/%%x-%%j.out", log);
 	put_dir(f, "output", buf);

@@ -48,6 +48,8 @@ static const char usage[] =
 	"  --work DUR         the job's compute time (default: the workload's estimate)\n"
 	"  --log-dir DIR      Slurm's logs and the guard's (slurm-logs)\n"
 	"  --ckpt-dir DIR     checkpoints; GPURENT_RESUME points at the newest (checkpoints)\n"
+	"  --cpus N           CPUs per task (default 8 per GPU, seed 004's script)\n"
+	"  --mem SIZE         memory per node (default 32GB per GPU)\n"
 	"  --conda ENV        conda activate ENV (after conda's shell hook); or\n"
 	"  --venv DIR         source DIR/bin/activate\n"
 	"  --requeues N       requeue at most N times (20)\n"
@@ -335,7 +337,8 @@ static int slurm_script_cmd(int argc, char **argv)
 	struct slurm_gen_in in = {0};
 	struct workload w;
 	long gpus = 0, nodes = 0, requeues = SLURM_EMIT_REQUEUES;
-	double time_s = 0, max_time = 0, ckpt_write = 0, work = 0;
+	double time_s = 0, max_time = 0, ckpt_write = 0, work = 0, mem = 0;
+	long cpus = 0;
 	const char *partition = NULL, *account = NULL, *gpu_type = NULL, *job_name = NULL, *log_dir = NULL;
 	const char *ckpt_dir = NULL, *conda = NULL, *venv = NULL, *gpurent = NULL, *file = NULL;
 	char err[1200], pname[64] = "";
@@ -345,12 +348,15 @@ static int slurm_script_cmd(int argc, char **argv)
 		OPT_PATH("ckpt-dir", &ckpt_dir, "DIR", N_("where the job keeps checkpoints")),
 		OPT_VAL(OPT_DURATION, "ckpt-write", &ckpt_write, "DUR", N_("one checkpoint's write")),
 		OPT_STR("conda", &conda, "ENV", N_("the conda environment to activate")),
+		OPT_LONG("cpus", &cpus, 1, 4096, "N", N_("CPUs per task (8 per GPU)")),
 		OPT_LONG("gpus", &gpus, 1, 1024, "N", N_("GPUs per node")),
 		OPT_STR("gpu-type", &gpu_type, "T", N_("the GRES type of the GPUs")),
 		OPT_PATH("gpurent", &gpurent, "PATH", N_("the gpurent the job runs")),
 		OPT_STR("job-name", &job_name, "NAME", N_("the job's name")),
-		OPT_PATH("log-dir", &log_dir, "DIR", N_("where Slurm and the guard write logs")),
+		{.name = "log-dir", .type = OPT_FILE, .dest = &log_dir, .arg = "DIR",
+		 .help = N_("where Slurm and the guard write logs (made now)"), .example = "/tmp"},
 		OPT_VAL(OPT_DURATION, "max-time", &max_time, "DUR", N_("the partition's time limit")),
+		OPT_VAL(OPT_BYTES, "mem", &mem, "SIZE", N_("memory per node (32GB per GPU)")),
 		OPT_LONG("nodes", &nodes, 1, 4096, "N", N_("nodes")),
 		OPT_STR("partition", &partition, "P", N_("the partition (queue)")),
 		OPT_LONG("requeues", &requeues, 0, 10000, "N", N_("requeue at most N times")),
@@ -391,6 +397,8 @@ static int slurm_script_cmd(int argc, char **argv)
 	in.ckpt_write_s = ckpt_write;
 	in.nodes = nodes;
 	in.gpus_per_node = gpus;
+	in.cpus_per_task = cpus;
+	in.mem_bytes = mem > 0 ? ceil(mem / 1048576) * 1048576 : 0;   /* whole MiB, as sbatch takes it */
 	in.wall_s = in.wall_s > 0 ? round(in.wall_s) : 0;   /* whole seconds, as "same as" writes it */
 	e.in = in;
 	e.job_name = job_name;

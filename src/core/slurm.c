@@ -811,8 +811,8 @@ int slurm_gen_plan(const struct slurm_gen_in *in, struct slurm_gen *out, char *e
 			out->jobs = 2;
 	}
 	out->lead_s = lead;
-	out->cpus_per_task = gpn * (in->cpus_per_gpu > 0 ? in->cpus_per_gpu : SLURM_GEN_CPUS_PER_GPU);
-	out->mem_bytes = (double)gpn * (in->mem_per_gpu > 0 ? in->mem_per_gpu : SLURM_GEN_MEM_PER_GPU);
+	out->cpus_per_task = in->cpus_per_task > 0 ? in->cpus_per_task : gpn * SLURM_GEN_CPUS_PER_GPU;
+	out->mem_bytes = in->mem_bytes > 0 ? in->mem_bytes : (double)gpn * SLURM_GEN_MEM_PER_GPU;
 	out->tasks_per_node = 1;
 	return 0;
 }

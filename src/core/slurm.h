@@ -177,8 +177,8 @@ struct slurm_gen_in {
 	double wall_s;        /* the estimate's wall time of the whole job; 0 unknown */
 	double limit_s;       /* the partition's limit; 0 unknown */
 	double ckpt_write_s;  /* one checkpoint write; 0: the default lead */
-	long cpus_per_gpu;    /* 0: SLURM_GEN_CPUS_PER_GPU */
-	double mem_per_gpu;   /* bytes; 0: SLURM_GEN_MEM_PER_GPU */
+	long cpus_per_task;   /* 0: SLURM_GEN_CPUS_PER_GPU per GPU */
+	double mem_bytes;     /* per node; 0: SLURM_GEN_MEM_PER_GPU per GPU */
 };
 
 /* Seed 004 §3.5's script asks for 8 CPUs for its one GPU. */

@@ -39,6 +39,8 @@ offers||
 plan|examples/lora-7b.yaml|
 probe|--no-ledger --log-dir $T/logs|-- true
 run|--dry-run --no-ledger --log-dir $T/logs|-- true
+slurm lint|tests/data/slurm/seed004.sbatch|
+slurm script|--time 10m --log-dir $T/sl|-- true
 verify|$T/data.manifest $T/data|"
 
 # mask digits: timings, sizes and ids differ from run to run

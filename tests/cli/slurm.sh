@@ -14,7 +14,7 @@ export LC_ALL=C
 NAME=slurm
 B=$(cd "$(dirname "${GPURENT:?set GPURENT to the binary}")" && pwd)
 . "$(dirname "$0")/lib/common.sh"
-. "$(dirname "$0")/lib/slurmcluster.sh"
+. "$ROOT/tests/cli/lib/slurmcluster.sh"
 trap 'slurm_cluster_stop; chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
 export XDG_DATA_HOME=$T/xdg
 unset SLURM_JOB_ID SLURM_CONF
@@ -93,7 +93,7 @@ mk noshebang.sh '#SBATCH --gres=gpu:1\npython t.py\n'
 lint_has "no shebang" noshebang.sh 1 "no #! line"
 mk late.sh '#SBATCH --gres=gpu:1\n#!/bin/bash\npython t.py\n'
 lint_has "misplaced shebang" late.sh 2 "#! below the first line"
-mk utf.sh "$H#SBATCH --job-name=\xe8\xae\xad\xe7\xbb\x83\xe3\x80\x80x\npython t.py\n"
+mk utf.sh "$H#SBATCH --job-name=\0350\0256\0255\0343\0200\0200x\npython t.py\n"
 lint_has "non-ASCII directive" utf.sh 4 "non-ASCII bytes in a directive"
 mk ctl.sh "$H#SBATCH --tiem\033[31m=1\npython t.py\n"
 run "$G" slurm lint ctl.sh
@@ -114,7 +114,7 @@ for l in '#SBATCH --gres=gpu:1' '#SBATCH --time=00:30:00' '#SBATCH --signal=B:US
 	'-- python train.py --lr 3e-4'; do
 	grep -Fq -- "$l" "$T/gen1.sbatch" && ok || bad "script lacks '$l'"
 done
-grep -q -- '--requeue' "$T/gen1.sbatch" && bad "one job: no --requeue" || ok
+grep -q -- '^#SBATCH --requeue$' "$T/gen1.sbatch" && bad "one job: no --requeue" || ok
 [ -d "$T/slurm-logs" ] && ok || bad "script: the log directory was not made"
 lint_clean "a generated script passes lint" gen1.sbatch --max-time 2h
 run "$G" slurm script "$ROOT/examples/resnet50-imagenet.yaml" --max-time 2h -- python train.py
@@ -148,9 +148,9 @@ if ! slurm_cluster_start "$T/cluster"; then
 fi
 export SLURM_CONF GPURENT_LEDGER="$T/ledger.db"
 lint_has "seed: --time above the partition's limit (scontrol)" seed.sbatch 6 "--time=02:00:00 is above the partition's limit of 00:02:00"
-# the job: 45 units of 1 s, a checkpoint every 5; each job may run 1 min and stops 30 s before it
-"$G" slurm script --partition gpu --time 1m --job-name drill --gpurent "$G" --ckpt-dir "$T/ck" \
-	--log-dir "$T/slurm-logs" --requeues 8 -- "$B/progs/slurmjob" 45 5 1000 "$T/work.log" >"$T/drill.sbatch"
+# the job: 75 units of 1 s, a checkpoint every 5; each job may run 1 min and stops 30 s before it
+"$G" slurm script --partition gpu --time 1m --cpus 1 --mem 200M --job-name drill --gpurent "$G" --ckpt-dir "$T/ck" \
+	--log-dir "$T/slurm-logs" --requeues 8 -- "$B/progs/slurmjob" 75 5 1000 "$T/work.log" >"$T/drill.sbatch"
 lint_clean "the drill's script passes lint (limit from scontrol)" drill.sbatch
 grep -q -- '--signal=B:USR1@30' "$T/drill.sbatch" && ok || bad "drill: lead $(grep signal "$T/drill.sbatch")"
 run sbatch --test-only "$T/drill.sbatch"
@@ -165,17 +165,20 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
 	state=$(printf '%s' "$info" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
 	case $state in
 	COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) break;;
-	PENDING) case $info in *Reason=BeginTime*) scontrol update jobid="$id" StartTime=now >/dev/null 2>&1;; esac;;
+	PENDING) case $info in
+		*Reason=BeginTime*) scontrol update jobid="$id" StartTime=now >/dev/null 2>&1;;
+		*Reason=Partition*|*Reason=BadConstraints*|*Reason=ReqNodeNotAvail*) break;;   # never runs
+		esac;;
 	esac
 	sleep 1
 done
 [ "$state" = COMPLETED ] && ok || { bad "drill: job $id ended $state"; scontrol show job "$id" | head -8; cat "$T"/slurm-logs/*.err 2>/dev/null | tail -20; }
 starts=$(grep -c '^start ' "$T/work.log" 2>/dev/null || echo 0)
 [ "$starts" -ge 3 ] && ok || bad "drill: $starts attempts, expected at least 3 (two requeues)"
-grep -q '^done 45$' "$T/work.log" && ok || bad "drill: not done: $(tail -3 "$T/work.log")"
+grep -q '^done 75$' "$T/work.log" && ok || bad "drill: not done: $(tail -3 "$T/work.log")"
 # every unit done, none repeated beyond one checkpoint interval (5) per attempt
 missing=0 repeated=0
-for u in $(seq 1 45); do
+for u in $(seq 1 75); do
 	c=$(grep -c "^unit $u attempt" "$T/work.log")
 	[ "$c" -ge 1 ] || missing=$((missing + 1))
 	[ "$c" -gt 1 ] && repeated=$((repeated + c - 1))
@@ -204,12 +207,13 @@ else
 fi
 tr '\n' ' ' <"$T/drill.sbatch" | grep -q 'gres=gpu:1' && scontrol show job "$id" | grep -q 'gres[:/]gpu' && ok ||
 	bad "drill: no GPU in scontrol show job"
-# the seed's script (its 2 h shortened to the partition's minute): no GPU allocated, as lint said
-sid=$(sbatch --parsable --time=1 "$T/seed.sbatch") || bad "sbatch seed: $sid"
+# the seed's script (its 2 h and 8 CPUs cut to what the test node has): no GPU allocated, as lint said
+sid=$(sbatch --parsable --time=1 --cpus-per-task=1 --mem=200M "$T/seed.sbatch") || bad "sbatch seed: $sid"
 deadline=$(( $(date +%s) + 120 ))
 while [ "$(date +%s)" -lt "$deadline" ]; do
 	state=$(scontrol -o show job "$sid" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
 	case $state in RUNNING|COMPLETED|FAILED|CANCELLED|TIMEOUT) break;; esac
+	scontrol -o show job "$sid" 2>/dev/null | grep -q 'Reason=Partition' && break
 	sleep 1
 done
 case $state in RUNNING|COMPLETED|FAILED) ok;; *) bad "seed job: $state";; esac

@@ -35,7 +35,7 @@ static void test_add_get_list(void **state)
 	(void)state;
 	l = open_ok();
 	assert_int_equal(ledger_schema_version(l), LEDGER_SCHEMA_VERSION);
-	assert_int_equal(LEDGER_SCHEMA_VERSION, 4);
+	assert_true(LEDGER_SCHEMA_VERSION >= 4);   /* the probes table came with v4 */
 	/* none yet: latest is not found, the list is empty */
 	assert_int_equal(ledger_probe_get(l, -1, &rows, err, sizeof(err)), LEDGER_NOT_FOUND);
 	assert_non_null(strstr(err, "no probe recorded"));
@@ -159,12 +159,14 @@ static void test_v3_migrates_newer_refused(void **state)
 	l = open_ok();
 	assert_int_equal(ledger_bench_add(l, &b, 1, err, sizeof(err)), 0);
 	ledger_close(l);
-	sql("DROP TABLE probes; DELETE FROM gpurent_schema WHERE version = 4; PRAGMA user_version = 3;");
+	/* back to v3: the tables of v4 and later gone */
+	sql("DROP TABLE probes; DROP TABLE IF EXISTS slurm_attempts; DELETE FROM gpurent_schema WHERE version >= 4; "
+	    "PRAGMA user_version = 3;");
 	/* read-only: not migrated, refused with the versions */
 	assert_int_equal(ledger_open_readonly(path, &l, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "schema 3"));
 	l = open_ok();
-	assert_int_equal(ledger_schema_version(l), 4);
+	assert_int_equal(ledger_schema_version(l), LEDGER_SCHEMA_VERSION);
 	assert_int_equal(ledger_bench_list(l, 0, &br, err, sizeof(err)), 0);
 	assert_int_equal(br.n, 1);
 	ledger_bench_rows_free(&br);
@@ -174,7 +176,11 @@ static void test_v3_migrates_newer_refused(void **state)
 	ledger_probe_rows_free(&rows);
 	ledger_close(l);
 
-	sql("PRAGMA user_version = 5;");
+	{
+		char newer[64];
+		snprintf(newer, sizeof(newer), "PRAGMA user_version = %d;", LEDGER_SCHEMA_VERSION + 1);
+		sql(newer);
+	}
 	assert_int_equal(ledger_open(path, &l, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "newer gpurent"));
 	assert_non_null(strstr(err, "v5"));

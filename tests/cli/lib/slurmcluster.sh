@@ -78,6 +78,8 @@ slurm_cluster_start() {
 	mkdir -p "$_sd/dev" && ln -sf /dev/null "$_sd/dev/gpu0" && ln -sf /dev/zero "$_sd/dev/gpu1"
 	printf 'Name=gpu File=%s/dev/gpu[0-1]\n' "$_sd" >"$_sd/gres.conf"
 	# The partition's MaxTime is 2 minutes: the requeue test's job asks for 1.
+	# config_overrides: the node is what slurm.conf says (2 CPUs, 1000 MB)
+	# whatever the machine has, so the test asks for the same on any box.
 	cat >"$_sd/slurm.conf" <<EOF
 ClusterName=$SLURM_CLUSTER_NAME
 SlurmctldHost=$host(127.0.0.1)
@@ -111,7 +113,8 @@ KillWait=15
 MinJobAge=600
 MessageTimeout=20
 GresTypes=gpu
-NodeName=gn1 NodeHostname=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=4000 Gres=gpu:2 State=UNKNOWN
+SlurmdParameters=config_overrides
+NodeName=gn1 NodeHostname=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 Gres=gpu:2 State=UNKNOWN
 PartitionName=gpu Nodes=gn1 Default=YES MaxTime=2 State=UP
 EOF
 	export SLURM_CONF="$_sd/slurm.conf"
