@@ -81,7 +81,7 @@ static const char usage[] =
 	"\n"
 	"Inside a Slurm job, --preset slurm reads the job's time limit (SLURM_JOB_END_TIME,\n"
 	"else scontrol show job): --max-runtime defaults to it less --lead. USR1 (the\n"
-	"script's --signal) or SIGTERM is passed to CMD to checkpoint; then the job is\n"
+	"script's signal option) or SIGTERM is passed to CMD to checkpoint; then the job is\n"
 	"requeued (scontrol requeue) when a complete checkpoint is in --ckpt-dir and it\n"
 	"has restarted fewer than --requeues times; a CMD that ends with 0 ends the job;\n"
 	"anything else cancels it (scancel). docs/slurm.md.\n"

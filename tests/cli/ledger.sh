@@ -380,9 +380,9 @@ PY
 		# a v3 ledger (before probes) gains the table, its runs kept
 		cp "$P" "$T/v3.db"
 		"$G" ledger --ledger "$T/v3.db" add --cost 2 --currency USD --duration 1h >/dev/null 2>&1
-		sqlite3 "$T/v3.db" "DROP TABLE probes; DELETE FROM gpurent_schema WHERE version = 4; PRAGMA user_version = 3;"
+		sqlite3 "$T/v3.db" "DROP TABLE probes; DROP TABLE IF EXISTS slurm_attempts; DELETE FROM gpurent_schema WHERE version >= 4; PRAGMA user_version = 3;"
 		expect_ok probes-v3 '^no probes recorded' "$G" ledger --ledger "$T/v3.db" probes
-		[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = 4 ] && [ "$(sqlite3 "$T/v3.db" 'SELECT count(*) FROM runs')" = 1 ] \
+		[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = "$(sqlite3 "$P" 'PRAGMA user_version')" ] && [ "$(sqlite3 "$T/v3.db" 'SELECT count(*) FROM runs')" = 1 ] \
 			&& ok || bad "v3 -> v4: $(sqlite3 "$T/v3.db" 'PRAGMA user_version')"
 	fi
 fi

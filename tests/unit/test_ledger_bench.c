@@ -65,7 +65,8 @@ static void test_v2_ledger_migrates(void **state)
 	char err[512];
 
 	(void)state;
-	sql("DROP TABLE bench_results; DROP TABLE probes; DELETE FROM gpurent_schema WHERE version >= 3; "
+	sql("DROP TABLE bench_results; DROP TABLE probes; DROP TABLE IF EXISTS slurm_attempts; "
+	    "DELETE FROM gpurent_schema WHERE version >= 3; "
 	    "PRAGMA user_version = 2;");
 	l = open_ok();
 	assert_int_equal(ledger_schema_version(l), LEDGER_SCHEMA_VERSION);
