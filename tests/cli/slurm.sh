@@ -103,6 +103,7 @@ expect_err "unreadable" 2 "nope.sh" "$G" slurm lint "$T/nope.sh"
 expect_err "empty" 2 "empty.sh:1: script: expected an sbatch script" "$G" slurm lint "$T/empty.sh"
 expect_err "no subcommand" 2 "expected a subcommand" "$G" slurm
 expect_err "did you mean" 2 "did you mean 'lint'" "$G" slurm lnit x
+expect_err "emit slurm: no command" 2 "--emit slurm: give the job's command after --" "$G" plan "$ROOT/examples/resnet50-imagenet.yaml" --emit slurm
 
 # ---- the generator ----
 run "$G" slurm script --partition gpu --max-time 2h --time 30m --conda torch --job-name t1 -- python train.py --lr 3e-4
@@ -132,6 +133,7 @@ grep -q '^srun --ntasks-per-node=1 gpurent run' "$T/out" && grep -q -- '--signal
 run "$G" plan "$ROOT/examples/resnet50-imagenet.yaml" --access SJTU-HPC --only campus-hpc --gpu A100 --emit slurm -- python train.py
 if [ "$rc" -eq 0 ]; then
 	cp "$T/out" "$T/plan.sbatch"
+	grep -q 'emit slurm: [0-9]* chained jobs, [0-9.]* h of queue waits assumed' "$T/err" && ok || bad "plan --emit slurm: no jobs and waits: $(cat "$T/err")"
 	args=$(sed -n 's/^# same as: gpurent slurm script //p' "$T/plan.sbatch")
 	[ -n "$args" ] && ok || bad "plan --emit slurm: no 'same as' line"
 	eval "run \"\$G\" slurm script $args"
@@ -139,6 +141,15 @@ if [ "$rc" -eq 0 ]; then
 else
 	bad "plan --emit slurm: exit $rc $(cat "$T/err")"
 fi
+
+# a campus offer whose limit chains jobs: the plan's count is the script's
+PA="$ROOT/examples/resnet50-imagenet.yaml --access KFUPM-JRCAI --only campus-hpc --gpu RTXA6000 --resumable true --epochs 400"
+run "$G" plan $PA
+pj=$(sed -n 's/.*, \([0-9]*\) jobs chained across the 48 h limit, queue \([0-9]*\) h in all.*/\1/p' "$T/out" | head -1)
+[ -n "$pj" ] && [ "$pj" -ge 2 ] && ok || bad "plan: no chained jobs for a 48 h limit: $(grep -A1 '^Why' "$T/out")"
+run "$G" plan $PA --emit slurm -- python train.py
+grep -q '^#SBATCH --requeue$' "$T/out" && grep -q "^# The work takes about $pj jobs of 2-00:00:00" "$T/out" &&
+	grep -q "emit slurm: $pj chained jobs" "$T/err" && ok || bad "emit slurm: not the plan's $pj jobs: $(grep -i 'jobs' "$T/out" "$T/err")"
 
 # ---- on real Slurm daemons ----
 if ! slurm_cluster_start "$T/cluster"; then
