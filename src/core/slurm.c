@@ -589,12 +589,12 @@ void slurm_output_dir(const char *pattern, char *buf, size_t n)
 struct sink {
 	struct slurm_finding *out;
 	size_t max, n;
+	struct slurm_finding spare;   /* where findings past max are written, then dropped */
 };
 
 static struct slurm_finding *add(struct sink *k, enum slurm_finding_code code, size_t line)
 {
-	static struct slurm_finding scratch;
-	struct slurm_finding *f = k->n < k->max ? &k->out[k->n] : &scratch;
+	struct slurm_finding *f = k->n < k->max ? &k->out[k->n] : &k->spare;
 
 	k->n++;
 	memset(f, 0, sizeof(*f));
@@ -631,7 +631,7 @@ static int finding_cmp(const void *a, const void *b)
 size_t slurm_lint(const struct slurm_script *s, const struct slurm_optdb *db,
 		  const struct slurm_lint_env *env, struct slurm_finding *out, size_t max)
 {
-	struct sink k = {out, max, 0};
+	struct sink k = {.out = out, .max = max};
 	const struct slurm_directive *mem = NULL, *mem_cpu = NULL, *gres_gpu = NULL, *gpus = NULL;
 	const struct slurm_directive *time = NULL, *array = NULL, *signal = NULL, *requeue = NULL;
 	struct slurm_finding *f;
