@@ -183,8 +183,9 @@ static void say(const char *file, const struct slurm_finding *f)
 			file, f->line, f->arg, f->value, kind_words(f->kind));
 		break;
 	case SLF_NON_ASCII:
-		put_line(_("%s:%zu: non-ASCII bytes in a directive (a full-width space, a smart quote?): sbatch "
-			  "does not read them as options; retype the line in ASCII"), file, f->line);
+		put_line(_("%s:%zu: non-ASCII bytes in a directive: sbatch reads them as part of a value (a "
+			  "full-width space separates no options, a smart quote quotes nothing); retype the line "
+			  "in ASCII"), file, f->line);
 		break;
 	case SLF_NO_GPU:
 		put_line(_("%s:%zu: %s runs here but the script asks for no GPU: the job gets none and CUDA "
@@ -218,8 +219,9 @@ static void say(const char *file, const struct slurm_finding *f)
 			  "keep one of them"), file, f->line, f->arg, f->value);
 		break;
 	case SLF_GRES_AND_GPUS:
-		put_line(_("%s:%zu: %s together with %s: two GPU requests that Slurm does not add up (and "
-			  "some versions refuse); keep one of them"), file, f->line, f->arg, f->value);
+		put_line(_("%s:%zu: %s together with %s: Slurm keeps both GPU requests and sizes the job to meet "
+			  "both (--gres=gpu:1 with --gpus=2 asks for two nodes); keep one of them"), file, f->line,
+			f->arg, f->value);
 		break;
 	case SLF_ARRAY_OUTPUT:
 		put_line(_("%s:%zu: --array with %s=%s: every task of the array writes the same file; "
