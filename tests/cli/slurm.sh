@@ -153,7 +153,13 @@ grep -q '^#SBATCH --requeue$' "$T/out" && grep -q "^# The work takes about $pj j
 
 # ---- on real Slurm daemons ----
 if ! slurm_cluster_start "$T/cluster"; then
-	echo "slurm: SKIP the real-Slurm cases: $SLURM_WHY"
+	# CI sets GPURENT_REQUIRE_SLURM=1: there the daemons must start
+	if [ "${GPURENT_REQUIRE_SLURM:-0}" = 1 ]; then
+		bad "the test cluster did not start: $SLURM_WHY"
+		for f in "$T"/cluster/log/*; do [ -f "$f" ] && { echo "== $f"; tail -5 "$f"; }; done
+	else
+		echo "slurm: SKIP the real-Slurm cases: $SLURM_WHY"
+	fi
 	finish
 	exit $?
 fi
