@@ -37,6 +37,7 @@ static const struct command commands[] = {
 	{"release", cmd_release, "end a rental: verify the copy, delete credentials and leftovers, clear histories, release the instance"},
 	{"report", cmd_report, "one HTML page of charts: spend by week and kind, runs, GPU-hours, audit findings"},
 	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
+	{"slurm", cmd_slurm, "campus clusters on Slurm: write the sbatch script for a job, lint one"},
 	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
 };
 

@@ -32,6 +32,11 @@ command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
 # zsh and fish, to check the completion scripts for them (SKIP without them).
 command -v zsh >/dev/null 2>&1 || tools="$tools zsh"
 command -v fish >/dev/null 2>&1 || tools="$tools fish"
+# A private one-node Slurm cluster for tests/cli/slurm.sh (SKIP without the daemons).
+command -v slurmctld >/dev/null 2>&1 || tools="$tools slurmctld"
+command -v slurmd >/dev/null 2>&1 || tools="$tools slurmd"
+command -v sbatch >/dev/null 2>&1 || tools="$tools slurm-client"
+command -v munged >/dev/null 2>&1 || tools="$tools munge"
 # clang and its libFuzzer runtime for `make fuzz` (CI runs it; `make check` does not need them).
 command -v clang >/dev/null 2>&1 || tools="$tools clang"
 clang_major=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)

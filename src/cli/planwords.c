@@ -199,9 +199,15 @@ void plan_word_why(const struct plan_choice *c, char *out, size_t n)
 			 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode));
 		break;
 	case PLAN_WHY_QUEUE:
-		snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s, queue %.0f h"),
-			 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode),
-			 c->queue_s / 3600);
+		if (c->chunks > 1)
+			snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s, %.0f jobs chained "
+					   "across the %.0f h limit, queue %.0f h in all"),
+				 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode),
+				 c->chunks, o->max_runtime / 3600, c->queue_s / 3600);
+		else
+			snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s, queue %.0f h"),
+				 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode),
+				 c->queue_s / 3600);
 		break;
 	default:
 		snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s"),

@@ -36,6 +36,7 @@ int cmd_probe(int argc, char **argv);
 int cmd_release(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_slurm(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 
 #endif

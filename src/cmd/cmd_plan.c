@@ -23,6 +23,7 @@
 #include "../cli/planwords.h"
 #include "../cli/config.h"
 #include "../cli/skyemit.h"
+#include "../cli/slurmemit.h"
 #include "../cli/wlargs.h"
 #include "../util/util.h"
 
@@ -615,10 +616,50 @@ static int emit_sky(const struct workload *w, const struct plan_opts *po, const 
 	return EXIT_OK;
 }
 
+/*
+ * --emit slurm: the sbatch script for the best ranked campus-HPC choice,
+ * written by the generator of `gpurent slurm script` (slurmemit.h) from
+ * the plan's figures: its compute time, the queue's time limit, one
+ * checkpoint's write, the GPUs of the offer. CMD: the words after --.
+ */
+static int emit_slurm(const struct plan_result *r, char **cmd)
+{
+	struct slurm_emit e = {0};
+	const struct plan_choice *c = NULL;
+	char err[256];
+
+	for (size_t i = 0; i < r->n && !c; i++)
+		if (r->ranked[i].offer->supply == SUPPLY_CAMPUS_HPC)
+			c = &r->ranked[i];
+	if (!c) {
+		msg_error(_("--emit slurm: none of the %zu ranked offers is a campus cluster (give --access NAME "
+			    "for the clusters you may use)"), r->n);
+		return EXIT_RUNTIME;
+	}
+	e.nodes = c->nodes > 1 ? (long)c->nodes : 1;
+	e.gpus_per_node = c->offer->gpus >= 1 ? (long)c->offer->gpus : 1;
+	e.in.nodes = e.nodes;
+	e.in.gpus_per_node = e.gpus_per_node;
+	e.in.wall_s = round(c->compute_s);
+	e.in.limit_s = round(c->offer->max_runtime);
+	e.in.ckpt_write_s = round(c->ckpt_write_s);
+	e.requeues = SLURM_EMIT_REQUEUES;
+	e.cmd = cmd;
+	if (slurm_gen_plan(&e.in, &e.g, err, sizeof(err)))
+		return msg_fail("--emit slurm: %s", err);
+	if (slurm_emit_mkdirs(&e, err, sizeof(err)))
+		return msg_fail(_("--emit slurm: the log directory: %s"), err);
+	if (slurm_emit_write(stdout, &e))
+		return msg_fail("%s", _("--emit slurm: could not write the script"));
+	msg_note(_("--emit slurm: %.0f chained jobs, %.1f h of queue waits assumed (the offer's queue_wait "
+		   "each)"), c->chunks > 1 ? c->chunks : 1, c->queue_s / 3600);
+	return EXIT_OK;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	static const char *const by_names[] = {"cost", "time", NULL};
-	static const char *const emit_names[] = {"none", "sky", NULL};
+	static const char *const emit_names[] = {"none", "sky", "slurm", NULL};
 	struct workload w, wd;
 	struct model_db mdb;
 	struct model_spec arch;
@@ -643,6 +684,15 @@ int cmd_plan(int argc, char **argv)
 	size_t ndoc, njobs = 0;
 	bool served = false;   /* a service plan reports its catalogs itself */
 
+	char **slurm_cmd = NULL;
+
+	/* --emit slurm: the job's command after -- (the script runs it) */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			slurm_cmd = argv + i + 1;
+			argc = i;
+			break;
+		}
 	workload_init(&w);
 	plan_opts_default(&po);
 	top = po.top;
@@ -658,8 +708,8 @@ int cmd_plan(int argc, char **argv)
 			 .help = N_("a SkyPilot catalog file or folder, or an offers CSV"),
 			 .example = "tests/data/offers-mixed.csv"},
 			OPT_STR("currency", &currency, "CODE", N_("show money in this currency (RMB and ¥ are CNY)")),
-			OPT_ONEOF("emit", &emit, emit_names, "sky",
-				  N_("print a SkyPilot task for the best choice instead of the plan")),
+			OPT_ONEOF("emit", &emit, emit_names, "sky|slurm",
+				  N_("print a SkyPilot task (or a Slurm script) for the best choice instead of the plan")),
 			{.name = "exclude", .type = OPT_LIST, .dest = &excl, .arg = "NAME[,NAME]",
 			 .help = N_("leave out these providers or supply types"), .example = "marketplace"},
 			OPT_BOOL("json", &json, N_("print JSON")),
@@ -692,6 +742,11 @@ int cmd_plan(int argc, char **argv)
 		task_file = sky_opt;
 	if (emit && json) {
 		rc = msg_usage("%s", _("--emit sky prints a task, --json a plan: give one"));
+		goto out_opts;
+	}
+	if ((emit == 2) != (slurm_cmd && *slurm_cmd)) {
+		rc = msg_usage("%s", emit == 2 ? _("--emit slurm: give the job's command after --") :
+				 _("a command after --: only with --emit slurm"));
 		goto out_opts;
 	}
 	if ((rc = task_file ? read_task(task_file, true, &task) : read_task(file, false, &task)))
@@ -853,7 +908,11 @@ int cmd_plan(int argc, char **argv)
 			goto out_pricer;
 		}
 		njobs++;
-		if (emit) {
+		if (emit == 2) {
+			one = r.n ? emit_slurm(&r, slurm_cmd) : EXIT_RUNTIME;
+			if (!r.n)
+				msg_error(_("--emit slurm: no offer fits; run without --emit for what was excluded"));
+		} else if (emit) {
 			one = r.n ? emit_sky(&wd, &po, &r, doc, &disp, d + 1 < ndoc) : EXIT_RUNTIME;
 			if (!r.n)
 				msg_error(_("--emit sky: no offer fits; run without --emit for what was excluded"));

@@ -18,6 +18,8 @@
 #include "../cli/opt.h"
 #include "../guard/action.h"
 #include "../guard/guard.h"
+#include "../os/slurmctl.h"
+#include "../util/util.h"
 
 static const char usage[] =
 	"usage: gpurent run [options] -- CMD [ARGS...]\n"
@@ -62,6 +64,8 @@ static const char usage[] =
 	"  --release            with --preset NAME: its -release variant, which deletes\n"
 	"                       the instance and its disks instead of stopping it\n"
 	"  --dry-run            run CMD, but only say what the stop action would do\n"
+	"  --lead DUR           slurm: stop this long before the job's time limit (2m)\n"
+	"  --requeues N         slurm: requeue while the job has restarted fewer times (20)\n"
 	"  --hard-deadline DUR  stop at DUR; also arm a watchdog in its own session that\n"
 	"                       fires the stop action if the guard itself is killed\n"
 	"\n"
@@ -79,6 +83,13 @@ static const char usage[] =
 	"  --tag TAGS           comma-separated tags to record\n"
 	"  --poll DUR           how often to sample (1s)\n"
 	"\n"
+	"Inside a Slurm job, --preset slurm reads the job's time limit (SLURM_JOB_END_TIME,\n"
+	"else scontrol show job): --max-runtime defaults to it less --lead. USR1 (the\n"
+	"script's signal option) or SIGTERM is passed to CMD to checkpoint; then the job is\n"
+	"requeued (scontrol requeue) when a complete checkpoint is in --ckpt-dir and it\n"
+	"has restarted fewer than --requeues times; a CMD that ends with 0 ends the job;\n"
+	"anything else cancels it (scancel). docs/slurm.md.\n"
+	"\n"
 	"On a terminal one status line shows elapsed time, cost, GPU use and state.\n"
 	"Examples:\n"
 	"  gpurent run --idle 20m --preset runpod --ckpt-dir /workspace/ckpt --restarts 3 -- python train.py\n"
@@ -90,6 +101,8 @@ struct run_opts {
 	const char *preset, *token_file, *stop_url_file;
 	bool release;             /* --release: the preset's -release variant */
 	char release_name[64];
+	double lead_s;
+	bool lead_given;
 };
 
 #define run_usage_error msg_usage
@@ -119,6 +132,12 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 		return parse_dur(name, v, &o->g.lim.max_runtime_s);
 	if (!strcmp(name, "--grace"))
 		return parse_dur(name, v, &o->g.grace_s);
+	if (!strcmp(name, "--lead")) {
+		o->lead_given = true;
+		if (parse_dur(name, v, &o->lead_s))
+			return EXIT_USAGE;
+		return o->lead_s > 0 ? 0 : run_usage_error("--lead: must be positive");
+	}
 	if (!strcmp(name, "--poll")) {
 		if (parse_dur(name, v, &o->g.poll_s))
 			return EXIT_USAGE;
@@ -167,11 +186,13 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 		}
 		return 0;
 	}
-	if (!strcmp(name, "--restarts") || !strcmp(name, "--stop-retries")) {
+	if (!strcmp(name, "--restarts") || !strcmp(name, "--stop-retries") || !strcmp(name, "--requeues")) {
 		if (units_parse_int(v, 0, 1000, &n, err, sizeof(err)))
 			return run_usage_error("%s: %s", name, err);
 		if (!strcmp(name, "--restarts"))
 			o->g.restarts = n;
+		else if (!strcmp(name, "--requeues"))
+			o->g.slurm.requeues = n;
 		else
 			o->g.action.retries = (int)n;
 		return 0;
@@ -203,6 +224,51 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 	else if (!strcmp(name, "--tag"))
 		o->g.tags = v;
 	return 0;
+}
+
+/*
+ * --preset slurm inside a job: the job's facts (guard.h struct guard_slurm)
+ * and --max-runtime from its time limit less the lead, unless given.
+ * docs/slurm.md "The guard under Slurm".
+ */
+static void slurm_setup(struct run_opts *o)
+{
+	struct guard_slurm *s = &o->g.slurm;
+	const char *rc = getenv("SLURM_RESTART_COUNT"), *procid = getenv("SLURM_PROCID");
+	const char *end = getenv("SLURM_JOB_END_TIME");
+	struct slurmctl_job j;
+	char err[256];
+	double left = -1;
+
+	s->on = true;
+	s->job_id = getenv("SLURM_JOB_ID");
+	s->restart_count = rc && *rc ? strtol(rc, NULL, 10) : 0;
+	if (s->restart_count < 0)
+		s->restart_count = 0;
+	s->rank0 = !procid || !*procid || !strcmp(procid, "0");
+	s->queue_wait_s = s->time_limit_s = -1;
+	if (end && *end) {   /* Slurm 23.02 and later set it (unix seconds) */
+		char *e;
+		double t = strtod(end, &e);
+		if (e != end && !*e && t > 0)
+			left = t - util_now_wall();
+	}
+	if (!slurmctl_job(s->job_id, &j, err, sizeof(err))) {
+		s->queue_wait_s = j.queue_wait_s;
+		s->time_limit_s = j.time_limit_s;
+		if (left < 0)
+			left = j.time_left_s;
+	} else {
+		msg_warn(_("--preset slurm: %s; the job's time limit and queue wait are not known"), err);
+	}
+	if (o->g.lim.max_runtime_s <= 0 && left > 0) {
+		o->g.lim.max_runtime_s = left - o->lead_s > 1 ? left - o->lead_s : 1;
+		msg_note(_("Slurm job %s: %.0f s left; --max-runtime %.0f s (--lead %.0f s before the limit)"),
+			 s->job_id, left, o->g.lim.max_runtime_s, o->lead_s);
+	}
+	/* CMD's checkpoint must be over while the job can still be requeued */
+	if (o->g.grace_s > o->lead_s / 2)
+		o->g.grace_s = o->lead_s / 2;
 }
 
 /* Returns -1 to go on, else the exit code. */
@@ -241,6 +307,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		VAL(OPT_DURATION, "grace", "DUR", "30s"),
 		VAL(OPT_DURATION, "hard-deadline", "DUR", "6h"),
 		VAL(OPT_DURATION, "idle", "DUR", "20m"),
+		VAL(OPT_DURATION, "lead", "DUR", "2m"),
 		VAL(OPT_PERCENT, "idle-util", "PCT", "5"),
 		OPT_BOOL("keep-on-exit", &o->g.keep_on_exit, N_("CMD's own end does not fire the stop action")),
 		VAL(OPT_FILE, "ledger", "PATH", "ledger.db"),
@@ -254,6 +321,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		VAL(OPT_MONEY, "price", "PRICE", "2.1"),
 		VAL(OPT_FILE, "progress-file", "F", "README.md"),
 		OPT_BOOL("release", &o->release, N_("with --preset: the variant that deletes the instance and its disks")),
+		{.name = "requeues", .type = OPT_INT, .cb = value_cb, .raw = true, .arg = "N", .example = "3"},
 		{.name = "restarts", .type = OPT_INT, .cb = value_cb, .raw = true, .arg = "N", .example = "3"},
 		VAL(OPT_DURATION, "stall", "DUR", "30m"),
 		{.name = "stop-retries", .type = OPT_INT, .cb = value_cb, .raw = true, .arg = "N", .example = "3"},
@@ -277,6 +345,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 	o->g.log_dir = "gpurent-logs";
 	o->g.action.timeout_s = 30;
 	o->g.action.retries = 3;
+	o->g.slurm.requeues = 20;
+	o->lead_s = 120;
 	snprintf(o->g.currency, sizeof(o->g.currency), "USD");
 	if (!(av = calloc((size_t)argc + 1, sizeof(*av))))
 		return msg_fail("%s", _("out of memory"));
@@ -329,6 +399,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 			msg_warn(_("--preset %s needs %s, which is not set"), p->name, p->vars[k]);
 		}
 		o->g.action.shell = p->shell;
+		if (!strcmp(p->name, "slurm") && getenv("SLURM_JOB_ID") && *getenv("SLURM_JOB_ID"))
+			slurm_setup(o);
+	} else if (o->lead_given) {
+		return run_usage_error("--lead: only with --preset slurm");
 	}
 	if ((o->g.token_env || o->token_file) && !o->g.action.url && !o->stop_url_file && !getenv("GPURENT_STOP_URL"))
 		return run_usage_error("--token-env/--token-file: give --stop-url too");

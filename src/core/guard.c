@@ -107,7 +107,7 @@ const char *guard_reason_name(enum guard_reason r)
 {
 	static const char *const names[] = {
 		"", "exit", "idle", "stall", "max-runtime", "budget", "signal", "hard-deadline",
-		"probe-done",
+		"probe-done", "time-limit",
 	};
 
 	return (unsigned)r < ARRAY_SIZE(names) ? names[r] : "";

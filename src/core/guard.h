@@ -21,6 +21,7 @@ enum guard_reason {
 	GUARD_SIGNAL,        /* the guard got SIGTERM, SIGINT or SIGHUP */
 	GUARD_DEADLINE,      /* --hard-deadline reached while the guard still ran */
 	GUARD_PROBE_DONE,    /* `gpurent probe` has its steps (guard_opts.should_stop) */
+	GUARD_TIME_LIMIT,    /* --preset slurm: the job's time limit is near (USR1, or SIGTERM at it) */
 };
 
 /* The limits, all in seconds and currency units; 0 means "off". */

@@ -38,6 +38,23 @@ struct guard_opts {
 	const char *token_env;       /* the variable CMD must not inherit; NULL: none */
 	char currency[8];
 	struct action_cfg action;    /* url and token already settled (action_url_load()) */
+	/*
+	 * --preset slurm inside a job (docs/slurm.md "The guard under Slurm"):
+	 * USR1 or SIGTERM mean the time limit is near (GUARD_TIME_LIMIT); at
+	 * the end the job is requeued (scontrol requeue) when the limit stopped
+	 * it, a complete checkpoint exists and restart_count < requeues; it ends
+	 * cleanly when CMD finished with status 0; otherwise the preset's
+	 * scancel. Every attempt is recorded with these facts.
+	 */
+	struct guard_slurm {
+		bool on;
+		const char *job_id;      /* SLURM_JOB_ID, borrowed from the environment */
+		long restart_count;      /* SLURM_RESTART_COUNT (0 when unset) */
+		long requeues;           /* --requeues: the most restarts the job may have */
+		bool rank0;              /* SLURM_PROCID unset or 0: this guard requeues */
+		double queue_wait_s;     /* this attempt's; < 0 unknown */
+		double time_limit_s;     /* the job's; < 0 unknown */
+	} slurm;
 	char **cmd;                  /* argv of CMD */
 	/*
 	 * Hooks for `gpurent probe` (src/cmd/cmd_probe.c); all NULL (and

@@ -82,6 +82,7 @@ struct guard {
 	char host[256];
 	char problems[600];
 	double mem_visible;          /* bytes the first job GPU shows (a MIG slice's own), 0 unknown */
+	const char *slurm_action;    /* --preset slurm: what the end did ("requeue", "end", ...); NULL running */
 	char line_buf[2][STREAM_LINE];
 };
 
@@ -134,6 +135,18 @@ int tee_open_log(struct guard *g);
 void record_ledger(struct guard *g, int phase);
 /* The heartbeat writer g->ledger_pid was reaped: take its reply and forget it. */
 void record_heartbeat_done(struct guard *g);
+
+/* ---- slurm.c: --preset slurm inside a job (guard.h struct guard_slurm) ---- */
+
+/* The time limit is near (sig: USR1, or SIGTERM; 0: --max-runtime): tell CMD (sig, else USR1). */
+void slurm_guard_time_limit(struct guard *g, int sig, double now);
+/*
+ * At the end: the action to fire into *act (a copy of the options'):
+ * `scontrol requeue` when the limit stopped a job that has a complete
+ * checkpoint and restarts left, none for a finished job or one that cannot
+ * go on, else the preset's scancel. Sets g->slurm_action; says why.
+ */
+void slurm_guard_end(struct guard *g, struct action_cfg *act);
 
 /* ---- watchdog.c: the hard-deadline watchdog ---- */
 

@@ -77,6 +77,17 @@ static void ledger_write(struct guard *g, int phase, struct ledger_reply *out)
 		r.notes = g->o->dry_run ? "dry run: the stop action was not carried out" : NULL;
 		out->rc = ledger_finish_run(l, g->ledger_id, &r, out->err, sizeof(out->err));
 	}
+	if (!out->rc && phase != 1 && g->o->slurm.on && g->o->slurm.job_id) {
+		/* the attempt's Slurm facts: at the start, and with what the end did */
+		const struct guard_slurm *s = &g->o->slurm;
+		struct ledger_slurm ls = {
+			.run_id = out->id, .job_id = s->job_id, .restart_count = s->restart_count,
+			.queue_wait_s = s->queue_wait_s >= 0 ? s->queue_wait_s : NAN,
+			.time_limit_s = s->time_limit_s >= 0 ? s->time_limit_s : NAN,
+			.action = phase == 2 ? g->slurm_action : NULL,
+		};
+		out->rc = ledger_slurm_put(l, &ls, out->err, sizeof(out->err));
+	}
 	ledger_close(l);
 }
 /* How long the guard waits for a heartbeat's write before it goes on. */

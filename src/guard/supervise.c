@@ -203,6 +203,10 @@ static void begin_stop(struct guard *g, enum guard_reason r, double now)
 
 	if (g->reason)
 		return;
+	if (r == GUARD_MAX_RUNTIME && g->o->slurm.on) {
+		slurm_guard_time_limit(g, 0, now);   /* the job's limit less the lead */
+		return;
+	}
 	g->reason = r;
 	switch (r) {
 	case GUARD_IDLE:
@@ -252,6 +256,10 @@ static void on_guard_signal(struct guard *g, int sig, double now)
 {
 	const char *name = sig_name(sig);
 
+	if (g->o->slurm.on && (sig == SIGUSR1 || sig == SIGTERM)) {
+		slurm_guard_time_limit(g, sig, now);
+		return;
+	}
 	if (sig == SIGUSR1 || sig == SIGUSR2) {
 		/* Slurm's --signal, submitit: "checkpoint now", for CMD, not a stop */
 		if (g->child.pid > 0 && child_group_alive(g->child.pid)) {
@@ -716,6 +724,7 @@ static int install_signals(void)
 int guard_run(const struct guard_opts *o)
 {
 	struct guard *g;
+	struct action_cfg act;
 	char msg[256], err[1200];
 	int code;
 
@@ -791,9 +800,12 @@ int guard_run(const struct guard_opts *o)
 		tee_say(g, "%s after %.1f s", msg, mono() - g->t0);
 	else
 		tee_say(g, "stopped (%s); %s after %.1f s", guard_reason_name(g->reason), msg, mono() - g->t0);
+	act = o->action;
+	if (o->slurm.on)
+		slurm_guard_end(g, &act);
 	if (g->reason == GUARD_EXIT && o->keep_on_exit) {
 		tee_say(g, "--keep-on-exit: the stop action is not fired");
-	} else if (o->action.shell || o->action.url || o->dry_run) {
+	} else if (act.shell || act.url || o->dry_run) {
 		struct action_event ev = {
 			.reason = guard_reason_name(g->reason),
 			.exit_status = g->have_status ? child_exit_code(g->status) : -1,
@@ -805,7 +817,7 @@ int guard_run(const struct guard_opts *o)
 			.ledger_id = g->ledger_id,
 		};
 		tee_say(g, "firing the stop action (%s)", ev.reason);
-		if (action_fire(&o->action, &ev, tee_say_cb, g, err, sizeof(err))) {
+		if (action_fire(&act, &ev, tee_say_cb, g, err, sizeof(err))) {
 			tee_say(g, "%s", err);
 			snprintf(g->problems, sizeof(g->problems), "stop action failed: %.560s", err);
 		}

@@ -173,6 +173,19 @@ static const struct migration {
 	 "  currency TEXT NOT NULL,\n"
 	 "  imported_at REAL NOT NULL);\n"
 	 "CREATE INDEX bill_items_started_at ON bill_items(started_at);\n"},
+	/* gpurent run --preset slurm: each attempt of a Slurm job (a requeue
+	 * starts a new run), so that the chain of one job can be followed */
+	{"slurm_attempts: one row per guarded attempt of a Slurm job (job id, restart count, queue wait, "
+	 "time limit, what the guard did at the end)",
+	 "CREATE TABLE slurm_attempts (\n"
+	 "  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,\n"
+	 "  job_id TEXT NOT NULL,\n"
+	 "  restart_count INTEGER,\n"
+	 "  queue_wait_seconds REAL,\n"
+	 "  time_limit_seconds REAL,\n"
+	 "  action TEXT,\n"
+	 "  recorded_at REAL NOT NULL);\n"
+	 "CREATE INDEX slurm_attempts_job ON slurm_attempts(job_id);\n"},
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == LEDGER_SCHEMA_VERSION,

@@ -21,7 +21,7 @@
 #include "../core/ledger_summary.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define LEDGER_SCHEMA_VERSION 6
+#define LEDGER_SCHEMA_VERSION 7
 
 /* Return values besides 0 and -1. */
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */
@@ -259,5 +259,22 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 /* Every stored item, oldest first (start, then id), into *out (caller frees
  * with bill_free(); out->format is meaningless). 0 or -1. */
 int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_t errlen);
+/* ---- Slurm attempts (gpurent run --preset slurm; schema v7) ---- */
+
+/* One attempt of a Slurm job under the guard. Strings borrowed for the call. */
+struct ledger_slurm {
+	int64_t run_id;            /* the attempt's run (ledger_begin_run()); required */
+	const char *job_id;        /* SLURM_JOB_ID; required */
+	long restart_count;        /* SLURM_RESTART_COUNT (0 the first time); -1 unknown */
+	double queue_wait_s;       /* StartTime - SubmitTime of this attempt; NaN unknown */
+	double time_limit_s;       /* the job's TimeLimit; NaN unknown */
+	const char *action;        /* "requeue", "end", "scancel", ...; NULL while it runs */
+};
+
+/*
+ * Record (or replace) the Slurm facts of run s->run_id. 0, LEDGER_INVALID
+ * (no job id, a negative or infinite figure), or -1 with a message in err.
+ */
+int ledger_slurm_put(struct ledger *l, const struct ledger_slurm *s, char *err, size_t errlen);
 
 #endif

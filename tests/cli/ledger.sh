@@ -381,7 +381,7 @@ PY
 		cp "$P" "$T/v3.db"
 		"$G" ledger --ledger "$T/v3.db" add --cost 2 --currency USD --duration 1h >/dev/null 2>&1
 		V=$(sqlite3 "$T/v3.db" 'PRAGMA user_version')
-		sqlite3 "$T/v3.db" "DROP TABLE probes; DROP TABLE IF EXISTS bill_items; DROP TABLE IF EXISTS releases; DELETE FROM gpurent_schema WHERE version >= 4; PRAGMA user_version = 3;"
+		sqlite3 "$T/v3.db" "DROP TABLE probes; DROP TABLE IF EXISTS bill_items; DROP TABLE IF EXISTS releases; DROP TABLE IF EXISTS slurm_attempts; DELETE FROM gpurent_schema WHERE version >= 4; PRAGMA user_version = 3;"
 		expect_ok probes-v3 '^no probes recorded' "$G" ledger --ledger "$T/v3.db" probes
 		[ "$(sqlite3 "$T/v3.db" 'PRAGMA user_version')" = "$V" ] && [ "$(sqlite3 "$T/v3.db" 'SELECT count(*) FROM runs')" = 1 ] \
 			&& ok || bad "v3 -> v4: $(sqlite3 "$T/v3.db" 'PRAGMA user_version')"

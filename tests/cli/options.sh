@@ -52,6 +52,8 @@ probe|--no-ledger --log-dir $T/logs|-- true
 release|--dry-run --no-ledger|
 report|--out $T/r.html|
 run|--dry-run --no-ledger --log-dir $T/logs|-- true
+slurm lint|tests/data/slurm/seed004.sbatch|
+slurm script|--time 10m --log-dir $T/sl|-- true
 verify|$T/data.manifest $T/data|"
 
 # mask digits: timings, sizes and ids differ from run to run

@@ -51,6 +51,38 @@ static void sql(const char *s)
 	sqlite3_close(db);
 }
 
+/*
+ * The table each migration from v3 on created, by schema version: one row a
+ * migration (the assert fails the build when a migration comes without
+ * its row), so that a test can take a ledger back to an older schema.
+ */
+static const char *const ledgertest_tables[] = {
+	NULL, NULL, NULL,        /* v1, v2: the runs themselves */
+	"bench_results",         /* v3 */
+	"probes",                /* v4 */
+	"releases",              /* v5 */
+	"bill_items",            /* v6 */
+	"slurm_attempts",        /* v7 */
+};
+_Static_assert(sizeof(ledgertest_tables) / sizeof(ledgertest_tables[0]) == LEDGER_SCHEMA_VERSION + 1,
+	       "a new migration needs its table in ledgertest_tables[]");
+
+/* Take the ledger file back to schema v (>= 2): the tables of later
+ * versions dropped, their rows of gpurent_schema deleted, user_version v.
+ * The next open migrates it again. */
+static void rewind_to(int v)
+{
+	char q[1024];
+	size_t n = 0;
+
+	for (int k = LEDGER_SCHEMA_VERSION; k > v; k--)
+		if (ledgertest_tables[k])
+			n += (size_t)snprintf(q + n, sizeof(q) - n, "DROP TABLE IF EXISTS %s; ", ledgertest_tables[k]);
+	snprintf(q + n, sizeof(q) - n, "DELETE FROM gpurent_schema WHERE version > %d; PRAGMA user_version = %d;",
+		 v, v);
+	sql(q);
+}
+
 /* Open the ledger (creating or migrating it), or fail the test. */
 static struct ledger *open_ok(void)
 {

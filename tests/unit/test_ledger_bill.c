@@ -78,8 +78,7 @@ static void test_v4_migrates(void **state)
 	r.currency = "USD";
 	assert_int_equal(ledger_add(l, &r, NULL, err, sizeof(err)), 0);
 	ledger_close(l);
-	sql("DROP TABLE bill_items; DROP TABLE IF EXISTS releases; DELETE FROM gpurent_schema WHERE version >= 5; "
-	    "PRAGMA user_version = 4;");
+	rewind_to(4);
 	l = open_ok();
 	assert_int_equal(ledger_schema_version(l), LEDGER_SCHEMA_VERSION);
 	assert_int_equal(ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err)), 0);

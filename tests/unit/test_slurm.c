@@ -1,0 +1,405 @@
+/* test_slurm.c - sbatch scripts as facts (src/core/slurm.c): the options
+ * table, the parser, each lint rule with a script that breaks it and one
+ * that does not, Slurm's durations and the generator's decisions (issue 14). */
+#include "testutil.h"
+
+#include "../../src/core/slurm.h"
+
+static struct slurm_optdb db;
+static struct slurm_script sc;
+static struct slurm_finding fs[64];
+static char err[512];
+
+static int setup(void **st)
+{
+	size_t len;
+	char *buf = tu_read("data/sbatch_options.csv", &len);
+
+	(void)st;
+	assert_non_null(buf);
+	if (slurm_optdb_load(buf, len, "sbatch_options.csv", &db, err, sizeof(err)))
+		fail_msg("%s", err);
+	free(buf);
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	slurm_optdb_free(&db);
+	return 0;
+}
+
+static bool dir_exists(const char *dir, void *ctx)
+{
+	(void)ctx;
+	return strcmp(dir, "logs") != 0;   /* "logs" is missing, everything else there */
+}
+
+static size_t lint_env(const char *text, double max_time)
+{
+	struct slurm_lint_env env = {.max_time_s = max_time, .dir_exists = dir_exists};
+
+	if (slurm_script_parse(text, strlen(text), "job.sh", &db, &sc, err, sizeof(err)))
+		fail_msg("%s", err);
+	return slurm_lint(&sc, &db, &env, fs, 64);
+}
+
+static size_t lint(const char *text)
+{
+	return lint_env(text, 0);
+}
+
+/* The finding with code c, or NULL. */
+static const struct slurm_finding *has(size_t n, enum slurm_finding_code c)
+{
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (fs[i].code == c)
+			return &fs[i];
+	return NULL;
+}
+
+#define GOOD "#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH --time=01:00:00\n"
+
+static void test_table(void **st)
+{
+	const struct slurm_opt *o;
+
+	(void)st;
+	assert_true(db.n > 90);
+	o = slurm_opt_find(&db, "gres");
+	assert_non_null(o);
+	assert_int_equal(o->arg, SLURM_ARG_REQUIRED);
+	assert_int_equal(o->kind, SLURM_K_GRES);
+	o = slurm_opt_short(&db, 'p');
+	assert_non_null(o);
+	assert_string_equal(o->name, "partition");
+	assert_int_equal(slurm_opt_find(&db, "requeue")->arg, SLURM_ARG_NONE);
+	assert_null(slurm_opt_find(&db, "gpu"));
+}
+
+static void test_table_bad(void **st)
+{
+	struct slurm_optdb d;
+	const char *bad = "option,short,arg,kind,source\ntime,t,sometimes,time,x\n";
+
+	(void)st;
+	assert_int_equal(slurm_optdb_load(bad, strlen(bad), "o.csv", &d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "o.csv:2: arg: expected none, required or optional"));
+}
+
+static void test_time(void **st)
+{
+	double s;
+
+	(void)st;
+	assert_int_equal(slurm_parse_time("90", &s), 0);
+	assert_true(s == 5400);
+	assert_int_equal(slurm_parse_time("5:30", &s), 0);
+	assert_true(s == 330);
+	assert_int_equal(slurm_parse_time("02:00:00", &s), 0);
+	assert_true(s == 7200);
+	assert_int_equal(slurm_parse_time("1-12", &s), 0);
+	assert_true(s == 129600);
+	assert_int_equal(slurm_parse_time("1-00:30", &s), 0);
+	assert_true(s == 88200);
+	assert_int_equal(slurm_parse_time("2-01:00:05", &s), 0);
+	assert_true(s == 176405);
+	assert_int_equal(slurm_parse_time("UNLIMITED", &s), 0);
+	assert_true(s == -1);
+	assert_int_equal(slurm_parse_time("2h", &s), -1);
+	assert_int_equal(slurm_parse_time("1:2:3:4", &s), -1);
+	assert_int_equal(slurm_parse_time("", &s), -1);
+	assert_int_equal(slurm_parse_time("1-", &s), -1);
+	char b[32];
+	slurm_format_time(7200, b, sizeof(b));
+	assert_string_equal(b, "02:00:00");
+	slurm_format_time(86400 + 61, b, sizeof(b));
+	assert_string_equal(b, "1-00:02:00");
+}
+
+/* Seed 004 §3.5's script: the GPU request is a comment (line 4), so the job gets no GPU. */
+static void test_seed(void **st)
+{
+	size_t len, n;
+	char *buf = tu_read("tests/data/slurm/seed004.sbatch", &len);
+	const struct slurm_finding *f;
+
+	(void)st;
+	assert_non_null(buf);
+	assert_int_equal(slurm_script_parse(buf, len, "seed.sh", &db, &sc, err, sizeof(err)), 0);
+	free(buf);
+	assert_int_equal(sc.ndir, 5);
+	assert_int_equal(sc.first_command, 8);
+	assert_false(slurm_script_gpus(&sc));
+	struct slurm_lint_env env = {.dir_exists = dir_exists};
+	n = slurm_lint(&sc, &db, &env, fs, 64);
+	f = has(n, SLF_NEAR_DIRECTIVE);
+	assert_non_null(f);
+	assert_int_equal(f->line, 4);
+	assert_string_equal(f->arg, "## SBATCH");
+	assert_true(f->num == 1);
+	f = has(n, SLF_NO_GPU);
+	assert_non_null(f);
+	assert_int_equal(f->line, 9);
+	assert_string_equal(f->arg, "python");
+	assert_int_equal(has(n, SLF_CONDA_NO_HOOK)->line, 8);
+	assert_int_equal(has(n, SLF_OUTPUT_DIR)->line, 7);
+	assert_int_equal(n, 4);
+	/* in line order */
+	for (size_t i = 1; i < n; i++)
+		assert_true(fs[i - 1].line <= fs[i].line);
+}
+
+static void test_clean(void **st)
+{
+	(void)st;
+	assert_int_equal(lint(GOOD "python train.py\n"), 0);
+}
+
+static void test_near(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint(GOOD "# SBATCH --mem=4G\n#sbatch -N 2\n#  SBATCH --time=5\n  #SBATCH --qos=x\npython t.py\n");
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(fs[i].code, SLF_NEAR_DIRECTIVE);
+	assert_string_equal(fs[0].arg, "# SBATCH");
+	assert_string_equal(fs[1].arg, "#sbatch");
+	assert_string_equal(fs[1].value, "-N 2");
+	assert_true(fs[0].num == 0);
+	/* a comment about sbatch is not one */
+	assert_int_equal(lint(GOOD "# sbatchify the run\n# submit with sbatch\npython t.py\n"), 0);
+}
+
+static void test_after_command(void **st)
+{
+	size_t n;
+	const struct slurm_finding *f;
+
+	(void)st;
+	n = lint(GOOD "module load cuda\n#SBATCH --mem=8G\npython t.py\n");
+	f = has(n, SLF_AFTER_COMMAND);
+	assert_non_null(f);
+	assert_int_equal(f->line, 5);
+	assert_true(f->num == 4);
+	assert_string_equal(f->arg, "--mem");
+	assert_int_equal(lint(GOOD "#SBATCH --mem=8G\nmodule load cuda\npython t.py\n"), 0);
+}
+
+static void test_unknown(void **st)
+{
+	size_t n;
+	const struct slurm_finding *f;
+
+	(void)st;
+	n = lint(GOOD "#SBATCH --tiem=10\n#SBATCH --gpu=1\n#SBATCH -Z\npython t.py\n");
+	f = has(n, SLF_UNKNOWN_OPTION);
+	assert_non_null(f);
+	assert_string_equal(f->arg, "--tiem");
+	assert_string_equal(f->suggest, "--time");
+	assert_string_equal(fs[1].arg, "--gpu");
+	assert_string_equal(fs[1].suggest, "--gpus");
+	assert_string_equal(fs[2].arg, "-Z");
+	assert_int_equal(n, 3);
+	assert_int_equal(lint(GOOD "#SBATCH -p gpu -N 1 --ntasks-per-node=1\npython t.py\n"), 0);
+	assert_string_equal(slurm_script_get(&sc, "partition")->value, "gpu");
+	assert_string_equal(slurm_script_get(&sc, "nodes")->value, "1");
+}
+
+static void test_values(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint(GOOD "#SBATCH --time=2h\n#SBATCH --cpus-per-task=eight\n#SBATCH --mem=16GB\n"
+		 "#SBATCH --signal=B:USR3@60\n#SBATCH --open-mode=add\n#SBATCH --gres=gpu:a100:two\n"
+		 "#SBATCH --output\n#SBATCH --requeue=yes\npython t.py\n");
+	assert_int_equal(n, 8);
+	assert_int_equal(fs[0].code, SLF_BAD_VALUE);
+	assert_int_equal(fs[0].kind, SLURM_K_TIME);
+	assert_string_equal(fs[0].value, "2h");
+	assert_int_equal(fs[1].kind, SLURM_K_COUNT);
+	assert_int_equal(fs[2].kind, SLURM_K_MEM);
+	assert_int_equal(fs[3].kind, SLURM_K_SIGNAL);
+	assert_int_equal(fs[4].kind, SLURM_K_OPEN_MODE);
+	assert_int_equal(fs[5].kind, SLURM_K_GRES);
+	assert_int_equal(fs[6].code, SLF_MISSING_VALUE);
+	assert_int_equal(fs[7].code, SLF_UNEXPECTED_VALUE);
+	assert_int_equal(lint(GOOD "#SBATCH --time=1-12:00\n#SBATCH --cpus-per-task=8\n#SBATCH --mem=16G\n"
+			      "#SBATCH --signal=B:USR1@120\n#SBATCH --open-mode=append\n"
+			      "#SBATCH --output=%x-%j.out\n#SBATCH --requeue\npython t.py\n"), 0);
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gres=gpu:a100:2,tmpfs:10\npython t.py\n"), 0);
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gpus=a100:2\npython t.py\n"), 0);
+}
+
+static void test_no_gpu(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint("#!/bin/bash\n#SBATCH --time=10\nsrun /opt/conda/bin/torchrun --nproc-per-node 2 t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_NO_GPU);
+	assert_string_equal(fs[0].arg, "torchrun");
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gpus-per-node=2\naccelerate launch t.py\n"), 0);
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --time=10\n./make_data.sh\n"), 0);
+	n = lint("#!/bin/bash\n#SBATCH --gres=tmpfs:10\npython3.11 t.py\n");
+	assert_non_null(has(n, SLF_NO_GPU));
+}
+
+static void test_time_limit(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint_env(GOOD "#SBATCH --time=2-00:00:00\npython t.py\n", 86400);
+	assert_int_equal(n, 2);
+	assert_int_equal(fs[0].code, SLF_TIME_OVER_LIMIT);
+	assert_true(fs[0].num == 172800 && fs[0].num2 == 86400);
+	assert_int_equal(fs[1].code, SLF_NO_RESUME);
+	/* over the limit but resumable: only the limit is said */
+	n = lint_env(GOOD "#SBATCH --time=2-00:00:00\n#SBATCH --requeue\npython t.py --resume\n", 86400);
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_TIME_OVER_LIMIT);
+	assert_int_equal(lint_env(GOOD "python t.py\n", 86400), 0);
+	assert_int_equal(lint_env(GOOD "#SBATCH --time=2-00:00:00\npython t.py\n", 0), 0);
+}
+
+static void test_pairs(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint(GOOD "#SBATCH --mem=8G\n#SBATCH --mem-per-cpu=2G\n#SBATCH --gpus=1\npython t.py\n");
+	assert_int_equal(n, 2);
+	assert_int_equal(fs[0].code, SLF_MEM_BOTH);
+	assert_int_equal(fs[0].line, 5);
+	assert_string_equal(fs[0].value, "--mem");
+	assert_int_equal(fs[1].code, SLF_GRES_AND_GPUS);
+	assert_int_equal(fs[1].line, 6);
+	assert_int_equal(lint(GOOD "#SBATCH --mem-per-cpu=2G\n#SBATCH --gres=tmpfs:1\npython t.py\n"), 0);
+}
+
+static void test_array(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint(GOOD "#SBATCH --array=0-9%2\n#SBATCH --output=run-%A.out\npython t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_ARRAY_OUTPUT);
+	assert_int_equal(fs[0].line, 5);
+	assert_int_equal(lint(GOOD "#SBATCH --array=0-9%2\n#SBATCH --output=run-%A_%a.out\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "#SBATCH --array=0-9\npython t.py\n"), 0);
+}
+
+static void test_output_dir(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint(GOOD "#SBATCH --error=logs/%j.err\npython t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_OUTPUT_DIR);
+	assert_string_equal(fs[0].value, "logs");
+	assert_int_equal(lint(GOOD "#SBATCH --error=out/%j.err\npython t.py\n"), 0);
+	char b[64];
+	slurm_output_dir("/scratch/u/%j.out", b, sizeof(b));
+	assert_string_equal(b, "/scratch/u");
+	slurm_output_dir("x.out", b, sizeof(b));
+	assert_string_equal(b, "");
+}
+
+static void test_conda(void **st)
+{
+	(void)st;
+	assert_int_equal(has(lint(GOOD "conda activate env\npython t.py\n"), SLF_CONDA_NO_HOOK)->line, 4);
+	assert_int_equal(lint(GOOD "source ~/miniconda3/etc/profile.d/conda.sh\nconda activate env\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "eval \"$(conda shell.bash hook)\"\nconda activate env\npython t.py\n"), 0);
+	/* the hook after the activation does not count */
+	assert_non_null(has(lint(GOOD "conda activate env\nsource conda.sh\npython t.py\n"), SLF_CONDA_NO_HOOK));
+}
+
+static void test_bytes(void **st)
+{
+	size_t n;
+
+	(void)st;
+	n = lint("#!/bin/bash\r\n#SBATCH --gres=gpu:1\r\npython t.py\r\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_CRLF);
+	assert_int_equal(fs[0].line, 1);
+	n = lint("#SBATCH --gres=gpu:1\n#!/bin/bash\npython t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_SHEBANG_MISPLACED);
+	assert_int_equal(fs[0].line, 2);
+	n = lint("#SBATCH --gres=gpu:1\npython t.py\n");
+	assert_int_equal(fs[0].code, SLF_NO_SHEBANG);
+	assert_int_equal(n, 1);
+	n = lint(GOOD "#SBATCH --job-name=\xe8\xae\xad\xe7\xbb\x83\npython t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_NON_ASCII);
+	assert_int_equal(fs[0].line, 4);
+	/* non-ASCII in a command is fine */
+	assert_int_equal(lint(GOOD "echo \xe8\xae\xad\npython t.py\n"), 0);
+	assert_int_equal(slurm_script_parse("", 0, "e.sh", &db, &sc, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "e.sh:1:"));
+	/* NUL bytes and an endless line do not break it */
+	assert_int_equal(slurm_script_parse("#SBATCH\0--x\n\0", 13, "n.sh", &db, &sc, err, sizeof(err)), 0);
+}
+
+static void test_gen(void **st)
+{
+	struct slurm_gen g;
+	struct slurm_gen_in in = {.wall_s = 3 * 3600.0, .gpus_per_node = 2, .limit_s = 86400};
+
+	(void)st;
+	assert_int_equal(slurm_gen_plan(&in, &g, err, sizeof(err)), 0);
+	/* 3 h + 20 % (36 min) + 120 s lead = 3 h 38 min */
+	assert_true(g.time_s == 3 * 3600.0 + 36 * 60 + 120);
+	assert_false(g.chained);
+	assert_int_equal(g.jobs, 1);
+	assert_int_equal(g.cpus_per_task, 16);
+	assert_true(g.lead_s == 120);
+	/* 60 h of work, a 24 h limit: jobs of 24 h, each computing 24 h - lead */
+	in.wall_s = 60 * 3600.0;
+	in.ckpt_write_s = 300;
+	assert_int_equal(slurm_gen_plan(&in, &g, err, sizeof(err)), 0);
+	assert_true(g.chained);
+	assert_true(g.time_s == 86400);
+	assert_true(g.lead_s == 600);
+	assert_int_equal(g.jobs, 3);
+	in = (struct slurm_gen_in){0};
+	assert_int_equal(slurm_gen_plan(&in, &g, err, sizeof(err)), -1);
+	in.time_s = 90;
+	assert_int_equal(slurm_gen_plan(&in, &g, err, sizeof(err)), 0);
+	assert_true(g.time_s == 120);
+	assert_true(g.lead_s == 60);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_bad),
+		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_seed),
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_near),
+		cmocka_unit_test(test_after_command),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_no_gpu),
+		cmocka_unit_test(test_time_limit),
+		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_array),
+		cmocka_unit_test(test_output_dir),
+		cmocka_unit_test(test_conda),
+		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_gen),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
