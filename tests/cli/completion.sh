@@ -54,7 +54,8 @@ probe" help p
 torchtune" estimate --framework t
 	expect_tab choice-eq "qlora" estimate --task=q
 	expect_tab emit "none
-sky" plan --emit ""
+sky
+slurm" plan --emit ""
 	# subcommands, their options, and options before them
 	expect_tab subs "list" ledger l
 	expect_tab subs-after-opt "show
