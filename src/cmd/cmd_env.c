@@ -38,7 +38,7 @@
 
 extern char **environ;
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent env [--json] [--security] [--dir PATH]... [--shm-path PATH] [--python CMD]\n"
 	"                   [--no-python]\n"
 	"\n"
@@ -70,7 +70,7 @@ static const char usage[] =
 	"  --json           the facts and the verdicts as JSON (schema gpurent.env/1)\n"
 	"\n"
 	"Works without a GPU, a driver or Python, and says so. Exit status: 0 when no\n"
-	"check fails, 1 when one does, 2 for bad usage. See docs/env.md.\n";
+	"check fails, 1 when one does, 2 for bad usage. See docs/env.md.\n");
 
 /* How long python3 may take to import three frameworks (TensorFlow is slow). */
 #define PY_TIMEOUT_S 90
@@ -476,7 +476,7 @@ static void print_sec_lines(const struct sec_report *sr)
 		out_puts_safe(stdout, what);   /* paths and names come from the box */
 		putchar('\n');
 		if (fix[0]) {
-			printf("%-16s fix: ", "");
+			printf("%-16s %s", "", _("fix: "));
 			out_puts_safe(stdout, fix);
 			putchar('\n');
 		}
@@ -499,7 +499,7 @@ static size_t count_of(const struct env_report *r, const struct sec_report *sr, 
 static void print_text(const struct env_facts *f, const struct env_report *r,
 		       const struct sec_report *sr, const char *host)
 {
-	printf("gpurent env on %s\n", host);
+	printf(_("gpurent env on %s\n"), host);
 	for (size_t i = 0; r && i < r->n; i++) {
 		const struct env_finding *v = &r->v[i];
 		char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
@@ -507,13 +507,14 @@ static void print_text(const struct env_facts *f, const struct env_report *r,
 		env_word(v, what, sizeof(what), fix, sizeof(fix));
 		printf("%-5s %-10s %s\n", env_level_name(v->level), v->topic, what);
 		if (fix[0])
-			printf("%-16s fix: %s\n", "", fix);
+			printf("%-16s %s%s\n", "", _("fix: "), fix);
 	}
 	if (sr)
 		print_sec_lines(sr);
-	printf("verdict: %s (%zu fail, %zu warn, %zu ok)%s\n", env_level_name(worst_of(r, sr)),
-	       count_of(r, sr, ENV_FAIL), count_of(r, sr, ENV_WARN), count_of(r, sr, ENV_OK),
-	       !r || f->ngpus ? "" : "; no GPU on this machine");
+	printf(!r || f->ngpus ? _("verdict: %s (%zu fail, %zu warn, %zu ok)\n")
+			      : _("verdict: %s (%zu fail, %zu warn, %zu ok); no GPU on this machine\n"),
+	       env_level_name(worst_of(r, sr)), count_of(r, sr, ENV_FAIL), count_of(r, sr, ENV_WARN),
+	       count_of(r, sr, ENV_OK));
 }
 
 static void json_sec_checks(struct json *j, const struct sec_report *sr)
@@ -810,7 +811,7 @@ int cmd_env(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	if (gethostname(host, sizeof(host)))
-		snprintf(host, sizeof(host), "(unknown host)");
+		snprintf(host, sizeof(host), "(unknown host)");   /* JSON too: English */
 	host[sizeof(host) - 1] = '\0';
 	gather_security(sf, shm && *shm ? shm : "/dev/shm", getcwd(cwd, sizeof(cwd)) ? cwd : ".");
 	if (secscan_judge(sf, &sr)) {
