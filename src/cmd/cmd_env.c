@@ -183,8 +183,10 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 	co.capture = true;
 	co.err_null = true;
 	if (child_spawn(&co, &c, &eno, err, errlen)) {
-		if (eno)
-			snprintf(err, errlen, "%s %s", argv[0], eno == ENOENT ? "not found on PATH" : strerror(eno));
+		if (eno == ENOENT)
+			snprintf(err, errlen, _("%s not found on PATH"), argv[0]);
+		else if (eno)
+			snprintf(err, errlen, "%s %s", argv[0], strerror(eno));
 		return -1;
 	}
 	t0 = util_now_mono();
@@ -219,7 +221,7 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 	}
 	child_wait(c.pid, &status, 0);
 	if (timed_out) {
-		snprintf(err, errlen, "%s took longer than %d s and was stopped", argv[0], timeout_s);
+		snprintf(err, errlen, _("%s took longer than %d s and was stopped"), argv[0], timeout_s);
 		goto out_close;
 	}
 	rc = child_exit_code(status);
@@ -260,7 +262,7 @@ static void gather_python(struct env_facts *f, const char *python)
 	for (size_t i = 0; i < ENV_MAX_FW; i++)
 		snprintf(f->fw[i].name, sizeof(f->fw[i].name), "%s", names[i]), f->fw[i].gpus = -1;
 	if (!(out = malloc(cap))) {
-		snprintf(f->python_error, sizeof(f->python_error), "out of memory");
+		snprintf(f->python_error, sizeof(f->python_error), "%s", _("out of memory"));
 		return;
 	}
 	rc = capture(argv, out, cap, PY_TIMEOUT_S, err, sizeof(err));
@@ -300,11 +302,11 @@ static void gather_python(struct env_facts *f, const char *python)
 			snprintf(f->python_error, sizeof(f->python_error), "%s", err);
 		else
 			snprintf(f->python_error, sizeof(f->python_error),
-				 "%s ran but did not answer the probe (exit status %d)", python, rc);
+				 _("%s ran but did not answer the probe (exit status %d)"), python, rc);
 		f->nfw = 0;
 	} else if (rc != 0) {
 		snprintf(f->python_error, sizeof(f->python_error), "%s",
-			 rc < 0 ? err : "the probe stopped early");
+			 rc < 0 ? err : _("the probe stopped early"));
 	}
 	free(out);
 }
@@ -412,12 +414,12 @@ static void gather_space(const char *path, bool *exists, uint64_t *freeb, uint64
 	*freeb = *total = 0;
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
-			snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+			snprintf(err, errlen, _("cannot read it: %s"), strerror(errno));
 		return;
 	}
 	*exists = true;
 	if (statvfs(path, &s)) {
-		snprintf(err, errlen, "cannot read its free space: %s", strerror(errno));
+		snprintf(err, errlen, _("cannot read its free space: %s"), strerror(errno));
 		return;
 	}
 	*freeb = (uint64_t)s.f_bavail * s.f_frsize;
@@ -806,12 +808,16 @@ int cmd_env(int argc, char **argv)
 	opt_list_free(&dir_list);
 	if (rc != OPT_GO)
 		return rc;
+	/* The facts' words (a probe's error, the host) go into JSON too: English
+	 * from here on under --json, as json_init() does, in every locale. */
+	if (json)
+		msg_untranslated();
 	if (!(sf = malloc(sizeof(*sf)))) {
 		msg_error(_("out of memory"));
 		return EXIT_RUNTIME;
 	}
 	if (gethostname(host, sizeof(host)))
-		snprintf(host, sizeof(host), "(unknown host)");   /* JSON too: English */
+		snprintf(host, sizeof(host), "%s", _("(unknown host)"));
 	host[sizeof(host) - 1] = '\0';
 	gather_security(sf, shm && *shm ? shm : "/dev/shm", getcwd(cwd, sizeof(cwd)) ? cwd : ".");
 	if (secscan_judge(sf, &sr)) {
