@@ -222,7 +222,7 @@ int cmd_release(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "release", .usage = usage, .flags = 0, .min_operands = 0,
-				   .max_operands = 1, .operands = "DIR (after --verify MANIFEST)"};
+				   .max_operands = 1, .operands = N_("DIR (after --verify MANIFEST)")};
 	const struct action_preset *preset = NULL;
 	const struct rel_action *ra = NULL;
 	const char **keeps = NULL, *home = getenv("HOME"), *shm = getenv("GPURENT_SHM_PATH");

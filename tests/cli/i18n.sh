@@ -171,6 +171,7 @@ err_ok "config: a bad value in the file" 2 "bad.yaml:1: currency: 需要货币�
 err_ok "env: --dir" 2 "--dir: 需要一个路径" "--dir: expected a path" "$G" env --dir ''
 err_ok "release: two actions" 2 "只能给一个释放操作" "give one release action" \
 	"$G" release --dry-run --preset autodl --on-release true
+err_ok "completion: no shell" 2 "需要 bash、zsh 或 fish（见" "expected bash, zsh or fish (see" "$G" completion
 err_ok "completion: shell" 2 "需要 bash、zsh 或 fish" "expected bash, zsh or fish" "$G" completion tcsh
 err_ok "unknown option" 2 "未知选项" "unknown option" "$G" gpus --jsonn
 err_ok "a bad value" 2 "需要 true 或 false" "expected true or false" "$G" gpus --json=maybe
