@@ -190,6 +190,23 @@ zh "$G" estimate --model llama-2-7b --task lora --gpu A100-80GB --tokens 1e8 >"$
 english <"$T/e" >"$T/left"; [ -s "$T/left" ] && bad "estimate: English left: $(head -3 "$T/left")" || ok
 zh "$G" cost --price 1.88CNY --billing autodl --sessions 2x8h --span 30d >"$T/c" 2>&1 &&
 	grep -q '计费方式' "$T/c" && grep -q '最便宜' "$T/c" && ok || bad "cost: not Chinese: $(head -3 "$T/c")"
+# human_ok NAME GREP CMD...: the output for people is Chinese (holds GREP)
+# with no English sentence left
+human_ok() {
+	hname=$1 hpat=$2; shift 2
+	zh "$@" >"$T/hu" 2>&1
+	grep -q -- "$hpat" "$T/hu" || { bad "$hname: lacks '$hpat': $(head -3 "$T/hu")"; return; }
+	english <"$T/hu" >"$T/left"
+	[ -s "$T/left" ] && { bad "$hname: English left:"; sed 's/^/    /' "$T/left" | head -5; return; }
+	ok
+}
+mkdir -p "$T/home/.aws"
+printf '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = x\n' >"$T/home/.aws/credentials"
+echo 'ls' >"$T/home/.bash_history"
+HOME="$T/home" human_ok "release --dry-run" "第 2/4 步 删除凭证" "$G" release --dry-run --preset autodl
+HOME="$T/home" human_ok "env --security" "明文存放着 AWS 访问密钥" "$G" env --security
+printf 'currency: CNY\n' >"$T/cur.yaml"
+GPURENT_CONFIG="$T/cur.yaml" human_ok "config list" "currency     CNY                      （文件：" "$G" config list
 
 # --- machine-readable output: the same bytes in every locale ---
 same() {
