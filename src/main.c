@@ -19,26 +19,26 @@
 
 /* MUST stay sorted by name (the help listing follows this order). */
 static const struct command commands[] = {
-	{"bench", cmd_bench, "measure this box: memory, CPU, disk, GPU GEMM TFLOPS and bandwidth vs nominal"},
-	{"bill", cmd_bill, "import providers' billing exports and audit them: rounding, orphan disks, egress, leaks"},
-	{"ckpt", cmd_ckpt, "checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning"},
-	{"completion", cmd_completion, "print a bash, zsh or fish completion script (commands, options, values)"},
-	{"config", cmd_config, "defaults set once: currency and rates, memberships, catalogs, ledger, preset, price"},
-	{"cost", cmd_cost, "price a usage pattern under every billing mode; cheapest and break-even points"},
-	{"env", cmd_env, "check the rented box: driver, CUDA and framework versions, sliced GPU, shm, disk"},
-	{"estimate", cmd_estimate, "memory by component, fit per GPU tier, time and communication of a workload"},
-	{"gpus", cmd_gpus, "list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)"},
-	{"ledger", cmd_ledger, "the record of every rented run: cost, hours, GPU, problems; list, summary, export"},
-	{"manifest", cmd_manifest, "record every file of a dataset directory with its size and hash"},
-	{"models", cmd_models, "list model presets with parameter counts computed from the architecture"},
-	{"offers", cmd_offers, "search GPU offers in price catalogs with a query; prices per GPU-hour"},
-	{"plan", cmd_plan, "price a workload on every offer under each billing mode; rank, explain, advise"},
-	{"probe", cmd_probe, "run the first steps of a job: step time, GPU memory, diagnoses, against the estimate"},
-	{"release", cmd_release, "end a rental: verify the copy, delete credentials and leftovers, clear histories, release the instance"},
-	{"report", cmd_report, "one HTML page of charts: spend by week and kind, runs, GPU-hours, audit findings"},
-	{"run", cmd_run, "guard a job on the rented box: stop it and the box when done, idle or stalled"},
-	{"slurm", cmd_slurm, "campus clusters on Slurm: write the sbatch script for a job, lint one"},
-	{"verify", cmd_verify, "check a directory against a manifest: missing, extra, changed, unreadable files"},
+	{"bench", cmd_bench, N_("measure this box: memory, CPU, disk, GPU GEMM TFLOPS and bandwidth vs nominal")},
+	{"bill", cmd_bill, N_("import providers' billing exports and audit them: rounding, orphan disks, egress, leaks")},
+	{"ckpt", cmd_ckpt, N_("checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning")},
+	{"completion", cmd_completion, N_("print a bash, zsh or fish completion script (commands, options, values)")},
+	{"config", cmd_config, N_("defaults set once: currency and rates, memberships, catalogs, ledger, preset, price")},
+	{"cost", cmd_cost, N_("price a usage pattern under every billing mode; cheapest and break-even points")},
+	{"env", cmd_env, N_("check the rented box: driver, CUDA and framework versions, sliced GPU, shm, disk")},
+	{"estimate", cmd_estimate, N_("memory by component, fit per GPU tier, time and communication of a workload")},
+	{"gpus", cmd_gpus, N_("list GPU specifications (memory, bandwidth, dense TFLOPS, interconnect)")},
+	{"ledger", cmd_ledger, N_("the record of every rented run: cost, hours, GPU, problems; list, summary, export")},
+	{"manifest", cmd_manifest, N_("record every file of a dataset directory with its size and hash")},
+	{"models", cmd_models, N_("list model presets with parameter counts computed from the architecture")},
+	{"offers", cmd_offers, N_("search GPU offers in price catalogs with a query; prices per GPU-hour")},
+	{"plan", cmd_plan, N_("price a workload on every offer under each billing mode; rank, explain, advise")},
+	{"probe", cmd_probe, N_("run the first steps of a job: step time, GPU memory, diagnoses, against the estimate")},
+	{"release", cmd_release, N_("end a rental: verify the copy, delete credentials and leftovers, clear histories, release the instance")},
+	{"report", cmd_report, N_("one HTML page of charts: spend by week and kind, runs, GPU-hours, audit findings")},
+	{"run", cmd_run, N_("guard a job on the rented box: stop it and the box when done, idle or stalled")},
+	{"slurm", cmd_slurm, N_("campus clusters on Slurm: write the sbatch script for a job, lint one")},
+	{"verify", cmd_verify, N_("check a directory against a manifest: missing, extra, changed, unreadable files")},
 };
 
 const struct cmd_row *cmd_table(size_t *n)
@@ -71,14 +71,14 @@ static int not_a_command(const char *what, const char *name)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: gpurent [--data-dir DIR] <command> [args]\n"
+	fputs(_("usage: gpurent [--data-dir DIR] <command> [args]\n"
 		"       gpurent help [command] | --version\n\n"
 		"gpurent plans rented GPU compute: what a job needs, where and how to rent it.\n\n"
-		"Commands:\n");
+		"Commands:\n"), f);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "  %-10s %s\n", "help", "show this list, or a command's help");
-	fprintf(f, "\nOptions:\n"
+		fprintf(f, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+	fprintf(f, "  %-10s %s\n", "help", _("show this list, or a command's help"));
+	fputs(_("\nOptions:\n"
 		"  --data-dir DIR  read the data files (gpus.csv, models.csv, offers.csv,\n"
 		"                  billing.csv, currencies.csv) from DIR instead of the\n"
 		"                  copies built into the binary (also GPURENT_DATA_DIR)\n"
@@ -86,7 +86,7 @@ static void usage(FILE *f)
 		"After a command: --help its help, --list-options its options and their\n"
 		"types; --x v and --x=v are the same, durations need a unit (90s, 6h, 2d).\n\n"
 		"Exit status: 0 ok, 1 runtime failure, 2 bad input or usage.\n"
-		"See gpurent(1), docs/formulas.md and docs/accuracy.md.\n");
+		"See gpurent(1), docs/formulas.md and docs/accuracy.md.\n"), f);
 }
 
 static int help(const char *name)

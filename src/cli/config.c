@@ -23,7 +23,7 @@ static int check_currency(const char *v, char *err, size_t errlen)
 	char code[CURRENCY_CODE_MAX + 1];
 
 	if (currency_canonical(v, code)) {
-		snprintf(err, errlen, "expected a currency code (CNY, USD, EUR; RMB and ¥ are CNY)");
+		snprintf(err, errlen, "%s", _("expected a currency code (CNY, USD, EUR; RMB and ¥ are CNY)"));
 		return -1;
 	}
 	return 0;
@@ -37,7 +37,7 @@ static int check_rate(const char *v, char *err, size_t errlen)
 
 	currency_table_free(&t);
 	if (rc) {
-		snprintf(err, errlen, "expected CODE=UNITS_PER_USD, e.g. CNY=7.12");
+		snprintf(err, errlen, "%s", _("expected CODE=UNITS_PER_USD, e.g. CNY=7.12"));
 		return -1;
 	}
 	return 0;
@@ -53,8 +53,11 @@ static int check_framework(const char *v, char *err, size_t errlen)
 	names_suggest_init(&sg, v);
 	for (size_t i = 0; fw_names[i]; i++)
 		names_suggest_add(&sg, fw_names[i]);
-	snprintf(err, errlen, "expected one of the frameworks of 'gpurent help estimate'%s%s%s",
-		 sg.best[0] ? " (did you mean '" : "", sg.best, sg.best[0] ? "'?)" : "");
+	if (sg.best[0])
+		snprintf(err, errlen, _("expected one of the frameworks of 'gpurent help estimate' (did you mean '%s'?)"),
+			 sg.best);
+	else
+		snprintf(err, errlen, "%s", _("expected one of the frameworks of 'gpurent help estimate'"));
 	return -1;
 }
 
@@ -62,7 +65,7 @@ static int check_preset(const char *v, char *err, size_t errlen)
 {
 	if (action_preset_find(v))
 		return 0;
-	snprintf(err, errlen, "expected a stop preset of 'gpurent help run'");
+	snprintf(err, errlen, "%s", _("expected a stop preset of 'gpurent help run'"));
 	return -1;
 }
 
@@ -72,7 +75,7 @@ static int check_price(const char *v, char *err, size_t errlen)
 	char code[8], e[256];
 
 	if (units_parse_money(v, &a, code, e, sizeof(e)) || !(a >= 0)) {
-		snprintf(err, errlen, "expected a price per hour, e.g. 1.88CNY or 2.1");
+		snprintf(err, errlen, "%s", _("expected a price per hour, e.g. 1.88CNY or 2.1"));
 		return -1;
 	}
 	return 0;
@@ -84,7 +87,7 @@ static int check_date(const char *v, char *err, size_t errlen)
 
 	if (sscanf(v, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || v[n] || strlen(v) != 10 || m < 1 || m > 12 ||
 	    d < 1 || d > 31 || y < 1990) {
-		snprintf(err, errlen, "expected a date YYYY-MM-DD");
+		snprintf(err, errlen, "%s", _("expected a date YYYY-MM-DD"));
 		return -1;
 	}
 	return 0;
@@ -93,7 +96,7 @@ static int check_date(const char *v, char *err, size_t errlen)
 static int check_text(const char *v, char *err, size_t errlen)
 {
 	if (!*v) {
-		snprintf(err, errlen, "expected a value");
+		snprintf(err, errlen, "%s", _("expected a value"));
 		return -1;
 	}
 	return 0;
@@ -196,12 +199,19 @@ const char *config_file_text(size_t *len)
 	return file.text;
 }
 
-/* Is the zh_CN locale the one messages follow? */
+static bool machine_output;
+
+void config_machine_output(void)
+{
+	machine_output = true;
+}
+
+/* Is the zh_CN locale the one messages follow (and the output for people)? */
 static bool locale_zh_cn(void)
 {
 	const char *l = setlocale(LC_MESSAGES, NULL);
 
-	return l && !strncmp(l, "zh_CN", 5);
+	return !machine_output && l && !strncmp(l, "zh_CN", 5);
 }
 
 /* Split a GPURENT_X list value at commas into v (pointers into buf). */
@@ -231,7 +241,7 @@ int config_lookup(const struct config_key *k, struct config_value *v, char *err,
 	if (env && *env) {
 		size_t idx = (size_t)(k - config_keys);
 		if (strlen(env) > CONFIG_MAX_VALUE) {
-			snprintf(err, errlen, "%s: expected a value of at most %d bytes", k->env, CONFIG_MAX_VALUE);
+			snprintf(err, errlen, _("%s: expected a value of at most %d bytes"), k->env, CONFIG_MAX_VALUE);
 			return -1;
 		}
 		snprintf(envbuf[idx], sizeof(envbuf[idx]), "%s", env);
@@ -240,7 +250,7 @@ int config_lookup(const struct config_key *k, struct config_value *v, char *err,
 		snprintf(v->where, sizeof(v->where), "%s", k->env);
 		for (size_t i = 0; i < v->n; i++)
 			if (k->check && k->check(v->vals[i], e, sizeof(e))) {
-				snprintf(err, errlen, "%s: %s, got '%s'", k->env, e, v->vals[i]);
+				snprintf(err, errlen, _("%s: %s, got '%s'"), k->env, e, v->vals[i]);
 				return -1;
 			}
 		return 0;
@@ -251,13 +261,13 @@ int config_lookup(const struct config_key *k, struct config_value *v, char *err,
 	const struct config_entry *ce = config_find(c, k->name);
 	if (ce) {
 		if (ce->is_list && !k->list) {
-			snprintf(err, errlen, "%s:%zu: %s: expected one value, not a list", file.path, ce->line,
+			snprintf(err, errlen, _("%s:%zu: %s: expected one value, not a list"), file.path, ce->line,
 				 k->name);
 			return -1;
 		}
 		for (size_t i = 0; i < ce->nvals; i++) {
 			if (k->check && k->check(ce->vals[i], e, sizeof(e))) {
-				snprintf(err, errlen, "%s:%zu: %s: %s, got '%s'", file.path, ce->line, k->name, e,
+				snprintf(err, errlen, _("%s:%zu: %s: %s, got '%s'"), file.path, ce->line, k->name, e,
 					 ce->vals[i]);
 				return -1;
 			}
@@ -271,7 +281,8 @@ int config_lookup(const struct config_key *k, struct config_value *v, char *err,
 		if (locale_zh_cn()) {
 			v->vals[v->n++] = "CNY";
 			v->source = CFG_LOCALE;
-			snprintf(v->where, sizeof(v->where), "the zh_CN locale");
+			/* stays English here (JSON, the plan line); `config list` shows msg_tr() of it */
+			snprintf(v->where, sizeof(v->where), "%s", N_("the zh_CN locale"));
 		} else {
 			v->vals[v->n++] = "USD";
 			v->source = CFG_DEFAULT;

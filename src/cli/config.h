@@ -63,6 +63,11 @@ const char *config_file_text(size_t *len);
  */
 int config_lookup(const struct config_key *k, struct config_value *v, char *err, size_t errlen);
 
+/* From now on config_lookup() leaves the zh_CN locale's currency out (the
+ * built-in USD): machine-readable output (`config list --json`) is the same
+ * in every locale, as --json and --csv of the other commands are. */
+void config_machine_output(void);
+
 /* Record that opt_parse() set an option from key's value (where: as in
  * struct config_value), and ask whether it did: where, or NULL. */
 void config_mark_applied(const struct config_key *k, const char *where);

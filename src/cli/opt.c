@@ -489,14 +489,15 @@ static int parse(const struct opt_cmd *c, const struct opt *opts, int argc, char
 		return rc;
 	if (nop < c->min_operands) {
 		if (c->operands)
-			return msg_usage(_("expected %s (see 'gpurent help %s')"), c->operands, c->name);
+			return msg_usage(_("expected %s (see 'gpurent help %s')"), msg_tr(c->operands), c->name);
 		return msg_usage(_("missing operand (see 'gpurent help %s')"), c->name);
 	}
 	if (c->max_operands >= 0 && nop > c->max_operands) {
 		if (c->max_operands == 0)
 			return msg_usage(_("'%s': unexpected argument (see 'gpurent help %s')"), argv[0], c->name);
 		return msg_usage(_("'%s': unexpected argument; expected %s (see 'gpurent help %s')"),
-				 argv[c->max_operands], c->operands ? c->operands : "fewer arguments", c->name);
+				 argv[c->max_operands], c->operands ? msg_tr(c->operands) : _("fewer arguments"),
+				 c->name);
 	}
 	if (nops)
 		*nops = nop;

@@ -294,7 +294,7 @@ static int ckpt_dir_args(int argc, char **argv, const char *sub, const char **di
 	opts[n] = (struct opt)OPT_TABLE_END;
 	{
 		const struct opt_cmd oc = {.name = sub, .usage = usage, .flags = 0, .min_operands = 1,
-				   .max_operands = 1, .operands = "a checkpoint directory"};
+				   .max_operands = 1, .operands = N_("a checkpoint directory")};
 		if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 			return rc;
 	}

@@ -418,7 +418,7 @@ int cmd_completion(int argc, char **argv)
 {
 	const struct opt opts[] = {OPT_TABLE_END};
 	const struct opt_cmd oc = {.name = "completion", .usage = usage, .flags = OPT_STOP_AT_OPERAND,
-				   .min_operands = 1, .max_operands = -1, .operands = "bash, zsh or fish"};
+				   .min_operands = 1, .max_operands = -1, .operands = N_("bash, zsh or fish")};
 	int rc, nops;
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)

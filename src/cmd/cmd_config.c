@@ -21,7 +21,7 @@
 #include "../cli/out.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent config list [--json]\n"
 	"       gpurent config get KEY\n"
 	"       gpurent config set KEY VALUE...\n"
@@ -52,18 +52,18 @@ static const char usage[] =
 	"\n"
 	"  gpurent config set currency CNY\n"
 	"  gpurent config set rate CNY=7.12 && gpurent config set rate_date 2026-11-30\n"
-	"  gpurent config list\n";
+	"  gpurent config list\n");
 
 static const char *source_name(enum config_source s)
 {
 	switch (s) {
-	case CFG_ENV: return "environment";
-	case CFG_FILE: return "file";
-	case CFG_LOCALE: return "locale";
-	case CFG_DEFAULT: return "default";
+	case CFG_ENV: return N_("environment");
+	case CFG_FILE: return N_("file");
+	case CFG_LOCALE: return N_("locale");
+	case CFG_DEFAULT: return N_("default");
 	case CFG_NONE: break;
 	}
-	return "unset";
+	return N_("unset");
 }
 
 static int config_list(int argc, char **argv)
@@ -85,6 +85,7 @@ static int config_list(int argc, char **argv)
 	if (!config_file(err, sizeof(err)))
 		return msg_usage("%s", err);
 	if (json) {
+		config_machine_output();   /* USD, as every --json: the same bytes in every locale */
 		json_init(&j, stdout);
 		json_obj_begin(&j, NULL);
 		json_str(&j, "file", path);
@@ -119,9 +120,10 @@ static int config_list(int argc, char **argv)
 		if (!v.n)
 			printf("  %-12s %-24s %s\n", k->name, "-", _("(unset)"));
 		else if (v.where[0])
-			printf("  %-12s %-24s (%s: %s)\n", k->name, shown, source_name(v.source), v.where);
+			printf(_("  %-12s %-24s (%s: %s)\n"), k->name, shown, _(source_name(v.source)),
+			       v.source == CFG_LOCALE ? msg_tr(v.where) : v.where);
 		else
-			printf("  %-12s %-24s (%s)\n", k->name, shown, source_name(v.source));
+			printf(_("  %-12s %-24s (%s)\n"), k->name, shown, _(source_name(v.source)));
 	}
 	if (json) {
 		json_arr_end(&j);

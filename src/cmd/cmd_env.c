@@ -38,7 +38,7 @@
 
 extern char **environ;
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent env [--json] [--security] [--dir PATH]... [--shm-path PATH] [--python CMD]\n"
 	"                   [--no-python]\n"
 	"\n"
@@ -70,7 +70,7 @@ static const char usage[] =
 	"  --json           the facts and the verdicts as JSON (schema gpurent.env/1)\n"
 	"\n"
 	"Works without a GPU, a driver or Python, and says so. Exit status: 0 when no\n"
-	"check fails, 1 when one does, 2 for bad usage. See docs/env.md.\n";
+	"check fails, 1 when one does, 2 for bad usage. See docs/env.md.\n");
 
 /* How long python3 may take to import three frameworks (TensorFlow is slow). */
 #define PY_TIMEOUT_S 90
@@ -183,8 +183,10 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 	co.capture = true;
 	co.err_null = true;
 	if (child_spawn(&co, &c, &eno, err, errlen)) {
-		if (eno)
-			snprintf(err, errlen, "%s %s", argv[0], eno == ENOENT ? "not found on PATH" : strerror(eno));
+		if (eno == ENOENT)
+			snprintf(err, errlen, _("%s not found on PATH"), argv[0]);
+		else if (eno)
+			snprintf(err, errlen, "%s %s", argv[0], strerror(eno));
 		return -1;
 	}
 	t0 = util_now_mono();
@@ -219,7 +221,7 @@ static int capture(char *const argv[], char *buf, size_t cap, int timeout_s, cha
 	}
 	child_wait(c.pid, &status, 0);
 	if (timed_out) {
-		snprintf(err, errlen, "%s took longer than %d s and was stopped", argv[0], timeout_s);
+		snprintf(err, errlen, _("%s took longer than %d s and was stopped"), argv[0], timeout_s);
 		goto out_close;
 	}
 	rc = child_exit_code(status);
@@ -260,7 +262,7 @@ static void gather_python(struct env_facts *f, const char *python)
 	for (size_t i = 0; i < ENV_MAX_FW; i++)
 		snprintf(f->fw[i].name, sizeof(f->fw[i].name), "%s", names[i]), f->fw[i].gpus = -1;
 	if (!(out = malloc(cap))) {
-		snprintf(f->python_error, sizeof(f->python_error), "out of memory");
+		snprintf(f->python_error, sizeof(f->python_error), "%s", _("out of memory"));
 		return;
 	}
 	rc = capture(argv, out, cap, PY_TIMEOUT_S, err, sizeof(err));
@@ -300,11 +302,11 @@ static void gather_python(struct env_facts *f, const char *python)
 			snprintf(f->python_error, sizeof(f->python_error), "%s", err);
 		else
 			snprintf(f->python_error, sizeof(f->python_error),
-				 "%s ran but did not answer the probe (exit status %d)", python, rc);
+				 _("%s ran but did not answer the probe (exit status %d)"), python, rc);
 		f->nfw = 0;
 	} else if (rc != 0) {
 		snprintf(f->python_error, sizeof(f->python_error), "%s",
-			 rc < 0 ? err : "the probe stopped early");
+			 rc < 0 ? err : _("the probe stopped early"));
 	}
 	free(out);
 }
@@ -412,12 +414,12 @@ static void gather_space(const char *path, bool *exists, uint64_t *freeb, uint64
 	*freeb = *total = 0;
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
-			snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+			snprintf(err, errlen, _("cannot read it: %s"), strerror(errno));
 		return;
 	}
 	*exists = true;
 	if (statvfs(path, &s)) {
-		snprintf(err, errlen, "cannot read its free space: %s", strerror(errno));
+		snprintf(err, errlen, _("cannot read its free space: %s"), strerror(errno));
 		return;
 	}
 	*freeb = (uint64_t)s.f_bavail * s.f_frsize;
@@ -476,7 +478,7 @@ static void print_sec_lines(const struct sec_report *sr)
 		out_puts_safe(stdout, what);   /* paths and names come from the box */
 		putchar('\n');
 		if (fix[0]) {
-			printf("%-16s fix: ", "");
+			printf("%-16s %s", "", _("fix: "));
 			out_puts_safe(stdout, fix);
 			putchar('\n');
 		}
@@ -499,7 +501,7 @@ static size_t count_of(const struct env_report *r, const struct sec_report *sr, 
 static void print_text(const struct env_facts *f, const struct env_report *r,
 		       const struct sec_report *sr, const char *host)
 {
-	printf("gpurent env on %s\n", host);
+	printf(_("gpurent env on %s\n"), host);
 	for (size_t i = 0; r && i < r->n; i++) {
 		const struct env_finding *v = &r->v[i];
 		char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
@@ -507,13 +509,14 @@ static void print_text(const struct env_facts *f, const struct env_report *r,
 		env_word(v, what, sizeof(what), fix, sizeof(fix));
 		printf("%-5s %-10s %s\n", env_level_name(v->level), v->topic, what);
 		if (fix[0])
-			printf("%-16s fix: %s\n", "", fix);
+			printf("%-16s %s%s\n", "", _("fix: "), fix);
 	}
 	if (sr)
 		print_sec_lines(sr);
-	printf("verdict: %s (%zu fail, %zu warn, %zu ok)%s\n", env_level_name(worst_of(r, sr)),
-	       count_of(r, sr, ENV_FAIL), count_of(r, sr, ENV_WARN), count_of(r, sr, ENV_OK),
-	       !r || f->ngpus ? "" : "; no GPU on this machine");
+	printf(!r || f->ngpus ? _("verdict: %s (%zu fail, %zu warn, %zu ok)\n")
+			      : _("verdict: %s (%zu fail, %zu warn, %zu ok); no GPU on this machine\n"),
+	       env_level_name(worst_of(r, sr)), count_of(r, sr, ENV_FAIL), count_of(r, sr, ENV_WARN),
+	       count_of(r, sr, ENV_OK));
 }
 
 static void json_sec_checks(struct json *j, const struct sec_report *sr)
@@ -805,12 +808,16 @@ int cmd_env(int argc, char **argv)
 	opt_list_free(&dir_list);
 	if (rc != OPT_GO)
 		return rc;
+	/* The facts' words (a probe's error, the host) go into JSON too: English
+	 * from here on under --json, as json_init() does, in every locale. */
+	if (json)
+		msg_untranslated();
 	if (!(sf = malloc(sizeof(*sf)))) {
 		msg_error(_("out of memory"));
 		return EXIT_RUNTIME;
 	}
 	if (gethostname(host, sizeof(host)))
-		snprintf(host, sizeof(host), "(unknown host)");
+		snprintf(host, sizeof(host), "%s", _("(unknown host)"));
 	host[sizeof(host) - 1] = '\0';
 	gather_security(sf, shm && *shm ? shm : "/dev/shm", getcwd(cwd, sizeof(cwd)) ? cwd : ".");
 	if (secscan_judge(sf, &sr)) {

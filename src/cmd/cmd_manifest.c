@@ -168,7 +168,7 @@ int cmd_manifest(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "manifest", .usage = usage, .flags = 0, .min_operands = 1,
-				   .max_operands = -1, .operands = "a directory"};
+				   .max_operands = -1, .operands = N_("a directory")};
 	int nops;
 
 	/* opt_parse reorders its argv: parse a copy, argv goes into the header */

@@ -46,7 +46,7 @@ int cmd_models(int argc, char **argv)
 		OPT_BOOL("json", &json, N_("print JSON")),
 		OPT_TABLE_END,
 	};
-	const struct opt_cmd oc = {.name = "models", .usage = usage, .max_operands = 1, .operands = "one FILTER"};
+	const struct opt_cmd oc = {.name = "models", .usage = usage, .max_operands = 1, .operands = N_("one FILTER")};
 	int nops;
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)

@@ -34,7 +34,7 @@
 
 extern char **environ;
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent release [--dry-run] [--verify MANIFEST DIR] [--keep PATH]... [--path P]...\n"
 	"                       [--preset NAME | --on-release CMD] [--stop-timeout DUR]\n"
 	"                       [--ledger PATH] [--no-ledger]\n"
@@ -72,7 +72,7 @@ static const char usage[] =
 	"  --no-ledger          do not record the release\n"
 	"\n"
 	"Exit status: 0 done, 1 a step failed (verify, a deletion, the action), 2 bad\n"
-	"usage. See docs/release.md.\n";
+	"usage. See docs/release.md.\n");
 
 #define STEPS 4
 
@@ -99,12 +99,12 @@ static void told(void *ctx, const char *path, uint64_t size, bool dir)
 
 	if (dir)
 		printf(c->dry ? _("  would remove directory %s ") : _("  removed directory %s "),
-		       release_cat_name(c->cat));
+		       msg_tr(release_cat_name(c->cat)));
 	else
-		printf(c->dry ? _("  would delete %s ") : _("  deleted %s "), release_cat_name(c->cat));
+		printf(c->dry ? _("  would delete %s ") : _("  deleted %s "), msg_tr(release_cat_name(c->cat)));
 	out_puts_safe(stdout, path);
 	if (!dir)
-		printf(" (%llu bytes)", (unsigned long long)size);
+		printf(_(" (%llu bytes)"), (unsigned long long)size);
 	putchar('\n');
 	if (!dir) {
 		c->files[c->cat]++;
@@ -222,7 +222,7 @@ int cmd_release(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "release", .usage = usage, .flags = 0, .min_operands = 0,
-				   .max_operands = 1, .operands = "DIR (after --verify MANIFEST)"};
+				   .max_operands = 1, .operands = N_("DIR (after --verify MANIFEST)")};
 	const struct action_preset *preset = NULL;
 	const struct rel_action *ra = NULL;
 	const char **keeps = NULL, *home = getenv("HOME"), *shm = getenv("GPURENT_SHM_PATH");

@@ -173,7 +173,7 @@ int cmd_verify(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "verify", .usage = usage, .flags = 0, .min_operands = 1,
-				   .max_operands = -1, .operands = "a manifest file"};
+				   .max_operands = -1, .operands = N_("a manifest file")};
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;

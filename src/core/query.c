@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "i18n.h"
 #include "names.h"
 #include "quote.h"
 #include "units.h"
@@ -17,30 +18,30 @@
 
 /* MUST stay sorted by name. */
 const struct query_field query_fields[] = {
-	{"arch", Q_STR, "", "GPU architecture (Ampere, Hopper, ...)"},
-	{"billing", Q_STR, "", "billing profile name"},
-	{"class", Q_STR, "", "GPU class: datacenter, workstation, consumer, tpu"},
-	{"disk", Q_NUM, "GB", "instance disk"},
-	{"gpu", Q_STR, "", "GPU: catalog name, alias or family (A100 matches 40 and 80 GB)"},
-	{"gpu_mem", Q_NUM, "GB", "memory per GPU (a slice's own share)"},
-	{"gpus", Q_NUM, "", "GPUs per instance"},
-	{"instance", Q_STR, "", "instance type"},
-	{"instance_price", Q_NUM, "USD/h", "on-demand price of the whole instance"},
-	{"interconnect", Q_STR, "", "GPU link: nvlink, nvlink-bridge, pcie, ..."},
-	{"max_runtime", Q_NUM, "h", "per-job time limit (campus HPC); 0 = none"},
-	{"mem_bw", Q_NUM, "GB/s", "GPU memory bandwidth"},
-	{"price", Q_NUM, "USD/GPU-h", "on-demand price per GPU-hour"},
-	{"provider", Q_STR, "", "provider (catalog folder or provider column)"},
-	{"queue_wait", Q_NUM, "h", "typical queue wait (campus HPC); 0 = none"},
-	{"ram", Q_NUM, "GiB", "host memory"},
-	{"region", Q_STR, "", "region"},
-	{"slice", Q_BOOL, "", "a share of a GPU (MIG, vGPU, time-slice)"},
-	{"spot", Q_BOOL, "", "a spot / interruptible price is offered"},
-	{"spot_price", Q_NUM, "USD/GPU-h", "spot price per GPU-hour; 0 = none"},
-	{"storage", Q_BOOL, "", "persistent storage survives a stop"},
-	{"supply", Q_STR, "", "hyperscaler, ai-cloud, campus-hpc, serverless, marketplace"},
-	{"tflops", Q_NUM, "TFLOPS", "dense BF16 (else FP16) tensor TFLOPS per GPU"},
-	{"vcpus", Q_NUM, "", "host vCPUs"},
+	{"arch", Q_STR, "", N_("GPU architecture (Ampere, Hopper, ...)")},
+	{"billing", Q_STR, "", N_("billing profile name")},
+	{"class", Q_STR, "", N_("GPU class: datacenter, workstation, consumer, tpu")},
+	{"disk", Q_NUM, "GB", N_("instance disk")},
+	{"gpu", Q_STR, "", N_("GPU: catalog name, alias or family (A100 matches 40 and 80 GB)")},
+	{"gpu_mem", Q_NUM, "GB", N_("memory per GPU (a slice's own share)")},
+	{"gpus", Q_NUM, "", N_("GPUs per instance")},
+	{"instance", Q_STR, "", N_("instance type")},
+	{"instance_price", Q_NUM, "USD/h", N_("on-demand price of the whole instance")},
+	{"interconnect", Q_STR, "", N_("GPU link: nvlink, nvlink-bridge, pcie, ...")},
+	{"max_runtime", Q_NUM, "h", N_("per-job time limit (campus HPC); 0 = none")},
+	{"mem_bw", Q_NUM, "GB/s", N_("GPU memory bandwidth")},
+	{"price", Q_NUM, "USD/GPU-h", N_("on-demand price per GPU-hour")},
+	{"provider", Q_STR, "", N_("provider (catalog folder or provider column)")},
+	{"queue_wait", Q_NUM, "h", N_("typical queue wait (campus HPC); 0 = none")},
+	{"ram", Q_NUM, "GiB", N_("host memory")},
+	{"region", Q_STR, "", N_("region")},
+	{"slice", Q_BOOL, "", N_("a share of a GPU (MIG, vGPU, time-slice)")},
+	{"spot", Q_BOOL, "", N_("a spot / interruptible price is offered")},
+	{"spot_price", Q_NUM, "USD/GPU-h", N_("spot price per GPU-hour; 0 = none")},
+	{"storage", Q_BOOL, "", N_("persistent storage survives a stop")},
+	{"supply", Q_STR, "", N_("hyperscaler, ai-cloud, campus-hpc, serverless, marketplace")},
+	{"tflops", Q_NUM, "TFLOPS", N_("dense BF16 (else FP16) tensor TFLOPS per GPU")},
+	{"vcpus", Q_NUM, "", N_("host vCPUs")},
 };
 const size_t query_nfields = ARRAY_SIZE(query_fields);
 

@@ -9,11 +9,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "i18n.h"
 #include "../util/util.h"
 
 const char *release_cat_name(enum rel_cat c)
 {
-	static const char *const names[] = {"credential", "leftover", "path", "history"};
+	static const char *const names[] = {N_("credential"), N_("leftover"), N_("path"), N_("history")};
 	_Static_assert(ARRAY_SIZE(names) == REL_CAT_COUNT, "a name per category");
 	return (unsigned)c < ARRAY_SIZE(names) ? names[c] : "?";
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "../cli/gettext.h"   /* the words of the line: stderr, a terminal only */
 #include "../core/units.h"
 #include "../util/util.h"
 
@@ -61,13 +62,13 @@ static void draw(struct progress *p, bool last)
 		fprintf(stderr, "%s: ", p->label);
 	if (p->total_units)
 		fprintf(stderr, "%llu / %llu %s", (unsigned long long)u, (unsigned long long)p->total_units,
-			p->units ? p->units : "");
+			p->units ? _(p->units) : "");
 	else
-		fprintf(stderr, "%llu %s", (unsigned long long)u, p->units ? p->units : "");
+		fprintf(stderr, "%llu %s", (unsigned long long)u, p->units ? _(p->units) : "");
 	if (b)
 		fprintf(stderr, ", %s/s", rate);
 	if (left[0])
-		fprintf(stderr, ", %s left", left);
+		fprintf(stderr, _(", %s left"), left);
 	fputs("   ", stderr);   /* over the tail of a longer line before */
 	if (last)
 		fputc('\n', stderr);

@@ -26,6 +26,7 @@
 
 #include "../core/pool.h"
 #include "../core/units.h"
+#include "../cli/gettext.h"
 #include "../cli/out.h"
 #include "sys.h"
 #include "../util/util.h"
@@ -139,7 +140,7 @@ static bool failed(const struct wworker *w)
 
 static int oom(struct wworker *w)
 {
-	return fail(w, -1, "out of memory while listing the directory");
+	return fail(w, -1, "%s", _("out of memory while listing the directory"));
 }
 
 /* Make room for len+1 bytes in w->path. */
@@ -208,7 +209,7 @@ static int push_dir(struct wworker *w, struct workq *q, struct dnode *parent, si
 
 	if (parent->depth + 1 > WALK_MAX_DEPTH)
 		/* the path cut to 300 bytes, so that the line fits the caller's buffer */
-		return fail(w, -2, "%.*s%s: directories nested deeper than %d levels",
+		return fail(w, -2, _("%.*s%s: directories nested deeper than %d levels"),
 			    (int)(len > 300 ? 300 : len), w->path, len > 300 ? "..." : "", WALK_MAX_DEPTH);
 	if (!(c = calloc(1, sizeof(*c))) || !(c->path = malloc(len + 1))) {
 		free(c);
@@ -561,7 +562,7 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 	bounds = calloc(jobs + 1, sizeof(*bounds));
 	pr = calloc(1, sizeof(*pr));
 	if (!wk || !states || !sorts || !bounds || !pr) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", _("out of memory"));
 		goto out_free;
 	}
 	for (; made < jobs; made++) {
@@ -577,7 +578,7 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 				goto out_workers;
 			w->hw_ok = true;
 			if (!(w->hw.buf = aligned_alloc(4096, READ_BUF))) {
-				snprintf(err, errlen, "out of memory");
+				snprintf(err, errlen, "%s", _("out of memory"));
 				goto out_workers;
 			}
 			w->hw.rootfd = rootfd;
@@ -587,7 +588,7 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 	/* A descriptor of its own: fdopendir() takes it over, with its offset. */
 	if ((fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fstat(fd, &st) ||
 	    !(root.d = fdopendir(fd))) {
-		snprintf(err, errlen, "cannot list the directory: %s", strerror(errno));
+		snprintf(err, errlen, _("cannot list the directory: %s"), strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		goto out_workers;
@@ -602,7 +603,7 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 		goto out_workers;
 	}
 	pr->label = o->label ? o->label : "manifest";
-	pr->units = "files";   /* open-ended: the files are hashed as they are listed */
+	pr->units = N_("files");   /* open-ended: the files are hashed as they are listed */
 	if (o->hash)
 		shown = progress_begin(pr);
 	workq_push(q, &root.job.item);
@@ -628,7 +629,7 @@ int walk_tree(int rootfd, const struct walk_opts *o, struct manifest *out, char 
 	if (out->cap - out->n < total) {
 		struct mf_entry *nv = realloc(out->v, (out->n + total) * sizeof(*nv));
 		if (!nv) {
-			snprintf(err, errlen, "out of memory while listing the directory");
+			snprintf(err, errlen, "%s", _("out of memory while listing the directory"));
 			goto out_workers;
 		}
 		out->v = nv;
@@ -910,7 +911,7 @@ static void hash_job(void *state, void *job)
 int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsigned jobs,
 	      const char *label, char *err, size_t errlen)
 {
-	struct progress pr = {.label = label, .units = "files"};
+	struct progress pr = {.label = label, .units = N_("files")};
 	struct worker *wk = NULL;
 	struct hrange *ranges = NULL;
 	void **states = NULL;
@@ -931,7 +932,7 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 	/* Jobs of up to RANGE_FILES files or RANGE_BYTES: one hand-off per file is the cost
 	 * on small files, and big files still spread over the threads. */
 	if (!(ranges = malloc(n * sizeof(*ranges)))) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", _("out of memory"));
 		return -1;
 	}
 	for (size_t i = 0; i < n;) {
@@ -947,7 +948,7 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 	wk = calloc(jobs, sizeof(*wk));
 	states = calloc(jobs, sizeof(*states));
 	if (!wk || !states) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", _("out of memory"));
 		goto out_free;
 	}
 	for (; started < jobs; started++) {
@@ -956,7 +957,7 @@ int walk_hash(int rootfd, struct manifest *m, const size_t *idx, size_t n, unsig
 			goto out_workers;
 		if (!(w->buf = aligned_alloc(4096, READ_BUF))) {
 			hash_free(&w->h);
-			snprintf(err, errlen, "out of memory");
+			snprintf(err, errlen, "%s", _("out of memory"));
 			goto out_workers;
 		}
 		w->rootfd = rootfd;
