@@ -2,6 +2,7 @@
  * offers_load.c - finding, mapping and loading price catalogs (offers_load.h).
  */
 #include "offers_load.h"
+#include "../os/progress.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -216,7 +217,10 @@ static int load_any(struct offers_ctx *c, const char *path, int depth, size_t *f
 		if ((rc = map_file(c, path, &buf, &len)))
 			return rc;
 		(*found)++;
-		return load_path(c, path, buf, len, false, keep, match, ctx);
+		rc = load_path(c, path, buf, len, false, keep, match, ctx);
+		if (c->pr)
+			progress_add(c->pr, 1, len);
+		return rc;
 	}
 	if (depth > 3)
 		return 0;
@@ -333,8 +337,64 @@ static int no_catalog(const struct offers_ctx *c, const char *dir, bool fatal)
 	return 0;
 }
 
+/* The bytes and files load_any() will read under path (the same rules:
+ * a file as given, in folders only vms.csv, three levels down), for the
+ * progress line's total. */
+static void catalog_size(const char *path, int depth, bool top, uint64_t *bytes, uint64_t *files)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	if (stat(path, &st))
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		if (S_ISREG(st.st_mode) && (top || !strcmp(base, "vms.csv"))) {
+			*bytes += (uint64_t)st.st_size;
+			(*files)++;
+		}
+		return;
+	}
+	if (depth > 3 || !(d = opendir(path)))
+		return;
+	while ((e = readdir(d))) {
+		char full[4096];
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(full, sizeof(full), "%s/%s", path, e->d_name) >= (int)sizeof(full))
+			continue;
+		catalog_size(full, depth + 1, false, bytes, files);
+	}
+	closedir(d);
+}
+
+static int load_all(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
+		    catalog_keep_fn match, void *ctx);
+
+/* load_all() with the progress line on (plan and offers over large catalog
+ * trees; a terminal only, after a second). */
 int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
 		catalog_keep_fn match, void *ctx)
+{
+	struct progress pr = {.label = c->cmd ? c->cmd : "offers", .units = _("catalogs")};
+	char sky[sizeof(c->sky_dir)];
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		catalog_size(paths[i], 0, true, &pr.total_bytes, &pr.total_units);
+	if (!n && !sky_catalog_dir(sky, sizeof(sky)))
+		catalog_size(sky, 0, true, &pr.total_bytes, &pr.total_units);
+	c->pr = &pr;
+	progress_begin(&pr);
+	rc = load_all(c, paths, n, keep, match, ctx);
+	progress_end(&pr);
+	c->pr = NULL;
+	return rc;
+}
+
+static int load_all(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
+		    catalog_keep_fn match, void *ctx)
 {
 	const char *empty = NULL;
 	size_t found;

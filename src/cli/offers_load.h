@@ -14,6 +14,8 @@
 #include "../core/currency.h"
 #include "../core/gpu.h"
 
+struct progress;
+
 struct offers_ctx {
 	struct gpu_db gdb;
 	struct currency_table currencies;   /* data/currencies.csv and --rate (src/core/currency.h) */
@@ -34,6 +36,7 @@ struct offers_ctx {
 	 * (catalog_opts.trust_catalog). Set after offers_init(), before
 	 * offers_load(). */
 	bool trust_catalog;
+	struct progress *pr;     /* the progress line while offers_load() reads; NULL otherwise */
 };
 
 /* Load gpus.csv and currencies.csv. Returns 0 or the exit code (message printed). */

@@ -487,6 +487,9 @@ static int parse(const struct opt_cmd *c, const struct opt *opts, int argc, char
 	argv[nop] = NULL;
 	if ((rc = apply_config(c, opts, given, ctx)))
 		return rc;
+	/* JSON and CSV are for programs: never a progress line beside them */
+	if (machine_output(opts, given))
+		progress_set_mode(PROGRESS_NEVER);
 	if (nop < c->min_operands) {
 		if (c->operands)
 			return msg_usage(_("expected %s (see 'gpurent help %s')"), msg_tr(c->operands), c->name);

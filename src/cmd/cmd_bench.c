@@ -29,6 +29,7 @@
 #include "../hw/nvml.h"
 #include "../store/ledger.h"
 #include "cmd.h"
+#include "../os/progress.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
 #include "../cli/out.h"
@@ -58,6 +59,9 @@ static const char usage[] = N_(
 	"  --ledger PATH     the ledger (default $GPURENT_LEDGER, else\n"
 	"                    ~/.local/share/gpurent/ledger.db)\n"
 	"  --json            results as JSON (schema gpurent.bench/1)\n"
+	"  --progress, -q/--quiet  the progress line (parts done, bytes/s, time\n"
+	"                    left) even in a pipe, or never; by default on a\n"
+	"                    terminal only, after a second\n"
 	"\n"
 	"Exit status: 0, 1 when a host test failed (the disk directory not writable),\n"
 	"2 for bad usage. See docs/bench.md.\n");
@@ -91,6 +95,7 @@ struct skip {
 };
 
 struct bench {
+	struct progress *pr;      /* the progress line (src/os/progress.h) */
 	struct result r[MAX_RESULTS];
 	size_t n;
 	struct skip s[16];
@@ -390,6 +395,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 			skipped(b, "disk", N_("writing %s: %s"), path, w < 0 ? strerror(errno) : "short write");
 			goto out_unlink;
 		}
+		progress_add(b->pr, 0, n);
 	}
 	if (fsync(fd)) {
 		skipped(b, "disk", N_("fsync %s: %s"), path, strerror(errno));
@@ -413,6 +419,7 @@ static int bench_disk(struct bench *b, const char *dir, size_t size)
 			goto out_unlink;
 		}
 		done += (size_t)got;
+		progress_add(b->pr, 0, (uint64_t)got);
 	}
 	tr = util_now_mono() - t0;
 	if ((r = add(b, "disk_write", "GB/s"))) {
@@ -894,6 +901,7 @@ int cmd_bench(int argc, char **argv)
 		{.name = "ledger", .type = OPT_FILE, .cb = nonempty, .dest = &ledger, .arg = "PATH",
 		 .help = N_("the ledger"), .example = "/dev/null"},
 		OPT_BOOL("history", &want_history, N_("compare the boxes measured so far")),
+		OPT_PROGRESS_FLAGS,
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "bench", .usage = usage, .flags = 0, .min_operands = 0,
@@ -913,17 +921,27 @@ int cmd_bench(int argc, char **argv)
 		snprintf(host, sizeof(host), "unknown-host");
 	host[sizeof(host) - 1] = '\0';
 	at = (double)time(NULL);
+	/* the parts: memory, CPU, disk (its bytes counted), the GPU */
+	struct progress pr = {.label = "bench", .units = _("parts"), .total_units = no_gpu ? 3 : 4};
+	b->pr = &pr;
+	progress_begin(&pr);
 	{
 		int threads = usable_cpus();
 		bench_memory(b, threads);
+		progress_add(&pr, 1, 0);
 		bench_cpu(b, threads);
+		progress_add(&pr, 1, 0);
 	}
 	if (bench_disk(b, dir, (size_t)disk_size))
 		b->host_failed = true;
-	if (no_gpu)
+	progress_add(&pr, 1, 0);
+	if (no_gpu) {
 		skipped(b, "gpu", N_("skipped: --no-gpu"));
-	else
+	} else {
 		bench_gpus(b, &gdb, which);
+		progress_add(&pr, 1, 0);
+	}
+	progress_end(&pr);
 
 	if (!no_store && b->n) {
 		if (store(b, ledger, host, at, stored_at, sizeof(stored_at), err, sizeof(err)))

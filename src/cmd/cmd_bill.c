@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,7 @@
 #include "../core/bill.h"
 #include "../store/ledger.h"
 #include "cmd.h"
+#include "../os/progress.h"
 #include "../cli/billwords.h"
 #include "../cli/common.h"
 #include "../cli/opt.h"
@@ -50,6 +52,8 @@ static const char usage[] =
 	"                       zone (default: the bill's own span)\n"
 	"  --budget MONEY       a budget or balance for the period (500CNY, $200)\n"
 	"  --json               JSON (schema gpurent.bill-audit/1, gpurent.bill/1)\n"
+	"  --progress, -q/--quiet  (import) the progress line even in a pipe, or\n"
+	"                       never; by default on a terminal only, after a second\n"
 	"  --ledger PATH        the ledger (default $GPURENT_LEDGER, else\n"
 	"                       ~/.local/share/gpurent/ledger.db)\n"
 	"\n"
@@ -110,8 +114,11 @@ static int bill_import_cmd(int argc, char **argv)
 	int nops, rc;
 	const struct opt opts[] = {
 		LEDGER_OPT(&path),
+		OPT_PROGRESS_FLAGS,
 		OPT_TABLE_END,
 	};
+	struct progress pr = {.label = "bill import", .units = "files"};
+	bool shown;
 	const struct opt_cmd oc = {.name = "bill import", .usage = usage, .flags = 0, .min_operands = 1,
 				   .max_operands = -1, .operands = "FILE"};
 
@@ -126,20 +133,32 @@ static int bill_import_cmd(int argc, char **argv)
 	/* every file is parsed before anything is stored: a bad line in any
 	 * of them stores nothing */
 	rc = EXIT_USAGE;
+	pr.total_units = (uint64_t)nops;
+	for (int i = 0; i < nops; i++) {
+		struct stat st;
+		if (!stat(argv[i], &st) && S_ISREG(st.st_mode))
+			pr.total_bytes += (uint64_t)st.st_size;
+	}
+	shown = progress_begin(&pr);
 	for (int i = 0; i < nops; i++) {
 		char *buf;
 		size_t len;
 		if (common_read_file(argv[i], &buf, &len, err, sizeof(err))) {
+			progress_end(&pr);
 			rc = msg_fail("%s", err);
 			goto out_free;
 		}
 		if (bill_parse(buf, len, argv[i], &rules, &bills[i], err, sizeof(err))) {
 			free(buf);
+			progress_end(&pr);
 			msg_error("%s", err);
 			goto out_free;
 		}
 		free(buf);
+		progress_add(&pr, 1, len);
 	}
+	if (shown)
+		progress_end(&pr);
 	if ((rc = open_ledger(path, &l)))
 		goto out_free;
 	for (int i = 0; i < nops; i++) {

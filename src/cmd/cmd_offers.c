@@ -17,7 +17,7 @@
 
 static const char usage[] = N_(
 	"usage: gpurent offers [QUERY...] [--catalog PATH]... [--sort|-o FIELD[-],...] [--limit N]\n"
-	"                      [--json | --csv] [--currency CODE] [--rate CODE=PER_USD]\n"
+	"                      [--json | --csv] [--currency CODE] [--rate CODE=PER_USD] [--progress | --quiet]\n"
 	"                      [--trust-catalog]\n"
 	"\n"
 	"Search GPU offers in price catalogs: SkyPilot vms.csv files (any provider;\n"
@@ -229,6 +229,7 @@ int cmd_offers(int argc, char **argv)
 			 .help = N_("sort keys: FIELD[-],FIELD[-]... ('-' descending)"), .example = "gpus-,price"},
 			OPT_BOOL("trust-catalog", &trust,
 				 N_("take a spot price at or above on-demand as no spot (rank on on-demand)")),
+			OPT_PROGRESS_FLAGS,
 			OPT_TABLE_END,
 		};
 		const struct opt_cmd oc = {.name = "offers", .max_operands = -1, .usage_fn = usage_to};

@@ -35,7 +35,7 @@ static const char usage[] =
 	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
 	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog]\n"
 	"                    [--setup DURATION] [--upload-bw BW] [--calibrate PROBE]\n"
-	"                    [--ledger PATH] [--json | --emit sky]\n"
+	"                    [--ledger PATH] [--progress | --quiet] [--json | --emit sky]\n"
 	"\n"
 	"Where and how to rent for a workload: estimate it (see 'gpurent help estimate'\n"
 	"for its fields), keep the offers whose GPU memory fits with headroom (a sliced\n"
@@ -728,6 +728,7 @@ int cmd_plan(int argc, char **argv)
 			OPT_BOOL("trust-catalog", &trust,
 				 N_("rank rows whose spot price is at or above on-demand (on their on-demand price)")),
 			OPT_VAL(OPT_BANDWIDTH, "upload-bw", &po.upload_bw, "BW", N_("upload bandwidth to the box")),
+			OPT_PROGRESS_FLAGS,
 			OPT_TABLE_END,
 		};
 		const struct opt_cmd oc = {.name = "plan", .usage = usage, .max_operands = -1, .operands = NULL};

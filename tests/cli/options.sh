@@ -56,8 +56,9 @@ slurm lint|tests/data/slurm/seed004.sbatch|
 slurm script|--time 10m --log-dir $T/sl|-- true
 verify|$T/data.manifest $T/data|"
 
-# mask digits: timings, sizes and ids differ from run to run
-mask() { sed 's/[0-9.]* *[KMGT]*i*B\/s/RATE/g; s/[0-9][0-9.]*/9/g; s/  */ /g' "$1"; }
+# mask digits: timings, sizes and ids differ from run to run; a progress
+# line (redrawn after each carriage return, as often as time allows) goes
+mask() { sed "s/$(printf '\r').*\$//; s/[0-9.]* *[KMGT]*i*B\/s/RATE/g; s/[0-9][0-9.]*/9/g; s/  */ /g" "$1"; }
 
 cd "$ROOT" || exit 1
 echo "$specs" | while IFS='|' read -r cmd pre post; do

@@ -23,6 +23,22 @@ tr '\r' '\n' <forced.err | grep -Eq '^verify: [0-9.]+ MB / [0-9.]+ MB, 5 / 5 fil
 # the last line says it is done, and ends the line
 tail -c 1 forced.err | od -c | grep -q '\\n' && ok || bad "the last progress line is not ended"
 
+# bench (its parts and the disk's bytes), plan over a catalog tree, bill
+# import: the same line, forced here since stderr is a file
+"$G" bench --no-gpu --no-store --disk-size 4MiB --dir "$T" --progress >/dev/null 2>bench.err
+tr '\r' '\n' <bench.err | grep -Eq '^bench: .*3 / 3 parts' && ok || bad "bench --progress: $(tr '\r' '\n' <bench.err | tail -3)"
+mkdir -p cats/aws cats/gcp
+cp "$ROOT/data/offers.csv" cats/aws/vms.csv
+cp cats/aws/vms.csv cats/gcp/vms.csv
+"$G" plan "$ROOT/examples/lora-7b.yaml" --catalog cats --progress >/dev/null 2>plan.err
+tr '\r' '\n' <plan.err | grep -Eq '^plan: [0-9.]+ [KMG]?B / [0-9.]+ [KMG]?B, 2 / 2 catalogs' && ok ||
+	bad "plan --progress over a catalog tree: $(tr '\r' '\n' <plan.err | grep '^plan:' | tail -2)"
+# --json wins over --progress: nothing but the JSON's own stderr
+"$G" plan "$ROOT/examples/lora-7b.yaml" --catalog cats --progress --json >plan.json 2>planj.err
+grep -q "$(printf '\r')" planj.err && bad "plan --json drew a progress line" || ok
+"$G" bill --ledger "$T/l.db" import "$ROOT"/tests/data/bills/neutral-clean.csv --progress >/dev/null 2>bill.err
+tr '\r' '\n' <bill.err | grep -Eq '^bill import: .*1 / 1 files' && ok || bad "bill import --progress: $(tr '\r' '\n' <bill.err | tail -2)"
+
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "SKIP progress on a terminal: tmux is not installed"
 	finish
@@ -59,4 +75,6 @@ on_tty vq "'$G' verify data.manifest data --quiet"
 grep -Eq '^verify: [0-9.]+ [KMG]?B / ' "$T/vq.screen" && bad "verify --quiet drew a progress line: $(cat "$T/vq.screen")" || ok
 on_tty vd "TERM=dumb '$G' verify data.manifest data"
 grep -Eq '^verify: [0-9.]+ [KMG]?B / ' "$T/vd.screen" && bad "TERM=dumb drew a progress line" || ok
+on_tty pl "'$G' plan '$ROOT/examples/lora-7b.yaml' --catalog cats >/dev/null"
+grep -Eq '^plan: .*2 / 2 catalogs' "$T/pl.screen" && ok || bad "plan on a terminal: no progress line: $(cat "$T/pl.screen")"
 finish
