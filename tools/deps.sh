@@ -37,19 +37,39 @@ command -v slurmctld >/dev/null 2>&1 || tools="$tools slurmctld"
 command -v slurmd >/dev/null 2>&1 || tools="$tools slurmd"
 command -v sbatch >/dev/null 2>&1 || tools="$tools slurm-client"
 command -v munged >/dev/null 2>&1 || tools="$tools munge"
+# msgfmt builds the zh_CN message catalog (po/zh_CN.po); without it messages stay English.
+command -v msgfmt >/dev/null 2>&1 || tools="$tools gettext"
+# tmux gives tests/cli/progress.sh a terminal to see the progress line on.
+command -v tmux >/dev/null 2>&1 || tools="$tools tmux"
+# The zh_CN.UTF-8 locale for the translation tests (tests/cli/i18n.sh, config.sh).
+need_locale=0
+locale -a 2>/dev/null | grep -qix 'zh_CN\.utf-\{0,1\}8' || { need_locale=1; command -v localedef >/dev/null 2>&1 || tools="$tools locales"; }
 # clang and its libFuzzer runtime for `make fuzz` (CI runs it; `make check` does not need them).
 command -v clang >/dev/null 2>&1 || tools="$tools clang"
 clang_major=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1)
 ls /usr/lib/llvm-${clang_major:-14}/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 ||
 	tools="$tools libclang-rt-${clang_major:-14}-dev"
-[ -z "$pkgs$tools" ] && exit 0
+# zh_CN.UTF-8 from glibc's locale sources (as root; a no-op when it exists)
+make_locale() {
+	[ "$need_locale" = 1 ] && [ "$(id -u)" = 0 ] && command -v localedef >/dev/null 2>&1 &&
+		{ localedef -i zh_CN -f UTF-8 zh_CN.UTF-8 2>/dev/null || echo "deps: could not make the zh_CN.UTF-8 locale" >&2; }
+	return 0
+}
+[ -z "$pkgs$tools" ] && { make_locale; exit 0; }
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$pkgs$tools"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends $pkgs >/dev/null || {
 		echo "deps: apt-get install$pkgs failed" >&2; exit 1; }
-	[ -z "$tools" ] || apt-get install -y -qq --no-install-recommends $tools >/dev/null ||
-		echo "deps: could not install$tools; their interoperability tests will be skipped" >&2
+	# the test tools all at once, else one by one: one that cannot be had
+	# does not keep the others out (its tests then say SKIP)
+	if [ -n "$tools" ] && ! apt-get install -y -qq --no-install-recommends $tools >/dev/null 2>&1; then
+		for t in $tools; do
+			apt-get install -y -qq --no-install-recommends "$t" >/dev/null 2>&1 ||
+				echo "deps: could not install $t; its tests will be skipped" >&2
+		done
+	fi
+	make_locale
 	exit 0
 fi
 [ -z "$pkgs" ] && { echo "deps: optional, for interoperability tests: apt-get install$tools" >&2; exit 0; }
