@@ -172,6 +172,10 @@ sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/envsec"
 while read -r e; do
 	grep -Fq "$e" "$T/envsec" && ok || bad "gpurent(1) ENVIRONMENT lacks $e"
 done <"$T/envs"
+sed -n '/^\.SH FILES/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/filesec"
+for f in "$ROOT"/data/*.csv; do
+	grep -Fq "data/${f##*/}" "$T/filesec" && ok || bad "gpurent(1) FILES lacks data/${f##*/}"
+done
 sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/exitsec"
 for x in 0 1 2; do
 	grep -q "^\.B $x\$\|^\.IP $x\|^$x " "$T/exitsec" && ok || bad "gpurent(1) EXIT STATUS lacks $x"
