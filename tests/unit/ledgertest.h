@@ -70,7 +70,7 @@ _Static_assert(sizeof(ledgertest_tables) / sizeof(ledgertest_tables[0]) == LEDGE
 /* Take the ledger file back to schema v (>= 2): the tables of later
  * versions dropped, their rows of gpurent_schema deleted, user_version v.
  * The next open migrates it again. */
-static void rewind_to(int v)
+static inline void rewind_to(int v)
 {
 	char q[1024];
 	size_t n = 0;
