@@ -241,7 +241,11 @@ static int edit(const struct config_key *k, const char *const *vals, size_t n)
 		return msg_usage(_("%s: the value is too long"), k->name);
 	if (!vals && !config_find(c, k->name))
 		return msg_finish(EXIT_OK);   /* nothing to unset */
-	if (config_edit(text ? text : "", text ? len : 0, c, k->name, vals ? line : NULL, &out, &outlen))
+	rc = config_edit(text ? text : "", text ? len : 0, c, k->name, vals ? line : NULL, &out, &outlen);
+	if (rc == -2)
+		return msg_usage(_("%s: written as one {...} mapping: config set and unset edit one setting a "
+				   "line; write it one setting a line (or edit it by hand)"), path);
+	if (rc)
 		return msg_fail(_("out of memory"));
 	rc = write_file(path, out, outlen);
 	free(out);

@@ -76,8 +76,12 @@ static int take_value(struct config_entry *e, const yaml_event_t *ev, const char
 	}
 	memcpy(e->vals[e->nvals], s, n);
 	e->vals[e->nvals++][n] = '\0';
-	if (line_of(&ev->end_mark) > e->end_line)
-		e->end_line = line_of(&ev->end_mark);
+	/* the last line the value is on: a block scalar (| or >) ends at the
+	 * start of the next line */
+	size_t last = ev->end_mark.column == 0 && ev->end_mark.line > ev->start_mark.line ?
+		      (size_t)ev->end_mark.line : line_of(&ev->end_mark);
+	if (last > e->end_line)
+		e->end_line = last;
 	return 0;
 }
 
@@ -120,6 +124,7 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 
 	c->v = NULL;
 	c->n = 0;
+	c->flow = false;
 	if (!yaml_parser_initialize(&p)) {
 		snprintf(err, errlen, "%s: out of memory", fname);
 		return -1;
@@ -143,6 +148,8 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 				 cur ? cur->key : "config");
 			goto out;
 		case YAML_MAPPING_START_EVENT:
+			if (!depth && ev.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE)
+				c->flow = true;
 			if (depth++ || st != WANT_KEY) {
 				snprintf(err, errlen, "%s:%zu: %s: expected a value or a list of values, "
 					 "not a mapping", fname, line, cur ? cur->key : "config");
@@ -350,6 +357,11 @@ int config_edit(const char *buf, size_t len, const struct config *c, const char 
 	const struct config_entry *e = config_find(c, key);
 	size_t from = len, to = len, ln = line ? strlen(line) : 0;
 	bool need_nl = false;
+
+	*out = NULL;
+	*outlen = 0;
+	if (c->flow)
+		return -2;
 
 	if (e) {
 		from = line_start(buf, len, e->line);

@@ -26,6 +26,7 @@ struct config_entry {
 struct config {
 	struct config_entry *v;   /* owned */
 	size_t n;
+	bool flow;                /* written as one {key: value, ...}: not editable by lines */
 };
 
 /*
@@ -58,7 +59,8 @@ int config_render(const char *key, const char *const *vals, size_t nvals, bool i
  * The text of buf with key's lines (as parsed into c) replaced by line
  * (a rendered entry), or removed when line is NULL; a key not in c gets
  * line appended. *out is malloc'ed (caller frees), *outlen its length.
- * Returns 0, or -1 when out of memory.
+ * Returns 0, -1 when out of memory, or -2 (nothing done) when c->flow:
+ * the settings share lines, so no line can be replaced alone.
  */
 int config_edit(const char *buf, size_t len, const struct config *c, const char *key, const char *line,
 		char **out, size_t *outlen);

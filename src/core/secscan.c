@@ -337,6 +337,47 @@ enum sec_auth secscan_jupyter_auth(const char *const *argv, size_t n, const char
 	return tok == JV_SET ? SEC_AUTH_TOKEN : SEC_AUTH_DEFAULT_TOKEN;
 }
 
+/*
+ * The keyword and first argument of one sshd_config line (sshd_config(5):
+ * "separated by whitespace or optional whitespace and exactly one '='";
+ * an argument may be in double quotes). Returns how many were found: 0
+ * for a blank or comment line.
+ */
+static size_t sshd_words(const char *s, size_t n, char w[2][80])
+{
+	size_t i = 0, k;
+
+	w[0][0] = w[1][0] = '\0';
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= n || s[i] == '#')
+		return 0;
+	for (k = 0; i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '='; i++)
+		if (k + 1 < sizeof(w[0]))
+			w[0][k++] = s[i];
+	w[0][k] = '\0';
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && s[i] == '=') {
+		i++;
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+	}
+	if (i >= n)
+		return 1;
+	if (s[i] == '"') {
+		for (k = 0, i++; i < n && s[i] != '"'; i++)
+			if (k + 1 < sizeof(w[1]))
+				w[1][k++] = s[i];
+	} else {
+		for (k = 0; i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '#'; i++)
+			if (k + 1 < sizeof(w[1]))
+				w[1][k++] = s[i];
+	}
+	w[1][k] = '\0';
+	return 2;
+}
+
 int secscan_sshd_passwords(const char *buf, size_t len, const char *fname, bool default_yes,
 			   enum sec_tri *out, char *err, size_t errlen)
 {
@@ -345,24 +386,13 @@ int secscan_sshd_passwords(const char *buf, size_t len, const char *fname, bool 
 
 	*out = SEC_UNKNOWN;
 	while (next_line(buf, len, &pos, &s, &ln)) {
-		char w[3][80];
+		char w[2][80];
 		size_t nw;
-		char *eq;
 
 		line++;
-		nw = split_words(s, ln, w, 3);
-		if (!nw || w[0][0] == '#')
+		nw = sshd_words(s, ln, w);
+		if (!nw)
 			continue;
-		/* "Keyword=value" is allowed by sshd_config(5) */
-		if ((eq = strchr(w[0], '=')) && nw < 3) {
-			*eq = '\0';
-			if (nw == 2)
-				snprintf(w[2], sizeof(w[2]), "%s", w[1]);
-			snprintf(w[1], sizeof(w[1]), "%s", eq + 1);
-			if (!w[1][0] && nw == 2)
-				snprintf(w[1], sizeof(w[1]), "%s", w[2]);
-			nw = 2;
-		}
 		if (!strcasecmp(w[0], "Match"))
 			break;   /* conditional from here on: not applied */
 		if (strcasecmp(w[0], "PasswordAuthentication"))

@@ -179,7 +179,15 @@ int slurm_parse_time(const char *v, double *s)
 void slurm_format_time(double s, char *buf, size_t n)
 {
 	double m = ceil(s / 60 - 1e-9);
-	long long mins = m > 0 && m < 1e9 ? (long long)m : 1;
+	long long mins;
+
+	/* not a duration, or beyond any day count Slurm prints: as sbatch
+	 * writes no limit */
+	if (isnan(s) || m >= 1e15) {
+		snprintf(buf, n, "UNLIMITED");
+		return;
+	}
+	mins = m > 0 ? (long long)m : 1;
 	long long d = mins / 1440, h = mins % 1440 / 60, mm = mins % 60;
 
 	if (d)

@@ -106,6 +106,15 @@ expect_err file-price 2 "$CF:1: price: expected a price per hour" "$G" run --dry
 printf 'currency: CNY\n' >"$CF"
 GPURENT_CURRENCY=1 "$G" plan "$W" >/dev/null 2>err.txt; rc=$?
 [ "$rc" = 2 ] && grep -q "^gpurent plan: GPURENT_CURRENCY: expected a currency code" err.txt && ok || bad "bad env: $rc $(cat err.txt)"
+# one {...} mapping is read, and refused for editing (its settings share a line)
+printf '{currency: CNY, access: [PKU]}\n' >"$CF"
+expect_ok flow-read "^CNY\$" "$G" config get currency
+expect_err flow-set 2 "written as one {...} mapping" "$G" config set currency EUR
+grep -qx '{currency: CNY, access: \[PKU\]}' "$CF" && ok || bad "a refused set changed the flow file"
+# a folded value keeps the settings after it
+printf 'rate_source: >-\n  Bank of\n  China\ncurrency: CNY\n' >"$CF"
+quiet set-after-folded "$G" config set rate_source BOC
+grep -qx "currency: CNY" "$CF" && grep -qx "rate_source: BOC" "$CF" && ok || bad "set after a folded value: $(cat "$CF")"
 # an empty file and a file of comments are empty configs
 : >"$CF"
 expect_ok empty-file "currency +USD +\\(default\\)" "$G" config list

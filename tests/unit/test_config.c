@@ -132,6 +132,32 @@ static void test_edit(void **s)
 	assert_string_equal(out, "currency: EUR\n");
 	free(out);
 	config_free(&c);
+	/* a block scalar ends where its text ends: the next setting stays */
+	{
+		const char *t = "rate_source: >-\n  Bank of\n  China\ncurrency: CNY\n";
+		assert_int_equal(parse(t, &c, err, sizeof(err)), 0);
+		assert_string_equal(config_find(&c, "rate_source")->vals[0], "Bank of China");
+		assert_int_equal(config_find(&c, "rate_source")->end_line, 3);
+		assert_int_equal(config_edit(t, strlen(t), &c, "rate_source", "rate_source: x\n", &out, &n), 0);
+		assert_string_equal(out, "rate_source: x\ncurrency: CNY\n");
+		free(out);
+		config_free(&c);
+		t = "rate_source: |-\n  a\n\ncurrency: CNY\n";
+		assert_int_equal(parse(t, &c, err, sizeof(err)), 0);
+		assert_int_equal(config_edit(t, strlen(t), &c, "rate_source", NULL, &out, &n), 0);
+		assert_non_null(strstr(out, "currency: CNY\n"));
+		free(out);
+		config_free(&c);
+	}
+	/* one {...} mapping: its settings share a line, so it is not edited */
+	{
+		const char *t = "{currency: CNY, access: [ssh]}\n";
+		assert_int_equal(parse(t, &c, err, sizeof(err)), 0);
+		assert_true(c.flow);
+		assert_int_equal(config_edit(t, strlen(t), &c, "currency", "currency: EUR\n", &out, &n), -2);
+		assert_null(out);
+		config_free(&c);
+	}
 }
 
 int main(void)

@@ -158,6 +158,23 @@ static void test_sshd(void **state)
 	assert_int_equal(secscan_sshd_passwords(bad, strlen(bad), "/etc/ssh/sshd_config", true, &t, err,
 						sizeof(err)), -1);
 	assert_string_equal(err, "/etc/ssh/sshd_config:2: PasswordAuthentication: expected yes or no");
+	/* sshd_config(5): "whitespace or optional whitespace and exactly one
+	 * '='", an argument in double quotes, a trailing comment */
+	{
+		const char *const forms_no[] = {"PasswordAuthentication = no\n", "PasswordAuthentication =no\n",
+						"  PasswordAuthentication\t\"no\"\n",
+						"PasswordAuthentication no # not here\n", "passwordauthentication= NO\n"};
+		for (size_t i = 0; i < sizeof(forms_no) / sizeof(forms_no[0]); i++) {
+			t = SEC_YES;
+			if (secscan_sshd_passwords(forms_no[i], strlen(forms_no[i]), "c", true, &t, err, sizeof(err)))
+				fail_msg("'%s' refused: %s", forms_no[i], err);
+			if (t != SEC_NO)
+				fail_msg("'%s' read as %d", forms_no[i], (int)t);
+		}
+		const char yes_eq[] = "PasswordAuthentication = \"yes\"\n";
+		assert_int_equal(secscan_sshd_passwords(yes_eq, strlen(yes_eq), "c", false, &t, err, sizeof(err)), 0);
+		assert_int_equal(t, SEC_YES);
+	}
 }
 
 static void test_keys(void **state)

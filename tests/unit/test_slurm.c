@@ -3,6 +3,8 @@
  * that does not, Slurm's durations and the generator's decisions (issue 14). */
 #include "testutil.h"
 
+#include <math.h>
+
 #include "../../src/core/slurm.h"
 
 static struct slurm_optdb db;
@@ -116,6 +118,14 @@ static void test_time(void **st)
 	assert_string_equal(b, "02:00:00");
 	slurm_format_time(86400 + 61, b, sizeof(b));
 	assert_string_equal(b, "1-00:02:00");
+	/* --time=800000-00:00:00 prints as itself, not as one minute */
+	assert_int_equal(slurm_parse_time("800000-00:00:00", &s), 0);
+	slurm_format_time(s, b, sizeof(b));
+	assert_string_equal(b, "800000-00:00:00");
+	slurm_format_time(INFINITY, b, sizeof(b));
+	assert_string_equal(b, "UNLIMITED");
+	slurm_format_time(NAN, b, sizeof(b));
+	assert_string_equal(b, "UNLIMITED");
 }
 
 /* Seed 004 §3.5's script: the GPU request is a comment (line 4), so the job gets no GPU. */
