@@ -173,6 +173,10 @@ int slurm_parse_time(const char *v, double *s)
 		*s = f[0] * 60.0 + (double)f[1];
 	else
 		*s = f[0] * 3600.0 + f[1] * 60.0 + (double)f[2];
+	/* sbatch(1) --time: "A time limit of zero requests that no time limit
+	 * be imposed" */
+	if (*s == 0)
+		*s = -1;
 	return 0;
 }
 
@@ -759,7 +763,9 @@ size_t slurm_lint(const struct slurm_script *s, const struct slurm_optdb *db,
 			snprintf(f->arg, sizeof(f->arg), "--%s", d->name);
 			snprintf(f->value, sizeof(f->value), "%s", dir);
 		}
-		if (array && !strstr(d->value, "%a")) {
+		/* each task its own file: %a (the index) or %j (each task's own job
+		 * id) does it; /dev/null is one file on purpose */
+		if (array && !strstr(d->value, "%a") && !strstr(d->value, "%j") && strcmp(d->value, "/dev/null")) {
 			f = add(&k, SLF_ARRAY_OUTPUT, d->line);
 			snprintf(f->arg, sizeof(f->arg), "--%s", d->name);
 			snprintf(f->value, sizeof(f->value), "%s", d->value);

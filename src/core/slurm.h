@@ -50,7 +50,7 @@ const struct slurm_opt *slurm_opt_short(const struct slurm_optdb *db, char c);
 /*
  * A Slurm duration ("minutes", "minutes:seconds", "hours:minutes:seconds",
  * "days-hours", "days-hours:minutes", "days-hours:minutes:seconds"; sbatch(1)
- * --time) into *s seconds; "UNLIMITED"/"INFINITE" give -1. 0, or -1 when it
+ * --time) into *s seconds; "UNLIMITED"/"INFINITE" and 0 (sbatch: no limit) give -1. 0, or -1 when it
  * is not one.
  */
 int slurm_parse_time(const char *v, double *s);

@@ -111,6 +111,8 @@ static void test_time(void **st)
 	assert_true(s == -1);
 	assert_int_equal(slurm_parse_time("2h", &s), -1);
 	assert_int_equal(slurm_parse_time("1:2:3:4", &s), -1);
+	assert_int_equal(slurm_parse_time("0", &s), 0);
+	assert_true(s == -1);   /* sbatch: zero is no limit */
 	assert_int_equal(slurm_parse_time("", &s), -1);
 	assert_int_equal(slurm_parse_time("1-", &s), -1);
 	char b[32];
