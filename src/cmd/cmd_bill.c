@@ -20,7 +20,7 @@
 #include "../cli/out.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent bill import FILE... [--ledger PATH]\n"
 	"       gpurent bill list [--json] [--ledger PATH]\n"
 	"       gpurent bill audit [--from TIME] [--to TIME] [--budget MONEY] [--json]\n"
@@ -55,7 +55,7 @@ static const char usage[] =
 	"\n"
 	"Each currency is audited apart; none is converted. Exit status: 0, 1 a\n"
 	"runtime failure (the ledger), 2 bad input (FILE:LINE: column: expected ...).\n"
-	"Formats, columns and formulas: docs/bill.md.\n";
+	"Formats, columns and formulas: docs/bill.md.\n");
 
 #define LEDGER_OPT(p) {.name = "ledger", .type = OPT_FILE, .dest = (p), .arg = "PATH", \
 	.help = N_("the ledger database"), .example = "/dev/null"}
@@ -465,7 +465,7 @@ int cmd_bill(int argc, char **argv)
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
 	if (!nops) {
-		fputs(usage, stderr);
+		fputs(_(usage), stderr);
 		return EXIT_USAGE;
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(subs); k++) {

@@ -27,7 +27,7 @@
 #include "../cli/wlargs.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent report [WORKLOAD.yaml] [--FIELD VALUE]... [--out FILE] [--svg CHART]\n"
 	"                      [--ledger PATH]\n"
 	"\n"
@@ -60,11 +60,11 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0, 1 a runtime failure, 2 bad input. docs/report.md.\n"
 	"\n"
-	"Workload fields (see 'gpurent help estimate'):\n";
+	"Workload fields (see 'gpurent help estimate'):\n");
 
 static void print_usage(FILE *f)
 {
-	fputs(usage, f);
+	fputs(_(usage), f);
 	wlargs_print_fields(f);
 }
 

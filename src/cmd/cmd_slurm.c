@@ -24,7 +24,7 @@
 #include "../cli/out.h"
 #include "../cli/slurmemit.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent slurm <subcommand> [options]\n"
 	"\n"
 	"Campus clusters on Slurm: write the job script, and check one.\n"
@@ -69,7 +69,7 @@ static const char usage[] =
 	"\n"
 	"Examples:\n"
 	"  gpurent slurm script examples/resnet50-imagenet.yaml --partition gpu --conda torch -- python train.py\n"
-	"  gpurent slurm lint job.sbatch --max-time 24h\n";
+	"  gpurent slurm lint job.sbatch --max-time 24h\n");
 
 /* data/sbatch_options.csv, loaded. 0, or the exit status after the message. */
 static int load_optdb(struct slurm_optdb *db)
