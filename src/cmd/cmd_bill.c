@@ -320,7 +320,7 @@ static int audit_runs(struct ledger *l, struct audit_run **out, size_t *n, char 
 		return -1;
 	if (es.n && !(*out = calloc(es.n, sizeof(**out)))) {
 		ledger_entries_free(&es);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", _("out of memory"));
 		return -1;
 	}
 	for (size_t i = 0; i < es.n; i++) {
@@ -341,7 +341,7 @@ static int time_opt(const struct opt *o, const char *v, void *ctx, char *err, si
 {
 	(void)ctx;
 	if (bill_parse_time(v, (double *)o->data)) {
-		snprintf(err, n, "expected a time such as 2024-03-05 or 2024-03-05T14:00Z, got '%s'", v);
+		snprintf(err, n, _("expected a time such as 2024-03-05 or 2024-03-05T14:00Z, got '%s'"), v);
 		return -1;
 	}
 	return 0;
@@ -429,7 +429,7 @@ static int bill_audit_cmd(int argc, char **argv)
 	rc = msg_finish(EXIT_OK);
 	goto out_free;
 out_nomem:
-	snprintf(err, sizeof(err), "out of memory");
+	snprintf(err, sizeof(err), "%s", _("out of memory"));
 out_error:
 	msg_error("%s", err);
 out_free:

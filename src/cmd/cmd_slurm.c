@@ -247,7 +247,7 @@ static int slurm_lint_cmd(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "slurm lint", .usage = usage, .min_operands = 1, .max_operands = 1,
-				   .operands = "an sbatch script"};
+				   .operands = N_("an sbatch script")};
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
