@@ -216,8 +216,10 @@ static int bill_list_cmd(int argc, char **argv)
 	} else if (!b.n) {
 		printf(_("no bill lines in %s\n"), ledger_path(l));
 	} else {
-		printf("%-20s %-8s %-8s %12s %-4s %-28s %s\n", "START", "PROVIDER", "KIND", "AMOUNT", "CUR",
-		       "ITEM", "RESOURCE");
+		static const int hw[] = {-20, -8, -8, 12, -4, -28, 0};
+		const char *const hc[] = {_("START"), _("PROVIDER"), _("KIND"), _("AMOUNT"), _("CUR"), _("ITEM"),
+					  _("RESOURCE")};
+		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
 		for (size_t i = 0; i < b.n; i++) {
 			const struct bill_item *it = &b.v[i];
 			char prov[64];
@@ -289,7 +291,9 @@ static void audit_text(const struct audit_result *r)
 	printf(_("%s, %s to %s: %zu lines, %.2f %s\n"), r->currency, fmt_utc(r->from, t0, sizeof(t0)),
 	       fmt_utc(r->to, t1, sizeof(t1)), r->lines, r->total, r->currency);
 	for (int k = 0; k < BILL_NKINDS; k++)
-		printf("  %-10s %12.2f %5.1f%%\n", billwords_kind((enum bill_kind)k), r->by_kind[k],
+		printf("  %s%*s %12.2f %5.1f%%\n", billwords_kind((enum bill_kind)k),
+		       out_width(billwords_kind((enum bill_kind)k)) < 10 ?
+		       (int)(10 - out_width(billwords_kind((enum bill_kind)k))) : 0, "", r->by_kind[k],
 		       r->total != 0 ? 100.0 * r->by_kind[k] / r->total : 0.0);
 	printf(_("Per resource:\n"));
 	for (size_t i = 0; i < r->nres; i++) {

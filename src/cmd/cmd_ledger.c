@@ -432,7 +432,7 @@ static int ledger_add_cmd(int argc, char **argv)
 	}
 	printf(_("run %lld recorded: %s %s"), (long long)id, fmt_money(cost, a, sizeof(a)), currency);
 	if (isfinite(end))
-		printf(", %.2f h", (end - start) / 3600.0);
+		printf(_(", %.2f h"), (end - start) / 3600.0);
 	if (!o.have_cost)
 		printf(_(" (%s %s/h x duration)"), fmt_money(price, b, sizeof(b)), currency);
 	printf(_(", in %s\n"), ledger_path(l));
@@ -851,7 +851,11 @@ static void total_line(const char *key, const struct ledger_total *t)
 	char m[32], k[256];
 
 	/* the key is a stored tag or GPU name: escaped for the terminal (out.h) */
-	printf("%-16s %-8s %6zu %9.2f %10.2f %14s\n", out_safe(key, strlen(key), k, sizeof(k)),
+	const char *shown = out_safe(key, strlen(key), k, sizeof(k));
+	size_t w = out_width(shown);
+
+	/* padded by terminal columns: a tag or the translated "total" may be wide */
+	printf("%s%*s %-8s %6zu %9.2f %10.2f %14s\n", shown, w < 16 ? (int)(16 - w) : 0, "",
 	       t->currency[0] ? t->currency : "-",
 	       t->runs, t->hours, t->gpu_hours, fmt_money(t->cost, m, sizeof(m)));
 }
@@ -931,10 +935,17 @@ static int ledger_summary_cmd(int argc, char **argv)
 		printf(_("no runs recorded in %s\n"), ledger_path(l));
 	} else {
 		size_t running = 0, nocost = 0;
-		char head[16];
-		snprintf(head, sizeof(head), "%s", ledger_by_name(by));
-		for (char *p = head; *p; p++)
+		static const char *const heads[][2] = {{"day", N_("DAY")}, {"week", N_("WEEK")},
+						       {"month", N_("MONTH")}, {"tag", N_("TAG")},
+						       {"gpu", N_("GPU")}};
+		char up[16];
+		const char *head = up;
+		snprintf(up, sizeof(up), "%s", ledger_by_name(by));
+		for (char *p = up; *p; p++)
 			*p = (char)toupper((unsigned char)*p);
+		for (size_t h = 0; h < ARRAY_SIZE(heads); h++)
+			if (!strcmp(heads[h][0], ledger_by_name(by)))
+				head = _(heads[h][1]);
 		static const int hw[] = {-16, -8, 6, 9, 10, 14};
 		const char *const hc[] = {head, _("CURRENCY"), _("RUNS"), _("HOURS"), _("GPU-HOURS"), _("COST")};
 		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
@@ -942,7 +953,7 @@ static int ledger_summary_cmd(int argc, char **argv)
 			total_line(sum.v[i].key, &sum.v[i]);
 		printf("\n");
 		for (size_t i = 0; i < all.n; i++) {
-			total_line("total", &all.v[i]);
+			total_line(_("total"), &all.v[i]);
 			running += all.v[i].running;
 			nocost += all.v[i].runs_without_cost;
 		}

@@ -150,7 +150,7 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 		else
 			printf(_(" (1 USD = %.4g %s, from --rate)"), 1 / k, d->code);
 		if (config_applied("currency"))
-			printf(_("; %s from %s"), d->code, config_applied("currency"));
+			printf(_("; %s from %s"), d->code, msg_tr(config_applied("currency")));
 	}
 	printf("\n\n");
 	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
@@ -933,7 +933,7 @@ int cmd_plan(int argc, char **argv)
 	if (json && ndoc > 1)
 		printf("]\n");
 	if (!json && !emit && !served) {
-		printf("\nCatalogs\n");
+		printf("\n%s\n", _("Catalogs"));
 		offers_report(stdout, &c);
 	}
 	rc = served ? worst : msg_finish(c.bad_rows ? EXIT_USAGE : worst);
