@@ -274,6 +274,11 @@ same "ledger export --csv (a bill too)" "$G" ledger export --csv
 en "$G" slurm lint "$ROOT/tests/data/slurm/seed004.sbatch" >"$T/lint.C" 2>&1; a=$?
 zh "$G" slurm lint "$ROOT/tests/data/slurm/seed004.sbatch" >"$T/lint.zh" 2>&1; b=$?
 [ "$a" = "$b" ] && ok || bad "slurm lint: exit $a in C, $b in zh_CN"
+human_ok "slurm lint" "是注释，不是指令" "$G" slurm lint "$ROOT/tests/data/slurm/seed004.sbatch"
+# the guard speaks Chinese on the terminal (its own lines; CMD's are CMD's)
+zh "$G" run --no-ledger --log-dir "$T/glog" --price 1 -- true >/dev/null 2>"$T/guard"
+grep -q '守护中：' "$T/guard" && grep -q '^gpurent run: 花费 ' "$T/guard" && ok ||
+	bad "run: the guard's lines are not Chinese: $(head -3 "$T/guard")"
 # the human output of the third pass's commands is Chinese
 human_ok "ledger list" "命令 / 问题" "$G" ledger list
 human_ok "ledger summary" "卡时" "$G" ledger summary
