@@ -29,6 +29,9 @@ void msg_init(void)
 #if defined(__GLIBC__) || defined(GPURENT_NLS)
 	bindtextdomain("gpurent", dir && *dir ? dir : GPURENT_LOCALEDIR);
 	bind_textdomain_codeset("gpurent", "UTF-8");
+	/* strerror() and friends: LC_CTYPE stays "C", so without this glibc
+	 * turns its own translated messages into "?????" */
+	bind_textdomain_codeset("libc", "UTF-8");
 	textdomain("gpurent");
 #else
 	(void)dir;

@@ -6,6 +6,7 @@
  * versions probe and runs CMD under `gpurent run --preset slurm`.
  */
 #include "slurmemit.h"
+#include "gettext.h"
 
 #include <errno.h>
 #include <math.h>
@@ -174,7 +175,7 @@ int slurm_emit_mkdirs(const struct slurm_emit *e, char *err, size_t errlen)
 	size_t n = strlen(log);
 
 	if (n >= sizeof(path)) {
-		snprintf(err, errlen, "%s: the path is too long", log);
+		snprintf(err, errlen, _("%s: the path is too long"), log);
 		return -1;
 	}
 	memcpy(path, log, n + 1);

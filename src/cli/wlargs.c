@@ -182,6 +182,6 @@ void wlargs_print_fields(FILE *f)
 			flag[k++] = *p == '_' ? '-' : *p;
 		flag[k] = '\0';
 		/* the core's help line, translated once it is in the catalog */
-		fprintf(f, "  --%-20s %s [%s]\n", flag, msg_tr(fl->help), fl->dflt);
+		fprintf(f, "  --%-20s %s [%s]\n", flag, msg_tr(fl->help), msg_tr(fl->dflt));
 	}
 }

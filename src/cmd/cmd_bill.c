@@ -22,7 +22,7 @@
 #include "../cli/out.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent bill import FILE... [--ledger PATH]\n"
 	"       gpurent bill list [--json] [--ledger PATH]\n"
 	"       gpurent bill audit [--from TIME] [--to TIME] [--budget MONEY] [--json]\n"
@@ -59,7 +59,7 @@ static const char usage[] =
 	"\n"
 	"Each currency is audited apart; none is converted. Exit status: 0, 1 a\n"
 	"runtime failure (the ledger), 2 bad input (FILE:LINE: column: expected ...).\n"
-	"Formats, columns and formulas: docs/bill.md.\n";
+	"Formats, columns and formulas: docs/bill.md.\n");
 
 #define LEDGER_OPT(p) {.name = "ledger", .type = OPT_FILE, .dest = (p), .arg = "PATH", \
 	.help = N_("the ledger database"), .example = "/dev/null"}
@@ -235,8 +235,10 @@ static int bill_list_cmd(int argc, char **argv)
 	} else if (!b.n) {
 		printf(_("no bill lines in %s\n"), ledger_path(l));
 	} else {
-		printf("%-20s %-8s %-8s %12s %-4s %-28s %s\n", "START", "PROVIDER", "KIND", "AMOUNT", "CUR",
-		       "ITEM", "RESOURCE");
+		static const int hw[] = {-20, -8, -8, 12, -4, -28, 0};
+		const char *const hc[] = {_("START"), _("PROVIDER"), _("KIND"), _("AMOUNT"), _("CUR"), _("ITEM"),
+					  _("RESOURCE")};
+		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
 		for (size_t i = 0; i < b.n; i++) {
 			const struct bill_item *it = &b.v[i];
 			char prov[64];
@@ -308,7 +310,9 @@ static void audit_text(const struct audit_result *r)
 	printf(_("%s, %s to %s: %zu lines, %.2f %s\n"), r->currency, fmt_utc(r->from, t0, sizeof(t0)),
 	       fmt_utc(r->to, t1, sizeof(t1)), r->lines, r->total, r->currency);
 	for (int k = 0; k < BILL_NKINDS; k++)
-		printf("  %-10s %12.2f %5.1f%%\n", billwords_kind((enum bill_kind)k), r->by_kind[k],
+		printf("  %s%*s %12.2f %5.1f%%\n", billwords_kind((enum bill_kind)k),
+		       out_width(billwords_kind((enum bill_kind)k)) < 10 ?
+		       (int)(10 - out_width(billwords_kind((enum bill_kind)k))) : 0, "", r->by_kind[k],
 		       r->total != 0 ? 100.0 * r->by_kind[k] / r->total : 0.0);
 	printf(_("Per resource:\n"));
 	for (size_t i = 0; i < r->nres; i++) {
@@ -339,7 +343,7 @@ static int audit_runs(struct ledger *l, struct audit_run **out, size_t *n, char 
 		return -1;
 	if (es.n && !(*out = calloc(es.n, sizeof(**out)))) {
 		ledger_entries_free(&es);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", _("out of memory"));
 		return -1;
 	}
 	for (size_t i = 0; i < es.n; i++) {
@@ -360,7 +364,7 @@ static int time_opt(const struct opt *o, const char *v, void *ctx, char *err, si
 {
 	(void)ctx;
 	if (bill_parse_time(v, (double *)o->data)) {
-		snprintf(err, n, "expected a time such as 2024-03-05 or 2024-03-05T14:00Z, got '%s'", v);
+		snprintf(err, n, _("expected a time such as 2024-03-05 or 2024-03-05T14:00Z, got '%s'"), v);
 		return -1;
 	}
 	return 0;
@@ -448,7 +452,7 @@ static int bill_audit_cmd(int argc, char **argv)
 	rc = msg_finish(EXIT_OK);
 	goto out_free;
 out_nomem:
-	snprintf(err, sizeof(err), "out of memory");
+	snprintf(err, sizeof(err), "%s", _("out of memory"));
 out_error:
 	msg_error("%s", err);
 out_free:
@@ -484,7 +488,7 @@ int cmd_bill(int argc, char **argv)
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
 	if (!nops) {
-		fputs(usage, stderr);
+		fputs(_(usage), stderr);
 		return EXIT_USAGE;
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(subs); k++) {

@@ -25,7 +25,7 @@
 #include "../cli/out.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent ledger [--ledger PATH] <subcommand> [options]\n"
 	"\n"
 	"The ledger of rented GPU runs: every `gpurent run` records itself; add the\n"
@@ -63,7 +63,7 @@ static const char usage[] =
 	"--ledger PATH (on any subcommand) or GPURENT_LEDGER picks the database;\n"
 	"default $XDG_DATA_HOME/gpurent/ledger.db (~/.local/share/gpurent/ledger.db).\n"
 	"Exit status: 0 ok, 1 runtime failure (unreadable, corrupted or foreign\n"
-	"database; no such run), 2 bad input. Schema: docs/ledger.md.\n";
+	"database; no such run), 2 bad input. Schema: docs/ledger.md.\n");
 
 /* --ledger PATH, on every subcommand. The example is a path that exists
  * everywhere and is refused (exit 1): trying it never writes a ledger. */
@@ -430,12 +430,12 @@ static int ledger_add_cmd(int argc, char **argv)
 		rc = msg_fail("%s", err);
 		goto out_close;
 	}
-	printf("run %lld recorded: %s %s", (long long)id, fmt_money(cost, a, sizeof(a)), currency);
+	printf(_("run %lld recorded: %s %s"), (long long)id, fmt_money(cost, a, sizeof(a)), currency);
 	if (isfinite(end))
-		printf(", %.2f h", (end - start) / 3600.0);
+		printf(_(", %.2f h"), (end - start) / 3600.0);
 	if (!o.have_cost)
-		printf(" (%s %s/h x duration)", fmt_money(price, b, sizeof(b)), currency);
-	printf(", in %s\n", ledger_path(l));
+		printf(_(" (%s %s/h x duration)"), fmt_money(price, b, sizeof(b)), currency);
+	printf(_(", in %s\n"), ledger_path(l));
 	rc = msg_finish(EXIT_OK);
 out_close:
 	ledger_close(l);
@@ -602,10 +602,13 @@ static int ledger_list_cmd(int argc, char **argv)
 	if (json) {
 		runs_json(l, &es);
 	} else if (!es.n) {
-		printf("no runs recorded in %s\n", ledger_path(l));
+		printf(_("no runs recorded in %s\n"), ledger_path(l));
 	} else {
-		printf("%5s  %-16s %7s  %-14s %14s  %-14s %-14s %s\n", "ID", "START", "HOURS", "GPU",
-		       "COST", "STATE", "TAGS", "COMMAND / PROBLEMS");
+		/* the empty cells of width 0 are the format's double spaces */
+		static const int hw[] = {5, 0, -16, 7, 0, -14, 14, 0, -14, -14, 0};
+		const char *const hc[] = {"ID", "", _("START"), _("HOURS"), "", "GPU", _("COST"), "", _("STATE"),
+					  _("TAGS"), _("COMMAND / PROBLEMS")};
+		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
 		for (size_t i = 0; i < es.n; i++) {
 			const struct ledger_entry *e = &es.v[i];
 			const struct ledger_run *r = &e->run;
@@ -636,6 +639,14 @@ static int ledger_list_cmd(int argc, char **argv)
 	return msg_finish(EXIT_OK);
 }
 
+/* A label of `ledger show` padded to 13 terminal columns (translated words are wide). */
+static void show_label(const char *label)
+{
+	size_t w = out_width(label);
+
+	printf("%s%*s", label, w < 13 ? (int)(13 - w) + 1 : 1, "");
+}
+
 static int ledger_show_cmd(int argc, char **argv)
 {
 	const char *path = NULL, *id_s;
@@ -651,7 +662,7 @@ static int ledger_show_cmd(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "ledger show", .usage = usage, .flags = 0, .min_operands = 0,
-				   .max_operands = 1, .operands = "one run ID"};
+				   .max_operands = 1, .operands = N_("one run ID")};
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
@@ -672,49 +683,49 @@ static int ledger_show_cmd(int argc, char **argv)
 	} else {
 		const struct ledger_run *r = &e.run;
 		double h = hours_of(r);
-#define LINE(label, ...) do { printf("%-13s ", label); printf(__VA_ARGS__); putchar('\n'); } while (0)
+#define LINE(label, ...) do { show_label(_(label)); printf(__VA_ARGS__); putchar('\n'); } while (0)
 /* a stored string, escaped for the terminal (out.h) */
-#define LINE_STR(label, v) do { printf("%-13s ", label); out_puts_safe(stdout, v); putchar('\n'); } while (0)
+#define LINE_STR(label, v) do { show_label(_(label)); out_puts_safe(stdout, v); putchar('\n'); } while (0)
 		char sa[256], sb[256];
-		printf("run %lld (%s, %s)\n", (long long)e.id, clip(r->kind ? r->kind : "?", 200, sa, sizeof(sa)),
+		printf(_("run %lld (%s, %s)\n"), (long long)e.id, clip(r->kind ? r->kind : "?", 200, sa, sizeof(sa)),
 		       clip(e.status ? e.status : "?", 200, sb, sizeof(sb)));
-		LINE("start", "%s (%.0f)", fmt_local(r->start, true, buf, sizeof(buf)), r->start);
+		LINE(N_("start"), "%s (%.0f)", fmt_local(r->start, true, buf, sizeof(buf)), r->start);
 		if (isfinite(r->end))
-			LINE("end", "%s (%.0f)", fmt_local(r->end, true, buf, sizeof(buf)), r->end);
+			LINE(N_("end"), "%s (%.0f)", fmt_local(r->end, true, buf, sizeof(buf)), r->end);
 		if (isfinite(h))
-			LINE("duration", "%.2f h", h);
+			LINE(N_("duration"), "%.2f h", h);
 		if (r->command)
-			LINE_STR("command", r->command);
+			LINE_STR(N_("command"), r->command);
 		if (r->host)
-			LINE_STR("host", r->host);
+			LINE_STR(N_("host"), r->host);
 		if (r->gpu_type || r->gpu_count >= 0)
-			LINE("gpu", "%s x %d", clip(r->gpu_type ? r->gpu_type : "?", 200, sa, sizeof(sa)),
+			LINE(N_("gpu"), "%s x %d", clip(r->gpu_type ? r->gpu_type : "?", 200, sa, sizeof(sa)),
 			     r->gpu_count);
 		if (isfinite(r->price_per_hour))
-			LINE("price", "%s %s/h%s%s%s", fmt_money(r->price_per_hour, m, sizeof(m)),
+			LINE(N_("price"), "%s %s/h%s%s%s", fmt_money(r->price_per_hour, m, sizeof(m)),
 			     r->currency ? r->currency : "", r->billing_mode ? " (" : "",
 			     r->billing_mode ? clip(r->billing_mode, 200, sa, sizeof(sa)) : "",
 			     r->billing_mode ? ")" : "");
 		else if (r->billing_mode)
-			LINE_STR("billing", r->billing_mode);
-		LINE("cost", "%s %s", fmt_money(r->cost, m, sizeof(m)), r->currency ? r->currency : "");
+			LINE_STR(N_("billing"), r->billing_mode);
+		LINE(N_("cost"), "%s %s", fmt_money(r->cost, m, sizeof(m)), r->currency ? r->currency : "");
 		if (r->exit_status >= 0)
-			LINE("exit status", "%d", r->exit_status);
+			LINE(N_("exit status"), "%d", r->exit_status);
 		if (r->stop_reason)
-			LINE_STR("stop reason", r->stop_reason);
+			LINE_STR(N_("stop reason"), r->stop_reason);
 		if (r->restarts >= 0)
-			LINE("restarts", "%d", r->restarts);
+			LINE(N_("restarts"), "%d", r->restarts);
 		if (isfinite(r->idle_seconds))
-			LINE("idle", "%.0f s", r->idle_seconds);
+			LINE(N_("idle"), "%.0f s", r->idle_seconds);
 		if (r->log_path)
-			LINE_STR("log", r->log_path);
+			LINE_STR(N_("log"), r->log_path);
 		if (r->tags)
-			LINE_STR("tags", r->tags);
+			LINE_STR(N_("tags"), r->tags);
 		if (r->notes)
-			LINE_STR("notes", r->notes);
+			LINE_STR(N_("notes"), r->notes);
 		if (r->problems)
-			LINE_STR("problems", r->problems);
-		LINE("recorded", "%s", fmt_local(e.recorded_at, true, buf, sizeof(buf)));
+			LINE_STR(N_("problems"), r->problems);
+		LINE(N_("recorded"), "%s", fmt_local(e.recorded_at, true, buf, sizeof(buf)));
 #undef LINE_STR
 #undef LINE
 	}
@@ -840,7 +851,11 @@ static void total_line(const char *key, const struct ledger_total *t)
 	char m[32], k[256];
 
 	/* the key is a stored tag or GPU name: escaped for the terminal (out.h) */
-	printf("%-16s %-8s %6zu %9.2f %10.2f %14s\n", out_safe(key, strlen(key), k, sizeof(k)),
+	const char *shown = out_safe(key, strlen(key), k, sizeof(k));
+	size_t w = out_width(shown);
+
+	/* padded by terminal columns: a tag or the translated "total" may be wide */
+	printf("%s%*s %-8s %6zu %9.2f %10.2f %14s\n", shown, w < 16 ? (int)(16 - w) : 0, "",
 	       t->currency[0] ? t->currency : "-",
 	       t->runs, t->hours, t->gpu_hours, fmt_money(t->cost, m, sizeof(m)));
 }
@@ -882,7 +897,7 @@ static int ledger_summary_cmd(int argc, char **argv)
 		 * gdb.v[k]; the entries borrow them until the end. */
 		have_gdb = true;
 		if (gdb.n && !(shorts = calloc(gdb.n, sizeof(*shorts)))) {
-			snprintf(err, sizeof(err), "out of memory");
+			snprintf(err, sizeof(err), "%s", _("out of memory"));
 			goto out_error;
 		}
 		for (size_t i = 0; i < es.n; i++) {
@@ -917,27 +932,35 @@ static int ledger_summary_cmd(int argc, char **argv)
 		json_arr_end(&j);
 		json_obj_end(&j);
 	} else if (!es.n) {
-		printf("no runs recorded in %s\n", ledger_path(l));
+		printf(_("no runs recorded in %s\n"), ledger_path(l));
 	} else {
 		size_t running = 0, nocost = 0;
-		char head[16];
-		snprintf(head, sizeof(head), "%s", ledger_by_name(by));
-		for (char *p = head; *p; p++)
+		static const char *const heads[][2] = {{"day", N_("DAY")}, {"week", N_("WEEK")},
+						       {"month", N_("MONTH")}, {"tag", N_("TAG")},
+						       {"gpu", N_("GPU")}};
+		char up[16];
+		const char *head = up;
+		snprintf(up, sizeof(up), "%s", ledger_by_name(by));
+		for (char *p = up; *p; p++)
 			*p = (char)toupper((unsigned char)*p);
-		printf("%-16s %-8s %6s %9s %10s %14s\n", head, "CURRENCY", "RUNS", "HOURS",
-		       "GPU-HOURS", "COST");
+		for (size_t h = 0; h < ARRAY_SIZE(heads); h++)
+			if (!strcmp(heads[h][0], ledger_by_name(by)))
+				head = _(heads[h][1]);
+		static const int hw[] = {-16, -8, 6, 9, 10, 14};
+		const char *const hc[] = {head, _("CURRENCY"), _("RUNS"), _("HOURS"), _("GPU-HOURS"), _("COST")};
+		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
 		for (size_t i = 0; i < sum.n; i++)
 			total_line(sum.v[i].key, &sum.v[i]);
 		printf("\n");
 		for (size_t i = 0; i < all.n; i++) {
-			total_line("total", &all.v[i]);
+			total_line(_("total"), &all.v[i]);
 			running += all.v[i].running;
 			nocost += all.v[i].runs_without_cost;
 		}
 		if (all.n > 1)
-			printf("Each currency is totalled apart; none is converted.\n");
+			printf("%s", _("Each currency is totalled apart; none is converted.\n"));
 		if (by == LEDGER_BY_TAG)
-			printf("A run with several tags counts under each; the totals count it once.\n");
+			printf("%s", _("A run with several tags counts under each; the totals count it once.\n"));
 		if (running)
 			printf(Q_("%zu run still running: no hours counted for it yet.\n",
 				  "%zu runs still running: no hours counted for them yet.\n", running), running);
@@ -1042,10 +1065,12 @@ static int ledger_probes_cmd(int argc, char **argv)
 		json_arr_end(&j);
 		json_obj_end(&j);
 	} else if (!rows.n) {
-		printf("no probes recorded in %s (gpurent probe records them)\n", ledger_path(l));
+		printf(_("no probes recorded in %s (gpurent probe records them)\n"), ledger_path(l));
 	} else {
-		printf("%5s  %-16s %-24s %-18s %9s %10s %12s %5s  %s\n", "ID", "TAKEN", "GPU", "MODEL",
-		       "STEP", "PEAK MEM", "RATE", "MFU", "DIAGNOSES");
+		static const int hw[] = {5, 0, -16, -24, -18, 9, 10, 12, 5, 0, 0};
+		const char *const hc[] = {"ID", "", _("TAKEN"), "GPU", _("MODEL"), _("STEP"), _("PEAK MEM"),
+					  _("RATE"), "MFU", "", _("DIAGNOSES")};
+		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
 		for (size_t i = 0; i < rows.n; i++) {
 			const struct ledger_probe *p = &rows.v[i];
 			char when[32], gpu[96], step[32], mem[32], rate[48], mfu[16];
@@ -1128,7 +1153,7 @@ static int imp_bad(const struct imp *m, const char *col, const char *what, const
 {
 	char q[64];
 
-	snprintf(m->err, m->errlen, "%s:%zu: %s: expected %s, got '%s'", m->file, m->r->line, col, what,
+	snprintf(m->err, m->errlen, _("%s:%zu: %s: expected %s, got '%s'"), m->file, m->r->line, col, what,
 		 out_safe(got, strlen(got), q, sizeof(q)));
 	return -1;
 }
@@ -1144,7 +1169,7 @@ static int imp_num(const struct imp *m, const char *col, double lo, double hi, d
 	*out = strtod(v, &end);
 	if (*end || !isfinite(*out) || *out < lo || *out > hi || strpbrk(v, "xXnN")) {
 		char what[96];
-		snprintf(what, sizeof(what), "a number between %g and %g", lo, hi);
+		snprintf(what, sizeof(what), _("a number between %g and %g"), lo, hi);
 		return imp_bad(m, col, what, v);
 	}
 	return 0;
@@ -1159,7 +1184,7 @@ static int imp_count(const struct imp *m, const char *col, int *out)
 		return -1;
 	if (ledger_known(v)) {
 		if (v != floor(v))
-			return imp_bad(m, col, "a whole number", imp_str(m, col));
+			return imp_bad(m, col, _("a whole number"), imp_str(m, col));
 		*out = (int)v;
 	}
 	return 0;
@@ -1172,25 +1197,25 @@ static int imp_row(const struct imp *m, struct ledger_run *run)
 
 	ledger_run_init(run);
 	if ((s = imp_str(m, "kind")) && strcmp(s, "guard") && strcmp(s, "manual"))
-		return imp_bad(m, "kind", "guard or manual", s);
+		return imp_bad(m, "kind", _("guard or manual"), s);
 	run->kind = s;
 	/* start_unix is exact; start (ISO 8601 UTC) is read when it is absent */
 	if (imp_num(m, "start_unix", 0, LEDGER_MAX_TIME, &run->start))
 		return -1;
 	if (!ledger_known(run->start)) {
 		if (!(s = imp_str(m, "start")))
-			return imp_bad(m, "start_unix", "the run's start", "");
+			return imp_bad(m, "start_unix", _("the run's start"), "");
 		if (parse_time(s, &run->start))
-			return imp_bad(m, "start", "a time such as 2024-03-05T14:00:00Z", s);
+			return imp_bad(m, "start", _("a time such as 2024-03-05T14:00:00Z"), s);
 	}
 	if (imp_num(m, "end_unix", 0, LEDGER_MAX_TIME, &run->end))
 		return -1;
 	if (!ledger_known(run->end) && (s = imp_str(m, "end")) && parse_time(s, &run->end))
-		return imp_bad(m, "end", "a time such as 2024-03-05T16:00:00Z", s);
+		return imp_bad(m, "end", _("a time such as 2024-03-05T16:00:00Z"), s);
 	if (ledger_known(run->end) && run->end < run->start) {
 		char got[40];
 		snprintf(got, sizeof(got), "%.0f", run->end);
-		return imp_bad(m, "end_unix", "a time not before the start", got);
+		return imp_bad(m, "end_unix", _("a time not before the start"), got);
 	}
 	if (imp_num(m, "price_per_hour", 0, LEDGER_MAX_MONEY, &run->price_per_hour) ||
 	    imp_num(m, "cost", 0, LEDGER_MAX_MONEY, &run->cost) ||
@@ -1204,9 +1229,9 @@ static int imp_row(const struct imp *m, struct ledger_run *run)
 		for (size_t i = 0; i < n && up; i++)
 			up = cur[i] >= 'A' && cur[i] <= 'Z';
 		if (!up)
-			return imp_bad(m, "currency", "an ISO code in capitals such as USD or CNY", cur);
+			return imp_bad(m, "currency", _("an ISO code in capitals such as USD or CNY"), cur);
 	} else if (ledger_known(run->cost) || ledger_known(run->price_per_hour)) {
-		return imp_bad(m, "currency", "the currency of the price and the cost", "");
+		return imp_bad(m, "currency", _("the currency of the price and the cost"), "");
 	}
 	run->currency = cur;
 	run->command = imp_str(m, "command");
@@ -1219,7 +1244,7 @@ static int imp_row(const struct imp *m, struct ledger_run *run)
 	run->notes = imp_str(m, "notes");
 	run->problems = imp_str(m, "problems");
 	if (run->gpu_type && strlen(run->gpu_type) >= sizeof(((struct ledger_total *)0)->key))
-		return imp_bad(m, "gpu_type", "at most 63 characters", run->gpu_type);
+		return imp_bad(m, "gpu_type", _("at most 63 characters"), run->gpu_type);
 	return 0;
 }
 
@@ -1361,7 +1386,7 @@ int cmd_ledger(int argc, char **argv)
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
 	if (!nops) {
-		fputs(usage, stderr);
+		fputs(_(usage), stderr);
 		return EXIT_USAGE;
 	}
 	if (!path)

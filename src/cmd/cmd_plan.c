@@ -29,7 +29,7 @@
 
 static void print_release_check(const struct plan_result *r);
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent plan [WORKLOAD.yaml [TASK.yaml]] [--FIELD VALUE]... [--sky TASK.yaml]\n"
 	"                    [--catalog PATH]... [--by cost|time] [--top N] [--max-price PRICE]\n"
 	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
@@ -96,7 +96,7 @@ static const char usage[] =
 	"--ledger PATH or $GPURENT_LEDGER) times training on every offer's GPUs at the\n"
 	"probe's MFU (the ratio of dense TFLOPS carries it to other cards); the memory\n"
 	"fit stays the estimate's (docs/formulas.md \"Calibrated by a probe\").\n"
-"Exit status: 0 ok, 1 nothing fits, 2 bad input.\n";
+"Exit status: 0 ok, 1 nothing fits, 2 bad input.\n");
 
 static double to_usd(const struct offers_ctx *c, const struct money *m)
 {
@@ -137,33 +137,36 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	printf("gpurent plan: %s, %s, %s", arch->name, workload_enum_name("task", w->task),
 	       workload_enum_name("precision", w->precision));
 	if (e->work > 0)
-		printf(", %s %s", units_fmt_flops(e->work, a, sizeof(a)), e->work_is_samples ? "samples" : "tokens");
-	printf("\n%zu offers considered, %zu feasible; ranked by %s; money in %s", r->considered, r->feasible,
-	       po->by == PLAN_BY_TIME ? "finish time" : "total cost", d->code);
+		printf(", %s %s", units_fmt_flops(e->work, a, sizeof(a)), e->work_is_samples ? _("samples") : _("tokens"));
+	printf(po->by == PLAN_BY_TIME ? _("\n%zu offers considered, %zu feasible; ranked by finish time; money in %s")
+				     : _("\n%zu offers considered, %zu feasible; ranked by total cost; money in %s"),
+	       r->considered, r->feasible, d->code);
 	if (strcmp(d->code, "USD")) {
 		if (d->line)
-			printf(" (1 USD = %.4g %s, data/currencies.csv line %zu; --rate %s=N to change)", 1 / k, d->code,
+			printf(_(" (1 USD = %.4g %s, data/currencies.csv line %zu; --rate %s=N to change)"), 1 / k, d->code,
 			       d->line, d->code);
 		else if (config_applied("rate"))
-			printf(" (1 USD = %.4g %s, from %s)", 1 / k, d->code, config_rate_note(rate_note, sizeof(rate_note)));
+			printf(_(" (1 USD = %.4g %s, from %s)"), 1 / k, d->code, config_rate_note(rate_note, sizeof(rate_note)));
 		else
-			printf(" (1 USD = %.4g %s, from --rate)", 1 / k, d->code);
+			printf(_(" (1 USD = %.4g %s, from --rate)"), 1 / k, d->code);
 		if (config_applied("currency"))
-			printf("; %s from %s", d->code, config_applied("currency"));
+			printf(_("; %s from %s"), d->code, msg_tr(config_applied("currency")));
 	}
 	printf("\n\n");
 	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
 	if (why[0])
 		printf("%s\n\n", why);
 	if (w->nodes > 1)
-		printf("Across %ld nodes: each choice rents %ld of its instance; n counts the GPUs of all of them,\n"
-		       "the totals bill every node, and any node's interruption stops the job (docs/formulas.md \"Across nodes\").\n\n",
+		printf(_("Across %ld nodes: each choice rents %ld of its instance; n counts the GPUs of all of them,\n"
+		       "the totals bill every node, and any node's interruption stops the job (docs/formulas.md \"Across nodes\").\n\n"),
 		       w->nodes, w->nodes);
 	if (!r->n) {
-		printf("No offer fits. See what was excluded below.\n");
+		printf("%s", _("No offer fits. See what was excluded below.\n"));
 	} else {
-		printf(" # %-14s %-28s %-14s %3s %5s %-15s %10s %10s %10s\n", "provider", "instance", "GPU", "n",
-		       "mem", "billing", "finish", "total", "on-demand");
+		static const int hw[] = {2, -14, -28, -14, 3, 5, -15, 10, 10, 10};
+		const char *const hc[] = {"#", _("provider"), _("instance"), "GPU", "n", _("mem"), _("billing"),
+					  _("finish"), _("total"), _("on-demand")};
+		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
 		for (size_t i = 0; i < r->n; i++) {
 			const struct plan_choice *c = &r->ranked[i];
 			const struct offer *o = c->offer;
@@ -180,22 +183,22 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 			any_outlier |= outlier(o);
 		}
 		if (any_outlier) {
-			printf(" !  far below the other offers of the same GPU:");
+			printf("%s", _(" !  far below the other offers of the same GPU:"));
 			for (size_t i = 0; i < r->n; i++)
 				if (outlier(r->ranked[i].offer))
-					printf(" #%zu at %.0f%% of the median", i + 1, r->ranked[i].offer->peer_ratio * 100);
-			printf(" (docs/offers.md \"Suspect prices\": check the offer before relying on it)\n");
+					printf(_(" #%zu at %.0f%% of the median"), i + 1, r->ranked[i].offer->peer_ratio * 100);
+			printf("%s", _(" (docs/offers.md \"Suspect prices\": check the offer before relying on it)\n"));
 		}
 		if (r->have_fastest) {
 			plan_word_fastest(&r->fastest, &r->ranked[0], po->fast_margin, fx, why, sizeof(why));
 			if (po->by == PLAN_BY_COST)
 				printf("\n%s\n", why);
 		}
-		printf("\nWhy\n");
+		printf("\n%s\n", _("Why"));
 		for (size_t i = 0; i < r->n; i++) {
 			const struct plan_choice *c = &r->ranked[i];
 			plan_word_why(c, why, PLAN_WHY_MAX);
-			printf(" %zu. %s; compute %.2f + idle %.2f + storage %.2f + egress %.2f %s",
+			printf(_(" %zu. %s; compute %.2f + idle %.2f + storage %.2f + egress %.2f %s"),
 			       i + 1, why, c->cost.compute / k, c->cost.idle / k, c->cost.storage / k,
 			       c->cost.egress / k, d->code);
 			if (c->cost.profile[0]) {
@@ -204,42 +207,42 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 				printf(" (%s)", note);
 			}
 			if (c->mode == PLAN_SPOT)
-				printf("; naive spot price x hours would say %.2f", c->naive_spot / k);
+				printf(_("; naive spot price x hours would say %.2f"), c->naive_spot / k);
 			printf("\n");
 		}
 	}
 	plan_word_spot(&r->spot_note, fx, why, sizeof(why));
 	if (why[0])
-		printf("\nSpot or on-demand\n %s\n", why);
-	printf("\nExcluded\n");
+		printf("\n%s\n %s\n", _("Spot or on-demand"), why);
+	printf("\n%s\n", _("Excluded"));
 	for (int i = 0; i < EX_NREASONS; i++)
 		if (r->excluded[i]) {
 			plan_word_example(&r->example[i], fx, why, PLAN_EXAMPLE_MAX);
-			printf(" %6zu %s\n        e.g. %s\n", r->excluded[i], plan_exclusion_word(i), why);
+			printf(_(" %6zu %s\n        e.g. %s\n"), r->excluded[i], plan_exclusion_word(i), why);
 			if (i == EX_ACCESS && r->access_names[0]) {
-				printf("        memberships: ");
+				printf("%s", _("        memberships: "));
 				out_puts_safe(stdout, r->access_names);
 				printf("%s\n", r->access_distinct > 1 ? " (--access NAME[,NAME])" : "");
 			}
 		}
-	printf("\nAdvice\n");
+	printf("\n%s\n", _("Advice"));
 	plan_word_class(r, why, PLAN_CLASS_MAX);
-	printf(" user class %c: %s\n", r->user_class, why);
+	printf(_(" user class %c: %s\n"), r->user_class, why);
 	for (int t = 0; t < SUPPLY_COUNT - 1; t++) {
 		char sup[160];
 		plan_word_supply(&r->supply[t], fx, sup, sizeof(sup));
 		printf(" %-12s %s %s; %s\n", supply_type_name(t), r->supply_fits[t] ? "+" : "-", sup,
 		       plan_advice_word(r->supply_advice[t]));
 	}
-	printf(" billing: %s\n", plan_advice_word(r->billing_advice));
+	printf(_(" billing: %s\n"), plan_advice_word(r->billing_advice));
 	if (r->nchanges) {
-		printf("\nWhat would have to change\n");
+		printf("\n%s\n", _("What would have to change"));
 		for (int i = 0; i < r->nchanges; i++) {
 			plan_word_change(&r->changes[i], fx, r->access_names, why, sizeof(why));
 			printf(" - %s\n", why);
 		}
 	}
-	printf("\nChecklist\n");
+	printf("\n%s\n", _("Checklist"));
 	for (int i = 0; i < r->nchecklist; i++) {
 		plan_word_check(&r->checklist[i], fx, why, sizeof(why));
 		printf(" [ ] %s\n", why);
@@ -365,14 +368,14 @@ static void render_plan_calib(const struct workload *w)
 		return;
 	calib_word_probe(c, word, sizeof(word));
 	if (c->time_skip == CALIB_OK && c->p->mfu > 0 && c->p->mfu <= 1)
-		printf("Calibrated by %s: every offer's GPUs timed at its MFU %.1f%% of the dense %s peak "
-		       "(scaled to each card by its dense TFLOPS) instead of the estimate's; memory fit: %s\n\n",
+		printf(_("Calibrated by %s: every offer's GPUs timed at its MFU %.1f%% of the dense %s peak "
+			 "(scaled to each card by its dense TFLOPS) instead of the estimate's; memory fit: %s\n\n"),
 		       word, c->p->mfu * 100, workload_enum_name("precision", w->precision),
-		       plan_mem_calibrated(c) ? "the probe's peak per GPU on cards at least the probed one's "
-						"size, the estimate's on smaller ones" : "the estimate's");
+		       plan_mem_calibrated(c) ? _("the probe's peak per GPU on cards at least the probed one's "
+						  "size, the estimate's on smaller ones") : _("the estimate's"));
 	else
-		printf("Calibrated by %s: not applied: %s; time and memory fit are the estimate's\n\n", word,
-		       w->task == TASK_INFER ? "plan cannot time decoding from a probe yet" :
+		printf(_("Calibrated by %s: not applied: %s; time and memory fit are the estimate's\n\n"), word,
+		       w->task == TASK_INFER ? _("plan cannot time decoding from a probe yet") :
 		       calib_why(c->time_skip == CALIB_OK ? CALIB_NO_RATE : c->time_skip));
 }
 
@@ -646,7 +649,7 @@ static int emit_slurm(const struct plan_result *r, char **cmd)
 	e.requeues = SLURM_EMIT_REQUEUES;
 	e.cmd = cmd;
 	if (slurm_gen_plan(&e.in, &e.g, err, sizeof(err)))
-		return msg_fail("--emit slurm: %s", err);
+		return msg_fail(_("--emit slurm: %s"), err);
 	if (slurm_emit_mkdirs(&e, err, sizeof(err)))
 		return msg_fail(_("--emit slurm: the log directory: %s"), err);
 	if (slurm_emit_write(stdout, &e))
@@ -837,7 +840,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (!plan_serve_wanted(&wd) && !workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
 		rc = wlargs_field_error(file, &w, -1,
-					"tokens: missing required field (plan prices the whole job: give tokens or samples)");
+					_("tokens: missing required field (plan prices the whole job: give tokens or samples)"));
 		goto out;
 	}
 	if (workload_is_set(&w, "budget")) {
@@ -847,7 +850,7 @@ int cmd_plan(int argc, char **argv)
 		po.budget_usd = to_usd(&c, &m);
 		if (po.budget_usd < 0) {
 			rc = wlargs_field_error(file, &w, workload_field_index("budget"),
-						"budget: unknown currency (see data/currencies.csv, or --rate CODE=N)");
+						_("budget: unknown currency (see data/currencies.csv, or --rate CODE=N)"));
 			goto out;
 		}
 	}
@@ -864,14 +867,14 @@ int cmd_plan(int argc, char **argv)
 		const struct sky_doc *doc = task.ndoc ? &task.doc[d] : NULL;
 		int one;
 		if (doc && ndoc > 1 && !json && !emit)
-			printf("%sTask document %zu of %zu (%s line %zu)%s%s\n", d ? "\n\n" : "", d + 1, ndoc,
+			printf(_("%sTask document %zu of %zu (%s line %zu)%s%s\n"), d ? "\n\n" : "", d + 1, ndoc,
 			       task_file ? task_file : file, doc->line, doc->name[0] ? ": " : "",
 			       doc->name[0] ? doc->name : "");
 		if (doc && !json && !emit)
 			doc_notes(doc);
 		if (doc && ndoc > 1 && !doc_is_job(doc)) {
 			if (!json && !emit)
-				printf("no resources and no run: not a job, not planned\n");
+				printf("%s", _("no resources and no run: not a job, not planned\n"));
 			continue;
 		}
 		wd = w;
@@ -880,13 +883,13 @@ int cmd_plan(int argc, char **argv)
 			char n[32];
 			snprintf(n, sizeof(n), "%ld", doc->num_nodes);
 			if (workload_set(&wd, "nodes", n, 0, err, sizeof(err))) {
-				rc = msg_usage("%s:%zu: num_nodes: %s", task_file ? task_file : file, doc->line, err);
+				rc = msg_usage(_("%s:%zu: num_nodes: %s"), task_file ? task_file : file, doc->line, err);
 				goto out_pricer;
 			}
 		}
 		if (workload_resolve(&wd, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
 			rc = doc && doc->num_nodes > 1 && bad == workload_field_index("nodes") ?
-				msg_usage("%s:%zu: num_nodes: %s", task_file ? task_file : file, doc->line, err) :
+				msg_usage(_("%s:%zu: num_nodes: %s"), task_file ? task_file : file, doc->line, err) :
 				wlargs_field_error(file, &wd, bad, err);
 			goto out_pricer;
 		}
@@ -931,7 +934,7 @@ int cmd_plan(int argc, char **argv)
 	if (json && ndoc > 1)
 		printf("]\n");
 	if (!json && !emit && !served) {
-		printf("\nCatalogs\n");
+		printf("\n%s\n", _("Catalogs"));
 		offers_report(stdout, &c);
 	}
 	rc = served ? worst : msg_finish(c.bad_rows ? EXIT_USAGE : worst);

@@ -27,7 +27,7 @@
 #include "../cli/wlargs.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent report [WORKLOAD.yaml] [--FIELD VALUE]... [--out FILE] [--svg CHART]\n"
 	"                      [--ledger PATH]\n"
 	"\n"
@@ -60,11 +60,11 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0, 1 a runtime failure, 2 bad input. docs/report.md.\n"
 	"\n"
-	"Workload fields (see 'gpurent help estimate'):\n";
+	"Workload fields (see 'gpurent help estimate'):\n");
 
 static void print_usage(FILE *f)
 {
-	fputs(usage, f);
+	fputs(_(usage), f);
 	wlargs_print_fields(f);
 }
 
@@ -473,9 +473,10 @@ static int write_report(FILE *f, const struct data *d, const char *ledger)
 
 	if (!gmtime_r(&now, &tm) || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm))
 		snprintf(when, sizeof(when), "-");
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	/* TRANSLATORS: the page's HTML lang attribute (BCP 47): zh-CN */
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"%s\"><head><meta charset=\"utf-8\">"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-		"<title>%s</title><style>%s</style></head><body>\n", _("gpurent report"), css);
+		"<title>%s</title><style>%s</style></head><body>\n", _("en"), _("gpurent report"), css);
 	fprintf(f, "<h1>%s</h1><p>", _("gpurent report"));
 	svg_escape(f, ledger);
 	fprintf(f, " &middot; %s &middot; %zu %s &middot; %zu %s</p>\n", when, d->es.n, _("runs"),
@@ -509,7 +510,7 @@ static int load(struct ledger *l, struct data *d, char *err, size_t errlen)
 		snprintf(d->bill_cur, sizeof(d->bill_cur), "%s", d->bill.v[0].currency);
 		ao.currency = d->bill_cur;
 		if (d->es.n && !(runs = calloc(d->es.n, sizeof(*runs)))) {
-			snprintf(err, errlen, "out of memory");
+			snprintf(err, errlen, "%s", _("out of memory"));
 			return -1;
 		}
 		for (size_t i = 0; i < d->es.n; i++) {

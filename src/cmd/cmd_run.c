@@ -21,7 +21,7 @@
 #include "../os/slurmctl.h"
 #include "../util/util.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent run [options] -- CMD [ARGS...]\n"
 	"\n"
 	"Run CMD under a guard that stops the box when the work is over, so that a\n"
@@ -93,7 +93,7 @@ static const char usage[] =
 	"On a terminal one status line shows elapsed time, cost, GPU use and state.\n"
 	"Examples:\n"
 	"  gpurent run --idle 20m --preset runpod --ckpt-dir /workspace/ckpt --restarts 3 -- python train.py\n"
-	"  gpurent run --price 2.1 --budget 50 --on-stop 'shutdown -h now' -- ./train.sh\n";
+	"  gpurent run --price 2.1 --budget 50 --on-stop 'shutdown -h now' -- ./train.sh\n");
 
 /* The guard's options (guard.h), plus what only the command reads. */
 struct run_opts {
@@ -136,13 +136,13 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 		o->lead_given = true;
 		if (parse_dur(name, v, &o->lead_s))
 			return EXIT_USAGE;
-		return o->lead_s > 0 ? 0 : run_usage_error("--lead: must be positive");
+		return o->lead_s > 0 ? 0 : run_usage_error(_("--lead: must be positive"));
 	}
 	if (!strcmp(name, "--poll")) {
 		if (parse_dur(name, v, &o->g.poll_s))
 			return EXIT_USAGE;
 		if (o->g.poll_s < 0.01 || o->g.poll_s > 3600)
-			return run_usage_error("--poll: expected 10ms to 1h, got '%s'", v);
+			return run_usage_error(_("--poll: expected 10ms to 1h, got '%s'"), v);
 		return 0;
 	}
 	if (!strcmp(name, "--backoff"))
@@ -150,22 +150,22 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 	if (!strcmp(name, "--stop-timeout")) {
 		if (parse_dur(name, v, &o->g.action.timeout_s))
 			return EXIT_USAGE;
-		return o->g.action.timeout_s > 0 ? 0 : run_usage_error("--stop-timeout: must be positive");
+		return o->g.action.timeout_s > 0 ? 0 : run_usage_error(_("--stop-timeout: must be positive"));
 	}
 	if (!strcmp(name, "--hard-deadline")) {
 		if (parse_dur(name, v, &o->g.hard_deadline_s))
 			return EXIT_USAGE;
-		return o->g.hard_deadline_s > 0 ? 0 : run_usage_error("--hard-deadline: must be positive");
+		return o->g.hard_deadline_s > 0 ? 0 : run_usage_error(_("--hard-deadline: must be positive"));
 	}
 	if (!strcmp(name, "--idle-util")) {
 		double pct;
 		if (strchr(v, '%')) {
 			if (units_parse_fraction(v, &pct, err, sizeof(err)))
-				return run_usage_error("--idle-util: %s", err);
+				return run_usage_error(_("--idle-util: %s"), err);
 			pct *= 100;
 		} else {
 			if (units_scan_number(v, &pct) || !(pct >= 0 && pct <= 100))
-				return run_usage_error("--idle-util: expected a percentage 0-100 such as 5 or 5%%, got '%s'", v);
+				return run_usage_error(_("--idle-util: expected a percentage 0-100 such as 5 or 5%%, got '%s'"), v);
 		}
 		o->g.lim.idle_util = pct;
 		return 0;
@@ -180,7 +180,7 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 			snprintf(o->g.currency, sizeof(o->g.currency), "%s", code);
 		} else {
 			if (!(x > 0))
-				return run_usage_error("--budget: expected an amount above 0, got '%s'", v);
+				return run_usage_error(_("--budget: expected an amount above 0, got '%s'"), v);
 			o->g.lim.budget = x;
 			snprintf(budget_cur, 8, "%s", code);
 		}
@@ -198,7 +198,7 @@ static int set_option(struct run_opts *o, const char *name, const char *v, char 
 		return 0;
 	}
 	if (!*v)
-		return run_usage_error("%s: expected a value", name);
+		return run_usage_error(_("%s: expected a value"), name);
 	if (!strcmp(name, "--on-stop"))
 		o->g.action.shell = v;
 	else if (!strcmp(name, "--stop-url"))
@@ -356,23 +356,23 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		return rc;
 	o->g.action.dry_run = o->g.dry_run;
 	if (nops < 1)
-		return run_usage_error("expected a command to run after the options: gpurent run [options] -- CMD [ARGS...]");
+		return run_usage_error(_("expected a command to run after the options: gpurent run [options] -- CMD [ARGS...]"));
 	o->g.cmd = av;
 	{
 		char *budget_cur = c.budget_cur;
 	if (o->g.lim.budget > 0 && !(o->g.lim.price_per_hour > 0))
-		return run_usage_error("--budget: needs --price (what the box costs per hour)");
+		return run_usage_error(_("--budget: needs --price (what the box costs per hour)"));
 	if (budget_cur[0] && strcmp(budget_cur, o->g.currency))
-		return run_usage_error("--budget is in %s but --price in %s", budget_cur, o->g.currency);
+		return run_usage_error(_("--budget is in %s but --price in %s"), budget_cur, o->g.currency);
 	if (o->release && !o->preset)
-		return run_usage_error("--release: needs --preset NAME (the platform)");
+		return run_usage_error(_("--release: needs --preset NAME (the platform)"));
 	if (o->release && strcmp(o->preset, "slurm") &&
 	    (strlen(o->preset) < 8 || strcmp(o->preset + strlen(o->preset) - 8, "-release"))) {
 		/* slurm's scancel already ends the allocation: it is its own release */
 		snprintf(o->release_name, sizeof(o->release_name), "%s-release", o->preset);
 		if (!action_preset_find(o->release_name))
-			return run_usage_error("--release: preset %s has no release variant (docs/release.md "
-					       "says what the platform allows)", o->preset);
+			return run_usage_error(_("--release: preset %s has no release variant (docs/release.md "
+					       "says what the platform allows)"), o->preset);
 		o->preset = o->release_name;
 	}
 	if (o->preset) {
@@ -382,19 +382,21 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 			names_suggest_init(&sg, o->preset);
 			for (const struct action_preset *q = action_presets; q->name; q++)
 				names_suggest_add(&sg, q->name);
-			return run_usage_error("--preset %s: unknown preset%s%s%s (gpurent help run lists them)",
-					       o->preset, sg.best[0] ? " (did you mean '" : "",
-					       sg.best, sg.best[0] ? "'?)" : "");
+			if (sg.best[0])
+				return run_usage_error(_("--preset %s: unknown preset (did you mean '%s'?) "
+							 "(gpurent help run lists them)"), o->preset, sg.best);
+			return run_usage_error(_("--preset %s: unknown preset (gpurent help run lists them)"),
+					       o->preset);
 		}
 		if (o->g.action.shell)
-			return run_usage_error("--preset and --on-stop: give one stop command");
+			return run_usage_error(_("--preset and --on-stop: give one stop command"));
 		for (size_t k = 0; p->vars[k]; k++) {
 			const char *val = getenv(p->vars[k]);
 			if (val && *val)
 				continue;
 			if (!o->g.dry_run)
-				return run_usage_error("--preset %s: needs the environment variable %s "
-						       "(set on the platform's own machines; see docs/guard.md)",
+				return run_usage_error(_("--preset %s: needs the environment variable %s "
+						       "(set on the platform's own machines; see docs/guard.md)"),
 						       p->name, p->vars[k]);
 			msg_warn(_("--preset %s needs %s, which is not set"), p->name, p->vars[k]);
 		}
@@ -402,14 +404,14 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 		if (!strcmp(p->name, "slurm") && getenv("SLURM_JOB_ID") && *getenv("SLURM_JOB_ID"))
 			slurm_setup(o);
 	} else if (o->lead_given) {
-		return run_usage_error("--lead: only with --preset slurm");
+		return run_usage_error(_("--lead: only with --preset slurm"));
 	}
 	if ((o->g.token_env || o->token_file) && !o->g.action.url && !o->stop_url_file && !getenv("GPURENT_STOP_URL"))
-		return run_usage_error("--token-env/--token-file: give --stop-url too");
+		return run_usage_error(_("--token-env/--token-file: give --stop-url too"));
 	if (o->g.token_env && o->token_file)
-		return run_usage_error("--token-env and --token-file: give one");
+		return run_usage_error(_("--token-env and --token-file: give one"));
 	if (o->g.action.url && strncmp(o->g.action.url, "http://", 7) && strncmp(o->g.action.url, "https://", 8))
-		return run_usage_error("--stop-url: expected an http:// or https:// URL");
+		return run_usage_error(_("--stop-url: expected an http:// or https:// URL"));
 	}
 	return OPT_GO;
 }
@@ -431,7 +433,7 @@ int cmd_run(int argc, char **argv)
 		return run_usage_error("%s", err);
 	}
 	if ((o.g.token_env || o.token_file) && !o.g.action.url) {
-		rc = run_usage_error("--token-env/--token-file: give --stop-url too");
+		rc = run_usage_error(_("--token-env/--token-file: give --stop-url too"));
 		goto out_free_url;
 	}
 	if ((o.g.token_env && action_token_from_env(o.g.token_env, &o.g.action.token, err, sizeof(err))) ||

@@ -24,7 +24,7 @@
 #include "../cli/out.h"
 #include "../cli/slurmemit.h"
 
-static const char usage[] =
+static const char usage[] = N_(
 	"usage: gpurent slurm <subcommand> [options]\n"
 	"\n"
 	"Campus clusters on Slurm: write the job script, and check one.\n"
@@ -69,7 +69,7 @@ static const char usage[] =
 	"\n"
 	"Examples:\n"
 	"  gpurent slurm script examples/resnet50-imagenet.yaml --partition gpu --conda torch -- python train.py\n"
-	"  gpurent slurm lint job.sbatch --max-time 24h\n";
+	"  gpurent slurm lint job.sbatch --max-time 24h\n");
 
 /* data/sbatch_options.csv, loaded. 0, or the exit status after the message. */
 static int load_optdb(struct slurm_optdb *db)
@@ -247,7 +247,7 @@ static int slurm_lint_cmd(int argc, char **argv)
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "slurm lint", .usage = usage, .min_operands = 1, .max_operands = 1,
-				   .operands = "an sbatch script"};
+				   .operands = N_("an sbatch script")};
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;

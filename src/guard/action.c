@@ -23,6 +23,7 @@
 #include "action.h"
 
 #include "../os/dl.h"
+#include "../cli/gettext.h"
 #include "../util/util.h"
 #include "../os/child.h"
 
@@ -182,7 +183,7 @@ static int fire_shell(const struct action_cfg *a, const struct action_event *ev,
 	} else if (child_exit_code(st) != 0) {
 		snprintf(err, errlen, "stop command failed with status %d: %s", child_exit_code(st), a->shell);
 	} else {
-		say_f(say, ctx, "stop command done: %s", a->shell);
+		say_f(say, ctx, _("stop command done: %s"), a->shell);
 		rc = 0;
 	}
 out_free_env:
@@ -341,7 +342,7 @@ static int fire_http(const struct action_cfg *a, const struct action_event *ev,
 		if (cr == CURLE_OK) {
 			f->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 			if (code >= 200 && code < 300) {
-				say_f(say, ctx, "stop request delivered: POST %s: HTTP %ld (attempt %d of %d)",
+				say_f(say, ctx, _("stop request delivered: POST %s: HTTP %ld (attempt %d of %d)"),
 				      shown, code, k, attempts);
 				rc = 0;
 				break;
@@ -360,7 +361,7 @@ static int fire_http(const struct action_cfg *a, const struct action_event *ev,
 				 attempts, attempts > 1 ? "s" : "", shown, why);
 			break;
 		}
-		say_f(say, ctx, "POST %s: attempt %d of %d failed: %s; retrying in %.0f s",
+		say_f(say, ctx, _("POST %s: attempt %d of %d failed: %s; retrying in %.0f s"),
 		      shown, k, attempts, why, delay);
 		sleep_s(delay);
 		delay = delay < 8 ? delay * 2 : 8;
@@ -386,13 +387,13 @@ int action_fire(const struct action_cfg *a, const struct action_event *ev,
 	err[0] = '\0';
 	if (a->dry_run) {
 		if (a->shell)
-			say_f(say, ctx, "dry run: the stop action would run: %s", a->shell);
+			say_f(say, ctx, _("dry run: the stop action would run: %s"), a->shell);
 		if (a->url)
-			say_f(say, ctx, "dry run: the stop action would POST to %s%s%s",
+			say_f(say, ctx, _("dry run: the stop action would POST to %s%s%s"),
 			      action_url_redacted(a->url, shown, sizeof(shown)),
-			      a->token ? " with the bearer token from " : "", a->token ? a->token_from : "");
+			      a->token ? _(" with the bearer token from ") : "", a->token ? a->token_from : "");
 		if (!a->shell && !a->url)
-			say_f(say, ctx, "dry run: no stop action is configured");
+			say_f(say, ctx, _("dry run: no stop action is configured"));
 		return 0;
 	}
 	if (a->shell && fire_shell(a, ev, say, ctx, e1, sizeof(e1)))

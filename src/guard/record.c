@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../store/ledger.h"
+#include "../cli/gettext.h"
 #include "guard_int.h"
 
 static void ledger_fill(struct guard *g, struct ledger_run *r, double now)
@@ -98,11 +99,11 @@ static void ledger_report(struct guard *g, int phase, struct ledger_reply *rep)
 	rep->err[sizeof(rep->err) - 1] = '\0';
 	if (rep->rc && !rep->opened) {
 		if (phase != 1)
-			tee_say(g, "ledger: %s; this run is not recorded", rep->err);
+			tee_say(g, _("ledger: %s; this run is not recorded"), rep->err);
 		if (phase == 0)
 			g->ledger_id = -1;
 	} else if (rep->rc) {
-		tee_say(g, "ledger: %s", rep->err);
+		tee_say(g, _("ledger: %s"), rep->err);
 		if (phase == 0)
 			g->ledger_id = -1;
 	} else if (phase == 0) {

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "../os/ckpt_dir.h"
+#include "../cli/gettext.h"
 #include "guard_int.h"
 
 /* scontrol(1) "requeue": the job goes back to pending, its script runs again from the top. */
@@ -25,14 +26,14 @@ void slurm_guard_time_limit(struct guard *g, int sig, double now)
 	g->reason = GUARD_TIME_LIMIT;
 	g->stop_signal = fwd;
 	if (g->running && g->child.pid > 0 && child_group_alive(g->child.pid)) {
-		tee_say(g, "the job's time limit is near (%s): %s to CMD, which has %.0f s to checkpoint",
+		tee_say(g, _("the job's time limit is near (%s): %s to CMD, which has %.0f s to checkpoint"),
 		    sig == SIGTERM ? "SIGTERM" : sig ? "SIGUSR1" : "max-runtime",
 		    fwd == SIGTERM ? "SIGTERM" : "SIGUSR1", g->o->grace_s);
 		kill(-g->child.pid, fwd);
 		if (!g->kill_at)
 			g->kill_at = now + g->o->grace_s;
 	} else {
-		tee_say(g, "the job's time limit is near: stopping");
+		tee_say(g, _("the job's time limit is near: stopping"));
 	}
 }
 
@@ -43,7 +44,7 @@ void slurm_guard_end(struct guard *g, struct action_cfg *act)
 	int rc;
 
 	if (g->reason == GUARD_EXIT && g->have_status && WIFEXITED(g->status) && WEXITSTATUS(g->status) == 0) {
-		tee_say(g, "Slurm job %s: CMD finished its work; the job ends", s->job_id);
+		tee_say(g, _("Slurm job %s: CMD finished its work; the job ends"), s->job_id);
 		act->shell = NULL;
 		g->slurm_action = "end";
 		return;
@@ -54,29 +55,29 @@ void slurm_guard_end(struct guard *g, struct action_cfg *act)
 	}
 	act->shell = NULL;
 	if (!g->o->ckpt_dir) {
-		tee_say(g, "Slurm job %s: no --ckpt-dir, so nothing to resume from: not requeued", s->job_id);
+		tee_say(g, _("Slurm job %s: no --ckpt-dir, so nothing to resume from: not requeued"), s->job_id);
 		g->slurm_action = "end-no-checkpoint";
 		return;
 	}
 	rc = ckpt_dir_latest(g->o->ckpt_dir, resume, sizeof(resume), err, sizeof(err));
 	if (rc != 1) {
-		tee_say(g, "Slurm job %s: no complete checkpoint in %s%s%s: not requeued", s->job_id, g->o->ckpt_dir,
+		tee_say(g, _("Slurm job %s: no complete checkpoint in %s%s%s: not requeued"), s->job_id, g->o->ckpt_dir,
 		    rc < 0 ? ": " : "", rc < 0 ? err : "");
 		g->slurm_action = "end-no-checkpoint";
 		return;
 	}
 	if (s->restart_count >= s->requeues) {
-		tee_say(g, "Slurm job %s: restarted %ld times, the budget (--requeues %ld) is spent: not requeued",
+		tee_say(g, _("Slurm job %s: restarted %ld times, the budget (--requeues %ld) is spent: not requeued"),
 		    s->job_id, s->restart_count, s->requeues);
 		g->slurm_action = "end-budget";
 		return;
 	}
 	if (!s->rank0) {
-		tee_say(g, "Slurm job %s: the guard of task 0 requeues the job", s->job_id);
+		tee_say(g, _("Slurm job %s: the guard of task 0 requeues the job"), s->job_id);
 		g->slurm_action = "end-task";
 		return;
 	}
-	tee_say(g, "Slurm job %s: work remains; requeued (restart %ld of at most %ld), to resume from %s",
+	tee_say(g, _("Slurm job %s: work remains; requeued (restart %ld of at most %ld), to resume from %s"),
 	    s->job_id, s->restart_count + 1, s->requeues, resume);
 	act->shell = SLURM_REQUEUE_CMD;
 	g->slurm_action = "requeue";

@@ -24,6 +24,7 @@
 #endif
 
 #include "../cli/common.h"
+#include "../cli/gettext.h"
 #include "../os/ckpt_dir.h"
 #include "guard_int.h"
 #include "../util/util.h"
@@ -104,8 +105,8 @@ static void setup_nvml(struct guard *g)
 
 	if (nvml_open(&g->nvml, err, sizeof(err))) {
 		if (g->o->lim.idle_s > 0)
-			tee_say(g, "%s; idle is judged from the CPU use of CMD's processes instead "
-			    "(below %g%% of one core)", err, g->o->lim.idle_util);
+			tee_say(g, _("%s; idle is judged from the CPU use of CMD's processes instead "
+			    "(below %g%% of one core)"), err, g->o->lim.idle_util);
 		return;
 	}
 	choose_gpus(g);
@@ -121,8 +122,8 @@ static void setup_nvml(struct guard *g)
 	}
 	g->gpu_mode = g->ngpu > 0 && g->util_gpu >= 0;
 	if (!g->gpu_mode && g->o->lim.idle_s > 0)
-		tee_say(g, "%s; idle is judged from the CPU use of CMD's processes instead (below %g%% of one core)",
-		    g->ngpu ? "NVML gives no utilization for these GPUs (MIG?)" : "no GPU is visible to the job",
+		tee_say(g, _("%s; idle is judged from the CPU use of CMD's processes instead (below %g%% of one core)"),
+		    g->ngpu ? _("NVML gives no utilization for these GPUs (MIG?)") : _("no GPU is visible to the job"),
 		    g->o->lim.idle_util);
 	if (!g->gpu_mode && !(g->o->on_sample && g->ngpu)) {   /* the probe reads memory without utilisation */
 		nvml_close(g->nvml);
@@ -184,7 +185,7 @@ static void reap(struct guard *g)
 			g->status = st;
 		} else if (pid == g->watchdog) {
 			g->watchdog = -1;
-			tee_say(g, "the hard-deadline watchdog ended unexpectedly (status %d)", child_exit_code(st));
+			tee_say(g, _("the hard-deadline watchdog ended unexpectedly (status %d)"), child_exit_code(st));
 		}
 	}
 }
@@ -210,34 +211,34 @@ static void begin_stop(struct guard *g, enum guard_reason r, double now)
 	g->reason = r;
 	switch (r) {
 	case GUARD_IDLE:
-		snprintf(msg, sizeof(msg), "idle: %s below %g%% for %.0f s", g->gpu_mode ? "every GPU" : "CPU use",
+		snprintf(msg, sizeof(msg), _("idle: %s below %g%% for %.0f s"), g->gpu_mode ? _("every GPU") : _("CPU use"),
 			 g->o->lim.idle_util, guard_idle_for(&g->gs, now));
 		break;
 	case GUARD_STALL:
-		snprintf(msg, sizeof(msg), "stalled: no output%s for %.0f s",
-			 g->o->progress_file ? " and no progress-file change" : "", now - g->gs.last_activity);
+		snprintf(msg, sizeof(msg), _("stalled: no output%s for %.0f s"),
+			 g->o->progress_file ? _(" and no progress-file change") : "", now - g->gs.last_activity);
 		break;
 	case GUARD_MAX_RUNTIME:
-		snprintf(msg, sizeof(msg), "max-runtime reached (%.0f s)", g->o->lim.max_runtime_s);
+		snprintf(msg, sizeof(msg), _("max-runtime reached (%.0f s)"), g->o->lim.max_runtime_s);
 		break;
 	case GUARD_DEADLINE:
-		snprintf(msg, sizeof(msg), "hard deadline reached (%.0f s)", g->o->hard_deadline_s);
+		snprintf(msg, sizeof(msg), _("hard deadline reached (%.0f s)"), g->o->hard_deadline_s);
 		break;
 	case GUARD_PROBE_DONE:
-		snprintf(msg, sizeof(msg), "the probe has its steps");
+		snprintf(msg, sizeof(msg), _("the probe has its steps"));
 		break;
 	case GUARD_BUDGET:
-		snprintf(msg, sizeof(msg), "budget reached: %.2f %s of %.2f", guard_cost(&g->o->lim, now - g->t0),
+		snprintf(msg, sizeof(msg), _("budget reached: %.2f %s of %.2f"), guard_cost(&g->o->lim, now - g->t0),
 			 g->o->currency, g->o->lim.budget);
 		break;
 	default:
 		snprintf(msg, sizeof(msg), "%s", guard_reason_name(r));
 	}
 	if (g->running) {
-		tee_say(g, "stopping: %s; SIGTERM to CMD, SIGKILL after %.0f s", msg, g->o->grace_s);
+		tee_say(g, _("stopping: %s; SIGTERM to CMD, SIGKILL after %.0f s"), msg, g->o->grace_s);
 		stop_group(g, SIGTERM, now);
 	} else {
-		tee_say(g, "stopping: %s", msg);
+		tee_say(g, _("stopping: %s"), msg);
 	}
 }
 static const char *sig_name(int sig)
@@ -263,7 +264,7 @@ static void on_guard_signal(struct guard *g, int sig, double now)
 	if (sig == SIGUSR1 || sig == SIGUSR2) {
 		/* Slurm's --signal, submitit: "checkpoint now", for CMD, not a stop */
 		if (g->child.pid > 0 && child_group_alive(g->child.pid)) {
-			tee_say(g, "got %s: passed to CMD", name);
+			tee_say(g, _("got %s: passed to CMD"), name);
 			kill(-g->child.pid, sig);
 		}
 		return;
@@ -271,7 +272,7 @@ static void on_guard_signal(struct guard *g, int sig, double now)
 	if (g->reason) {
 		/* told again while stopping: do not wait out the grace period */
 		if (g->child.pid > 0 && child_group_alive(g->child.pid)) {
-			tee_say(g, "%s while stopping: killing CMD now", name);
+			tee_say(g, _("%s while stopping: killing CMD now"), name);
 			kill(-g->child.pid, SIGKILL);
 			g->kill_at = 0;
 			if (!g->killed_at)
@@ -282,10 +283,10 @@ static void on_guard_signal(struct guard *g, int sig, double now)
 	g->reason = GUARD_SIGNAL;
 	g->stop_signal = sig;
 	if (g->running) {
-		tee_say(g, "got %s: passed to CMD, which has %.0f s to save its state", name, g->o->grace_s);
+		tee_say(g, _("got %s: passed to CMD, which has %.0f s to save its state"), name, g->o->grace_s);
 		stop_group(g, sig, now);
 	} else {
-		tee_say(g, "got %s: stopping", name);
+		tee_say(g, _("got %s: stopping"), name);
 	}
 }
 /* Drain the signal pipe: reap children, act on stop signals. */
@@ -487,16 +488,16 @@ static int start_attempt(struct guard *g)
 	if (g->o->ckpt_dir) {
 		rc = ckpt_dir_latest(g->o->ckpt_dir, resume, sizeof(resume), err, sizeof(err));
 		if (rc < 0)
-			tee_say(g, "--ckpt-dir: %s", err);
+			tee_say(g, _("--ckpt-dir: %s"), err);
 		if (rc == 1)
-			tee_say(g, "attempt %d resumes from %s", g->attempt, resume);
+			tee_say(g, _("attempt %d resumes from %s"), g->attempt, resume);
 		else if (rc == 0)
-			tee_say(g, "attempt %d: no complete checkpoint in %s yet", g->attempt, g->o->ckpt_dir);
+			tee_say(g, _("attempt %d: no complete checkpoint in %s yet"), g->attempt, g->o->ckpt_dir);
 		if (rc != 1)
 			resume[0] = '\0';
 	}
 	if (!(env = attempt_env(g, resume[0] ? resume : NULL))) {
-		tee_say(g, "out of memory");
+		tee_say(g, _("out of memory"));
 		return -1;
 	}
 	co.argv = (const char *const *)g->o->cmd;
@@ -592,15 +593,15 @@ GPURENT_HOT __attribute__((noinline)) static void supervise(struct guard *g)
 			}
 		}
 		if (g->kill_at && now >= g->kill_at) {
-			tee_say(g, "grace period over: SIGKILL to CMD's process group");
+			tee_say(g, _("grace period over: SIGKILL to CMD's process group"));
 			kill(-g->child.pid, SIGKILL);
 			g->kill_at = 0;
 			g->killed_at = now;
 		}
 		if (g->killed_at && now >= g->killed_at + STUCK_S) {
 			/* in uninterruptible sleep (a driver call), or a zombie nobody reaps */
-			tee_say(g, "CMD's processes are still there %.0f s after SIGKILL (stuck in the kernel?): "
-			    "going on without them", STUCK_S);
+			tee_say(g, _("CMD's processes are still there %.0f s after SIGKILL (stuck in the kernel?): "
+			    "going on without them"), STUCK_S);
 			break;
 		}
 		if (now >= next_tick || (due > 0 && now >= due)) {
@@ -661,7 +662,7 @@ static void back_off(struct guard *g, double delay)
 		if (now >= until)
 			break;
 		if (now >= next_tick || (due > 0 && now >= due)) {
-			snprintf(state, sizeof(state), "restarting in %.0f s", until - now);
+			snprintf(state, sizeof(state), _("restarting in %.0f s"), until - now);
 			tick(g, now, state);
 			if (now >= next_tick)
 				next_tick = now + g->o->poll_s;
@@ -681,12 +682,12 @@ static void describe_end(struct guard *g, char *buf, size_t n)
 	int st = g->status;
 
 	if (!g->have_status)
-		snprintf(buf, n, "CMD did not run");
+		snprintf(buf, n, _("CMD did not run"));
 	else if (WIFSIGNALED(st))
-		snprintf(buf, n, "CMD was ended by signal %d (%s), status %d", WTERMSIG(st),
+		snprintf(buf, n, _("CMD was ended by signal %d (%s), status %d"), WTERMSIG(st),
 			 strsignal(WTERMSIG(st)), child_exit_code(st));
 	else
-		snprintf(buf, n, "CMD exited with status %d", child_exit_code(st));
+		snprintf(buf, n, _("CMD exited with status %d"), child_exit_code(st));
 }
 /* Make sure 0, 1 and 2 are open (git's sanitize_stdfds): else a pipe the
  * guard creates could land there and be mistaken for CMD's stdin or stdout. */
@@ -767,13 +768,13 @@ int guard_run(const struct guard_opts *o)
 #ifdef __linux__
 	prctl(PR_SET_CHILD_SUBREAPER, 1);   /* orphans of CMD come back to the guard */
 #endif
-	tee_say(g, "guarding: %s (log %s)", g->command_line, g->log_path);
+	tee_say(g, _("guarding: %s (log %s)"), g->command_line, g->log_path);
 	setup_nvml(g);
 	record_ledger(g, 0);
 	g->next_ledger = mono() + 60;
 	if (o->hard_deadline_s > 0) {
 		if (o->dry_run)
-			tee_say(g, "dry run: --hard-deadline would arm a watchdog for %.0f s", o->hard_deadline_s);
+			tee_say(g, _("dry run: --hard-deadline would arm a watchdog for %.0f s"), o->hard_deadline_s);
 		else
 			watchdog_arm(g);
 	}
@@ -785,7 +786,7 @@ int guard_run(const struct guard_opts *o)
 		if (!g->reason && g->have_status && abnormal(g->status) && g->restarts < o->restarts &&
 		    !g->exec_errno) {
 			double d = guard_backoff(o->backoff_s, ++g->restarts);
-			tee_say(g, "%s; restart %d of %ld in %.1f s", msg, g->restarts, o->restarts, d);
+			tee_say(g, _("%s; restart %d of %ld in %.1f s"), msg, g->restarts, o->restarts, d);
 			back_off(g, d);
 			if (!g->reason)
 				continue;
@@ -797,14 +798,14 @@ int guard_run(const struct guard_opts *o)
 	proc_tree_free(&g->ptree);   /* its descriptors: the stop action may need them */
 	watchdog_cancel(g);
 	if (g->reason == GUARD_EXIT)
-		tee_say(g, "%s after %.1f s", msg, mono() - g->t0);
+		tee_say(g, _("%s after %.1f s"), msg, mono() - g->t0);
 	else
-		tee_say(g, "stopped (%s); %s after %.1f s", guard_reason_name(g->reason), msg, mono() - g->t0);
+		tee_say(g, _("stopped (%s); %s after %.1f s"), guard_reason_name(g->reason), msg, mono() - g->t0);
 	act = o->action;
 	if (o->slurm.on)
 		slurm_guard_end(g, &act);
 	if (g->reason == GUARD_EXIT && o->keep_on_exit) {
-		tee_say(g, "--keep-on-exit: the stop action is not fired");
+		tee_say(g, _("--keep-on-exit: the stop action is not fired"));
 	} else if (act.shell || act.url || o->dry_run) {
 		struct action_event ev = {
 			.reason = guard_reason_name(g->reason),
@@ -816,14 +817,14 @@ int guard_run(const struct guard_opts *o)
 			.log_path = g->log_path,
 			.ledger_id = g->ledger_id,
 		};
-		tee_say(g, "firing the stop action (%s)", ev.reason);
+		tee_say(g, _("firing the stop action (%s)"), ev.reason);
 		if (action_fire(&act, &ev, tee_say_cb, g, err, sizeof(err))) {
 			tee_say(g, "%s", err);
 			snprintf(g->problems, sizeof(g->problems), "stop action failed: %.560s", err);
 		}
 	}
 	if (o->lim.price_per_hour > 0)
-		tee_say(g, "cost %.2f %s (%.2f %s/h x %.1f s)", guard_cost(&o->lim, mono() - g->t0), o->currency,
+		tee_say(g, _("cost %.2f %s (%.2f %s/h x %.1f s)"), guard_cost(&o->lim, mono() - g->t0), o->currency,
 		    o->lim.price_per_hour, o->currency, mono() - g->t0);
 	record_ledger(g, 2);
 	code = g->have_status ? child_exit_code(g->status) : EXIT_RUNTIME;

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../cli/gettext.h"
 #include "guard_int.h"
 
 /* When the watchdog acts: after the guard's own deadline, its grace, and a
@@ -105,8 +106,8 @@ static void watchdog_main(struct guard *g, int fd, pid_t guard_pid)
 	if (!guard_gone && getppid() == guard_pid)
 		kill(guard_pid, SIGKILL);   /* the guard hung past its own deadline (and is still ours: no pid reuse) */
 	watchdog_kill_group(g, pgid);
-	tee_say(g, "hard deadline: the guard %s; the watchdog stops the job and fires the stop action",
-	    guard_gone ? "was killed" : "did not stop in time");
+	tee_say(g, _("hard deadline: the guard %s; the watchdog stops the job and fires the stop action"),
+	    guard_gone ? _("was killed") : _("did not stop in time"));
 	ev.reason = guard_reason_name(GUARD_DEADLINE);
 	ev.exit_status = -1;
 	ev.elapsed_s = mono() - g->t0;
@@ -125,12 +126,12 @@ void watchdog_arm(struct guard *g)
 	pid_t pid, me = getpid();
 
 	if (pipe(p) < 0) {
-		tee_say(g, "--hard-deadline: pipe: %s; no watchdog", strerror(errno));
+		tee_say(g, _("--hard-deadline: pipe: %s; no watchdog"), strerror(errno));
 		return;
 	}
 	pid = fork();
 	if (pid < 0) {
-		tee_say(g, "--hard-deadline: fork: %s; no watchdog", strerror(errno));
+		tee_say(g, _("--hard-deadline: fork: %s; no watchdog"), strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		return;
@@ -160,8 +161,8 @@ void watchdog_arm(struct guard *g)
 	fcntl(p[1], F_SETFD, FD_CLOEXEC);
 	g->watchdog = pid;
 	g->wd_fd = p[1];
-	tee_say(g, "hard deadline in %.0f s: watchdog %ld armed (it stops the job and fires the stop action "
-	    "at %.0f s if the guard has not)", g->o->hard_deadline_s, (long)pid, watchdog_after(g->o));
+	tee_say(g, _("hard deadline in %.0f s: watchdog %ld armed (it stops the job and fires the stop action "
+	    "at %.0f s if the guard has not)"), g->o->hard_deadline_s, (long)pid, watchdog_after(g->o));
 }
 static void watchdog_tell(struct guard *g, int32_t msg)
 {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 #include "../util/util.h"
 
 /* PRAGMA application_id of a gpurent ledger: "GPRL". */
@@ -215,24 +216,24 @@ int ldb_error(const struct ledger *l, int rc, const char *what, char *err, size_
 
 	switch (rc & 0xff) {
 	case SQLITE_NOTADB:
-		ldb_set_err(err, errlen, "%s: not a gpurent ledger: the file is not a SQLite database "
-			"(corrupted, or another kind of file)", l->path);
+		ldb_set_err(err, errlen, _("%s: not a gpurent ledger: the file is not a SQLite database "
+			"(corrupted, or another kind of file)"), l->path);
 		break;
 	case SQLITE_CORRUPT:
-		ldb_set_err(err, errlen, "%s: the ledger is corrupted (%s); keep a copy and try "
-			"'sqlite3 %s .recover'", l->path, msg, l->path);
+		ldb_set_err(err, errlen, _("%s: the ledger is corrupted (%s); keep a copy and try "
+			"'sqlite3 %s .recover'"), l->path, msg, l->path);
 		break;
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		ldb_set_err(err, errlen, "%s: %s: the ledger stayed locked by another process for %d s",
+		ldb_set_err(err, errlen, _("%s: %s: the ledger stayed locked by another process for %d s"),
 			l->path, what, LEDGER_BUSY_MS / 1000);
 		break;
 	case SQLITE_CANTOPEN:
-		ldb_set_err(err, errlen, "%s: %s: cannot open the file (%s)", l->path, what, msg);
+		ldb_set_err(err, errlen, _("%s: %s: cannot open the file (%s)"), l->path, what, msg);
 		break;
 	case SQLITE_READONLY:
 	case SQLITE_PERM:
-		ldb_set_err(err, errlen, "%s: %s: cannot write the ledger (%s)", l->path, what, msg);
+		ldb_set_err(err, errlen, _("%s: %s: cannot write the ledger (%s)"), l->path, what, msg);
 		break;
 	default:
 		ldb_set_err(err, errlen, "%s: %s: %s", l->path, what, msg);
@@ -290,10 +291,10 @@ static int query_int(struct ledger *l, const char *sql, long long *out, char *er
 	int rc;
 
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
-		return ldb_error(l, rc, "reading the schema", err, errlen);
+		return ldb_error(l, rc, _("reading the schema"), err, errlen);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
-		ldb_error(l, rc, "reading the schema", err, errlen);
+		ldb_error(l, rc, _("reading the schema"), err, errlen);
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -317,12 +318,12 @@ int ledger_default_path(char *buf, size_t n, char *err, size_t errlen)
 	else if (home && *home)
 		len = snprintf(buf, n, "%s/.local/share/gpurent/ledger.db", home);
 	else {
-		ldb_set_err(err, errlen, "no ledger path: set GPURENT_LEDGER, XDG_DATA_HOME or HOME, "
-			"or give --ledger PATH");
+		ldb_set_err(err, errlen, _("no ledger path: set GPURENT_LEDGER, XDG_DATA_HOME or HOME, "
+			"or give --ledger PATH"));
 		return -1;
 	}
 	if (len < 0 || (size_t)len >= n) {
-		ldb_set_err(err, errlen, "the ledger path is too long");
+		ldb_set_err(err, errlen, _("the ledger path is too long"));
 		return -1;
 	}
 	return 0;
@@ -335,7 +336,7 @@ static int make_parents(const char *path, char *err, size_t errlen)
 	int ret = -1;
 
 	if (!dir) {
-		ldb_set_err(err, errlen, "%s: out of memory", path);
+		ldb_set_err(err, errlen, _("%s: out of memory"), path);
 		return -1;
 	}
 	for (p = dir + 1; *p; p++) {
@@ -343,7 +344,7 @@ static int make_parents(const char *path, char *err, size_t errlen)
 			continue;
 		*p = '\0';
 		if (mkdir(dir, 0700) && errno != EEXIST) {
-			ldb_set_err(err, errlen, "%s: cannot create directory %s: %s", path, dir, strerror(errno));
+			ldb_set_err(err, errlen, _("%s: cannot create directory %s: %s"), path, dir, strerror(errno));
 			goto out_free_dir;
 		}
 		*p = '/';
@@ -363,19 +364,19 @@ static int create_private(const char *path, char *err, size_t errlen)
 	int fd;
 
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		ldb_set_err(err, errlen, "%s: is a directory; the ledger is a file (e.g. %s/ledger.db)",
+		ldb_set_err(err, errlen, _("%s: is a directory; the ledger is a file (e.g. %s/ledger.db)"),
 			path, path);
 		return -1;
 	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		ldb_set_err(err, errlen, "%s: not a regular file; the ledger is a file", path);
+		ldb_set_err(err, errlen, _("%s: not a regular file; the ledger is a file"), path);
 		return -1;
 	}
 	if (make_parents(path, err, errlen))
 		return -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 && errno != EEXIST) {
-		ldb_set_err(err, errlen, "%s: cannot create the ledger: %s", path, strerror(errno));
+		ldb_set_err(err, errlen, _("%s: cannot create the ledger: %s"), path, strerror(errno));
 		return -1;
 	}
 	if (fd >= 0)
@@ -399,7 +400,7 @@ static int classify(struct ledger *l, int *version, char *err, size_t errlen)
 
 	/* One read transaction: all four answers from one snapshot, even while
 	 * another process creates the ledger. */
-	if (ldb_exec(l, "BEGIN", "reading the schema", err, errlen))
+	if (ldb_exec(l, "BEGIN", _("reading the schema"), err, errlen))
 		return -1;
 	rc = classify_snapshot(l, version, err, errlen);
 	sqlite3_exec(l->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
@@ -433,12 +434,12 @@ static int check_integrity(struct ledger *l, char *err, size_t errlen)
 		for (char *c = first; *c; c++)
 			if (*c == '\n' || *c == '\r')
 				*c = ' ';
-		ldb_set_err(err, errlen, "%s: the ledger is corrupted (%s); keep a copy and try "
-			"'sqlite3 %s .recover'", l->path, first, l->path);
+		ldb_set_err(err, errlen, _("%s: the ledger is corrupted (%s); keep a copy and try "
+			"'sqlite3 %s .recover'"), l->path, first, l->path);
 		sqlite3_finalize(st);
 		return -1;
 	}
-	ldb_error(l, rc, "checking the ledger", err, errlen);
+	ldb_error(l, rc, _("checking the ledger"), err, errlen);
 	sqlite3_finalize(st);
 	return -1;
 }
@@ -460,14 +461,14 @@ static int classify_snapshot(struct ledger *l, int *version, char *err, size_t e
 		return -1;
 	if (app_id == LEDGER_APP_ID || (app_id == 0 && ours && user_version > 0)) {
 		if (user_version > LEDGER_SCHEMA_VERSION) {
-			ldb_set_err(err, errlen, "%s: written by a newer gpurent (ledger schema v%lld; this "
-				"one reads up to v%d): upgrade gpurent", l->path, user_version,
+			ldb_set_err(err, errlen, _("%s: written by a newer gpurent (ledger schema v%lld; this "
+				"one reads up to v%d): upgrade gpurent"), l->path, user_version,
 				LEDGER_SCHEMA_VERSION);
 			return -1;
 		}
 		if (user_version < 1) {
-			ldb_set_err(err, errlen, "%s: a gpurent ledger with no schema version; it was not "
-				"written by gpurent", l->path);
+			ldb_set_err(err, errlen, _("%s: a gpurent ledger with no schema version; it was not "
+				"written by gpurent"), l->path);
 			return -1;
 		}
 		*version = (int)user_version;
@@ -490,13 +491,13 @@ static int classify_snapshot(struct ledger *l, int *version, char *err, size_t e
 	}
 	sqlite3_finalize(st);
 	if (app_id != 0)
-		ldb_set_err(err, errlen, "%s: not a gpurent ledger: a SQLite database of another "
-			"application (application_id 0x%08llx%s%s); give --ledger another path",
+		ldb_set_err(err, errlen, _("%s: not a gpurent ledger: a SQLite database of another "
+			"application (application_id 0x%08llx%s%s); give --ledger another path"),
 			l->path, (unsigned long long)app_id & 0xffffffffULL, names[0] ? ", tables: " : "",
 			names);
 	else
-		ldb_set_err(err, errlen, "%s: not a gpurent ledger: a SQLite database of another "
-			"application (tables: %s); give --ledger another path", l->path,
+		ldb_set_err(err, errlen, _("%s: not a gpurent ledger: a SQLite database of another "
+			"application (tables: %s); give --ledger another path"), l->path,
 			names[0] ? names : "none");
 	return -1;
 }
@@ -512,14 +513,14 @@ static int migrate(struct ledger *l, char *err, size_t errlen)
 
 	/* The table rebuild of a migration needs foreign keys off (a no-op
 	 * inside a transaction, so set before BEGIN). */
-	if (ldb_exec(l, "PRAGMA foreign_keys = OFF", "migrating", err, errlen) ||
-	    ldb_exec_retry(l, "BEGIN IMMEDIATE", "migrating", err, errlen))
+	if (ldb_exec(l, "PRAGMA foreign_keys = OFF", _("migrating"), err, errlen) ||
+	    ldb_exec_retry(l, "BEGIN IMMEDIATE", _("migrating"), err, errlen))
 		return -1;
 	if (query_int(l, "PRAGMA user_version", &current, err, errlen))
 		goto out_rollback;
 	if (current > LEDGER_SCHEMA_VERSION) {
-		ldb_set_err(err, errlen, "%s: written by a newer gpurent (ledger schema v%lld; this one "
-			"reads up to v%d): upgrade gpurent", l->path, current, LEDGER_SCHEMA_VERSION);
+		ldb_set_err(err, errlen, _("%s: written by a newer gpurent (ledger schema v%lld; this one "
+			"reads up to v%d): upgrade gpurent"), l->path, current, LEDGER_SCHEMA_VERSION);
 		goto out_rollback;
 	}
 	from = (int)current;
@@ -528,13 +529,13 @@ static int migrate(struct ledger *l, char *err, size_t errlen)
 		if (query_int(l, "SELECT count(*) FROM sqlite_master", &tables, err, errlen))
 			goto out_rollback;
 		if (tables) {
-			ldb_set_err(err, errlen, "%s: not a gpurent ledger: another program created "
-				"tables in it while gpurent was opening it", l->path);
+			ldb_set_err(err, errlen, _("%s: not a gpurent ledger: another program created "
+				"tables in it while gpurent was opening it"), l->path);
 			goto out_rollback;
 		}
 	}
 	for (int v = from + 1; v <= LEDGER_SCHEMA_VERSION; v++) {
-		snprintf(what, sizeof(what), "migrating the ledger from schema v%d to v%d", v - 1, v);
+		snprintf(what, sizeof(what), _("migrating the ledger from schema v%d to v%d"), v - 1, v);
 		if (ldb_exec(l, migrations[v - 1].sql, what, err, errlen))
 			goto out_rollback;
 		snprintf(sql, sizeof(sql), "INSERT INTO gpurent_schema (version, applied_at, "
@@ -559,10 +560,10 @@ static int migrate(struct ledger *l, char *err, size_t errlen)
 		if (ldb_exec(l, sql, "migrating", err, errlen))
 			goto out_rollback;
 	}
-	if (ldb_exec(l, "COMMIT", "migrating", err, errlen))
+	if (ldb_exec(l, "COMMIT", _("migrating"), err, errlen))
 		goto out_rollback;
 	l->version = LEDGER_SCHEMA_VERSION;
-	return ldb_exec(l, "PRAGMA foreign_keys = ON", "opening", err, errlen);
+	return ldb_exec(l, "PRAGMA foreign_keys = ON", _("opening"), err, errlen);
 out_rollback:
 	ldb_rollback(l);
 	return -1;
@@ -575,7 +576,7 @@ static struct ledger *ledger_new(const char *path, char *err, size_t errlen)
 
 	if (!l || !(l->path = strdup(path))) {
 		free(l);
-		ldb_set_err(err, errlen, "%s: out of memory", path);
+		ldb_set_err(err, errlen, _("%s: out of memory"), path);
 		return NULL;
 	}
 	return l;
@@ -604,7 +605,7 @@ int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 		path = defpath;
 	}
 	if (!*path) {
-		ldb_set_err(err, errlen, "the ledger path is empty");
+		ldb_set_err(err, errlen, _("the ledger path is empty"));
 		return -1;
 	}
 	if (!(l = ledger_new(path, err, errlen)))
@@ -613,7 +614,7 @@ int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 		goto out_close;
 	rc = sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	if (rc != SQLITE_OK) {
-		ldb_error(l, rc, "opening", err, errlen);
+		ldb_error(l, rc, _("opening"), err, errlen);
 		goto out_close;
 	}
 	sqlite3_extended_result_codes(l->db, 1);
@@ -622,8 +623,8 @@ int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 		goto out_close;
 	/* WAL lets readers and the one writer proceed together; FULL makes every
 	 * committed run survive a power cut. The mode is stored in the file. */
-	if (ldb_exec_retry(l, "PRAGMA journal_mode = WAL", "setting WAL mode", err, errlen) ||
-	    ldb_exec(l, "PRAGMA synchronous = FULL", "opening", err, errlen))
+	if (ldb_exec_retry(l, "PRAGMA journal_mode = WAL", _("setting WAL mode"), err, errlen) ||
+	    ldb_exec(l, "PRAGMA synchronous = FULL", _("opening"), err, errlen))
 		goto out_close;
 	l->version = version;
 	if (migrate(l, err, errlen))
@@ -642,7 +643,7 @@ int ledger_open_readonly(const char *path, struct ledger **out, char *err, size_
 
 	*out = NULL;
 	if (!path || !*path) {
-		ldb_set_err(err, errlen, "the ledger path is empty");
+		ldb_set_err(err, errlen, _("the ledger path is empty"));
 		return -1;
 	}
 	if (!(l = ledger_new(path, err, errlen)))
@@ -651,14 +652,14 @@ int ledger_open_readonly(const char *path, struct ledger **out, char *err, size_
 	 * it makes the read fail at once (the caller goes on without it) */
 	rc = sqlite3_open_v2(path, &l->db, SQLITE_OPEN_READONLY, NULL);
 	if (rc != SQLITE_OK) {
-		ldb_error(l, rc, "opening", err, errlen);
+		ldb_error(l, rc, _("opening"), err, errlen);
 		goto out_close;
 	}
 	sqlite3_extended_result_codes(l->db, 1);
 	if (classify(l, &version, err, errlen))
 		goto out_close;
 	if (version != LEDGER_SCHEMA_VERSION) {
-		ldb_set_err(err, errlen, "%s: ledger schema %d, this gpurent reads %d", path, version,
+		ldb_set_err(err, errlen, _("%s: ledger schema %d, this gpurent reads %d"), path, version,
 			    LEDGER_SCHEMA_VERSION);
 		goto out_close;
 	}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 #include "../util/util.h"
 
 /* ---- benchmark results ---- */
@@ -33,11 +34,11 @@ int ledger_bench_add(struct ledger *l, const struct ledger_bench *b, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (!ledger_known(b[i].at) || !ledger_known(b[i].value) || !b[i].host || !*b[i].host ||
 		    !b[i].test || !*b[i].test || !b[i].unit || !*b[i].unit) {
-			ldb_set_err(err, errlen, "benchmark result %zu: time, host, test, value and unit "
-				"are required", i + 1);
+			ldb_set_err(err, errlen, _("benchmark result %zu: time, host, test, value and unit "
+				"are required"), i + 1);
 			return LEDGER_INVALID;
 		}
-	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", "recording benchmark results", err, errlen))
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("recording benchmark results"), err, errlen))
 		return -1;
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
 		goto out_db_error;
@@ -60,7 +61,7 @@ int ledger_bench_add(struct ledger *l, const struct ledger_bench *b, size_t n,
 		goto out_db_error;
 	return 0;
 out_db_error:
-	ldb_error(l, rc, "recording benchmark results", err, errlen);
+	ldb_error(l, rc, _("recording benchmark results"), err, errlen);
 	sqlite3_finalize(st);
 	ldb_rollback(l);
 	return -1;
@@ -128,10 +129,10 @@ int ledger_bench_list(struct ledger *l, size_t limit, struct ledger_bench_rows *
 	sqlite3_finalize(st);
 	return 0;
 out_nomem:
-	ldb_set_err(err, errlen, "%s: out of memory", l->path);
+	ldb_set_err(err, errlen, _("%s: out of memory"), l->path);
 	goto out_free;
 out_db_error:
-	ldb_error(l, rc, "reading benchmark results", err, errlen);
+	ldb_error(l, rc, _("reading benchmark results"), err, errlen);
 out_free:
 	sqlite3_finalize(st);
 	ledger_bench_rows_free(out);

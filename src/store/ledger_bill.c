@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 #include "../util/util.h"
 
 int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char *file,
@@ -29,7 +30,7 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 
 	if (added)
 		*added = 0;
-	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", "importing a bill", err, errlen))
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("importing a bill"), err, errlen))
 		return -1;
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
 		goto out_db_error;
@@ -65,7 +66,7 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 		*added = n;
 	return 0;
 out_db_error:
-	ldb_error(l, rc, "importing a bill", err, errlen);
+	ldb_error(l, rc, _("importing a bill"), err, errlen);
 	sqlite3_finalize(st);
 	ldb_rollback(l);
 	return -1;
@@ -94,7 +95,7 @@ int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct bill_item *it;
 		if (util_grow((void **)&out->v, &cap, out->n + 1, sizeof(*out->v))) {
-			ldb_set_err(err, errlen, "out of memory");
+			ldb_set_err(err, errlen, _("out of memory"));
 			goto out_free;
 		}
 		it = &out->v[out->n++];
@@ -122,7 +123,7 @@ int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_
 	sqlite3_finalize(st);
 	return 0;
 out_db_error:
-	ldb_error(l, rc, "reading bill items", err, errlen);
+	ldb_error(l, rc, _("reading bill items"), err, errlen);
 out_free:
 	sqlite3_finalize(st);
 	bill_free(out);

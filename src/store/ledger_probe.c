@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 #include "../util/util.h"
 
 /* The columns every read selects, in the order probe_row() reads them;
@@ -46,12 +47,12 @@ int ledger_probe_add(struct ledger *l, const struct ledger_probe *p, int64_t *id
 
 	if (!ledger_known(p->at) || !p->host || !*p->host || p->steps < 0 || p->warmup < 0 ||
 	    p->gpu_count < 0) {
-		ldb_set_err(err, errlen, "probe: the time, the host and steps >= 0 are required");
+		ldb_set_err(err, errlen, _("probe: the time, the host and steps >= 0 are required"));
 		return LEDGER_INVALID;
 	}
 	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
 		if (bad_real(reals[i])) {
-			ldb_set_err(err, errlen, "probe: a figure is infinite");
+			ldb_set_err(err, errlen, _("probe: a figure is infinite"));
 			return LEDGER_INVALID;
 		}
 	snprintf(digest, sizeof(digest), "%016" PRIx64, p->workload_digest);
@@ -89,7 +90,7 @@ int ledger_probe_add(struct ledger *l, const struct ledger_probe *p, int64_t *id
 	sqlite3_finalize(st);
 	return 0;
 out_db_error:
-	ldb_error(l, rc, "recording the probe", err, errlen);
+	ldb_error(l, rc, _("recording the probe"), err, errlen);
 	sqlite3_finalize(st);
 	return -1;
 }
@@ -159,10 +160,10 @@ static int read_rows(struct ledger *l, sqlite3_stmt *st, struct ledger_probe_row
 		out->n++;
 	}
 	if (rc != SQLITE_DONE)
-		return ldb_error(l, rc, "reading probes", err, errlen);
+		return ldb_error(l, rc, _("reading probes"), err, errlen);
 	return 0;
 out_nomem:
-	ldb_set_err(err, errlen, "%s: out of memory", l->path);
+	ldb_set_err(err, errlen, _("%s: out of memory"), l->path);
 	return -1;
 }
 
@@ -176,7 +177,7 @@ int ledger_probe_list(struct ledger *l, size_t limit, struct ledger_probe_rows *
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK) {
-		ldb_error(l, rc, "reading probes", err, errlen);
+		ldb_error(l, rc, _("reading probes"), err, errlen);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, limit ? (sqlite3_int64)limit : -1);
@@ -198,7 +199,7 @@ int ledger_probe_get(struct ledger *l, int64_t id, struct ledger_probe_rows *out
 
 	memset(out, 0, sizeof(*out));
 	if ((rc = sqlite3_prepare_v2(l->db, id < 0 ? newest : by_id, -1, &st, NULL)) != SQLITE_OK) {
-		ldb_error(l, rc, "reading probes", err, errlen);
+		ldb_error(l, rc, _("reading probes"), err, errlen);
 		return -1;
 	}
 	if (id >= 0)
@@ -211,9 +212,9 @@ int ledger_probe_get(struct ledger *l, int64_t id, struct ledger_probe_rows *out
 	}
 	if (!out->n) {
 		if (id < 0)
-			ldb_set_err(err, errlen, "%s: no probe recorded (run gpurent probe first)", l->path);
+			ldb_set_err(err, errlen, _("%s: no probe recorded (run gpurent probe first)"), l->path);
 		else
-			ldb_set_err(err, errlen, "%s: no probe with id %lld", l->path, (long long)id);
+			ldb_set_err(err, errlen, _("%s: no probe with id %lld"), l->path, (long long)id);
 		ledger_probe_rows_free(out);
 		return LEDGER_NOT_FOUND;
 	}

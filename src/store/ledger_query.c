@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 #include "../util/util.h"
 
 /* ---- reading ---- */
@@ -111,20 +112,20 @@ int ledger_get(struct ledger *l, int64_t id, struct ledger_entry *out, char *err
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
-		ldb_set_err(err, errlen, "%s: no run %lld in the ledger", l->path, (long long)id);
+		ldb_set_err(err, errlen, _("%s: no run %lld in the ledger"), l->path, (long long)id);
 		ret = LEDGER_NOT_FOUND;
 		goto out_finalize;
 	}
 	if (rc != SQLITE_ROW)
 		goto out_db_error;
 	if (row_to_entry(st, out)) {
-		ldb_set_err(err, errlen, "%s: out of memory", l->path);
+		ldb_set_err(err, errlen, _("%s: out of memory"), l->path);
 		goto out_finalize;
 	}
 	ret = 0;
 	goto out_finalize;
 out_db_error:
-	ldb_error(l, rc, "reading a run", err, errlen);
+	ldb_error(l, rc, _("reading a run"), err, errlen);
 out_finalize:
 	sqlite3_finalize(st);
 	return ret;
@@ -142,7 +143,7 @@ int ledger_list(struct ledger *l, enum ledger_order order, size_t limit,
 
 	memset(out, 0, sizeof(*out));
 	/* One read transaction, so the list is one consistent snapshot. */
-	if (ldb_exec(l, "BEGIN", "listing runs", err, errlen))
+	if (ldb_exec(l, "BEGIN", _("listing runs"), err, errlen))
 		return -1;
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
 		goto out_db_error;
@@ -160,10 +161,10 @@ int ledger_list(struct ledger *l, enum ledger_order order, size_t limit,
 	sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL);
 	return 0;
 out_nomem:
-	ldb_set_err(err, errlen, "%s: out of memory", l->path);
+	ldb_set_err(err, errlen, _("%s: out of memory"), l->path);
 	goto out_free;
 out_db_error:
-	ldb_error(l, rc, "listing runs", err, errlen);
+	ldb_error(l, rc, _("listing runs"), err, errlen);
 out_free:
 	sqlite3_finalize(st);
 	ldb_rollback(l);

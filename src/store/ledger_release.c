@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 
 int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t *id,
 		       char *err, size_t errlen)
@@ -22,12 +23,12 @@ int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t
 
 	if (!ledger_known(r->at) || !r->host || !*r->host || !r->verify || !r->status ||
 	    !isfinite(r->bytes) || r->bytes < 0) {
-		ldb_set_err(err, errlen, "release: the time, host, verify, status and finite bytes are required");
+		ldb_set_err(err, errlen, _("release: the time, host, verify, status and finite bytes are required"));
 		return LEDGER_INVALID;
 	}
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (counts[i] < 0) {
-			ldb_set_err(err, errlen, "release: a count is negative");
+			ldb_set_err(err, errlen, _("release: a count is negative"));
 			return LEDGER_INVALID;
 		}
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
@@ -55,7 +56,7 @@ int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t
 	sqlite3_finalize(st);
 	return 0;
 out_db_error:
-	ldb_error(l, rc, "recording the release", err, errlen);
+	ldb_error(l, rc, _("recording the release"), err, errlen);
 	sqlite3_finalize(st);
 	return -1;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 
 static bool bad_figure(double v)
 {
@@ -24,11 +25,11 @@ int ledger_slurm_put(struct ledger *l, const struct ledger_slurm *s, char *err, 
 
 	if (s->run_id < 1 || !s->job_id || !*s->job_id || bad_figure(s->queue_wait_s) ||
 	    bad_figure(s->time_limit_s) || s->restart_count < -1) {
-		ldb_set_err(err, errlen, "slurm attempt: a run id, a job id and figures >= 0 are required");
+		ldb_set_err(err, errlen, _("slurm attempt: a run id, a job id and figures >= 0 are required"));
 		return LEDGER_INVALID;
 	}
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
-		return ldb_error(l, rc, "recording the Slurm attempt", err, errlen);
+		return ldb_error(l, rc, _("recording the Slurm attempt"), err, errlen);
 	sqlite3_bind_int64(st, 1, s->run_id);
 	ldb_bind_str(st, 2, s->job_id);
 	if (s->restart_count >= 0)
@@ -41,5 +42,5 @@ int ledger_slurm_put(struct ledger *l, const struct ledger_slurm *s, char *err, 
 	sqlite3_bind_double(st, 7, ldb_now());
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : ldb_error(l, rc, "recording the Slurm attempt", err, errlen);
+	return rc == SQLITE_DONE ? 0 : ldb_error(l, rc, _("recording the Slurm attempt"), err, errlen);
 }

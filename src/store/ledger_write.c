@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ledger_int.h"
+#include "../cli/gettext.h"
 #include "../core/names.h"
 
 /* ---- writing ---- */
@@ -48,32 +49,32 @@ static int validate(const struct ledger_run *r, double start, double end, const 
 {
 #define BAD(...) do { ldb_set_err(err, errlen, __VA_ARGS__); return LEDGER_INVALID; } while (0)
 	if (r->kind && strcmp(r->kind, "guard") && strcmp(r->kind, "manual"))
-		BAD("kind: expected 'guard' or 'manual', got '%s'", r->kind);
+		BAD(_("kind: expected 'guard' or 'manual', got '%s'"), r->kind);
 	/* Bounded so that no sum of stored values can overflow (ledger-cost-unbounded). */
 	if (!(start >= 0 && start <= LEDGER_MAX_TIME))
-		BAD("start: expected unix seconds between 0 and %.0e", LEDGER_MAX_TIME);
+		BAD(_("start: expected unix seconds between 0 and %.0e"), LEDGER_MAX_TIME);
 	if (ledger_known(end) && !(end >= start && end <= LEDGER_MAX_TIME))
-		BAD("end: expected unix seconds not before the start (%.0f) and at most %.0e, got %.0f",
+		BAD(_("end: expected unix seconds not before the start (%.0f) and at most %.0e, got %.0f"),
 		    start, LEDGER_MAX_TIME, end);
 	if (ledger_known(r->price_per_hour) && !(r->price_per_hour >= 0 && r->price_per_hour <= LEDGER_MAX_MONEY))
-		BAD("price_per_hour: expected an amount between 0 and %.0e, got %g", LEDGER_MAX_MONEY,
+		BAD(_("price_per_hour: expected an amount between 0 and %.0e, got %g"), LEDGER_MAX_MONEY,
 		    r->price_per_hour);
 	if (ledger_known(r->cost) && !(r->cost >= 0 && r->cost <= LEDGER_MAX_MONEY))
-		BAD("cost: expected an amount between 0 and %.0e, got %g", LEDGER_MAX_MONEY, r->cost);
+		BAD(_("cost: expected an amount between 0 and %.0e, got %g"), LEDGER_MAX_MONEY, r->cost);
 	if (ledger_known(r->idle_seconds) && !(r->idle_seconds >= 0 && r->idle_seconds <= LEDGER_MAX_TIME))
-		BAD("idle_seconds: expected a number of seconds between 0 and %.0e", LEDGER_MAX_TIME);
+		BAD(_("idle_seconds: expected a number of seconds between 0 and %.0e"), LEDGER_MAX_TIME);
 	if (r->gpu_count < -1 || r->exit_status < -1 || r->restarts < -1)
-		BAD("%s: expected a count >= 0 (-1 for unknown)", r->gpu_count < -1 ? "gpu_count" :
+		BAD(_("%s: expected a count >= 0 (-1 for unknown)"), r->gpu_count < -1 ? "gpu_count" :
 		    r->exit_status < -1 ? "exit_status" : "restarts");
 	if (currency && !currency_ok(currency))
-		BAD("currency: expected an ISO code in capitals such as USD or CNY, got '%s'", currency);
+		BAD(_("currency: expected an ISO code in capitals such as USD or CNY, got '%s'"), currency);
 	if (has_money && !currency)
-		BAD("currency: a price or a cost needs its currency (never mixed up with another)");
+		BAD(_("currency: a price or a cost needs its currency (never mixed up with another)"));
 	if (r->gpu_type && strlen(r->gpu_type) >= sizeof(((struct ledger_total *)0)->key))
-		BAD("gpu_type: expected at most %zu characters",
+		BAD(_("gpu_type: expected at most %zu characters"),
 		    sizeof(((struct ledger_total *)0)->key) - 1);
 	if (names_each(r->tags, tag_too_long, NULL))
-		BAD("tags: expected tags of at most %zu characters each",
+		BAD(_("tags: expected tags of at most %zu characters each"),
 		    sizeof(((struct ledger_total *)0)->key) - 1);
 #undef BAD
 	return 0;
@@ -158,15 +159,15 @@ static int write_tags(struct ledger *l, int64_t id, const char *tags, char *err,
 	}
 	sqlite3_finalize(del);
 	if (rc != SQLITE_DONE)
-		return ldb_error(l, rc, "writing tags", err, errlen);
+		return ldb_error(l, rc, _("writing tags"), err, errlen);
 	rc = sqlite3_prepare_v2(l->db, "INSERT OR IGNORE INTO run_tags (run_id, pos, tag) "
 				"VALUES (?1, ?2, ?3)", -1, &c.st, NULL);
 	if (rc != SQLITE_OK)
-		return ldb_error(l, rc, "writing tags", err, errlen);
+		return ldb_error(l, rc, _("writing tags"), err, errlen);
 	sqlite3_bind_int64(c.st, 1, id);
 	names_each(tags, insert_tag, &c);
 	sqlite3_finalize(c.st);
-	return c.rc == SQLITE_DONE ? 0 : ldb_error(l, c.rc, "writing tags", err, errlen);
+	return c.rc == SQLITE_DONE ? 0 : ldb_error(l, c.rc, _("writing tags"), err, errlen);
 }
 
 static int insert_run(struct ledger *l, const struct ledger_run *r, const char *kind,
@@ -187,7 +188,7 @@ static int insert_run(struct ledger *l, const struct ledger_run *r, const char *
 	if ((rc = validate(&k, k.start, k.end, k.currency,
 			   ledger_known(k.cost) || ledger_known(k.price_per_hour), err, errlen)))
 		return rc;
-	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", "recording a run", err, errlen))
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("recording a run"), err, errlen))
 		return -1;
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
 		goto out_db_error;
@@ -207,7 +208,7 @@ static int insert_run(struct ledger *l, const struct ledger_run *r, const char *
 		*id = newid;
 	return 0;
 out_db_error:
-	ldb_error(l, rc, "recording a run", err, errlen);
+	ldb_error(l, rc, _("recording a run"), err, errlen);
 	sqlite3_finalize(st);
 out_rollback:
 	ldb_rollback(l);
@@ -250,10 +251,10 @@ static int update_run(struct ledger *l, int64_t id, const struct ledger_run *r, 
 	int rc, ret = -1;
 
 	if (finish && !ledger_known(r->end)) {
-		ldb_set_err(err, errlen, "end: finishing run %lld needs its end time", (long long)id);
+		ldb_set_err(err, errlen, _("end: finishing run %lld needs its end time"), (long long)id);
 		return LEDGER_INVALID;
 	}
-	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", "updating a run", err, errlen))
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("updating a run"), err, errlen))
 		return -1;
 	rc = sqlite3_prepare_v2(l->db, "SELECT status, started_at, ended_at, currency, "
 				"cost IS NOT NULL OR price_per_hour IS NOT NULL FROM runs WHERE id = ?",
@@ -262,7 +263,7 @@ static int update_run(struct ledger *l, int64_t id, const struct ledger_run *r, 
 		goto out_db_error;
 	sqlite3_bind_int64(st, 1, id);
 	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
-		ldb_set_err(err, errlen, "%s: no run %lld in the ledger", l->path, (long long)id);
+		ldb_set_err(err, errlen, _("%s: no run %lld in the ledger"), l->path, (long long)id);
 		ret = LEDGER_NOT_FOUND;
 		goto out_finalize;
 	}
@@ -278,8 +279,8 @@ static int update_run(struct ledger *l, int64_t id, const struct ledger_run *r, 
 	sqlite3_finalize(st);
 	st = NULL;
 	if (strcmp(status, "running")) {
-		ldb_set_err(err, errlen, "%s: run %lld is already finished; a finished run is never "
-			"changed", l->path, (long long)id);
+		ldb_set_err(err, errlen, _("%s: run %lld is already finished; a finished run is never "
+			"changed"), l->path, (long long)id);
 		ret = LEDGER_INVALID;
 		goto out_rollback;
 	}
@@ -303,7 +304,7 @@ static int update_run(struct ledger *l, int64_t id, const struct ledger_run *r, 
 		goto out_db_error;
 	return 0;
 out_db_error:
-	ldb_error(l, rc, finish ? "finishing a run" : "updating a run", err, errlen);
+	ldb_error(l, rc, finish ? _("finishing a run") : _("updating a run"), err, errlen);
 out_finalize:
 	sqlite3_finalize(st);
 out_rollback:

@@ -118,37 +118,30 @@ err_ok() {
 	ok
 }
 
-# Text of src/core tables, not marked yet (issue 17): the workload fields'
-# help (src/core/workload.c workload_fields[], printed by wlargs) and the
-# framework profiles' names (src/core/framework.c). They are printed
-# through msg_tr(), so they are translated once the core marks them N_()
-# (src/core/i18n.h), as src/core/query.c's offer query fields are.
-CORE_FIELDS='/^  --[a-z0-9-]* .*\[[^]]*\]$/d'
-FW_WHAT='s/^\(  [a-z][a-z0-9.]*  *\)[^：]*：/\1：/'
-
 help_ok bench
+help_ok bill
 help_ok ckpt
 help_ok completion
 help_ok config
 help_ok cost
 help_ok env
-help_ok estimate "$CORE_FIELDS;$FW_WHAT"
+help_ok estimate
 help_ok gpus
+help_ok ledger
 help_ok manifest
 help_ok models
 help_ok offers
-help_ok probe "$CORE_FIELDS"
+help_ok plan
+help_ok probe
 help_ok release
+help_ok report
+help_ok run
+help_ok slurm
 help_ok verify
 help_ok help        # gpurent help help: the usage and every command's summary
 # the offer query fields are Chinese (src/core/query.c, through msg_tr())
 zh "$G" help offers | grep -q '^  gpu_mem  *GB  *每张 GPU 的显存' && ok ||
 	bad "help offers: the query fields are not Chinese: $(zh "$G" help offers | grep '^  gpu_mem')"
-# Pending (issue 17): their strings are marked in a later pass, with the
-# files of the helpers that edit them now: plan (src/cmd/cmd_plan.c), run
-# (src/cmd/cmd_run.c) and ledger (src/cmd/cmd_ledger.c).
-PENDING="plan run ledger"
-for p in $PENDING; do zh "$G" help $p >/dev/null 2>&1 || bad "help $p (pending) fails"; done
 
 : >empty.yaml
 err_ok "gpus: no match" 1 "没有 GPU 匹配 'zzzz'" "no GPU matches 'zzzz'" "$G" gpus zzzz
@@ -176,6 +169,21 @@ err_ok "completion: shell" 2 "需要 bash、zsh 或 fish" "expected bash, zsh or
 err_ok "unknown option" 2 "未知选项" "unknown option" "$G" gpus --jsonn
 err_ok "a bad value" 2 "需要 true 或 false" "expected true or false" "$G" gpus --json=maybe
 err_ok "not a command" 2 "不是 gpurent 的命令" "is not a gpurent command" "$G" estimat
+# the commands of the third pass (issue 17): plan, run, ledger, bill, slurm, report
+err_ok "plan: no tokens" 2 "tokens: 缺少必填字段" "tokens: missing required field" "$G" plan --model llama-2-7b
+err_ok "run: --budget" 2 "--budget: 需要 --price" "--budget: needs --price" "$G" run --budget 5 -- true
+err_ok "run: a preset" 2 "未知的预设（是不是想写 'autodl'？）" "unknown preset (did you mean 'autodl'?)" \
+	"$G" run --preset autodll -- true
+err_ok "ledger show: an id" 2 "需要一个运行 ID" "expected a run ID" "$G" ledger show x
+err_ok "bill: subcommand" 2 "不是 bill 的子命令" "is not a bill subcommand" "$G" bill frob
+err_ok "bill audit: --to" 2 "--to: 需要晚于 --from 的时间" "--to: expected a time after --from" \
+	"$G" bill audit --from 2024-02-01 --to 2024-01-01
+err_ok "slurm: subcommand" 2 "需要子命令：lint 或 script" "expected a subcommand: lint or script" "$G" slurm
+# strerror() is glibc's own catalog: Chinese, not "?????" (LC_CTYPE stays C)
+err_ok "slurm lint: no file" 2 "无法打开: 没有那个文件或目录" "cannot open: No such file or directory" \
+	"$G" slurm lint "$T/none.sbatch"
+err_ok "report: a chart" 2 "--svg: 需要以下之一" "--svg: expected one of" "$G" report --svg pie
+err_ok "bill import: no file" 2 "需要 FILE" "expected FILE" "$G" bill import
 
 # the human output is Chinese, its table headings line up in columns
 zh "$G" gpus >"$T/g" 2>&1 && cjk "$T/g" && ok || bad "gpus: no Chinese heading: $(head -1 "$T/g")"
@@ -250,6 +258,44 @@ env_same() {
 	bad "env --json: differs between C and zh_CN:"; diff "$T/env.C.m" "$T/env.zh.m" | head -6
 }
 env_same
+# the third pass's machine output: JSON, the sbatch script, the SkyPilot task
+B=$ROOT/tests/data/bills
+"$G" bill import "$B/aws-cur2-stories.csv" >/dev/null 2>&1 && ok || bad "bill import failed"
+same "bill list --json" "$G" bill list --json
+same "bill audit --json" "$G" bill audit --json
+same "plan --json" "$G" plan "$ROOT/examples/lora-7b.yaml" --json
+# (under zh_CN with no currency set the money is CNY, so the currency is given)
+same "plan --emit sky" "$G" plan "$ROOT/examples/lora-7b.yaml" --emit sky --currency USD
+same "plan --emit slurm" "$G" plan "$ROOT/examples/resnet50-imagenet.yaml" --access SJTU-HPC --only campus-hpc --gpu A100 \
+	--currency USD --emit slurm -- python train.py
+same "slurm script" "$G" slurm script --partition gpu --max-time 2h --time 30m --conda torch --job-name t1 -- python train.py
+same "ledger export --csv (a bill too)" "$G" ledger export --csv
+# slurm lint: its findings are for people (Chinese), its exit status the same
+en "$G" slurm lint "$ROOT/tests/data/slurm/seed004.sbatch" >"$T/lint.C" 2>&1; a=$?
+zh "$G" slurm lint "$ROOT/tests/data/slurm/seed004.sbatch" >"$T/lint.zh" 2>&1; b=$?
+[ "$a" = "$b" ] && ok || bad "slurm lint: exit $a in C, $b in zh_CN"
+human_ok "slurm lint" "是注释，不是指令" "$G" slurm lint "$ROOT/tests/data/slurm/seed004.sbatch"
+# the guard speaks Chinese on the terminal (its own lines; CMD's are CMD's)
+zh "$G" run --no-ledger --log-dir "$T/glog" --price 1 -- true >/dev/null 2>"$T/guard"
+grep -q '守护中：' "$T/guard" && grep -q '^gpurent run: 花费 ' "$T/guard" && ok ||
+	bad "run: the guard's lines are not Chinese: $(head -3 "$T/guard")"
+# the human output of the third pass's commands is Chinese
+human_ok "ledger list" "命令 / 问题" "$G" ledger list
+human_ok "ledger summary" "卡时" "$G" ledger summary
+human_ok "bill audit" "发现的问题" "$G" bill audit
+human_ok "plan" "排除" "$G" plan "$ROOT/examples/lora-7b.yaml"
+# report: the page's headings are Chinese, its numbers those of the C page
+en "$G" report "$ROOT/examples/lora-7b.yaml" --out "$T/r.C.html" >/dev/null 2>&1 &&
+	zh "$G" report "$ROOT/examples/lora-7b.yaml" --out "$T/r.zh.html" >/dev/null 2>&1 && ok || bad "report failed"
+grep -q '<html lang="zh-CN">' "$T/r.zh.html" && grep -q '<html lang="en">' "$T/r.C.html" && ok ||
+	bad "report: the page's lang is not zh-CN in zh_CN and en in C"
+grep -o '<h2[^>]*>[^<]*</h2>' "$T/r.zh.html" >"$T/h2"
+[ -s "$T/h2" ] && cjk "$T/h2" && [ -z "$(sed 's/<[^>]*>//g' "$T/h2" | english)" ] && ok ||
+	bad "report: headings not Chinese: $(head -3 "$T/h2")"
+# every number of a table cell and of a bar's value, in order
+nums() { grep -o '<td class="n">[^<]*</td>\|class="v"[^>]*>[^<]*<' "$1" | sed 's/<[^>]*>//g; s/.*>//; s/<$//'; }
+nums "$T/r.C.html" >"$T/n.C"; nums "$T/r.zh.html" >"$T/n.zh"
+[ -s "$T/n.C" ] && cmp -s "$T/n.C" "$T/n.zh" && ok || { bad "report: the numbers differ between C and zh_CN:"; diff "$T/n.C" "$T/n.zh" | head -4; }
 # bench measures (its figures differ run to run): its words must not
 en "$G" bench --no-gpu --no-store --disk-size 1MiB --dir "$T" --json >"$T/b.C" 2>&1
 zh "$G" bench --no-gpu --no-store --disk-size 1MiB --dir "$T" --json >"$T/b.zh" 2>&1
