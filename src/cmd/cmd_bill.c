@@ -18,6 +18,7 @@
 #include "../os/progress.h"
 #include "../cli/billwords.h"
 #include "../cli/common.h"
+#include "../cli/ledgeropt.h"
 #include "../cli/opt.h"
 #include "../cli/out.h"
 #include "../util/util.h"
@@ -60,20 +61,6 @@ static const char usage[] = N_(
 	"Each currency is audited apart; none is converted. Exit status: 0, 1 a\n"
 	"runtime failure (the ledger), 2 bad input (FILE:LINE: column: expected ...).\n"
 	"Formats, columns and formulas: docs/bill.md.\n");
-
-#define LEDGER_OPT(p) {.name = "ledger", .type = OPT_FILE, .dest = (p), .arg = "PATH", \
-	.help = N_("the ledger database"), .example = "/dev/null"}
-
-static int open_ledger(const char *path, struct ledger **l)
-{
-	char err[1024];
-
-	if (path && !*path)
-		return msg_usage(_("--ledger: expected a file path, got ''"));
-	if (ledger_open(path, l, err, sizeof(err)))
-		return msg_fail("%s", err);
-	return 0;
-}
 
 static char *fmt_utc(double t, char *buf, size_t n)
 {
@@ -159,7 +146,7 @@ static int bill_import_cmd(int argc, char **argv)
 	}
 	if (shown)
 		progress_end(&pr);
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		goto out_free;
 	for (int i = 0; i < nops; i++) {
 		size_t added;
@@ -201,7 +188,7 @@ static int bill_list_cmd(int argc, char **argv)
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		return rc;
 	if (ledger_bill_list(l, &b, err, sizeof(err))) {
 		ledger_close(l);
@@ -402,7 +389,7 @@ static int bill_audit_cmd(int argc, char **argv)
 		return rc;
 	if (!isnan(from) && !isnan(to) && to <= from)
 		return msg_usage(_("--to: expected a time after --from"));
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		return rc;
 	rc = EXIT_RUNTIME;
 	if (ledger_bill_list(l, &b, err, sizeof(err)) || audit_runs(l, &runs, &nruns, err, sizeof(err)))

@@ -21,6 +21,7 @@
 #include "../store/ledger.h"
 #include "cmd.h"
 #include "../cli/common.h"
+#include "../cli/ledgeropt.h"
 #include "../cli/opt.h"
 #include "../cli/out.h"
 #include "../util/util.h"
@@ -64,22 +65,6 @@ static const char usage[] = N_(
 	"default $XDG_DATA_HOME/gpurent/ledger.db (~/.local/share/gpurent/ledger.db).\n"
 	"Exit status: 0 ok, 1 runtime failure (unreadable, corrupted or foreign\n"
 	"database; no such run), 2 bad input. Schema: docs/ledger.md.\n");
-
-/* --ledger PATH, on every subcommand. The example is a path that exists
- * everywhere and is refused (exit 1): trying it never writes a ledger. */
-#define LEDGER_OPT(p) {.name = "ledger", .type = OPT_FILE, .dest = (p), .arg = "PATH", \
-	.help = N_("the ledger database"), .example = "/dev/null"}
-
-static int open_ledger(const char *path, struct ledger **l)
-{
-	char err[1024];
-
-	if (path && !*path)
-		return msg_usage(_("--ledger: expected a file path, got ''"));
-	if (ledger_open(path, l, err, sizeof(err)))
-		return msg_fail("%s", err);
-	return 0;
-}
 
 /* ---- formatting ---- */
 
@@ -420,7 +405,7 @@ static int ledger_add_cmd(int argc, char **argv)
 		if (r.gpu_count < 0)
 			r.gpu_count = 1;
 	}
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		goto out_free_gdb;
 	rc = ledger_add(l, &r, &id, err, sizeof(err));
 	if (rc == LEDGER_INVALID) {
@@ -593,7 +578,7 @@ static int ledger_list_cmd(int argc, char **argv)
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		return rc;
 	if (ledger_list(l, LEDGER_NEWEST_FIRST, (size_t)limit, &es, err, sizeof(err))) {
 		ledger_close(l);
@@ -671,7 +656,7 @@ static int ledger_show_cmd(int argc, char **argv)
 	id_s = argv[0];
 	if (units_parse_int(id_s, 1, LONG_MAX, &id, err, sizeof(err)))
 		return msg_usage(_("%s: expected a run ID, a whole number >= 1"), id_s);
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		return rc;
 	if (ledger_get(l, id, &e, err, sizeof(err))) {
 		ledger_close(l);
@@ -781,7 +766,7 @@ static int ledger_export_cmd(int argc, char **argv)
 		return rc;
 	if (json == csv)
 		return msg_usage(_("expected one of --csv or --json"));
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		return rc;
 	if (ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err))) {
 		ledger_close(l);
@@ -886,7 +871,7 @@ static int ledger_summary_cmd(int argc, char **argv)
 		return rc;
 	if (ledger_by_parse(by_names[by_i], &by) || by == LEDGER_BY_ALL)
 		return msg_usage(_("--by: expected day, week, month, tag or gpu, got '%s'"), by_names[by_i]);
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		return rc;
 	rc = EXIT_RUNTIME;
 	if (ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err)))
@@ -1047,7 +1032,7 @@ static int ledger_probes_cmd(int argc, char **argv)
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		return rc;
 	if (ledger_probe_list(l, (size_t)limit, &rows, err, sizeof(err))) {
 		ledger_close(l);
@@ -1325,7 +1310,7 @@ static int ledger_import_cmd(int argc, char **argv)
 			goto out_free;
 		}
 	}
-	if ((rc = open_ledger(path, &l)))
+	if ((rc = ledgeropt_open(path, &l)))
 		goto out_free;
 	rc = EXIT_RUNTIME;
 	if (ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err))) {
