@@ -332,7 +332,6 @@ static void test_audit_two_boxes(void **s)
 	const struct audit_finding *f;
 	const char *two = "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,i-a,gpu,1,hour,10,USD\n"
 			  "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,i-b,gpu,1,hour,10,USD\n";
-	const char *one = "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,i-a,gpu,1,hour,6,USD\n";
 	double t0 = 1709251200;
 	/* no host in the ledger: matched by time, each line to one run */
 	struct audit_run bare[] = {{.id = 1, .start = t0, .end = t0 + 3600, .cost = 10, .currency = "USD"},
@@ -342,12 +341,6 @@ static void test_audit_two_boxes(void **s)
 				     .host = "i-a"},
 				    {.id = 2, .start = t0, .end = t0 + 3600, .cost = 12, .currency = "USD",
 				     .host = "i-b"}};
-	/* box A's run of 20 min, box B's of 40 min in the same hour */
-	struct audit_run ab[] = {{.id = 1, .start = t0, .end = t0 + 1200, .cost = NAN, .host = "i-a"},
-				 {.id = 2, .start = t0 + 1200, .end = t0 + 3600, .cost = NAN, .host = "i-b"}};
-	/* two overlapping runs on box A: 20 min of it used, not 30 */
-	struct audit_run twice[] = {{.id = 1, .start = t0, .end = t0 + 1200, .cost = NAN},
-				    {.id = 2, .start = t0 + 600, .end = t0 + 1200, .cost = NAN}};
 
 	(void)s;
 	audit_text(two, bare, 2, NAN, &r);
@@ -362,6 +355,23 @@ static void test_audit_two_boxes(void **s)
 	assert_true(f->billed == 10 && f->used == 12 && f->amount == 2 && f->count == 1);
 	audit_result_free(&r);
 
+}
+
+/* MUST FIX 2: rounding's time used is the runs of the line's box, merged */
+static void test_audit_rounding_own_box(void **s)
+{
+	struct audit_result r;
+	const struct audit_finding *f;
+	const char *one = "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,i-a,gpu,1,hour,6,USD\n";
+	double t0 = 1709251200;
+	/* box A's run of 20 min, box B's of 40 min in the same hour */
+	struct audit_run ab[] = {{.id = 1, .start = t0, .end = t0 + 1200, .cost = NAN, .host = "i-a"},
+				 {.id = 2, .start = t0 + 1200, .end = t0 + 3600, .cost = NAN, .host = "i-b"}};
+	/* two overlapping runs on box A: 20 min of it used, not 30 */
+	struct audit_run twice[] = {{.id = 1, .start = t0, .end = t0 + 1200, .cost = NAN},
+				    {.id = 2, .start = t0 + 600, .end = t0 + 1200, .cost = NAN}};
+
+	(void)s;
 	audit_text(one, ab, 2, NAN, &r);
 	assert_non_null(f = find(&r, AUDIT_ROUNDING));
 	assert_string_equal(f->resource, "i-a");
@@ -424,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_audit_stories),
 		cmocka_unit_test(test_audit_runs_and_budget),
 		cmocka_unit_test(test_audit_two_boxes),
+		cmocka_unit_test(test_audit_rounding_own_box),
 		cmocka_unit_test(test_audit_runout_bounded),
 		cmocka_unit_test(test_rules_file),
 	};
