@@ -63,7 +63,7 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 		"?15, ?16)";
 	sqlite3_stmt *st = NULL;
 	double now = ldb_now();
-	size_t n = 0, *occ;
+	size_t n = 0, *occ = NULL;
 	char key[48];
 	int rc;
 
@@ -72,8 +72,6 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 	if (b->n && !(occ = occurrences(b))) {
 		ldb_set_err(err, errlen, "out of memory");
 		return -1;
-	} else if (!b->n) {
-		occ = NULL;
 	}
 	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", "importing a bill", err, errlen)) {
 		free(occ);
