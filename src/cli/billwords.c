@@ -60,8 +60,12 @@ char *billwords_finding(const struct audit_finding *f, const char *cur, char *bu
 			 f->billed, cur, f->used, cur, f->amount, cur, day(f->from, a, sizeof(a)));
 		break;
 	case AUDIT_BALANCE_RUNOUT:
-		snprintf(buf, n, _("At this period's rate a balance of %.2f %s runs out on %s."), f->used, cur,
-			 day(f->from, a, sizeof(a)));
+		if (!f->count)   /* lasts past AUDIT_RUNOUT_MAX_S */
+			snprintf(buf, n, _("At this period's rate a balance of %.2f %s lasts more than 100 years."),
+				 f->used, cur);
+		else
+			snprintf(buf, n, _("At this period's rate a balance of %.2f %s runs out on %s."), f->used,
+				 cur, day(f->from, a, sizeof(a)));
 		break;
 	default:
 		snprintf(buf, n, "?");

@@ -341,6 +341,9 @@ static int audit_runs(struct ledger *l, struct audit_run **out, size_t *n, char 
 		a->end = r->end;
 		a->cost = r->cost;
 		snprintf(a->currency, sizeof(a->currency), "%s", r->currency ? r->currency : "");
+		/* the box and its GPU: a run is matched to its own bill lines */
+		snprintf(a->host, sizeof(a->host), "%s", r->host ? r->host : "");
+		snprintf(a->gpu, sizeof(a->gpu), "%s", r->gpu_type ? r->gpu_type : "");
 	}
 	*n = es.n;
 	ledger_entries_free(&es);

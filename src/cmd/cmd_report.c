@@ -520,6 +520,8 @@ static int load(struct ledger *l, struct data *d, char *err, size_t errlen)
 			runs[i].end = r->end;
 			runs[i].cost = r->cost;
 			snprintf(runs[i].currency, sizeof(runs[i].currency), "%s", r->currency ? r->currency : "");
+			snprintf(runs[i].host, sizeof(runs[i].host), "%s", r->host ? r->host : "");
+			snprintf(runs[i].gpu, sizeof(runs[i].gpu), "%s", r->gpu_type ? r->gpu_type : "");
 		}
 		if (audit_bill(d->bill.v, d->bill.n, runs, d->es.n, &ao, &d->audit, err, errlen)) {
 			free(runs);

@@ -120,6 +120,212 @@ static bool overlaps(const struct audit_run *ru, double s, double e)
 	return ru->start < e && end > s;
 }
 
+/* ---- which run a line is (docs/bill.md "Which run a line is") ---- */
+
+static bool word_char(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+static char lower(char ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+}
+
+/* w (non-empty) appears in s, ignoring ASCII case, not inside a longer word */
+static bool has_word(const char *s, const char *w)
+{
+	size_t wl = strlen(w);
+
+	if (!wl)
+		return false;
+	for (const char *p = s; *p; p++) {
+		size_t k = 0;
+		while (k < wl && p[k] && lower(p[k]) == lower(w[k]))
+			k++;
+		if (k == wl && (p == s || !word_char(p[-1]) || !word_char(w[0])) &&
+		    (!p[wl] || !word_char(p[wl]) || !word_char(w[wl - 1])))
+			return true;
+	}
+	return false;
+}
+
+/* the line's resource id carries the run's host */
+static bool host_match(const struct audit_run *ru, const struct bill_item *it)
+{
+	return ru->host[0] && it->resource[0] && has_word(it->resource, ru->host);
+}
+
+/* The model of the run's GPU ("A100-80GB": "a100") named in the line's text */
+static bool gpu_named(const struct audit_run *ru, const struct bill_item *it)
+{
+	char m[sizeof(ru->gpu)];
+	size_t k = 0;
+
+	while (k + 1 < sizeof(m) && word_char(ru->gpu[k])) {
+		m[k] = ru->gpu[k];
+		k++;
+	}
+	m[k] = '\0';
+	return k && (has_word(it->item, m) || has_word(it->service, m) || has_word(it->resource, m));
+}
+
+struct match {
+	const struct audit_run *runs;
+	size_t nruns;
+	const struct bill_item *items;
+	bool *carried;      /* per run: some GPU line carries its host */
+	bool *owned;        /* per line: some run's host is carried by it */
+	const char **bound; /* per run: the resource of the lines it was given, by time */
+	size_t *assign;     /* per line: the run it counts against; SIZE_MAX none */
+};
+
+/* run k may be on the box of line i */
+static bool may_match(const struct match *m, size_t k, size_t i)
+{
+	return host_match(&m->runs[k], &m->items[i]) || (!m->carried[k] && !m->owned[i]);
+}
+
+/* ... and is not already given to another box by time */
+static bool on_box(const struct match *m, size_t k, size_t i)
+{
+	const char *res = m->items[i].resource;
+
+	if (!may_match(m, k, i))
+		return false;
+	return host_match(&m->runs[k], &m->items[i]) || !m->bound[k] || !res[0] ||
+	       !strcmp(m->bound[k], res);
+}
+
+static double overlap_s(const struct audit_run *ru, const struct bill_item *it)
+{
+	double e = isnan(ru->end) ? it->end : ru->end;
+	double lo = ru->start > it->start ? ru->start : it->start;
+	double hi = e < it->end ? e : it->end;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/* Give each GPU line (in cur) to one run: a run whose host it carries,
+ * else one already given lines of its resource, else a free one; then the
+ * run naming the line's GPU model, the longest overlap, the first run. */
+static void match_lines(struct match *m, size_t n, const char *cur)
+{
+	for (size_t i = 0; i < n; i++) {
+		m->owned[i] = false;
+		m->assign[i] = SIZE_MAX;
+	}
+	for (size_t k = 0; k < m->nruns; k++) {
+		m->carried[k] = false;
+		m->bound[k] = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (m->items[i].kind == BILL_GPU && !strcmp(m->items[i].currency, cur) &&
+			    host_match(&m->runs[k], &m->items[i]))
+				m->carried[k] = m->owned[i] = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct bill_item *it = &m->items[i];
+		size_t best = SIZE_MAX;
+		int best_level = 0;
+		bool best_gpu = false;
+		double best_ov = 0;
+		if (it->kind != BILL_GPU || strcmp(it->currency, cur))
+			continue;
+		for (size_t k = 0; k < m->nruns; k++) {
+			const struct audit_run *ru = &m->runs[k];
+			int level;
+			bool g;
+			double ov;
+			if (!overlaps(ru, it->start, it->end) || !on_box(m, k, i))
+				continue;
+			level = host_match(ru, it) ? 0 : m->bound[k] ? 1 : 2;
+			g = gpu_named(ru, it);
+			ov = overlap_s(ru, it);
+			if (best == SIZE_MAX || level < best_level ||
+			    (level == best_level && ((g && !best_gpu) || (g == best_gpu && ov > best_ov)))) {
+				best = k;
+				best_level = level;
+				best_gpu = g;
+				best_ov = ov;
+			}
+		}
+		m->assign[i] = best;
+		if (best != SIZE_MAX && !m->bound[best] && it->resource[0] && !host_match(&m->runs[best], it))
+			m->bound[best] = it->resource;
+	}
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Seconds of line i inside the union of the runs on its box; iv holds
+ * 2 x nruns doubles */
+static double used_by_runs(const struct match *m, size_t i, double *iv)
+{
+	const struct bill_item *it = &m->items[i];
+	size_t q = 0;
+	double sum = 0, lo = 0, hi = 0;
+
+	for (size_t k = 0; k < m->nruns; k++) {
+		const struct audit_run *ru = &m->runs[k];
+		double e = isnan(ru->end) ? it->end : ru->end;
+		double a = ru->start > it->start ? ru->start : it->start;
+		double b = e < it->end ? e : it->end;
+		if (b > a && on_box(m, k, i)) {
+			iv[2 * q] = a;
+			iv[2 * q + 1] = b;
+			q++;
+		}
+	}
+	if (q)
+		qsort(iv, q, 2 * sizeof(*iv), by_start);
+	for (size_t j = 0; j < q; j++) {
+		if (j && iv[2 * j] <= hi) {
+			if (iv[2 * j + 1] > hi)
+				hi = iv[2 * j + 1];
+			continue;
+		}
+		sum += hi - lo;
+		lo = iv[2 * j];
+		hi = iv[2 * j + 1];
+	}
+	return sum + (hi - lo);
+}
+
+static void free_match(struct match *m, double *iv)
+{
+	free(m->owned);
+	free(m->assign);
+	free(m->carried);
+	free((void *)m->bound);
+	free(iv);
+}
+
+/* Add name to the list "a, b" in dst once; "..." when it does not fit */
+static void add_name(char *dst, size_t n, const char *name)
+{
+	size_t len = strlen(dst), nl = strlen(name);
+	const char *p = dst;
+
+	if (!nl)
+		return;
+	while ((p = strstr(p, name))) {
+		if ((p == dst || p[-1] == ' ') && (p[nl] == ',' || !p[nl]))
+			return;
+		p++;
+	}
+	if (len >= 3 && !strcmp(dst + len - 3, "..."))
+		return;
+	if (len + (len ? 2 : 0) + nl + 4 < n)
+		snprintf(dst + len, n - len, "%s%s", len ? ", " : "", name);
+	else if (len + 5 < n)
+		snprintf(dst + len, n - len, "%s...", len ? ", " : "");
+}
+
 int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *runs,
 	       size_t nruns, const struct audit_opts *o, struct audit_result *out,
 	       char *err, size_t errlen)
@@ -127,10 +333,17 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 	struct ctx c = {.r = out};
 	double from = o->from, to = o->to, last_gpu = -INFINITY;
 	double ip_after = 0, storage_after = 0;
-	size_t ip_lines = 0, first_ip = SIZE_MAX, runs_in_period = 0;
+	size_t ip_lines = 0, runs_in_period = 0;
 	struct audit_finding *f;
+	struct match mt = {.runs = runs, .nruns = nruns, .items = items};
+	double *iv = NULL;
 
 	memset(out, 0, sizeof(*out));
+	if ((n && (!(mt.owned = calloc(n, sizeof(*mt.owned))) || !(mt.assign = calloc(n, sizeof(*mt.assign))))) ||
+	    (nruns && (!(mt.carried = calloc(nruns, sizeof(*mt.carried))) ||
+		       !(mt.bound = calloc(nruns, sizeof(*mt.bound))) ||
+		       !(iv = calloc(2 * nruns, sizeof(*iv))))))
+		goto out_nomem;
 	snprintf(out->currency, sizeof(out->currency), "%s", o->currency ? o->currency : "");
 	/* the period: as given, else the span of the bill's lines in this currency */
 	if (isnan(from) || isnan(to)) {
@@ -150,6 +363,7 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 	}
 	out->from = from;
 	out->to = to;
+	match_lines(&mt, n, out->currency);
 
 	/* the split, and the end of the last GPU line */
 	for (size_t i = 0; i < n; i++) {
@@ -189,14 +403,7 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 			/* a line that sums a day (Azure) or an hour: the time used is
 			 * the ledger's runs inside it, when there are any */
 			if (billed <= used + 0.5 && runs_in_period) {
-				double in_runs = 0;
-				for (size_t k = 0; k < nruns; k++) {
-					double e = isnan(runs[k].end) ? it->end : runs[k].end;
-					double lo = runs[k].start > it->start ? runs[k].start : it->start;
-					double hi = e < it->end ? e : it->end;
-					if (hi > lo)
-						in_runs += hi - lo;
-				}
+				double in_runs = used_by_runs(&mt, i, iv);
 				if (in_runs > 0)
 					used = in_runs;
 			}
@@ -216,8 +423,6 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 			if (it->kind == BILL_IP) {
 				ip_after += it->amount * sh;
 				ip_lines++;
-				if (first_ip == SIZE_MAX)
-					first_ip = i;
 			} else if (it->kind == BILL_STORAGE) {
 				storage_after += it->amount * sh;
 			}
@@ -226,7 +431,7 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		if (it->kind == BILL_GPU && runs_in_period) {
 			bool seen = false;
 			for (size_t k = 0; k < nruns && !seen; k++)
-				seen = overlaps(&runs[k], it->start, it->end);
+				seen = overlaps(&runs[k], it->start, it->end) && may_match(&mt, k, i);
 			if (!seen) {
 				if (!(f = add_finding(&c, AUDIT_UNGUARDED_GPU, it->resource)))
 					goto out_nomem;
@@ -238,8 +443,8 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		}
 	}
 	if (ip_lines) {
-		const struct bill_item *ip = &items[first_ip];
-		if (!(f = add_finding(&c, AUDIT_STOPPED_NOT_RELEASED, ip->resource)))
+		/* named after every resource it covers, in the bill's order */
+		if (!(f = add_finding(&c, AUDIT_STOPPED_NOT_RELEASED, "")))
 			goto out_nomem;
 		f->amount = ip_after + storage_after;
 		f->billed = ip_after;
@@ -250,6 +455,7 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 			    (it->kind == BILL_IP || it->kind == BILL_STORAGE) && share(it, from, to) > 0) {
 				f->count++;
 				span(f, it->start, it->end);
+				add_name(f->resource, sizeof(f->resource), it->resource);
 			}
 		}
 	} else if (storage_after > 0) {
@@ -293,7 +499,8 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		for (size_t i = 0; i < n; i++) {
 			const struct bill_item *it = &items[i];
 			double sh;
-			if (strcmp(it->currency, out->currency) || it->kind != BILL_GPU)
+			/* the lines given to this run (one run a line, match_lines()) */
+			if (mt.assign[i] != k)
 				continue;
 			/* only lines inside the run's time: a daily line is not one run's */
 			if (it->start >= ru->start - 1 && it->end <= ru->end + 1 &&
@@ -318,7 +525,7 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 	/* the budget: spend after it was used up, and the day it runs out at
 	 * the period's mean rate */
 	if (isfinite(o->budget) && out->total > 0) {
-		double cum = 0, cross = NAN, rate;
+		double cum = 0, cross = NAN, rate, runout;
 		size_t *order = NULL, m = 0;
 		if (n && !(order = malloc(n * sizeof(*order))))
 			goto out_nomem;
@@ -352,10 +559,18 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		if (!(f = add_finding(&c, AUDIT_BALANCE_RUNOUT, "")))
 			goto out_nomem;
 		f->amount = 0;
-		f->from = f->to = from + o->budget / rate;
 		f->billed = out->total;
 		f->used = o->budget;
-		f->count = 1;
+		/* bounded: a balance that lasts past AUDIT_RUNOUT_MAX_S (or a rate
+		 * too small to divide by) has count 0 and that day */
+		runout = o->budget / rate;
+		if (isfinite(runout) && runout <= AUDIT_RUNOUT_MAX_S) {
+			f->from = f->to = from + (runout > 0 ? runout : 0);
+			f->count = 1;
+		} else {
+			f->from = f->to = from + AUDIT_RUNOUT_MAX_S;
+			f->count = 0;
+		}
 	}
 	/* credits (negative lines) can leave nothing at stake: no finding then */
 	for (size_t i = 0, k = 0, n0 = out->nf; i < n0; i++) {
@@ -368,9 +583,11 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		qsort(out->f, out->nf, sizeof(*out->f), by_amount);
 	if (out->nres)
 		qsort(out->res, out->nres, sizeof(*out->res), by_total);
+	free_match(&mt, iv);
 	return 0;
 out_nomem:
 	snprintf(err, errlen, "out of memory");
+	free_match(&mt, iv);
 	audit_result_free(out);
 	return -1;
 }

@@ -36,7 +36,13 @@ struct audit_run {
 	double start, end;        /* unix s; end NaN while running (counts as still going) */
 	double cost;              /* NaN unknown */
 	char currency[8];         /* "" unknown */
+	char host[BILL_TEXT_MAX]; /* the ledger's host or instance id; "" unknown */
+	char gpu[64];             /* the ledger's GPU model ("A100-80GB"); "" unknown */
 };
+
+/* A balance that lasts longer than this (100 years of 365.25 days) is
+ * reported as lasting: balance-runout's count is 0, its day from + this. */
+#define AUDIT_RUNOUT_MAX_S (100 * 365.25 * 86400)
 
 struct audit_opts {
 	double from, to;          /* the period [from, to); NaN: the bill's own span */
@@ -75,7 +81,10 @@ struct audit_result {
 /*
  * Audit the n items (those in o->currency that overlap the period) against
  * the nruns ledger runs. A line partly inside the period counts pro rata
- * of its time. Returns 0 and fills *out (caller frees with
+ * of its time. A run is read against the GPU lines of its own box only:
+ * the lines whose resource id carries its host as a word when some line
+ * does, else (no host, or one no line carries) the lines no host claims,
+ * by time, one box a run (docs/bill.md "Which run a line is"). Returns 0 and fills *out (caller frees with
  * audit_result_free()), or -1 (out of memory) with a message in err.
  */
 int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *runs,

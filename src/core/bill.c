@@ -397,6 +397,21 @@ static int copy_text(char *dst, size_t n, const char *s, const char *fname, size
 	return 0;
 }
 
+uint64_t bill_item_digest(const struct bill_item *it)
+{
+	char buf[4 * BILL_TEXT_MAX + 256];
+	int k;
+
+	/* the fields, each ended by a NUL so none can run into the next; numbers
+	 * as the doubles read (2.50 and 2.5 are one amount) */
+	k = snprintf(buf, sizeof(buf), "%s%c%.17g%c%.17g%c%s%c%s%c%s%c%.17g%c%s%c%.17g%c%s", it->provider, 0,
+		     it->start, 0, it->end, 0, it->service, 0, it->item, 0, it->resource, 0, it->quantity, 0,
+		     it->unit, 0, it->amount + 0.0, 0, it->currency);
+	if (k < 0)
+		k = 0;
+	return fnv1a(buf, (size_t)k < sizeof(buf) ? (size_t)k : sizeof(buf) - 1);
+}
+
 static const struct format_spec *detect(const struct csv *c)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)

@@ -87,6 +87,15 @@ int bill_parse(const char *buf, size_t len, const char *fname, const struct bill
 void bill_free(struct bill_export *b);
 
 /*
+ * The FNV-1a 64 digest of a line's content: provider, start, end, service,
+ * item, resource, quantity, unit, amount and currency (not the file, the
+ * line number, the kind or the bytes as written: a re-saved or grown
+ * export gives each line the same digest). The ledger's key (docs/bill.md
+ * "Import").
+ */
+uint64_t bill_item_digest(const struct bill_item *it);
+
+/*
  * A time as bills write it, into unix seconds (UTC): "2024-03-05",
  * "2024-03-05T14:00:00Z", "2024-03-05 14:00:00 UTC", "...+08:00",
  * "...-0700", fractions of seconds, Azure's "03/05/2024", or unix seconds

@@ -1,7 +1,10 @@
 /*
  * ledger_bill.c - imported bill lines in the ledger (ledger.h, table
- * bill_items): one transaction a file, each line keyed by the file's
- * FNV-1a digest and its line number, so a second import adds nothing.
+ * bill_items): one transaction a file, each line keyed by its content,
+ * "row:" + bill_item_digest() + ":" + the how-manieth line of that content
+ * in the file (1, 2 ...), so a second import of a file, or of the file
+ * grown by new lines, adds only the lines not yet stored (docs/bill.md
+ * "Import").
  */
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +17,43 @@
 #include "../cli/gettext.h"
 #include "../util/util.h"
 
+struct keyed {
+	uint64_t digest;
+	size_t i;
+};
+
+static int by_digest(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->digest != y->digest)
+		return x->digest < y->digest ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* occ[i]: 1 for the first line with item i's content, 2 for the second ... */
+static size_t *occurrences(const struct bill_export *b)
+{
+	struct keyed *k = b->n ? calloc(b->n, sizeof(*k)) : NULL;
+	size_t *occ = b->n ? calloc(b->n, sizeof(*occ)) : NULL;
+
+	if (b->n && (!k || !occ)) {
+		free(k);
+		free(occ);
+		return NULL;
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		k[i].digest = bill_item_digest(&b->v[i]);
+		k[i].i = i;
+	}
+	if (b->n)
+		qsort(k, b->n, sizeof(*k), by_digest);
+	for (size_t j = 0; j < b->n; j++)
+		occ[k[j].i] = j && k[j - 1].digest == k[j].digest ? occ[k[j - 1].i] + 1 : 1;
+	free(k);
+	return occ;
+}
+
 int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char *file,
 		       size_t *added, char *err, size_t errlen)
 {
@@ -24,19 +64,25 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 		"?15, ?16)";
 	sqlite3_stmt *st = NULL;
 	double now = ldb_now();
-	size_t n = 0;
-	char key[40];
+	size_t n = 0, *occ = NULL;
+	char key[48];
 	int rc;
 
 	if (added)
 		*added = 0;
-	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("importing a bill"), err, errlen))
+	if (b->n && !(occ = occurrences(b))) {
+		ldb_set_err(err, errlen, "out of memory");
 		return -1;
+	}
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("importing a bill"), err, errlen)) {
+		free(occ);
+		return -1;
+	}
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
 		goto out_db_error;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bill_item *it = &b->v[i];
-		snprintf(key, sizeof(key), "%016" PRIx64 ":%zu", b->digest, it->line);
+		snprintf(key, sizeof(key), "row:%016" PRIx64 ":%zu", bill_item_digest(it), occ[i]);
 		sqlite3_reset(st);
 		ldb_bind_str(st, 1, key);
 		ldb_bind_str(st, 2, file);
@@ -64,11 +110,13 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 		goto out_db_error;
 	if (added)
 		*added = n;
+	free(occ);
 	return 0;
 out_db_error:
 	ldb_error(l, rc, _("importing a bill"), err, errlen);
 	sqlite3_finalize(st);
 	ldb_rollback(l);
+	free(occ);
 	return -1;
 }
 

@@ -275,7 +275,8 @@ static void test_audit_stories(void **s)
 	assert_int_equal(r.nf, 1);
 	assert_non_null(f = find(&r, AUDIT_STOPPED_NOT_RELEASED));
 	assert_true(f->amount == 0.75 && f->billed == 0.25 && f->used == 0.5);
-	assert_string_equal(f->resource, "ip");
+	/* it covers the disk and the IP: both named (core-review.md SHOULD FIX) */
+	assert_string_equal(f->resource, "disk, ip");
 	audit_result_free(&r);
 }
 
@@ -323,6 +324,91 @@ static void test_audit_runs_and_budget(void **s)
 	}
 }
 
+/* The reviewer's two boxes (core-review.md MUST FIX 1 and 2): each run is
+ * read against the lines of its own box, never one line against two runs. */
+static void test_audit_two_boxes(void **s)
+{
+	struct audit_result r;
+	const struct audit_finding *f;
+	const char *two = "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,i-a,gpu,1,hour,10,USD\n"
+			  "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,i-b,gpu,1,hour,10,USD\n";
+	double t0 = 1709251200;
+	/* no host in the ledger: matched by time, each line to one run */
+	struct audit_run bare[] = {{.id = 1, .start = t0, .end = t0 + 3600, .cost = 10, .currency = "USD"},
+				   {.id = 2, .start = t0, .end = t0 + 3600, .cost = 10, .currency = "USD"}};
+	/* hosts the bill's resource ids carry: run 2 recorded 12 for a box billed 10 */
+	struct audit_run hosts[] = {{.id = 1, .start = t0, .end = t0 + 3600, .cost = 10, .currency = "USD",
+				     .host = "i-a"},
+				    {.id = 2, .start = t0, .end = t0 + 3600, .cost = 12, .currency = "USD",
+				     .host = "i-b"}};
+
+	(void)s;
+	audit_text(two, bare, 2, NAN, &r);
+	assert_null(find(&r, AUDIT_RUN_COST_MISMATCH));
+	assert_null(find(&r, AUDIT_UNGUARDED_GPU));
+	audit_result_free(&r);
+
+	audit_text(two, hosts, 2, NAN, &r);
+	assert_int_equal(r.nf, 1);
+	assert_non_null(f = find(&r, AUDIT_RUN_COST_MISMATCH));
+	assert_string_equal(f->resource, "run 2");
+	assert_true(f->billed == 10 && f->used == 12 && f->amount == 2 && f->count == 1);
+	audit_result_free(&r);
+
+}
+
+/* MUST FIX 2: rounding's time used is the runs of the line's box, merged */
+static void test_audit_rounding_own_box(void **s)
+{
+	struct audit_result r;
+	const struct audit_finding *f;
+	const char *one = "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,i-a,gpu,1,hour,6,USD\n";
+	double t0 = 1709251200;
+	/* box A's run of 20 min, box B's of 40 min in the same hour */
+	struct audit_run ab[] = {{.id = 1, .start = t0, .end = t0 + 1200, .cost = NAN, .host = "i-a"},
+				 {.id = 2, .start = t0 + 1200, .end = t0 + 3600, .cost = NAN, .host = "i-b"}};
+	/* two overlapping runs on box A: 20 min of it used, not 30 */
+	struct audit_run twice[] = {{.id = 1, .start = t0, .end = t0 + 1200, .cost = NAN},
+				    {.id = 2, .start = t0 + 600, .end = t0 + 1200, .cost = NAN}};
+
+	(void)s;
+	audit_text(one, ab, 2, NAN, &r);
+	assert_non_null(f = find(&r, AUDIT_ROUNDING));
+	assert_string_equal(f->resource, "i-a");
+	assert_true(fabs(f->amount - 4.0) < 1e-12);
+	assert_true(fabs(f->used - 1.0 / 3) < 1e-12 && f->billed == 1);
+	audit_result_free(&r);
+	audit_text(one, ab, 1, NAN, &r);   /* the same with only A's run */
+	assert_non_null(f = find(&r, AUDIT_ROUNDING));
+	assert_true(fabs(f->amount - 4.0) < 1e-12);
+	audit_result_free(&r);
+
+	audit_text(one, twice, 2, NAN, &r);
+	assert_non_null(f = find(&r, AUDIT_ROUNDING));
+	assert_true(fabs(f->amount - 4.0) < 1e-12);
+	audit_result_free(&r);
+}
+
+/* The balance's day is bounded (core-review.md SHOULD FIX): a budget that
+ * outlasts 100 years gives count 0 and a finite day, never inf. */
+static void test_audit_runout_bounded(void **s)
+{
+	struct audit_result r;
+	const struct audit_finding *f;
+
+	(void)s;
+	audit_text("2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,box,gpu,1,hour,1e-9,USD\n", NULL, 0, 1e9, &r);
+	assert_non_null(f = find(&r, AUDIT_BALANCE_RUNOUT));
+	assert_int_equal(f->count, 0);
+	assert_true(isfinite(f->from) && f->from == 1709251200 + AUDIT_RUNOUT_MAX_S);
+	audit_result_free(&r);
+	audit_text("2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,h,box,gpu,1,hour,2,USD\n", NULL, 0, 1, &r);
+	assert_non_null(f = find(&r, AUDIT_BALANCE_RUNOUT));
+	assert_int_equal(f->count, 1);
+	assert_true(f->from == 1709251200 + 1800);
+	audit_result_free(&r);
+}
+
 static void test_rules_file(void **s)
 {
 	struct bill_rules r;
@@ -347,6 +433,9 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_audit_stories),
 		cmocka_unit_test(test_audit_runs_and_budget),
+		cmocka_unit_test(test_audit_two_boxes),
+		cmocka_unit_test(test_audit_rounding_own_box),
+		cmocka_unit_test(test_audit_runout_bounded),
 		cmocka_unit_test(test_rules_file),
 	};
 	return cmocka_run_group_tests(tests, setup_rules, teardown_rules);
