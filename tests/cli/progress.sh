@@ -44,23 +44,29 @@ if ! command -v tmux >/dev/null 2>&1; then
 	finish
 	exit $?
 fi
-S="$T/tmux.sock"
-cleanup_tmux() { tmux -S "$S" kill-server 2>/dev/null; }
+# one tmux server per pane, on its own socket: a server ends with its last
+# session, and a new session must never race the old server's exit
+cleanup_tmux() { for s in "$T"/tmux-*.sock; do [ -S "$s" ] && tmux -S "$s" kill-server 2>/dev/null; done; }
 trap 'cleanup_tmux; chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
 # on_tty NAME CMD: run CMD in a pane of 200 columns, wait (60 s at most)
 # for it to end, and leave the pane's text in $T/NAME.screen
 on_tty() {
 	name=$1; shift
-	tmux -S "$S" new-session -d -s "$name" -x 200 -y 40 \
-		"cd '$T' && TERM=xterm GPURENT_PROGRESS_AFTER=0 $*; echo \"END-\$?\"; sleep 600" || {
-		bad "$name: tmux would not start"; return; }
+	S="$T/tmux-$name.sock"
+	tries=0
+	until tmux -S "$S" new-session -d -s "$name" -x 200 -y 40 \
+		"cd '$T' && TERM=xterm GPURENT_PROGRESS_AFTER=0 $*; echo \"END-\$?\"; sleep 600" 2>"$T/tmux.err"; do
+		tries=$((tries + 1))
+		[ $tries -lt 5 ] || { bad "$name: tmux would not start: $(cat "$T/tmux.err")"; return; }
+		sleep 1
+	done
 	i=0
 	while [ $i -lt 600 ]; do
 		tmux -S "$S" capture-pane -p -t "$name" >"$T/$name.screen" 2>/dev/null
 		grep -q "^END-" "$T/$name.screen" && break
 		i=$((i + 1)); sleep 0.1
 	done
-	tmux -S "$S" kill-session -t "$name" 2>/dev/null
+	tmux -S "$S" kill-server 2>/dev/null
 	grep -q "^END-0" "$T/$name.screen" || bad "$name: did not end well: $(cat "$T/$name.screen")"
 }
 on_tty mf "'$G' manifest data -o tty.manifest"
