@@ -142,6 +142,8 @@ install: $(BUILD)/gpurent
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/gpurent $(DESTDIR)$(PREFIX)/bin/gpurent
 	install -m 644 docs/gpurent.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpurent.1
+	install -d $(DESTDIR)$(PREFIX)/share/man/zh_CN/man1
+	install -m 644 docs/gpurent.zh_CN.1 $(DESTDIR)$(PREFIX)/share/man/zh_CN/man1/gpurent.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(BUILD)/gpurent completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpurent

@@ -180,6 +180,36 @@ sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/exitsec"
 for x in 0 1 2; do
 	grep -q "^\.B $x\$\|^\.IP $x\|^$x " "$T/exitsec" && ok || bad "gpurent(1) EXIT STATUS lacks $x"
 done
+# The Chinese manual (docs/gpurent.zh_CN.1) is a translation of gpurent(1):
+# the same commands, options, variables and files, and it renders cleanly.
+ZH=$ROOT/docs/gpurent.zh_CN.1
+while read -r c; do
+	[ "$c" = help ] && continue
+	awk -v c="$c" 'index($0, "\\fB" c "\\fR") == 1 || index($0, "\\fB" c " ") == 1 {f = 1} END {exit !f}' "$ZH" && ok || bad "docs/gpurent.zh_CN.1 COMMANDS lacks $c"
+done <"$T/cmds"
+: >"$T/zhbad"
+while read -r o; do
+	grep -Fq -- "\\%$o\\fR" "$ZH" || grep -Fq -- "$o" "$ZH" || echo "docs/gpurent.zh_CN.1 does not document $o" >>"$T/zhbad"
+done <"$T/everyopt"
+if [ -s "$T/zhbad" ]; then while read -r l; do bad "$l"; done <"$T/zhbad"; else ok; fi
+sed -n '/^\.SH 环境变量/,/^\.SH /p' "$ZH" >"$T/zhenvsec"
+while read -r e; do
+	grep -Fq "$e" "$T/zhenvsec" && ok || bad "gpurent.zh_CN(1) ENVIRONMENT lacks $e"
+done <"$T/envs"
+sed -n '/^\.SH 文件/,/^\.SH /p' "$ZH" >"$T/zhfilesec"
+for f in "$ROOT"/data/*.csv; do
+	grep -Fq "data/${f##*/}" "$T/zhfilesec" && ok || bad "gpurent.zh_CN(1) FILES lacks data/${f##*/}"
+done
+sed -n '/^\.SH 退出状态/,/^\.SH /p' "$ZH" >"$T/zhexitsec"
+for x in 0 1 2; do
+	grep -q "^\.B $x\$\|^\.IP $x\|^$x " "$T/zhexitsec" && ok || bad "gpurent.zh_CN(1) EXIT STATUS lacks $x"
+done
+if command -v groff >/dev/null 2>&1; then
+	groff -k -man -Tutf8 -ww "$ZH" >/dev/null 2>"$T/zhwarn"
+	[ ! -s "$T/zhwarn" ] && ok || bad "groff warns on docs/gpurent.zh_CN.1: $(head -3 "$T/zhwarn")"
+else
+	echo "SKIP options: groff is not installed: docs/gpurent.zh_CN.1 is not rendered"
+fi
 if [ -s "$T/helpbad" ]; then
 	while read -r l; do bad "$l"; done <"$T/helpbad"
 else
