@@ -39,6 +39,8 @@ command -v sbatch >/dev/null 2>&1 || tools="$tools slurm-client"
 command -v munged >/dev/null 2>&1 || tools="$tools munge"
 # msgfmt builds the zh_CN message catalog (po/zh_CN.po); without it messages stay English.
 command -v msgfmt >/dev/null 2>&1 || tools="$tools gettext"
+# groff checks that both manual pages (English and zh_CN) format without a warning.
+command -v groff >/dev/null 2>&1 || tools="$tools groff-base"
 # tmux gives tests/cli/progress.sh a terminal to see the progress line on.
 command -v tmux >/dev/null 2>&1 || tools="$tools tmux"
 # The zh_CN.UTF-8 locale for the translation tests (tests/cli/i18n.sh, config.sh).
