@@ -8,6 +8,12 @@
 # help text names every option of the table and nothing else.
 NAME=options
 . "$(dirname "$0")/lib/common.sh"
+# env and release look at the machine (its listening sockets, the home's
+# credentials, leftovers in /tmp and /dev/shm), which other work on a busy
+# machine changes between two runs: each option's two spellings must see
+# the same machine, so they see one of the test's own, empty
+mkdir -p "$T/home" "$T/proc" "$T/tmproot" "$T/shm"
+export HOME="$T/home" GPURENT_PROC_ROOT="$T/proc" GPURENT_TMP_ROOT="$T/tmproot" GPURENT_SHM_PATH="$T/shm"
 
 export GPURENT_LEDGER="$T/ledger.db"
 export HOME="$T/home"
