@@ -9,6 +9,11 @@
 # the ledger and --history. Prints "env: N passed, M failed".
 NAME=env
 . "$(dirname "$0")/lib/common.sh"
+# The security part (tests/cli/security.sh tests it) looks at the machine's
+# listening sockets, the home and /tmp, which other work on a busy machine
+# changes: here it sees a machine of the test's own, empty.
+mkdir -p "$T/sec-home" "$T/sec-proc" "$T/sec-tmp"
+export HOME="$T/sec-home" GPURENT_PROC_ROOT="$T/sec-proc" GPURENT_TMP_ROOT="$T/sec-tmp"
 
 # ---- fakes ----
 mkdir -p "$T/bin" "$T/fake" "$T/fakecuda" "$T/empty" "$T/work"
