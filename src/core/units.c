@@ -16,6 +16,7 @@
 #include "currency.h"
 #include "quote.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 struct suffix {
 	const char *name;
@@ -156,7 +157,7 @@ static int fail(char *err, size_t errlen, const char *what, const char *s)
 {
 	char q[QUOTE_KEEP * 4 + 8];
 
-	snprintf(err, errlen, "expected %s, got '%s'", what, quote_value(s, q, sizeof(q)));
+	snprintf(err, errlen, CE_("expected %s, got '%s'"), what, quote_value(s, q, sizeof(q)));
 	return -1;
 }
 
@@ -166,9 +167,9 @@ static int fail_range(char *err, size_t errlen, const struct kind *k, const char
 
 	quote_value(s, q, sizeof(q));
 	if (low)
-		snprintf(err, errlen, "expected %s of 0 or at least %s, got '%s'", k->noun, k->min_text, q);
+		snprintf(err, errlen, CE_("expected %s of 0 or at least %s, got '%s'"), k->noun, k->min_text, q);
 	else
-		snprintf(err, errlen, "expected %s of at most %s, got '%s'", k->noun, k->max_text, q);
+		snprintf(err, errlen, CE_("expected %s of at most %s, got '%s'"), k->noun, k->max_text, q);
 	return -1;
 }
 
@@ -182,7 +183,7 @@ static int parse_kind(const char *s, const struct kind *k, double *out,
 
 	if (rc == -2) {
 		char what[160];
-		snprintf(what, sizeof(what), "%s (not negative)", k->what);
+		snprintf(what, sizeof(what), CE_("%s (not negative)"), k->what);
 		return fail(err, errlen, what, s);
 	}
 	if (rc == -3)
@@ -256,7 +257,7 @@ int units_parse_bandwidth(const char *s, double *out, char *err, size_t errlen)
 	if (parse_kind(s, &k, &v, NULL, err, errlen))
 		return -1;
 	if (v <= 0)
-		return fail(err, errlen, "a bandwidth above 0 such as 20GB/s or 100Gb/s", s);
+		return fail(err, errlen, CE_("a bandwidth above 0 such as 20GB/s or 100Gb/s"), s);
 	*out = v;
 	return 0;
 }
@@ -279,7 +280,7 @@ int units_parse_duration(const char *s, double *out, char *err, size_t errlen)
 	/* A bare number is no duration ("3": seconds? days?); zero needs no unit. */
 	if (!*suf && v != 0) {
 		char q[QUOTE_KEEP * 4 + 8];
-		snprintf(err, errlen, "expected a duration with a unit, e.g. 3d (ms, s, m, h, d, w), got '%s'",
+		snprintf(err, errlen, CE_("expected a duration with a unit, e.g. 3d (ms, s, m, h, d, w), got '%s'"),
 			 quote_value(s, q, sizeof(q)));
 		return -1;
 	}
@@ -358,9 +359,9 @@ int units_parse_int_ex(const char *s, long min, long max, unsigned flags, long *
 bad:
 	quote_value(s, q, sizeof(q));
 	if (min == 1)
-		snprintf(err, errlen, "expected a positive whole number, got '%s' (at most %ld)", q, max);
+		snprintf(err, errlen, CE_("expected a positive whole number, got '%s' (at most %ld)"), q, max);
 	else
-		snprintf(err, errlen, "expected a whole number from %ld to %ld, got '%s'",
+		snprintf(err, errlen, CE_("expected a whole number from %ld to %ld, got '%s'"),
 			 min, max, q);
 	return -1;
 }
@@ -398,12 +399,12 @@ int units_parse_money(const char *s, double *amount, char code[8], char *err, si
 	if (!n || decimal_value(p, n, &v))
 		goto bad;
 	if (!isfinite(v) || v > UNITS_MONEY_MAX) {
-		snprintf(err, errlen, "expected an amount of at most 1e12, got '%s'",
+		snprintf(err, errlen, CE_("expected an amount of at most 1e12, got '%s'"),
 			 quote_value(s, q, sizeof(q)));
 		return -1;
 	}
 	if (v > 0 && v < UNITS_MONEY_MIN) {
-		snprintf(err, errlen, "expected an amount of 0 or at least 1e-9, got '%s'",
+		snprintf(err, errlen, CE_("expected an amount of 0 or at least 1e-9, got '%s'"),
 			 quote_value(s, q, sizeof(q)));
 		return -1;
 	}
@@ -422,7 +423,7 @@ int units_parse_money(const char *s, double *amount, char code[8], char *err, si
 	*amount = v;
 	return 0;
 bad:
-	snprintf(err, errlen, "expected an amount such as 300, $300, 300CNY or ¥300, got '%s'",
+	snprintf(err, errlen, CE_("expected an amount such as 300, $300, 300CNY or ¥300, got '%s'"),
 		 quote_value(s, q, sizeof(q)));
 	return -1;
 }
@@ -442,7 +443,7 @@ int units_parse_bool(const char *s, int *out, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	return fail(err, errlen, "true or false", s);
+	return fail(err, errlen, CE_("true or false"), s);
 }
 
 void units_fmt_fix(char *buf)
