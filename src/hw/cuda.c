@@ -13,7 +13,6 @@
 #include "../util/util.h"
 #include "cuda.h"
 #include "cuda_abi.h"
-#include "../cli/gettext.h"
 
 /* The CUDA runtime and cuBLAS types: handles are pointers, enums ints.
  * The constants are in cuda_abi.h. */
@@ -132,7 +131,7 @@ static void open_blas(struct cuda *c, int rt_major)
 		snprintf(c->blas_lib, sizeof(c->blas_lib), "%s", dl_name(c->blas));
 		break;
 	case DL_ENOTFOUND:
-		snprintf(c->blas_err, sizeof(c->blas_err), _("no cuBLAS (%s) on this machine"), names[0]);
+		snprintf(c->blas_err, sizeof(c->blas_err), "no cuBLAS (%s) on this machine", names[0]);
 		break;
 	default:   /* "libcublas.so.12 lacks cublasGemmEx", "... cannot be loaded: ..." */
 		break;
@@ -148,7 +147,7 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	if (errlen)
 		err[0] = '\0';
 	if (!(c = calloc(1, sizeof(*c)))) {
-		snprintf(err, errlen, _("out of memory loading the CUDA runtime"));
+		snprintf(err, errlen, "out of memory loading the CUDA runtime");
 		return -1;
 	}
 	c->handle_dev = -1;
@@ -189,7 +188,7 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	}
 	if (!c->rt) {
 		if (!err[0])
-			snprintf(err, errlen, _("no CUDA runtime (libcudart) on this machine"));
+			snprintf(err, errlen, "no CUDA runtime (libcudart) on this machine");
 		goto out_free;
 	}
 	if (c->f.runtime_version(&v) != CUDA_SUCCESS_)
@@ -197,7 +196,7 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	if (blas)
 		open_blas(c, v / 1000);
 	else
-		snprintf(c->blas_err, sizeof(c->blas_err), _("cuBLAS not loaded"));
+		snprintf(c->blas_err, sizeof(c->blas_err), "cuBLAS not loaded");
 	*out = c;
 	return 0;
 
@@ -263,7 +262,7 @@ static const char *cuda_strerror(const struct cuda *c, cudaError_t e, char *buf,
 	if (name && str)
 		snprintf(buf, n, "%s: %s", name, str);
 	else
-		snprintf(buf, n, _("CUDA error %d"), e);
+		snprintf(buf, n, "CUDA error %d", e);
 	return buf;
 }
 
@@ -284,15 +283,15 @@ int cuda_device_count(const struct cuda *c, char *err, size_t errlen)
 	char eb[160];
 
 	if (!c) {
-		snprintf(err, errlen, _("no CUDA runtime"));
+		snprintf(err, errlen, "no CUDA runtime");
 		return 0;
 	}
 	if ((e = c->f.device_count(&n)) != CUDA_SUCCESS_) {
-		snprintf(err, errlen, _("no usable CUDA device (%s)"), cuda_strerror(c, e, eb, sizeof(eb)));
+		snprintf(err, errlen, "no usable CUDA device (%s)", cuda_strerror(c, e, eb, sizeof(eb)));
 		return 0;
 	}
 	if (n <= 0)
-		snprintf(err, errlen, _("no CUDA device"));
+		snprintf(err, errlen, "no CUDA device");
 	return n > 0 ? n : 0;
 }
 
@@ -370,7 +369,7 @@ static int fill_random(struct cuda *c, void *dst, size_t bytes, enum cuda_gemm_t
 	int rc = -1;
 
 	if (!h) {
-		snprintf(err, errlen, _("out of host memory"));
+		snprintf(err, errlen, "out of host memory");
 		return -1;
 	}
 	if (t == CUDA_GEMM_FP32) {
@@ -462,7 +461,7 @@ static int gemm_once(struct cuda *c, enum cuda_gemm_type t, int n, void *a, void
 			 &zero, d, dt, n, CUDA_BLAS_COMPUTE_32F, CUDA_BLAS_GEMM_DEFAULT);
 	if (s != CUDA_BLAS_STATUS_SUCCESS) {
 		const char *msg = c->b.status_string ? c->b.status_string(s) : NULL;
-		snprintf(err, errlen, _("cublasGemmEx (%s, n=%d): %s (status %d)"), cuda_gemm_name(t), n,
+		snprintf(err, errlen, "cublasGemmEx (%s, n=%d): %s (status %d)", cuda_gemm_name(t), n,
 			 msg ? msg : "failed", s);
 		return -1;
 	}
@@ -492,7 +491,7 @@ int cuda_bench_gemm(struct cuda *c, int dev, enum cuda_gemm_type t, int n, doubl
 		cublasStatus_t st = c->b.create(&c->handle);
 		if (st != CUDA_BLAS_STATUS_SUCCESS) {
 			c->handle = NULL;
-			snprintf(err, errlen, _("cublasCreate: status %d"), st);
+			snprintf(err, errlen, "cublasCreate: status %d", st);
 			goto out_fail;
 		}
 		c->handle_dev = dev;

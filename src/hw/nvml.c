@@ -11,7 +11,6 @@
 #include "../os/dl.h"
 #include "../util/util.h"
 #include "nvml.h"
-#include "../cli/gettext.h"
 
 /* NVML's ABI, as documented in NVIDIA's nvml.h (stable since driver 4xx). */
 typedef int nvmlReturn_t;
@@ -143,7 +142,7 @@ static const char *nvml_strerror(const struct nvml *n, nvmlReturn_t r, char *buf
 
 	if (s)
 		return s;
-	snprintf(buf, len, _("NVML error %d"), r);
+	snprintf(buf, len, "NVML error %d", r);
 	return buf;
 }
 
@@ -159,11 +158,11 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 
 	*out = NULL;
 	if (!(n = calloc(1, sizeof(*n)))) {
-		snprintf(err, errlen, _("out of memory loading NVML"));
+		snprintf(err, errlen, "out of memory loading NVML");
 		return -1;
 	}
 	if (forced && (!*forced || !strcmp(forced, "none"))) {
-		snprintf(err, errlen, _("NVML turned off (GPURENT_NVML_LIB=%s): 0 GPUs"), forced);
+		snprintf(err, errlen, "NVML turned off (GPURENT_NVML_LIB=%s): 0 GPUs", forced);
 		goto out_free;
 	}
 	if (forced) {
@@ -172,27 +171,27 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 	}
 	rc = dl_open(libs, nlibs, nvml_syms, ARRAY_SIZE(nvml_syms), &n->f, &n->dl, why, sizeof(why));
 	if (rc == DL_ENOSYM) {
-		snprintf(err, errlen, _("%s (driver too old or not NVML): 0 GPUs"), why);
+		snprintf(err, errlen, "%s (driver too old or not NVML): 0 GPUs", why);
 		goto out_free;
 	}
 	if (rc == DL_ENOMEM) {
-		snprintf(err, errlen, _("out of memory loading NVML"));
+		snprintf(err, errlen, "out of memory loading NVML");
 		goto out_free;
 	}
 	if (rc && forced) {
-		snprintf(err, errlen, _("GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs"), forced);
+		snprintf(err, errlen, "GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs", forced);
 		goto out_free;
 	}
 	if (rc == DL_ELOAD) {
-		snprintf(err, errlen, _("%s: 0 GPUs"), why);
+		snprintf(err, errlen, "%s: 0 GPUs", why);
 		goto out_free;
 	}
 	if (rc) {
-		snprintf(err, errlen, _("no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs"));
+		snprintf(err, errlen, "no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs");
 		goto out_free;
 	}
 	if ((r = n->f.init()) != NVML_SUCCESS) {
-		snprintf(err, errlen, _("NVML did not start (%s): no usable NVIDIA driver, 0 GPUs"),
+		snprintf(err, errlen, "NVML did not start (%s): no usable NVIDIA driver, 0 GPUs",
 			 nvml_strerror(n, r, ebuf, sizeof(ebuf)));
 		goto out_dlclose;
 	}
@@ -317,11 +316,11 @@ int nvml_device_info(const struct nvml *n, unsigned index, struct nvml_device_in
 	out->pcie_gen = out->pcie_gen_max = out->pcie_width = out->pcie_width_max = -1;
 	out->nvlink_active = -1;
 	if (!n) {
-		snprintf(err, errlen, _("no NVML: no GPU %u"), index);
+		snprintf(err, errlen, "no NVML: no GPU %u", index);
 		return -1;
 	}
 	if (nvml_handle(n, index, &dev)) {
-		snprintf(err, errlen, _("GPU %u: NVML cannot open it (index out of range or GPU lost)"), index);
+		snprintf(err, errlen, "GPU %u: NVML cannot open it (index out of range or GPU lost)", index);
 		return -1;
 	}
 	if (n->f.name && n->f.name(dev, out->name, sizeof(out->name)) != NVML_SUCCESS)
