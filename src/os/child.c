@@ -18,7 +18,6 @@
 
 #include "../core/hot.h"
 #include "child.h"
-#include "../cli/gettext.h"
 
 /* Find name in PATH (the guard's own); *path is the caller's to free. */
 static int locate(const char *name, char **path, int *eno)
@@ -183,7 +182,7 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 		int st;
 		child_wait(pid, &st, 0);
 		*exec_errno = eno;
-		snprintf(err, errlen, _("%s: cannot run it: %s"), o->argv[0], strerror(eno));
+		snprintf(err, errlen, "%s: cannot run it: %s", o->argv[0], strerror(eno));
 		goto out_close;
 	}
 	c->pid = pid;

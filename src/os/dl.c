@@ -4,7 +4,6 @@
  * one-line reason when a library or a required symbol is missing.
  */
 #include "dl.h"
-#include "../cli/gettext.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -49,7 +48,7 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 	if (errlen)
 		err[0] = '\0';
 	if (!(l = calloc(1, sizeof(*l))) || (nsyms && !(found = calloc(nsyms, sizeof(*found))))) {
-		snprintf(err, errlen, _("out of memory loading %s"), nlibs ? libs[0] : "a library");
+		snprintf(err, errlen, "out of memory loading %s", nlibs ? libs[0] : "a library");
 		rc = DL_ENOMEM;
 		goto out_free;
 	}
@@ -68,11 +67,11 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 				worst = rank(code);
 				rc = code;
 				if (code == DL_ENOTFOUND && nlibs > 1)
-					snprintf(err, errlen, _("%s not found (%zu file names tried)"), libs[0], nlibs);
+					snprintf(err, errlen, "%s not found (%zu file names tried)", libs[0], nlibs);
 				else if (code == DL_ENOTFOUND)
-					snprintf(err, errlen, _("%s not found"), libs[i]);
+					snprintf(err, errlen, "%s not found", libs[i]);
 				else
-					snprintf(err, errlen, _("%s: cannot be loaded: %s"), libs[i], why);
+					snprintf(err, errlen, "%s: cannot be loaded: %s", libs[i], why);
 			}
 			continue;
 		}
@@ -80,7 +79,7 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 			if (rank(DL_ENOSYM) > worst) {
 				worst = rank(DL_ENOSYM);
 				rc = DL_ENOSYM;
-				snprintf(err, errlen, _("%s lacks %s"), libs[i], syms[miss].names[0]);
+				snprintf(err, errlen, "%s lacks %s", libs[i], syms[miss].names[0]);
 			}
 			dlclose(h);
 			continue;
@@ -98,7 +97,7 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 		return 0;
 	}
 	if (!nlibs)
-		snprintf(err, errlen, _("no library to load"));
+		snprintf(err, errlen, "no library to load");
 out_free:
 	free(found);
 	free(l);
