@@ -1,5 +1,5 @@
 # po/po.mk - the message catalogs (GNU gettext), included by the Makefile.
-#   make pot         extract every _() / N_() / Q_() of src/ into po/gpurent.pot
+#   make pot         extract every _() / N_() / Q_() / CE_() of src/ into po/gpurent.pot
 #   make po-update   merge po/gpurent.pot into each po/LANG.po (msgmerge)
 #   make             also compiles po/LANG.po into $(BUILD)/locale/LANG/LC_MESSAGES/gpurent.mo
 #   make install     installs them under $(PREFIX)/share/locale
@@ -22,7 +22,7 @@ all: mo
 mo: $(PO_MO)
 
 pot:
-	@$(XGETTEXT) --keyword=_ --keyword=N_ --keyword=Q_:1,2 --from-code=UTF-8 \
+	@$(XGETTEXT) --keyword=_ --keyword=N_ --keyword=CE_ --keyword=Q_:1,2 --from-code=UTF-8 \
 	    --add-comments=TRANSLATORS --package-name=gpurent --package-version=$(VERSION) \
 	    --sort-by-file -o po/gpurent.pot $(PO_SRC)
 	@echo "pot: $$(grep -c '^msgid ' po/gpurent.pot) messages in po/gpurent.pot"

@@ -4,6 +4,7 @@
  */
 #include "msg.h"
 #include "out.h"
+#include "../core/i18n.h"
 
 #include <limits.h>
 
@@ -33,6 +34,7 @@ void msg_init(void)
 	 * turns its own translated messages into "?????" */
 	bind_textdomain_codeset("libc", "UTF-8");
 	textdomain("gpurent");
+	core_tr = msg_tr;   /* the core's own error messages (CE_()) */
 #else
 	(void)dir;
 #endif
@@ -43,6 +45,7 @@ void msg_untranslated(void)
 #if defined(__GLIBC__) || defined(GPURENT_NLS)
 	textdomain("gpurent-untranslated");   /* a domain with no catalog */
 #endif
+	core_tr = core_tr_identity;   /* the core's messages stay English too */
 }
 
 const char *msg_tr(const char *s)

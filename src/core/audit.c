@@ -9,6 +9,7 @@
 
 #include "audit.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 static const char *const audit_code_names[AUDIT_NCODES] = {
 	"rounding", "storage-outlived", "egress-over-gpu", "stopped-not-released",
@@ -586,7 +587,7 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 	free_match(&mt, iv);
 	return 0;
 out_nomem:
-	snprintf(err, errlen, "out of memory");
+	snprintf(err, errlen, CE_("out of memory"));
 	free_match(&mt, iv);
 	audit_result_free(out);
 	return -1;

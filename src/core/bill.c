@@ -15,6 +15,7 @@
 #include "csv.h"
 #include "currency.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 static const char *const bill_kind_names[BILL_NKINDS] = {
 	"gpu", "storage", "egress", "image", "ip", "other",
@@ -270,17 +271,17 @@ static int rule_row(const struct csv *c, const struct csv_row *r, const char *fn
 	    csv_field_str(c, r, "kind", true, fname, kind, sizeof(kind), err, errlen))
 		return -1;
 	if (strcmp(b->provider, "aws") && strcmp(b->provider, "gcp") && strcmp(b->provider, "azure")) {
-		snprintf(err, errlen, "%s:%zu: provider: expected aws, gcp or azure, got '%s'", fname,
+		snprintf(err, errlen, CE_("%s:%zu: provider: expected aws, gcp or azure, got '%s'"), fname,
 			 r->line, b->provider);
 		return -1;
 	}
 	if (bill_kind_parse(kind, &b->kind)) {
-		snprintf(err, errlen, "%s:%zu: kind: expected gpu, storage, egress, image, ip or other, "
-			 "got '%s'", fname, r->line, kind);
+		snprintf(err, errlen, CE_("%s:%zu: kind: expected gpu, storage, egress, image, ip or other, "
+			 "got '%s'"), fname, r->line, kind);
 		return -1;
 	}
 	if (csv_col(c, "source") < 0 || !*csv_get(r, csv_col(c, "source"))) {
-		snprintf(err, errlen, "%s:%zu: source: expected where the rule comes from", fname,
+		snprintf(err, errlen, CE_("%s:%zu: source: expected where the rule comes from"), fname,
 			 r->line);
 		return -1;
 	}
@@ -366,7 +367,7 @@ static int bad(char *err, size_t errlen, const char *fname, size_t line, const c
 {
 	char q[48];
 
-	snprintf(err, errlen, "%s:%zu: %s: expected %s, got '%s'", fname, line, col, what,
+	snprintf(err, errlen, CE_("%s:%zu: %s: expected %s, got '%s'"), fname, line, col, what,
 		 quote(got, q, sizeof(q)));
 	return -1;
 }
@@ -389,7 +390,7 @@ static int copy_text(char *dst, size_t n, const char *s, const char *fname, size
 		     const char *col, char *err, size_t errlen)
 {
 	if (strlen(s) >= n) {
-		snprintf(err, errlen, "%s:%zu: %s: expected at most %zu bytes, got %zu", fname, line,
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected at most %zu bytes, got %zu"), fname, line,
 			 col, n - 1, strlen(s));
 		return -1;
 	}
@@ -432,32 +433,32 @@ static int parse_row(const struct format_spec *f, const int *col, const struct c
 		v[k] = col[k] >= 0 ? csv_get(r, col[k]) : "";
 	for (int k = 0; k < R_N; k++)
 		if ((f->required & REQ(k)) && !*v[k])
-			return bad(err, errlen, fname, r->line, c->header[col[k]], "a value", "");
+			return bad(err, errlen, fname, r->line, c->header[col[k]], CE_("a value"), "");
 	memset(it, 0, sizeof(*it));
 	it->line = r->line;
 	if (bill_parse_time(v[R_START], &it->start))
 		return bad(err, errlen, fname, r->line, c->header[col[R_START]],
-			   "a time such as 2024-03-05T14:00:00Z", v[R_START]);
+			   CE_("a time such as 2024-03-05T14:00:00Z"), v[R_START]);
 	if (!*v[R_END]) {
 		/* Azure's rows are daily; a neutral line without end is a moment */
 		it->end = it->start + (f->format == BILL_AZURE ? 86400.0 : 0.0);
 	} else if (bill_parse_time(v[R_END], &it->end)) {
 		return bad(err, errlen, fname, r->line, c->header[col[R_END]],
-			   "a time such as 2024-03-05T15:00:00Z", v[R_END]);
+			   CE_("a time such as 2024-03-05T15:00:00Z"), v[R_END]);
 	} else if (it->end < it->start) {
 		return bad(err, errlen, fname, r->line, c->header[col[R_END]],
-			   "a time not before the start", v[R_END]);
+			   CE_("a time not before the start"), v[R_END]);
 	}
 	if (number(v[R_QUANTITY], -1e15, 1e15, &it->quantity))
-		return bad(err, errlen, fname, r->line, c->header[col[R_QUANTITY]], "a number",
+		return bad(err, errlen, fname, r->line, c->header[col[R_QUANTITY]], CE_("a number"),
 			   v[R_QUANTITY]);
 	if (number(v[R_AMOUNT], -1e12, 1e12, &it->amount))
 		return bad(err, errlen, fname, r->line, c->header[col[R_AMOUNT]],
-			   "an amount between -1e12 and 1e12", v[R_AMOUNT]);
+			   CE_("an amount between -1e12 and 1e12"), v[R_AMOUNT]);
 	if (*v[R_CURRENCY]) {
 		if (currency_canonical(v[R_CURRENCY], code))
 			return bad(err, errlen, fname, r->line, c->header[col[R_CURRENCY]],
-				   "a currency code such as USD", v[R_CURRENCY]);
+				   CE_("a currency code such as USD"), v[R_CURRENCY]);
 	} else {
 		snprintf(code, sizeof(code), "%s", f->currency_default);
 	}
@@ -474,7 +475,7 @@ static int parse_row(const struct format_spec *f, const int *col, const struct c
 	if (f->format == BILL_NEUTRAL) {
 		if (bill_kind_parse(v[R_KIND], &it->kind))
 			return bad(err, errlen, fname, r->line, c->header[col[R_KIND]],
-				   "gpu, storage, egress, image, ip or other", v[R_KIND]);
+				   CE_("gpu, storage, egress, image, ip or other"), v[R_KIND]);
 		snprintf(it->provider, sizeof(it->provider), "%s", *v[R_PROVIDER] ? "" : "other");
 		if (*v[R_PROVIDER] && copy_text(it->provider, sizeof(it->provider), v[R_PROVIDER],
 						fname, r->line, "provider", err, errlen))
@@ -513,10 +514,10 @@ int bill_parse(const char *buf, size_t len, const char *fname, const struct bill
 		return -1;
 	}
 	if (!(f = detect(&c))) {
-		snprintf(err, errlen, "%s:%zu: header: expected an AWS CUR (line_item_usage_start_date "
+		snprintf(err, errlen, CE_("%s:%zu: header: expected an AWS CUR (line_item_usage_start_date "
 			 "or lineItem/UsageStartDate), GCP billing (usage_start_time, sku.description), "
 			 "Azure cost details (Date, MeterCategory) or gpurent neutral (time, kind, ...) "
-			 "header", fname, c.header_line);
+			 "header"), fname, c.header_line);
 		goto out_fail;
 	}
 	out->format = f->format;
@@ -526,7 +527,7 @@ int bill_parse(const char *buf, size_t len, const char *fname, const struct bill
 		for (int a = 0; a < 3 && f->cols[k][a] && col[k] < 0; a++)
 			col[k] = csv_col(&c, f->cols[k][a]);
 		if (col[k] < 0 && (f->required & REQ(k))) {
-			snprintf(err, errlen, "%s:%zu: header: expected a column %s (%s export)", fname,
+			snprintf(err, errlen, CE_("%s:%zu: header: expected a column %s (%s export)"), fname,
 				 c.header_line, f->cols[k][0], bill_format_name(f->format));
 			goto out_fail;
 		}
@@ -534,12 +535,12 @@ int bill_parse(const char *buf, size_t len, const char *fname, const struct bill
 	for (size_t i = 0; i < c.nrows; i++) {
 		const struct csv_row *r = &c.rows[i];
 		if (r->nfields != c.ncols) {
-			snprintf(err, errlen, "%s:%zu: row: expected %zu fields as in the header, got %zu",
+			snprintf(err, errlen, CE_("%s:%zu: row: expected %zu fields as in the header, got %zu"),
 				 fname, r->line, c.ncols, r->nfields);
 			goto out_fail;
 		}
 		if (util_grow((void **)&out->v, &cap, out->n + 1, sizeof(*out->v))) {
-			snprintf(err, errlen, "%s: out of memory", fname);
+			snprintf(err, errlen, CE_("%s: out of memory"), fname);
 			goto out_fail;
 		}
 		if (parse_row(f, col, &c, r, fname, rules, &out->v[out->n], err, errlen))

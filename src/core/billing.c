@@ -15,6 +15,7 @@
 #include "spot.h"
 #include "units.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 #define HOUR 3600.0
 #define DAY_H 24.0
@@ -95,7 +96,7 @@ static int field_fraction(const struct csv *c, const struct csv_row *r, const ch
 		return -1;
 	}
 	if (*out >= 1) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a discount below 100%%, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected a discount below 100%%, got '%s'"),
 			 fname, r->line, col, buf);
 		return -1;
 	}
@@ -114,7 +115,7 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 	if (csv_field_str(c, r, "name", true, fname, p->name, sizeof(p->name), err, errlen))
 		return -1;
 	if (!valid_name(p->name)) {
-		snprintf(err, errlen, "%s:%zu: name: expected lowercase-with-dashes, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: name: expected lowercase-with-dashes, got '%s'"),
 			 fname, r->line, p->name);
 		return -1;
 	}
@@ -123,8 +124,8 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 	for (size_t i = 0; i < ARRAY_SIZE(supply_names); i++)
 		known |= !strcmp(p->supply, supply_names[i]);
 	if (!known) {
-		snprintf(err, errlen, "%s:%zu: supply: expected hyperscaler, ai-cloud, campus-hpc, "
-			 "serverless or marketplace, got '%s'", fname, r->line, p->supply);
+		snprintf(err, errlen, CE_("%s:%zu: supply: expected hyperscaler, ai-cloud, campus-hpc, "
+			 "serverless or marketplace, got '%s'"), fname, r->line, p->supply);
 		return -1;
 	}
 	if (csv_field_str(c, r, "currency", true, fname, p->currency, sizeof(p->currency), err, errlen))
@@ -133,7 +134,7 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 	    field_duration(c, r, "min_charge", false, 0, fname, &p->min_charge_s, err, errlen))
 		return -1;
 	if (!(p->granularity_s > 0)) {
-		snprintf(err, errlen, "%s:%zu: granularity: expected a positive duration such as 1s, 1m or 1h",
+		snprintf(err, errlen, CE_("%s:%zu: granularity: expected a positive duration such as 1s, 1m or 1h"),
 			 fname, r->line);
 		return -1;
 	}
@@ -149,7 +150,7 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 			   &p->spot_mtbf_s, err, errlen))
 		return -1;
 	if (p->spot_discount != BILLING_NONE && !(p->spot_mtbf_s > 0)) {
-		snprintf(err, errlen, "%s:%zu: spot_mtbf: expected a positive duration when spot is offered",
+		snprintf(err, errlen, CE_("%s:%zu: spot_mtbf: expected a positive duration when spot is offered"),
 			 fname, r->line);
 		return -1;
 	}
@@ -179,7 +180,7 @@ int billing_db_load(struct billing_db *db, const char *buf, size_t len,
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = 0; j < i; j++)
 			if (!strcasecmp(db->v[i].name, db->v[j].name)) {
-				snprintf(err, errlen, "%s: name: '%s' appears twice", fname, db->v[i].name);
+				snprintf(err, errlen, CE_("%s: name: '%s' appears twice"), fname, db->v[i].name);
 				billing_db_free(db);
 				return -1;
 			}
@@ -265,32 +266,32 @@ static bool nonneg(double v)
 static int check_usage(const struct usage *u, double price, char *err, size_t errlen)
 {
 #define NEED(cond, ...) do { if (!(cond)) { snprintf(err, errlen, __VA_ARGS__); return -1; } } while (0)
-	NEED(nonneg(price), "price: expected a price per hour >= 0, got %g", price);
-	NEED(u->nsessions <= BILLING_MAX_SESSIONS, "sessions: at most %d kinds of session",
+	NEED(nonneg(price), CE_("price: expected a price per hour >= 0, got %g"), price);
+	NEED(u->nsessions <= BILLING_MAX_SESSIONS, CE_("sessions: at most %d kinds of session"),
 	     BILLING_MAX_SESSIONS);
 	for (size_t i = 0; i < u->nsessions; i++)
 		NEED(nonneg(u->sessions[i].count) && nonneg(u->sessions[i].seconds),
-		     "sessions: expected COUNTxDURATION with both >= 0");
+		     CE_("sessions: expected COUNTxDURATION with both >= 0"));
 	NEED(nonneg(u->hours_per_week) && u->hours_per_week <= 168,
-	     "hours-per-week: expected 0 to 168 hours, got %g", u->hours_per_week);
-	NEED(nonneg(u->weeks), "weeks: expected a number of weeks >= 0, got %g", u->weeks);
+	     CE_("hours-per-week: expected 0 to 168 hours, got %g"), u->hours_per_week);
+	NEED(nonneg(u->weeks), CE_("weeks: expected a number of weeks >= 0, got %g"), u->weeks);
 	NEED(!(u->hours_per_week > 0) || u->weeks > 0,
-	     "weeks: expected a number of weeks > 0 with hours-per-week");
-	NEED(nonneg(u->span_days), "span: expected days >= 0, got %g", u->span_days);
+	     CE_("weeks: expected a number of weeks > 0 with hours-per-week"));
+	NEED(nonneg(u->span_days), CE_("span: expected days >= 0, got %g"), u->span_days);
 	NEED(u->idle_fraction >= 0 && u->idle_fraction < 1,
-	     "idle: expected a fraction from 0 up to (not including) 100%%, got %g", u->idle_fraction);
-	NEED(nonneg(u->data_gb), "data: expected GB >= 0, got %g", u->data_gb);
-	NEED(nonneg(u->storage_days), "storage-days: expected days >= 0, got %g", u->storage_days);
-	NEED(nonneg(u->egress_gb), "egress: expected GB >= 0, got %g", u->egress_gb);
-	NEED(nonneg(u->image_gb), "image: expected GB >= 0, got %g", u->image_gb);
-	NEED(nonneg(u->stopped_hours), "stopped: expected hours >= 0, got %g", u->stopped_hours);
-	NEED(nonneg(u->operator_hours), "my-time: expected hours >= 0, got %g", u->operator_hours);
-	NEED(nonneg(u->operator_rate), "my-rate: expected a value per hour >= 0, got %g", u->operator_rate);
-	NEED(u->fx > 0 && isfinite(u->fx), "fx: expected a positive exchange rate, got %g", u->fx);
-	NEED(nonneg(u->mtbf_s), "mtbf: expected a duration >= 0, got %g", u->mtbf_s);
-	NEED(nonneg(u->ckpt_write_s), "ckpt-write: expected a duration >= 0, got %g", u->ckpt_write_s);
-	NEED(nonneg(u->ckpt_interval_s), "ckpt-interval: expected a duration >= 0, got %g", u->ckpt_interval_s);
-	NEED(nonneg(u->restart_s), "restart: expected a duration >= 0, got %g", u->restart_s);
+	     CE_("idle: expected a fraction from 0 up to (not including) 100%%, got %g"), u->idle_fraction);
+	NEED(nonneg(u->data_gb), CE_("data: expected GB >= 0, got %g"), u->data_gb);
+	NEED(nonneg(u->storage_days), CE_("storage-days: expected days >= 0, got %g"), u->storage_days);
+	NEED(nonneg(u->egress_gb), CE_("egress: expected GB >= 0, got %g"), u->egress_gb);
+	NEED(nonneg(u->image_gb), CE_("image: expected GB >= 0, got %g"), u->image_gb);
+	NEED(nonneg(u->stopped_hours), CE_("stopped: expected hours >= 0, got %g"), u->stopped_hours);
+	NEED(nonneg(u->operator_hours), CE_("my-time: expected hours >= 0, got %g"), u->operator_hours);
+	NEED(nonneg(u->operator_rate), CE_("my-rate: expected a value per hour >= 0, got %g"), u->operator_rate);
+	NEED(u->fx > 0 && isfinite(u->fx), CE_("fx: expected a positive exchange rate, got %g"), u->fx);
+	NEED(nonneg(u->mtbf_s), CE_("mtbf: expected a duration >= 0, got %g"), u->mtbf_s);
+	NEED(nonneg(u->ckpt_write_s), CE_("ckpt-write: expected a duration >= 0, got %g"), u->ckpt_write_s);
+	NEED(nonneg(u->ckpt_interval_s), CE_("ckpt-interval: expected a duration >= 0, got %g"), u->ckpt_interval_s);
+	NEED(nonneg(u->restart_s), CE_("restart: expected a duration >= 0, got %g"), u->restart_s);
 #undef NEED
 	return 0;
 }
@@ -350,13 +351,13 @@ int billing_price(const struct billing_profile *p, enum billing_mode mode, doubl
 	memset(out, 0, sizeof(*out));
 	out->mode = mode;
 	if ((unsigned)mode >= BILLING_NMODES) {
-		snprintf(err, errlen, "mode: unknown billing mode %d", (int)mode);
+		snprintf(err, errlen, CE_("mode: unknown billing mode %d"), (int)mode);
 		return -1;
 	}
 	if (check_usage(u, price_per_hour, err, errlen))
 		return -1;
 	if (!billing_mode_offered(p, mode)) {
-		snprintf(err, errlen, "%s: profile '%s' offers no %s billing", billing_mode_name(mode),
+		snprintf(err, errlen, CE_("%s: profile '%s' offers no %s billing"), billing_mode_name(mode),
 			 p->name, billing_mode_name(mode));
 		return BILLING_ENOMODE;
 	}
@@ -410,7 +411,7 @@ int billing_price(const struct billing_profile *p, enum billing_mode mode, doubl
 			double wall = spot_expected_wall(s[i].seconds / keep, u->ckpt_write_s,
 							 u->restart_s, m, u->ckpt_interval_s);
 			if (!(wall >= 0)) {
-				snprintf(err, errlen, "spot: cannot evaluate the expected time (mtbf %g s)", m);
+				snprintf(err, errlen, CE_("spot: cannot evaluate the expected time (mtbf %g s)"), m);
 				return -1;
 			}
 			out->spot_wall_hours += s[i].count * wall / HOUR;
@@ -429,8 +430,8 @@ int billing_price(const struct billing_profile *p, enum billing_mode mode, doubl
 					out->spot_interruptions = BILLING_SPOT_MAX_INTERRUPTIONS;
 				out->spot_wall_hours = 0;
 				out->hours_billed = 0;
-				snprintf(err, errlen, "spot: not viable: the work would take over %.0fx its length "
-					 "with restarts (MTBF %g s)", BILLING_SPOT_MAX_STRETCH, m);
+				snprintf(err, errlen, CE_("spot: not viable: the work would take over %.0fx its length "
+					 "with restarts (MTBF %g s)"), BILLING_SPOT_MAX_STRETCH, m);
 				return BILLING_ENOTVIABLE;
 			}
 		}

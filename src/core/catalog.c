@@ -19,6 +19,7 @@
 #include "catalog_int.h"
 #include "names.h"
 #include "quote.h"
+#include "i18n.h"
 
 #define ARENA_CHUNK (64 * 1024)
 
@@ -262,7 +263,7 @@ void bad(struct loader *ld, uint32_t line, const char *field, const char *what,
 		return;
 	if (f) {
 		char q[QUOTE_KEEP * 4 + 8];
-		snprintf(rest, sizeof(rest), "%s: %s, got '%s'", field, what,
+		snprintf(rest, sizeof(rest), CE_("%s: %s, got '%s'"), field, what,
 			 quote_value_n(f->p, f->len, q, sizeof(q)));
 	} else
 		snprintf(rest, sizeof(rest), "%s: %s", field, what);
@@ -406,7 +407,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	if (keep_copy) {
 		char *copy = arena_alloc(s, len + 1);
 		if (!copy) {
-			snprintf(err, errlen, "%s: out of memory", fname);
+			snprintf(err, errlen, CE_("%s: out of memory"), fname);
 			return -1;
 		}
 		memcpy(copy, buf, len);
@@ -425,7 +426,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	}
 	nh = csv_scan_record(buf, len, &pos, &line, hf, MAX_FIELDS, &rec, &rec_len);
 	if (nh <= 1 || nh > MAX_FIELDS) {
-		snprintf(err, errlen, "%s:1: expected a CSV header (SkyPilot vms.csv or gpurent offers)", fname);
+		snprintf(err, errlen, CE_("%s:1: expected a CSV header (SkyPilot vms.csv or gpurent offers)"), fname);
 		return -1;
 	}
 	{
@@ -444,7 +445,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 				if (hf[i].len == strlen(names[c]) && !memcmp(hf[i].p, names[c], hf[i].len))
 					col[c] = i;
 			if (col[c] < 0 && ((own && c < OC_REQUIRED) || c == SK_ACCEL || c == SK_COUNT || c == SK_PRICE)) {
-				snprintf(err, errlen, "%s:1: %s: required column missing from the header",
+				snprintf(err, errlen, CE_("%s:1: %s: required column missing from the header"),
 					 fname, names[c]);
 				return -1;
 			}
@@ -452,7 +453,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	}
 	nr = realloc(s->reports, (s->nreports + 1) * sizeof(*nr));
 	if (!nr) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		return -1;
 	}
 	s->reports = nr;
@@ -463,7 +464,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 
 	ld = calloc(1, sizeof(*ld));
 	if (!ld) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		return -1;
 	}
 	ld->set = s;
@@ -472,7 +473,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	ld->fname = fname;
 	ld->families = calloc(opts->gpus->n ? opts->gpus->n : 1, sizeof(*ld->families));
 	if (!ld->families) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		goto out_free;
 	}
 	for (size_t i = 0; i < opts->gpus->n; i++)
@@ -495,7 +496,7 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	}
 	if (rc) {
 		rc = -1;
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		goto out_free;
 	}
 	rc = 0;

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "catalog_int.h"
+#include "i18n.h"
 
 const char *const own_cols[OC_N] = {
 	"provider", "supply_type", "instance", "region", "gpu", "gpu_count", "slice",
@@ -48,7 +49,7 @@ static int own_duration(struct loader *ld, const struct csv_field *f, uint32_t l
 		unit = 's';
 	if (catalog_parse_number(f->p, n, &v) || v < 0 ||
 	    v * (unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 1) > CAT_MAX_DURATION) {
-		bad(ld, line, own_cols[c], "expected a duration such as 30m, 6h or 2d, at most 100 years", f);
+		bad(ld, line, own_cols[c], CE_("expected a duration such as 30m, 6h or 2d, at most 100 years"), f);
 		return -1;
 	}
 	*out = v * (unit == 'm' ? 60 : unit == 'h' ? 3600 : unit == 'd' ? 86400 : 1);
@@ -80,18 +81,18 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 		}
 		nf = csv_scan_record(buf, len, &pos, &line, f, MAX_FIELDS, &rec, &rec_len);
 		if (nf < 0) {
-			bad(ld, (uint32_t)rec_line, "(row)", "unterminated quoted field", NULL);
+			bad(ld, (uint32_t)rec_line, "(row)", CE_("unterminated quoted field"), NULL);
 			return 0;
 		}
 		ld->rep->rows++;
 		if (nf != OC_N && nf > MAX_FIELDS) {
-			bad(ld, (uint32_t)rec_line, "(row)", "too many fields", NULL);
+			bad(ld, (uint32_t)rec_line, "(row)", CE_("too many fields"), NULL);
 			continue;
 		}
 		for (int c = 0; c < OC_N; c++)
 			if (col[c] >= nf) {
 				char what[64];
-				snprintf(what, sizeof(what), "expected %d fields, got %d",
+				snprintf(what, sizeof(what), CE_("expected %d fields, got %d"),
 					 col[OC_ACCESS] >= 0 ? OC_N : OC_REQUIRED, nf);
 				bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
 				goto next;
@@ -105,30 +106,30 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 		st = supply_type_parse(cur->p, cur->len);
 		if (st < 0) {
 			bad(ld, (uint32_t)rec_line, "supply_type",
-			    "expected hyperscaler, ai-cloud, campus-hpc, serverless or marketplace", cur);
+			    CE_("expected hyperscaler, ai-cloud, campus-hpc, serverless or marketplace"), cur);
 			continue;
 		}
 		o.supply = (enum supply_type)st;
 		if (own_number(ld, &f[col[OC_COUNT]], (uint32_t)rec_line, OC_COUNT, &o.gpus,
-			       CAT_MIN_GPUS, CAT_MAX_GPUS, "expected a GPU count from 0.001 to 1024"))
+			       CAT_MIN_GPUS, CAT_MAX_GPUS, CE_("expected a GPU count from 0.001 to 1024")))
 			continue;
 		if (o.gpus <= 0) {
-			bad(ld, (uint32_t)rec_line, "gpu_count", "expected a GPU count from 0.001 to 1024",
+			bad(ld, (uint32_t)rec_line, "gpu_count", CE_("expected a GPU count from 0.001 to 1024"),
 			    &f[col[OC_COUNT]]);
 			continue;
 		}
 		if (own_number(ld, &f[col[OC_PRICE]], (uint32_t)rec_line, OC_PRICE, &o.price,
-			       CAT_MIN_PRICE, CAT_MAX_PRICE, "expected a price from 0 to 1e6 per instance-hour") ||
+			       CAT_MIN_PRICE, CAT_MAX_PRICE, CE_("expected a price from 0 to 1e6 per instance-hour")) ||
 		    own_number(ld, &f[col[OC_SPOT]], (uint32_t)rec_line, OC_SPOT, &o.spot_price,
-			       CAT_MIN_PRICE, CAT_MAX_PRICE, "expected a price from 0 to 1e6 per instance-hour") ||
+			       CAT_MIN_PRICE, CAT_MAX_PRICE, CE_("expected a price from 0 to 1e6 per instance-hour")) ||
 		    own_number(ld, &f[col[OC_MEM]], (uint32_t)rec_line, OC_MEM, &mem_gb,
-			       0.001, CAT_MAX_GPU_GB, "expected GPU memory in GB, at most 1e6") ||
+			       0.001, CAT_MAX_GPU_GB, CE_("expected GPU memory in GB, at most 1e6")) ||
 		    own_number(ld, &f[col[OC_VCPU]], (uint32_t)rec_line, OC_VCPU, &o.vcpus,
-			       CAT_MIN_VCPUS, CAT_MAX_VCPUS, "expected a number from 0.001 to 1e5") ||
+			       CAT_MIN_VCPUS, CAT_MAX_VCPUS, CE_("expected a number from 0.001 to 1e5")) ||
 		    own_number(ld, &f[col[OC_RAM]], (uint32_t)rec_line, OC_RAM, &o.ram_gib,
-			       CAT_MIN_RAM_GIB, CAT_MAX_RAM_GIB, "expected a number from 0.001 to 1e7") ||
+			       CAT_MIN_RAM_GIB, CAT_MAX_RAM_GIB, CE_("expected a number from 0.001 to 1e7")) ||
 		    own_number(ld, &f[col[OC_DISK]], (uint32_t)rec_line, OC_DISK, &o.disk_gb,
-			       0.001, CAT_MAX_DISK_GB, "expected a number from 0.001 to 1e9") ||
+			       0.001, CAT_MAX_DISK_GB, CE_("expected a number from 0.001 to 1e9")) ||
 		    own_duration(ld, &f[col[OC_QUEUE]], (uint32_t)rec_line, OC_QUEUE, &o.queue_wait) ||
 		    own_duration(ld, &f[col[OC_MAXRUN]], (uint32_t)rec_line, OC_MAXRUN, &o.max_runtime))
 			continue;
@@ -144,7 +145,7 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 			rate = currency_to_usd(ld->o->currencies, code);   /* read-only: safe on two threads */
 		}
 		if (rate <= 0) {
-			bad(ld, (uint32_t)rec_line, "currency", "unknown currency (see data/currencies.csv)", cur);
+			bad(ld, (uint32_t)rec_line, "currency", CE_("unknown currency (see data/currencies.csv)"), cur);
 			continue;
 		}
 		o.price *= rate;
@@ -173,7 +174,7 @@ int load_own(struct loader *ld, const char *buf, size_t len, size_t pos, size_t 
 		if (col[OC_ACCESS] >= 0)
 			o.access = str_of(ld, &f[col[OC_ACCESS]]);
 		if (!o.source.len) {
-			bad(ld, (uint32_t)rec_line, "source", "expected where the price comes from", NULL);
+			bad(ld, (uint32_t)rec_line, "source", CE_("expected where the price comes from"), NULL);
 			continue;
 		}
 		o.file = ld->file_index;

@@ -11,6 +11,7 @@
 
 #include "catalog_int.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 /* 0 (no price) or a price a row can hold. */
 static bool price_ok(double p)
@@ -137,7 +138,7 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 	do {
 		if (!h) {
 			char what[64];
-			snprintf(what, sizeof(what), "expected the header's fields, got %d", nf);
+			snprintf(what, sizeof(what), CE_("expected the header's fields, got %d"), nf);
 			bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
 			break;
 		}
@@ -145,7 +146,7 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		if (fa->len && (catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count) ||
 				count < 0 || (count > 0 && count < CAT_MIN_GPUS) || count > CAT_MAX_GPUS)) {
 			bad(ld, (uint32_t)rec_line, "AcceleratorCount",
-			    "expected a number from 0.001 to 1024 (0 for none)", &f[col[SK_COUNT]]);
+			    CE_("expected a number from 0.001 to 1024 (0 for none)"), &f[col[SK_COUNT]]);
 			break;
 		}
 		if (!fa->len || count <= 0) {
@@ -161,14 +162,14 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		fp = &f[col[SK_PRICE]];
 		memset(&o, 0, sizeof(o));
 		if (fp->len && (catalog_parse_number(fp->p, fp->len, &o.price) || !price_ok(o.price))) {
-			bad(ld, (uint32_t)rec_line, "Price", "expected a price from 0 to 1e6 USD per hour", fp);
+			bad(ld, (uint32_t)rec_line, "Price", CE_("expected a price from 0 to 1e6 USD per hour"), fp);
 			break;
 		}
 		has_spot = col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len;
 		if (has_spot) {
 			const struct csv_field *fs = &f[col[SK_SPOT]];
 			if (catalog_parse_number(fs->p, fs->len, &v) || v < 0) {
-				bad(ld, (uint32_t)rec_line, "SpotPrice", "expected a price >= 0 in USD per hour", fs);
+				bad(ld, (uint32_t)rec_line, "SpotPrice", CE_("expected a price >= 0 in USD per hour"), fs);
 				break;
 			}
 			if (v > 0 && v < CAT_MIN_PRICE)
@@ -207,20 +208,20 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 			size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
 			if (!(size_mib >= 0) || size_mib > CAT_MAX_GPU_MIB) {
 				bad(ld, (uint32_t)rec_line, "GpuInfo",
-				    "expected SizeInMiB from 0 to 1e9", &f[col[SK_GPUINFO]]);
+				    CE_("expected SizeInMiB from 0 to 1e9"), &f[col[SK_GPUINFO]]);
 				break;
 			}
 		}
 		if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf && f[col[SK_VCPU]].len &&
 		    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &o.vcpus) ||
 		     !(o.vcpus >= CAT_MIN_VCPUS) || o.vcpus > CAT_MAX_VCPUS)) {
-			bad(ld, (uint32_t)rec_line, "vCPUs", "expected a number from 0.001 to 1e5", &f[col[SK_VCPU]]);
+			bad(ld, (uint32_t)rec_line, "vCPUs", CE_("expected a number from 0.001 to 1e5"), &f[col[SK_VCPU]]);
 			break;
 		}
 		if (col[SK_MEM] >= 0 && col[SK_MEM] < nf && f[col[SK_MEM]].len &&
 		    (catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o.ram_gib) ||
 		     !(o.ram_gib >= CAT_MIN_RAM_GIB) || o.ram_gib > CAT_MAX_RAM_GIB)) {
-			bad(ld, (uint32_t)rec_line, "MemoryGiB", "expected a number from 0.001 to 1e7", &f[col[SK_MEM]]);
+			bad(ld, (uint32_t)rec_line, "MemoryGiB", CE_("expected a number from 0.001 to 1e7"), &f[col[SK_MEM]]);
 			break;
 		}
 		o.gpus = count;
@@ -345,7 +346,7 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 				return -1;
 			}
 		if (stop) {
-			bad(ld, (uint32_t)batch[nb].line, "(row)", "unterminated quoted field", NULL);
+			bad(ld, (uint32_t)batch[nb].line, "(row)", CE_("unterminated quoted field"), NULL);
 			break;
 		}
 	}

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "names.h"
+#include "i18n.h"
 
 static void entry_free(struct config_entry *e)
 {
@@ -50,28 +51,28 @@ static int take_value(struct config_entry *e, const yaml_event_t *ev, const char
 	size_t n = ev->data.scalar.length;
 
 	if (n > CONFIG_MAX_VALUE) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a value of at most %d bytes", fname,
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected a value of at most %d bytes"), fname,
 			 line_of(&ev->start_mark), e->key, CONFIG_MAX_VALUE);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (s[i] < 0x20 || s[i] == 0x7f) {
-			snprintf(err, errlen, "%s:%zu: %s: expected text without control characters",
+			snprintf(err, errlen, CE_("%s:%zu: %s: expected text without control characters"),
 				 fname, line_of(&ev->start_mark), e->key);
 			return -1;
 		}
 	if (!n) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a value (use `gpurent config unset %s` to "
-			 "drop it)", fname, line_of(&ev->start_mark), e->key, e->key);
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected a value (use `gpurent config unset %s` to "
+			 "drop it)"), fname, line_of(&ev->start_mark), e->key, e->key);
 		return -1;
 	}
 	if (e->nvals >= CONFIG_MAX_VALUES) {
-		snprintf(err, errlen, "%s:%zu: %s: expected at most %d values", fname,
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected at most %d values"), fname,
 			 line_of(&ev->start_mark), e->key, CONFIG_MAX_VALUES);
 		return -1;
 	}
 	if (!(e->vals[e->nvals] = malloc(n + 1))) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		return -1;
 	}
 	memcpy(e->vals[e->nvals], s, n);
@@ -97,17 +98,17 @@ static int known_key(const char *key, const char *const *keys, const char *fname
 	for (size_t i = 0; keys[i]; i++)
 		names_suggest_add(&sg, keys[i]);
 	if (sg.best[0])
-		snprintf(err, errlen, "%s:%zu: %.64s: not a setting (did you mean '%s'?)", fname, line, key,
+		snprintf(err, errlen, CE_("%s:%zu: %.64s: not a setting (did you mean '%s'?)"), fname, line, key,
 			 sg.best);
 	else
-		snprintf(err, errlen, "%s:%zu: %.64s: not a setting (see 'gpurent help config')", fname, line,
+		snprintf(err, errlen, CE_("%s:%zu: %.64s: not a setting (see 'gpurent help config')"), fname, line,
 			 key);
 	return -1;
 }
 
 static int syntax(yaml_parser_t *p, const char *fname, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s:%zu: YAML syntax error: %s", fname, (size_t)p->problem_mark.line + 1,
+	snprintf(err, errlen, CE_("%s:%zu: YAML syntax error: %s"), fname, (size_t)p->problem_mark.line + 1,
 		 p->problem ? p->problem : "?");
 	return -1;
 }
@@ -126,7 +127,7 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 	c->n = 0;
 	c->flow = false;
 	if (!yaml_parser_initialize(&p)) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		return -1;
 	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
@@ -144,15 +145,15 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 		case YAML_DOCUMENT_END_EVENT:
 			break;
 		case YAML_ALIAS_EVENT:
-			snprintf(err, errlen, "%s:%zu: %s: expected a plain value, not an alias", fname, line,
+			snprintf(err, errlen, CE_("%s:%zu: %s: expected a plain value, not an alias"), fname, line,
 				 cur ? cur->key : "config");
 			goto out;
 		case YAML_MAPPING_START_EVENT:
 			if (!depth && ev.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE)
 				c->flow = true;
 			if (depth++ || st != WANT_KEY) {
-				snprintf(err, errlen, "%s:%zu: %s: expected a value or a list of values, "
-					 "not a mapping", fname, line, cur ? cur->key : "config");
+				snprintf(err, errlen, CE_("%s:%zu: %s: expected a value or a list of values, "
+					 "not a mapping"), fname, line, cur ? cur->key : "config");
 				goto out;
 			}
 			break;
@@ -161,7 +162,7 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 			break;
 		case YAML_SEQUENCE_START_EVENT:
 			if (st != WANT_VALUE) {
-				snprintf(err, errlen, "%s:%zu: %s: expected a mapping of setting: value",
+				snprintf(err, errlen, CE_("%s:%zu: %s: expected a mapping of setting: value"),
 					 fname, line, cur ? cur->key : "config");
 				goto out;
 			}
@@ -170,7 +171,7 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 			if (!cur->nvals) {
-				snprintf(err, errlen, "%s:%zu: %s: expected a non-empty list", fname, cur->line,
+				snprintf(err, errlen, CE_("%s:%zu: %s: expected a non-empty list"), fname, cur->line,
 					 cur->key);
 				goto out;
 			}
@@ -179,7 +180,7 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 			break;
 		case YAML_SCALAR_EVENT:
 			if (!depth) {
-				snprintf(err, errlen, "%s:%zu: config: expected a mapping of setting: value",
+				snprintf(err, errlen, CE_("%s:%zu: config: expected a mapping of setting: value"),
 					 fname, line);
 				goto out;
 			}
@@ -187,18 +188,18 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 				const char *k = (const char *)ev.data.scalar.value;
 				struct config_entry *nv;
 				if (ev.data.scalar.length >= sizeof(cur->key) || strlen(k) != ev.data.scalar.length) {
-					snprintf(err, errlen, "%s:%zu: config: expected a setting name", fname, line);
+					snprintf(err, errlen, CE_("%s:%zu: config: expected a setting name"), fname, line);
 					goto out;
 				}
 				if (known_key(k, keys, fname, line, err, errlen))
 					goto out;
 				if (config_find(c, k)) {
-					snprintf(err, errlen, "%s:%zu: %s: given twice (line %zu)", fname, line, k,
+					snprintf(err, errlen, CE_("%s:%zu: %s: given twice (line %zu)"), fname, line, k,
 						 config_find(c, k)->line);
 					goto out;
 				}
 				if (!(nv = realloc(c->v, (c->n + 1) * sizeof(*nv)))) {
-					snprintf(err, errlen, "%s: out of memory", fname);
+					snprintf(err, errlen, CE_("%s: out of memory"), fname);
 					goto out;
 				}
 				c->v = nv;

@@ -17,6 +17,7 @@
 
 #include "quote.h"
 #include "units.h"
+#include "i18n.h"
 
 static void free_fields(char **f, size_t n)
 {
@@ -143,7 +144,7 @@ static int parse_record(const char *buf, size_t len, size_t *pos, size_t *line,
 
 	n = csv_scan_record(buf, len, pos, line, f, 64, &rec, &rec_len);
 	if (n < 0) {
-		snprintf(err, errlen, "line %zu: unterminated quoted field", start_line);
+		snprintf(err, errlen, CE_("line %zu: unterminated quoted field"), start_line);
 		return -1;
 	}
 	if (n > 64) {   /* a wide record: scan it again into room for every field */
@@ -169,7 +170,7 @@ static int parse_record(const char *buf, size_t len, size_t *pos, size_t *line,
 	*n_out = (size_t)n;
 	return 0;
 out_oom:
-	snprintf(err, errlen, "line %zu: out of memory", start_line);
+	snprintf(err, errlen, CE_("line %zu: out of memory"), start_line);
 	if (fields)
 		free_fields(fields, (size_t)k);
 	if (f != local)
@@ -229,7 +230,7 @@ int csv_parse(const char *buf, size_t len, struct csv *out,
 			struct csv_row *nr = realloc(out->rows, ncap * sizeof(*nr));
 			if (!nr) {
 				free_fields(fields, n);
-				snprintf(err, errlen, "line %zu: out of memory", rec_line);
+				snprintf(err, errlen, CE_("line %zu: out of memory"), rec_line);
 				goto out_fail;
 			}
 			out->rows = nr;
@@ -241,7 +242,7 @@ int csv_parse(const char *buf, size_t len, struct csv *out,
 		out->nrows++;
 	}
 	if (!out->header) {
-		snprintf(err, errlen, "line 1: empty file, expected a header row");
+		snprintf(err, errlen, CE_("line 1: empty file, expected a header row"));
 		goto out_fail;
 	}
 	return 0;
@@ -273,7 +274,7 @@ static int field_text(const struct csv *c, const struct csv_row *r,
 	int i = csv_col(c, col);
 
 	if (i < 0) {
-		snprintf(err, errlen, "%s:%zu: %s: column missing from the header",
+		snprintf(err, errlen, CE_("%s:%zu: %s: column missing from the header"),
 			 fname, c->header_line, col);
 		return -1;
 	}
@@ -293,7 +294,7 @@ int csv_field_double_range(const struct csv *c, const struct csv_row *r,
 		return -1;
 	if (!*s) {
 		if (required) {
-			snprintf(err, errlen, "%s:%zu: %s: expected a number, got an empty field",
+			snprintf(err, errlen, CE_("%s:%zu: %s: expected a number, got an empty field"),
 				 fname, r->line, col);
 			return -1;
 		}
@@ -301,7 +302,7 @@ int csv_field_double_range(const struct csv *c, const struct csv_row *r,
 		return 0;
 	}
 	if (units_scan_number(s, &v) || v < min || v > max) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a number from %g to %g, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected a number from %g to %g, got '%s'"),
 			 fname, r->line, col, min, max, quote_value(s, q, sizeof(q)));
 		return -1;
 	}
@@ -330,7 +331,7 @@ int csv_field_long_range(const struct csv *c, const struct csv_row *r,
 		return -1;
 	if (!*s) {
 		if (required) {
-			snprintf(err, errlen, "%s:%zu: %s: expected a whole number, got an empty field",
+			snprintf(err, errlen, CE_("%s:%zu: %s: expected a whole number, got an empty field"),
 				 fname, r->line, col);
 			return -1;
 		}
@@ -341,7 +342,7 @@ int csv_field_long_range(const struct csv *c, const struct csv_row *r,
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!isdigit((unsigned char)*p) || *end || errno == ERANGE || v < min || v > max) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a whole number from %ld to %ld, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected a whole number from %ld to %ld, got '%s'"),
 			 fname, r->line, col, min, max, quote_value(s, q, sizeof(q)));
 		return -1;
 	}
@@ -373,7 +374,7 @@ int csv_field_bool(const struct csv *c, const struct csv_row *r,
 		*out = false;
 	else {
 		char q[QUOTE_KEEP * 4 + 8];
-		snprintf(err, errlen, "%s:%zu: %s: expected yes or no, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected yes or no, got '%s'"),
 			 fname, r->line, col, quote_value(s, q, sizeof(q)));
 		return -1;
 	}
@@ -389,12 +390,12 @@ int csv_field_str(const struct csv *c, const struct csv_row *r,
 	if (field_text(c, r, col, fname, &s, err, errlen))
 		return -1;
 	if (required && !*s) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a value, got an empty field",
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected a value, got an empty field"),
 			 fname, r->line, col);
 		return -1;
 	}
 	if (strlen(s) >= n) {
-		snprintf(err, errlen, "%s:%zu: %s: value longer than %zu characters",
+		snprintf(err, errlen, CE_("%s:%zu: %s: value longer than %zu characters"),
 			 fname, r->line, col, n - 1);
 		return -1;
 	}
@@ -417,12 +418,12 @@ int csv_load_table(const char *buf, size_t len, const char *fname, size_t elem_s
 	}
 	v = calloc(c.nrows ? c.nrows : 1, elem_size);
 	if (!v) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		goto out_free_csv;
 	}
 	for (size_t i = 0; i < c.nrows; i++) {
 		if (c.rows[i].nfields != c.ncols) {
-			snprintf(err, errlen, "%s:%zu: expected %zu fields, got %zu",
+			snprintf(err, errlen, CE_("%s:%zu: expected %zu fields, got %zu"),
 				 fname, c.rows[i].line, c.ncols, c.rows[i].nfields);
 			goto out_free_v;
 		}

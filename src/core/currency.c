@@ -12,6 +12,7 @@
 
 #include "../util/util.h"
 #include "csv.h"
+#include "i18n.h"
 
 /* Symbols and old names accepted for a code (currency.h documents them). */
 static const struct {
@@ -122,21 +123,21 @@ int currency_set(struct currency_table *t, const char *code, double per_usd, cha
 	struct currency *e;
 
 	if (currency_canonical(code, c)) {
-		snprintf(err, errlen, "expected a currency code of 3 to %d letters such as CNY, got '%s'",
+		snprintf(err, errlen, CE_("expected a currency code of 3 to %d letters such as CNY, got '%s'"),
 			 CURRENCY_CODE_MAX, code);
 		return CURRENCY_ECODE;
 	}
 	if (!isfinite(per_usd) || !(per_usd > 0)) {
-		snprintf(err, errlen, "expected a positive number of %s per USD, got %g", c, per_usd);
+		snprintf(err, errlen, CE_("expected a positive number of %s per USD, got %g"), c, per_usd);
 		return CURRENCY_ERATE;
 	}
 	if (per_usd > CURRENCY_MAX_PER_USD) {
-		snprintf(err, errlen, "expected at most %.0f %s per USD, got %g", CURRENCY_MAX_PER_USD, c,
+		snprintf(err, errlen, CE_("expected at most %.0f %s per USD, got %g"), CURRENCY_MAX_PER_USD, c,
 			 per_usd);
 		return CURRENCY_ERATE;
 	}
 	if (!strcmp(c, "USD") && per_usd != 1) {
-		snprintf(err, errlen, "USD is the reference currency: its rate is 1, not %g", per_usd);
+		snprintf(err, errlen, CE_("USD is the reference currency: its rate is 1, not %g"), per_usd);
 		return CURRENCY_ERATE;
 	}
 	if ((e = lookup(t, c))) {
@@ -145,7 +146,7 @@ int currency_set(struct currency_table *t, const char *code, double per_usd, cha
 		return 0;
 	}
 	if (add(t, c, 1 / per_usd, 0)) {
-		snprintf(err, errlen, "out of memory adding %s", c);
+		snprintf(err, errlen, CE_("out of memory adding %s"), c);
 		return CURRENCY_ENOMEM;
 	}
 	return 0;
@@ -158,22 +159,22 @@ int currency_set_rate(struct currency_table *t, const char *arg, char *err, size
 	double per_usd;
 
 	if (!eq || eq == arg || !eq[1] || (size_t)(eq - arg) >= sizeof(code)) {
-		snprintf(err, errlen, "expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'", arg);
+		snprintf(err, errlen, CE_("expected CODE=UNITS_PER_USD such as CNY=7.2, got '%s'"), arg);
 		return CURRENCY_ESYNTAX;
 	}
 	snprintf(code, sizeof(code), "%.*s", (int)(eq - arg), arg);
 	if (currency_canonical(code, c)) {
-		snprintf(err, errlen, "expected a currency code of 3 to %d letters such as CNY, got '%s'",
+		snprintf(err, errlen, CE_("expected a currency code of 3 to %d letters such as CNY, got '%s'"),
 			 CURRENCY_CODE_MAX, code);
 		return CURRENCY_ECODE;
 	}
 	per_usd = strtod(eq + 1, &end);
 	if (end == eq + 1 || *end || !isfinite(per_usd) || !(per_usd > 0)) {
-		snprintf(err, errlen, "expected a positive number of %s per USD, got '%s'", c, eq + 1);
+		snprintf(err, errlen, CE_("expected a positive number of %s per USD, got '%s'"), c, eq + 1);
 		return CURRENCY_ERATE;
 	}
 	if (per_usd > CURRENCY_MAX_PER_USD) {
-		snprintf(err, errlen, "expected at most %.0f %s per USD, got '%s'", CURRENCY_MAX_PER_USD, c,
+		snprintf(err, errlen, CE_("expected at most %.0f %s per USD, got '%s'"), CURRENCY_MAX_PER_USD, c,
 			 eq + 1);
 		return CURRENCY_ERATE;
 	}
@@ -190,7 +191,7 @@ static int currency_row(const struct csv *t, const struct csv_row *r, const char
 	if (csv_field_str(t, r, "code", true, fname, code, sizeof(code), err, errlen))
 		return -1;
 	if (currency_canonical(code, cr->code) || strcmp(code, cr->code)) {
-		snprintf(err, errlen, "%s:%zu: code: expected 3 to %d upper-case letters such as CNY, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: code: expected 3 to %d upper-case letters such as CNY, got '%s'"),
 			 fname, r->line, CURRENCY_CODE_MAX, code);
 		return -1;
 	}
@@ -198,7 +199,7 @@ static int currency_row(const struct csv *t, const struct csv_row *r, const char
 			     errlen))
 		return -1;
 	if (!strcmp(cr->code, "USD") && cr->usd != 1) {
-		snprintf(err, errlen, "%s:%zu: usd: USD is the reference, expected 1, got %g", fname,
+		snprintf(err, errlen, CE_("%s:%zu: usd: USD is the reference, expected 1, got %g"), fname,
 			 r->line, cr->usd);
 		return -1;
 	}
@@ -221,12 +222,12 @@ int currency_table_load(struct currency_table *t, const char *buf, size_t len, c
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(t->v[i].code, t->v[k].code)) {
-				snprintf(err, errlen, "%s:%zu: code: %s is already on line %zu", fname,
+				snprintf(err, errlen, CE_("%s:%zu: code: %s is already on line %zu"), fname,
 					 t->v[i].line, t->v[i].code, t->v[k].line);
 				goto out_free;
 			}
 	if (!lookup(t, "USD") && add(t, "USD", 1, 0)) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		rc = CURRENCY_ENOMEM;
 		goto out_free;
 	}

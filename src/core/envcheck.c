@@ -15,6 +15,7 @@
 #include "csv.h"
 #include "names.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 #define GIB 1073741824.0
 
@@ -105,7 +106,7 @@ static int need_source(const struct csv *c, const struct csv_row *r, const char 
 	int i = csv_col(c, "source");
 
 	if (i < 0 || !*csv_get(r, i)) {
-		snprintf(err, errlen, "%s:%zu: source: expected where the row comes from", fname, r->line);
+		snprintf(err, errlen, CE_("%s:%zu: source: expected where the row comes from"), fname, r->line);
 		return -1;
 	}
 	return 0;
@@ -127,13 +128,13 @@ static int cuda_row(const struct csv *c, const struct csv_row *r, const char *fn
 	    need_source(c, r, fname, err, errlen))
 		return -1;
 	if (envcheck_version_parse(ver, v) != 3) {
-		snprintf(err, errlen, "%s:%zu: cuda: expected major.minor.update, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: cuda: expected major.minor.update, got '%s'"),
 			 fname, r->line, ver);
 		return -1;
 	}
 	if (!isdigit((unsigned char)row->linux_driver[0]) ||
 	    (row->minor_compat[0] && !isdigit((unsigned char)row->minor_compat[0]))) {
-		snprintf(err, errlen, "%s:%zu: linux_driver: expected a driver version like 550.54.15",
+		snprintf(err, errlen, CE_("%s:%zu: linux_driver: expected a driver version like 550.54.15"),
 			 fname, r->line);
 		return -1;
 	}
@@ -161,7 +162,7 @@ static int arch_row(const struct csv *c, const struct csv_row *r, const char *fn
 	    need_source(c, r, fname, err, errlen))
 		return -1;
 	if (envcheck_version_parse(cc, v) != 2) {
-		snprintf(err, errlen, "%s:%zu: compute_capability: expected major.minor, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: compute_capability: expected major.minor, got '%s'"),
 			 fname, r->line, cc);
 		return -1;
 	}
@@ -182,7 +183,7 @@ int envcheck_tables_load(struct env_tables *t, const char *drv, size_t drvlen,
 		return -1;
 	t->cuda = p;
 	if (!t->ncuda) {
-		snprintf(err, errlen, "%s: no rows", drvname);
+		snprintf(err, errlen, CE_("%s: no rows"), drvname);
 		goto out_free_cuda;
 	}
 	if (csv_load_table(arch, archlen, archname, sizeof(struct env_arch_row), arch_row, &p,
@@ -853,7 +854,7 @@ int envcheck_judge(const struct env_facts *f, const struct env_tables *t,
 		goto out_oom;
 	return 0;
 out_oom:
-	snprintf(err, errlen, "out of memory");
+	snprintf(err, errlen, CE_("out of memory"));
 	envcheck_report_free(r);
 	return -1;
 }

@@ -11,6 +11,7 @@
 #include "framework.h"
 #include "units.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 const double est_tiers_gb[EST_NTIERS] = {16, 24, 32, 40, 48, 80, 94, 141, 192};
 
@@ -223,7 +224,7 @@ static int check_targets(const char *list, char *err, size_t errlen)
 		for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 			found |= !strcmp(tok, ok[i]);
 		if (!found) {
-			snprintf(err, errlen, "lora_targets: expected names from q, k, v, o, gate, up, down or all, got '%s'", tok);
+			snprintf(err, errlen, CE_("lora_targets: expected names from q, k, v, o, gate, up, down or all, got '%s'"), tok);
 			return -1;
 		}
 	}
@@ -1369,7 +1370,7 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 	memset(e, 0, sizeof(*e));
 	if ((w->task == TASK_LORA || w->task == TASK_QLORA)) {
 		if (!is_transformer(m)) {
-			snprintf(err, errlen, "task: LoRA needs a transformer architecture (a preset or layers/hidden/heads)");
+			snprintf(err, errlen, CE_("task: LoRA needs a transformer architecture (a preset or layers/hidden/heads)"));
 			return -1;
 		}
 		if (check_targets(w->lora_targets, err, errlen))

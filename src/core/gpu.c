@@ -10,6 +10,7 @@
 
 #include "csv.h"
 #include "names.h"
+#include "i18n.h"
 
 const char *gpu_class_name(enum gpu_class c)
 {
@@ -70,19 +71,19 @@ static int load_row(const struct csv *c, const struct csv_row *r, const char *fn
 	    csv_field_str(c, r, "source", true, fname, g->source, sizeof(g->source), err, errlen))
 		return -1;
 	if ((k = lookup(cls, classes, 4)) < 0) {
-		snprintf(err, errlen, "%s:%zu: class: expected datacenter, workstation, consumer or tpu, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: class: expected datacenter, workstation, consumer or tpu, got '%s'"),
 			 fname, r->line, cls);
 		return -1;
 	}
 	g->cls = (enum gpu_class)k;
 	if ((k = lookup(link, links, 5)) < 0) {
-		snprintf(err, errlen, "%s:%zu: interconnect: expected pcie, nvlink, nvlink-bridge, infinity-fabric or ici, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: interconnect: expected pcie, nvlink, nvlink-bridge, infinity-fabric or ici, got '%s'"),
 			 fname, r->line, link);
 		return -1;
 	}
 	g->link = (enum gpu_link)k;
 	if (f32 <= 0 && f16 <= 0 && b16 <= 0) {
-		snprintf(err, errlen, "%s:%zu: fp32_tflops: expected at least one of fp32/fp16/bf16 throughput",
+		snprintf(err, errlen, CE_("%s:%zu: fp32_tflops: expected at least one of fp32/fp16/bf16 throughput"),
 			 fname, r->line);
 		return -1;
 	}

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "../util/util.h"
+#include "i18n.h"
 
 #include <xxhash.h>
 #if defined(__x86_64__)
@@ -117,18 +118,18 @@ int hash_init(struct hash_ctx *h, enum hash_algo a, char *err, size_t errlen)
 		h->xxh = a == HASH_XXH32 ? (void *)XXH32_createState()
 			: a == HASH_XXH64 ? (void *)XXH64_createState() : (void *)XXH3_createState();
 		if (!h->xxh) {
-			snprintf(err, errlen, "out of memory for an xxHash state");
+			snprintf(err, errlen, CE_("out of memory for an xxHash state"));
 			return -1;
 		}
 		return 0;
 	}
 	if (a == HASH_BLAKE3 || (unsigned)a >= HASH_NALGOS) {
-		snprintf(err, errlen, "%s is not computed in gpurent (BLAKE3: through the b3sum "
-			 "program)", hash_name(a));
+		snprintf(err, errlen, CE_("%s is not computed in gpurent (BLAKE3: through the b3sum "
+			 "program)"), hash_name(a));
 		return -1;
 	}
 	if (!crypto_ops) {
-		snprintf(err, errlen, "%s is not available (no implementation installed)", hash_tag(a));
+		snprintf(err, errlen, CE_("%s is not available (no implementation installed)"), hash_tag(a));
 		return -1;
 	}
 	if (crypto_ops->ctx_new(&h->sha, a, err, errlen)) {

@@ -12,6 +12,7 @@
 #include <time.h>
 #include "names.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 void ledger_run_init(struct ledger_run *r)
 {
@@ -158,7 +159,7 @@ int ledger_summarize(const struct ledger_entries *e, enum ledger_by by,
 	return 0;
 out_nomem:
 	if (err && errlen)
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, CE_("out of memory"));
 	free(it.v);
 	ledger_summary_free(out);
 	return -1;

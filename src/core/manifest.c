@@ -19,6 +19,7 @@
 
 #include "manifest_int.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 void manifest_init(struct manifest *m, enum mf_format f, enum hash_algo a)
 {
@@ -234,7 +235,7 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 
 	if (m->format == MF_HASHDEEP && m->algo != HASH_SHA256 && m->algo != HASH_SHA1 &&
 	    m->algo != HASH_MD5) {
-		snprintf(err, errlen, "the hashdeep format holds md5, sha1 or sha256 here, not %s",
+		snprintf(err, errlen, CE_("the hashdeep format holds md5, sha1 or sha256 here, not %s"),
 			 hash_name(m->algo));
 		return -1;
 	}
@@ -262,7 +263,7 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 		if (!(e->kind == MF_FILE || (e->kind == MF_SYMLINK && m->format == MF_GPURENT)))
 			continue;
 		if (!e->has_hash) {
-			snprintf(err, errlen, "%s: no hash computed", e->path);
+			snprintf(err, errlen, CE_("%s: no hash computed"), e->path);
 			goto out_fail;
 		}
 		hash_to_hex(e->hash, hn, hex);
@@ -280,9 +281,9 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 		case MF_SHA256SUM:
 		case MF_BSD:
 			if (!manifest_path_fits(m->format, m->algo, e->path)) {
-				snprintf(err, errlen, "a name with a newline (or ending in a carriage "
+				snprintf(err, errlen, CE_("a name with a newline (or ending in a carriage "
 					 "return) cannot be written in xxhsum's format (xxhsum 0.8.1 does "
-					 "not escape names; use the gpurent format)");
+					 "not escape names; use the gpurent format)"));
 				goto out_fail;
 			}
 			if (tag) {
@@ -299,8 +300,8 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 			break;
 		case MF_HASHDEEP:
 			if (!manifest_path_fits(MF_HASHDEEP, m->algo, e->path)) {
-				snprintf(err, errlen, "a name with a newline or carriage return cannot be "
-					 "written in the hashdeep format (use gpurent or sha256sum)");
+				snprintf(err, errlen, CE_("a name with a newline or carriage return cannot be "
+					 "written in the hashdeep format (use gpurent or sha256sum)"));
 				goto out_fail;
 			}
 			strbuf_addf(&b, "%" PRIu64 ",%s,./", e->size, hex);
@@ -324,7 +325,7 @@ int manifest_render(const struct manifest *m, const char *invoked_from, const ch
 	*len = b.len;
 	return 0;
 out_oom:
-	snprintf(err, errlen, "out of memory");
+	snprintf(err, errlen, CE_("out of memory"));
 out_fail:
 	free(b.p);
 	return -1;

@@ -17,6 +17,7 @@
 
 #include "manifest_int.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 /* ---- parsing ---- */
 
@@ -93,7 +94,7 @@ static int unescape(struct parser *p, const char *s, size_t n, bool escaped, siz
 		size_t ncap = n + 1 > 256 ? n + 1 : 256;
 		char *nn = realloc(p->name, ncap);
 		if (!nn)
-			return perr(p, "out of memory");
+			return perr(p, CE_("out of memory"));
 		p->name = nn;
 		p->name_cap = ncap;
 	}
@@ -103,7 +104,7 @@ static int unescape(struct parser *p, const char *s, size_t n, bool escaped, siz
 			continue;
 		}
 		if (++i == n || (s[i] != '\\' && s[i] != 'n' && s[i] != 'r'))
-			return perr(p, "expected \\\\, \\n or \\r after a backslash in an escaped name");
+			return perr(p, CE_("expected \\\\, \\n or \\r after a backslash in an escaped name"));
 		p->name[o++] = s[i] == '\\' ? '\\' : s[i] == 'n' ? '\n' : '\r';
 	}
 	p->name[o] = '\0';
@@ -125,19 +126,19 @@ static int add_entry(struct parser *p, size_t n, enum mf_kind kind, uint64_t siz
 			n -= 2;
 		}
 	if (!path_ok(s, n))
-		return perr(p, "expected a relative path without empty, '.' or '..' parts, got '%s'%s",
+		return perr(p, CE_("expected a relative path without empty, '.' or '..' parts, got '%s'%s"),
 			    quote(s, n, q, sizeof(q)),
 			    n && s[0] == '/' ? " (write the manifest from inside the directory, "
 			    "e.g. hashdeep -l -r .)" : "");
 	if (kind == MF_FILE) {
 		if (size > MF_MAX_BYTES - p->bytes)
-			return perr(p, "size: expected the sizes to add up to at most %" PRIu64
-				    " bytes (1 EB), got %" PRIu64 " more after %" PRIu64,
+			return perr(p, CE_("size: expected the sizes to add up to at most %" PRIu64
+				    " bytes (1 EB), got %" PRIu64 " more after %" PRIu64),
 				    (uint64_t)MF_MAX_BYTES, size, p->bytes);
 		p->bytes += size;
 	}
 	if (!(e = manifest_add(p->m, s, n, kind, size)))
-		return perr(p, "out of memory");
+		return perr(p, CE_("out of memory"));
 	memcpy(e->hash, hash, hash_size(p->m->algo));
 	e->has_hash = true;
 	e->line = p->line;
@@ -169,7 +170,7 @@ static int parse_hash(struct parser *p, const char *s, size_t n, unsigned char *
 	char q[64];
 
 	if (n != 2 * hn || hash_from_hex(s, hn, out))
-		return perr(p, "expected %zu hex digits (%s), got '%s'", 2 * hn,
+		return perr(p, CE_("expected %zu hex digits (%s), got '%s'"), 2 * hn,
 			    hash_name(p->m->algo), quote(s, n, q, sizeof(q)));
 	return 0;
 }
@@ -188,7 +189,7 @@ static int gp_header_line(struct parser *p, struct gp_header *h, const char *s, 
 	char q[64];
 
 	if (n < 2 || s[1] != ' ' || !colon || colon + 1 >= s + n || colon[1] != ' ')
-		return perr(p, "expected a header line '# KEY: VALUE', got '%s'", quote(s, n, q, sizeof(q)));
+		return perr(p, CE_("expected a header line '# KEY: VALUE', got '%s'"), quote(s, n, q, sizeof(q)));
 	klen = (size_t)(colon - key);
 	val = colon + 2;
 	vlen = (size_t)(s + n - val);
@@ -197,10 +198,10 @@ static int gp_header_line(struct parser *p, struct gp_header *h, const char *s, 
 		char name[32];
 		snprintf(name, sizeof(name), "%.*s", (int)(vlen < 31 ? vlen : 31), val);
 		if (h->have_hash || p->m->n)
-			return perr(p, "hash: expected once, before the first entry");
+			return perr(p, CE_("hash: expected once, before the first entry"));
 		if (hash_parse_name(name, &p->m->algo) || vlen > 31)
-			return perr(p, "hash: expected xxh3-128, sha256, md5, sha1, sha512, blake2b, "
-				    "blake3, xxh32, xxh64 or xxh3-64, got '%s'",
+			return perr(p, CE_("hash: expected xxh3-128, sha256, md5, sha1, sha512, blake2b, "
+				    "blake3, xxh32, xxh64 or xxh3-64, got '%s'"),
 				    quote(val, vlen, q, sizeof(q)));
 		h->have_hash = true;
 	} else if (KEY("follow-symlinks")) {
@@ -209,13 +210,13 @@ static int gp_header_line(struct parser *p, struct gp_header *h, const char *s, 
 		else if (vlen == 2 && !memcmp(val, "no", 2))
 			p->m->follow_symlinks = false;
 		else
-			return perr(p, "follow-symlinks: expected yes or no, got '%s'",
+			return perr(p, CE_("follow-symlinks: expected yes or no, got '%s'"),
 				    quote(val, vlen, q, sizeof(q)));
 		h->have_follow = true;
 	} else if (KEY("files") || KEY("symlinks") || KEY("bytes")) {
 		uint64_t v, max = KEY("bytes") ? MF_MAX_BYTES : MF_MAX_FILES;
 		if (parse_size(val, vlen, max, &v))
-			return perr(p, "%.*s: expected a whole number from 0 to %" PRIu64 ", got '%s'",
+			return perr(p, CE_("%.*s: expected a whole number from 0 to %" PRIu64 ", got '%s'"),
 				    (int)klen, key, max, quote(val, vlen, q, sizeof(q)));
 		if (KEY("files")) {
 			h->have_files = true, h->files = v, h->files_line = p->line;
@@ -225,8 +226,8 @@ static int gp_header_line(struct parser *p, struct gp_header *h, const char *s, 
 			h->have_bytes = true, h->bytes = v, h->bytes_line = p->line;
 		}
 	} else {
-		return perr(p, "unknown header key '%s' (expected hash, follow-symlinks, files, "
-			    "symlinks or bytes)", quote(key, klen, q, sizeof(q)));
+		return perr(p, CE_("unknown header key '%s' (expected hash, follow-symlinks, files, "
+			    "symlinks or bytes)"), quote(key, klen, q, sizeof(q)));
 	}
 #undef KEY
 	return 0;
@@ -247,10 +248,10 @@ static int gp_entry_line(struct parser *p, const char *s, size_t n)
 	if (end - s < 3 || (s[0] != 'f' && s[0] != 'l') || s[1] != ' ' ||
 	    !(sp1 = memchr(s + 2, ' ', (size_t)(end - s - 2))) ||
 	    !(sp2 = memchr(sp1 + 1, ' ', (size_t)(end - sp1 - 1))) || sp2 + 1 >= end)
-		return perr(p, "expected an entry 'f|l SIZE HASH PATH', got '%s'",
+		return perr(p, CE_("expected an entry 'f|l SIZE HASH PATH', got '%s'"),
 			    quote(s, (size_t)(end - s), q, sizeof(q)));
 	if (parse_size(s + 2, (size_t)(sp1 - s - 2), MF_MAX_BYTES, &size))
-		return perr(p, "size: expected a size in bytes from 0 to %" PRIu64 " (1 EB), got '%s'",
+		return perr(p, CE_("size: expected a size in bytes from 0 to %" PRIu64 " (1 EB), got '%s'"),
 			    (uint64_t)MF_MAX_BYTES, quote(s + 2, (size_t)(sp1 - s - 2), q, sizeof(q)));
 	if (parse_hash(p, sp1 + 1, (size_t)(sp2 - sp1 - 1), hash))
 		return -1;
@@ -342,22 +343,22 @@ static int decide_plain(struct parser *p, size_t hexlen)
 		from = "--hash";
 	} else if (!manifest_algo_by_filename(p->fname, &a, &any)) {
 		a = xxh3_by_length(a, any, hexlen);
-		from = "the file name";
+		from = CE_("the file name");
 	} else {
 		int r = manifest_algo_by_length(hexlen, &a, &names);
 		if (r < 0)
-			return perr(p, "expected a digest of 8, 16, 32, 40, 64 or 128 hex digits "
-				    "and a name, got %zu characters before the space", hexlen);
+			return perr(p, CE_("expected a digest of 8, 16, 32, 40, 64 or 128 hex digits "
+				    "and a name, got %zu characters before the space"), hexlen);
 		if (r == 0)
-			return perr(p, "%zu hex digits could be %s: say which with --hash "
-				    "(or name the file *.md5, SHA256SUMS, ...)", hexlen, names);
-		from = "the digest length";
+			return perr(p, CE_("%zu hex digits could be %s: say which with --hash "
+				    "(or name the file *.md5, SHA256SUMS, ...)"), hexlen, names);
+		from = CE_("the digest length");
 	}
 	p->m->algo = a;
 	p->algo_known = true;
 	p->algo_from = from;
 	if (2 * hash_size(a) != hexlen)
-		return perr(p, "expected %zu hex digits (%s, from %s), got %zu", 2 * hash_size(a),
+		return perr(p, CE_("expected %zu hex digits (%s, from %s), got %zu"), 2 * hash_size(a),
 			    hash_name(a), from, hexlen);
 	return 0;
 }
@@ -370,24 +371,24 @@ static int decide_tag(struct parser *p, const char *tag, size_t n)
 
 	if (hash_parse_tag(tag, n, &a)) {
 		if (n > 8 && !memcmp(tag, "BLAKE2b-", 8))
-			return perr(p, "%s: only BLAKE2b-512 (b2sum's default length) is supported "
-				    "(OpenSSL 3.0 computes no other length)", quote(tag, n, q, sizeof(q)));
-		return perr(p, "unknown tag '%s' (expected MD5, SHA1, SHA256, SHA512, BLAKE2b, "
-			    "BLAKE3, XXH32, XXH64, XXH128 or XXH3)", quote(tag, n, q, sizeof(q)));
+			return perr(p, CE_("%s: only BLAKE2b-512 (b2sum's default length) is supported "
+				    "(OpenSSL 3.0 computes no other length)"), quote(tag, n, q, sizeof(q)));
+		return perr(p, CE_("unknown tag '%s' (expected MD5, SHA1, SHA256, SHA512, BLAKE2b, "
+			    "BLAKE3, XXH32, XXH64, XXH128 or XXH3)"), quote(tag, n, q, sizeof(q)));
 	}
 	if (p->algo_known) {
 		if (a != p->m->algo)
-			return perr(p, "a %s line in a file of %s lines: expected one hash in a "
-				    "manifest", hash_tag(a), hash_tag(p->m->algo));
+			return perr(p, CE_("a %s line in a file of %s lines: expected one hash in a "
+				    "manifest"), hash_tag(a), hash_tag(p->m->algo));
 		return 0;
 	}
 	if (p->o->algo_set && a != p->o->algo &&
 	    !(p->o->xxh3_any && (a == HASH_XXH3 || a == HASH_XXH3_64)))
-		return perr(p, "--hash says %s, the line's tag says %s", hash_name(p->o->algo),
+		return perr(p, CE_("--hash says %s, the line's tag says %s"), hash_name(p->o->algo),
 			    hash_tag(a));
 	p->m->algo = a;
 	p->algo_known = true;
-	p->algo_from = "the tag";
+	p->algo_from = CE_("the tag");
 	p->m->format = MF_BSD;
 	return 0;
 }
@@ -416,7 +417,7 @@ static int sum_entry_line(struct parser *p, const char *s, size_t n)
 			if (!memcmp(c, ") = ", 4))
 				close = c;
 		if (!close)
-			return perr(p, "expected 'TAG (NAME) = HASH' (BSD --tag format), got '%s'",
+			return perr(p, CE_("expected 'TAG (NAME) = HASH' (BSD --tag format), got '%s'"),
 				    quote(s, (size_t)(end - s), q, sizeof(q)));
 		if (decide_tag(p, s, (size_t)(t - s)))
 			return -1;
@@ -427,8 +428,8 @@ static int sum_entry_line(struct parser *p, const char *s, size_t n)
 	} else {
 		sp = memchr(s, ' ', (size_t)(end - s));
 		if (!sp || end - sp < 3 || (sp[1] != ' ' && sp[1] != '*'))
-			return perr(p, "expected 'HASH  NAME' (sha256sum format) or 'TAG (NAME) = HASH', "
-				    "got '%s'", quote(s, (size_t)(end - s), q, sizeof(q)));
+			return perr(p, CE_("expected 'HASH  NAME' (sha256sum format) or 'TAG (NAME) = HASH', "
+				    "got '%s'"), quote(s, (size_t)(end - s), q, sizeof(q)));
 		hex = s;
 		hexlen = (size_t)(sp - s);
 		if (hexlen > 5 && !memcmp(hex, "XXH3_", 5)) {
@@ -465,7 +466,7 @@ static int hd_columns(struct parser *p, const char *s, size_t n, struct hd_cols 
 
 	c->size_col = c->sha_col = -1;
 	if (n < 6 || memcmp(s, "%%%% ", 5))
-		return perr(p, "expected the hashdeep column line '%%%%%%%% size,sha256,filename'");
+		return perr(p, CE_("expected the hashdeep column line '%%%%%%%% size,sha256,filename'"));
 	while (f < end) {
 		const char *comma = memchr(f, ',', (size_t)(end - f));
 		size_t k = comma ? (size_t)(comma - f) : (size_t)(end - f);
@@ -484,7 +485,7 @@ static int hd_columns(struct parser *p, const char *s, size_t n, struct hd_cols 
 			p->m->algo = pref[i];
 		}
 	if (c->size_col < 0 || c->sha_col < 0 || !fname_last)
-		return perr(p, "expected columns size, %s and filename last, got '%s'",
+		return perr(p, CE_("expected columns size, %s and filename last, got '%s'"),
 			    p->o->algo_set ? hash_name(p->o->algo) : "md5, sha1 or sha256",
 			    quote(s + 5, n - 5, q, sizeof(q)));
 	c->ncols = col;
@@ -502,7 +503,7 @@ static int hd_entry_line(struct parser *p, const struct hd_cols *c, const char *
 	for (int col = 0; col < c->ncols - 1; col++) {
 		const char *comma = memchr(f, ',', (size_t)(end - f));
 		if (!comma)
-			return perr(p, "expected %d comma-separated columns, got '%s'", c->ncols,
+			return perr(p, CE_("expected %d comma-separated columns, got '%s'"), c->ncols,
 				    quote(s, n, q, sizeof(q)));
 		if (col == c->size_col)
 			size_f = f, size_n = (size_t)(comma - f);
@@ -511,7 +512,7 @@ static int hd_entry_line(struct parser *p, const struct hd_cols *c, const char *
 		f = comma + 1;
 	}
 	if (parse_size(size_f, size_n, MF_MAX_BYTES, &size))
-		return perr(p, "size: expected a size in bytes from 0 to %" PRIu64 " (1 EB), got '%s'",
+		return perr(p, CE_("size: expected a size in bytes from 0 to %" PRIu64 " (1 EB), got '%s'"),
 			    (uint64_t)MF_MAX_BYTES, quote(size_f, size_n, q, sizeof(q)));
 	if (parse_hash(p, sha_f, sha_n, hash))
 		return -1;
@@ -527,7 +528,7 @@ static int check_dups(struct parser *p)
 			const struct mf_entry *a = &p->m->v[i - 1], *b = &p->m->v[i];
 			char q[64];
 			p->line = a->line > b->line ? a->line : b->line;
-			return perr(p, "duplicate name '%s' (also on line %lu)",
+			return perr(p, CE_("duplicate name '%s' (also on line %lu)"),
 				    quote(b->path, strlen(b->path), q, sizeof(q)),
 				    a->line < b->line ? a->line : b->line);
 		}
@@ -541,17 +542,17 @@ static int gp_check_totals(struct parser *p, const struct gp_header *h)
 	manifest_totals(p->m, &t);
 	if (t.files != h->files) {
 		p->line = h->files_line;
-		return perr(p, "files: the header says %" PRIu64 ", the manifest lists %" PRIu64
-			    " (truncated or edited?)", h->files, t.files);
+		return perr(p, CE_("files: the header says %" PRIu64 ", the manifest lists %" PRIu64
+			    " (truncated or edited?)"), h->files, t.files);
 	}
 	if (h->have_links && t.symlinks != h->links) {
 		p->line = h->links_line;
-		return perr(p, "symlinks: the header says %" PRIu64 ", the manifest lists %" PRIu64,
+		return perr(p, CE_("symlinks: the header says %" PRIu64 ", the manifest lists %" PRIu64),
 			    h->links, t.symlinks);
 	}
 	if (t.bytes != h->bytes) {
 		p->line = h->bytes_line;
-		return perr(p, "bytes: the header says %" PRIu64 ", the sizes add up to %" PRIu64,
+		return perr(p, CE_("bytes: the header says %" PRIu64 ", the sizes add up to %" PRIu64),
 			    h->bytes, t.bytes);
 	}
 	return 0;
@@ -595,7 +596,7 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 		pos += n + 1;
 		p.line++;
 		if (!m->zero && memchr(s, '\0', n)) {
-			perr(&p, "expected text, found a NUL byte");
+			perr(&p, CE_("expected text, found a NUL byte"));
 			goto out_fail;
 		}
 		if (!m->zero && n && s[n - 1] == '\r')
@@ -606,7 +607,7 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 				char want[64];
 				snprintf(want, sizeof(want), "%s %d", GPURENT_MAGIC, GPURENT_VERSION_NUM);
 				if (n != strlen(want) || memcmp(s, want, n)) {
-					perr(&p, "expected '%s' (this gpurent reads version %d)", want,
+					perr(&p, CE_("expected '%s' (this gpurent reads version %d)"), want,
 					     GPURENT_VERSION_NUM);
 					goto out_fail;
 				}
@@ -615,8 +616,8 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 					goto out_fail;
 			} else {
 				if (!h.have_hash || !h.have_files || !h.have_bytes) {
-					perr(&p, "expected the header lines '# hash:', '# files:' and "
-					     "'# bytes:' before the first entry");
+					perr(&p, CE_("expected the header lines '# hash:', '# files:' and "
+					     "'# bytes:' before the first entry"));
 					goto out_fail;
 				}
 				if (gp_entry_line(&p, s, n))
@@ -633,7 +634,7 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 		case MF_HASHDEEP:
 			if (p.line == 1) {
 				if (n != sizeof(HASHDEEP_MAGIC) - 1) {
-					perr(&p, "expected '%s'", HASHDEEP_MAGIC);
+					perr(&p, CE_("expected '%s'"), HASHDEEP_MAGIC);
 					goto out_fail;
 				}
 			} else if (p.line == 2) {
@@ -649,23 +650,23 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 	}
 	if (m->format == MF_GPURENT && p.line < 2) {
 		p.line = 2;
-		perr(&p, "expected the header lines '# hash:', '# files:' and '# bytes:'");
+		perr(&p, CE_("expected the header lines '# hash:', '# files:' and '# bytes:'"));
 		goto out_fail;
 	}
 	if (m->format == MF_GPURENT && (!h.have_hash || !h.have_files || !h.have_bytes)) {
 		p.line++;
-		perr(&p, "expected the header lines '# hash:', '# files:' and '# bytes:'");
+		perr(&p, CE_("expected the header lines '# hash:', '# files:' and '# bytes:'"));
 		goto out_fail;
 	}
 	if (m->format == MF_HASHDEEP && p.line < 2) {
 		p.line = 2;
-		perr(&p, "expected the hashdeep column line '%%%%%%%% size,sha256,filename'");
+		perr(&p, CE_("expected the hashdeep column line '%%%%%%%% size,sha256,filename'"));
 		goto out_fail;
 	}
 	if ((m->format == MF_SHA256SUM || m->format == MF_BSD) && !m->n) {
 		p.line = p.line ? p.line : 1;
-		perr(&p, "expected a manifest: '# gpurent manifest 1', '%s', 'HASH  NAME' or "
-		     "'TAG (NAME) = HASH' lines", HASHDEEP_MAGIC);
+		perr(&p, CE_("expected a manifest: '# gpurent manifest 1', '%s', 'HASH  NAME' or "
+		     "'TAG (NAME) = HASH' lines"), HASHDEEP_MAGIC);
 		goto out_fail;
 	}
 	manifest_sort(m);

@@ -11,6 +11,7 @@
 
 #include "csv.h"
 #include "names.h"
+#include "i18n.h"
 
 const char *model_kind_name(enum model_kind k)
 {
@@ -52,7 +53,7 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 		return -1;
 	k = parse_enum(kind, kinds, 5);
 	if (k <= 0) {
-		snprintf(err, errlen, "%s:%zu: kind: expected decoder, encoder, vit or resnet, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: kind: expected decoder, encoder, vit or resnet, got '%s'"),
 			 fname, r->line, kind);
 		return -1;
 	}
@@ -65,7 +66,7 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 		    csv_field_str(c, r, "cnn_stem", true, fname, stem, sizeof(stem), err, errlen))
 			return -1;
 		if (strcmp(block, "basic") && strcmp(block, "bottleneck")) {
-			snprintf(err, errlen, "%s:%zu: cnn_block: expected basic or bottleneck, got '%s'",
+			snprintf(err, errlen, CE_("%s:%zu: cnn_block: expected basic or bottleneck, got '%s'"),
 				 fname, r->line, block);
 			return -1;
 		}
@@ -74,12 +75,12 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 			   &m->cnn_stages[2], &m->cnn_stages[3]) != 4 ||
 		    m->cnn_stages[0] < 1 || m->cnn_stages[1] < 1 ||
 		    m->cnn_stages[2] < 1 || m->cnn_stages[3] < 1) {
-			snprintf(err, errlen, "%s:%zu: cnn_stages: expected four block counts like 3-4-6-3, got '%s'",
+			snprintf(err, errlen, CE_("%s:%zu: cnn_stages: expected four block counts like 3-4-6-3, got '%s'"),
 				 fname, r->line, stages);
 			return -1;
 		}
 		if (strcmp(stem, "imagenet") && strcmp(stem, "cifar")) {
-			snprintf(err, errlen, "%s:%zu: cnn_stem: expected imagenet or cifar, got '%s'",
+			snprintf(err, errlen, CE_("%s:%zu: cnn_stem: expected imagenet or cifar, got '%s'"),
 				 fname, r->line, stem);
 			return -1;
 		}
@@ -109,19 +110,19 @@ static int load_row(const struct csv *c, const struct csv_row *r,
 	    csv_field_double_range(c, r, "dropout", false, 0, 0, 1, fname, &m->dropout, err, errlen))
 		return -1;
 	if ((k = parse_enum(pos, poss, 3)) < 0) {
-		snprintf(err, errlen, "%s:%zu: pos_embedding: expected none, learned or rope, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: pos_embedding: expected none, learned or rope, got '%s'"),
 			 fname, r->line, pos);
 		return -1;
 	}
 	m->pos = (enum pos_kind)k;
 	if ((k = parse_enum(norm, norms, 2)) < 0) {
-		snprintf(err, errlen, "%s:%zu: norm: expected layernorm or rmsnorm, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: norm: expected layernorm or rmsnorm, got '%s'"),
 			 fname, r->line, norm);
 		return -1;
 	}
 	m->norm = (enum norm_kind)k;
 	if ((k = parse_enum(bias, biases, 3)) < 0) {
-		snprintf(err, errlen, "%s:%zu: bias: expected none, qkv or all, got '%s'",
+		snprintf(err, errlen, CE_("%s:%zu: bias: expected none, qkv or all, got '%s'"),
 			 fname, r->line, bias);
 		return -1;
 	}
@@ -186,7 +187,7 @@ int model_validate(const struct model_spec *m, char *err, size_t errlen)
 {
 	if (m->kind == MODEL_PARAMS_ONLY) {
 		if (m->params_given <= 0) {
-			snprintf(err, errlen, "params: expected a positive parameter count");
+			snprintf(err, errlen, CE_("params: expected a positive parameter count"));
 			return -1;
 		}
 		return 0;
@@ -194,17 +195,17 @@ int model_validate(const struct model_spec *m, char *err, size_t errlen)
 	if (m->kind == MODEL_RESNET)
 		return 0;
 	if (m->kv_heads > m->heads || m->heads % m->kv_heads) {
-		snprintf(err, errlen, "kv_heads: expected a divisor of heads (%ld), got %ld",
+		snprintf(err, errlen, CE_("kv_heads: expected a divisor of heads (%ld), got %ld"),
 			 m->heads, m->kv_heads);
 		return -1;
 	}
 	if (m->experts && (m->experts_active < 1 || m->experts_active > m->experts)) {
-		snprintf(err, errlen, "experts_active: expected 1 to %ld, got %ld",
+		snprintf(err, errlen, CE_("experts_active: expected 1 to %ld, got %ld"),
 			 m->experts, m->experts_active);
 		return -1;
 	}
 	if (m->dropout < 0 || m->dropout >= 1) {
-		snprintf(err, errlen, "dropout: expected a probability below 1, got %g", m->dropout);
+		snprintf(err, errlen, CE_("dropout: expected a probability below 1, got %g"), m->dropout);
 		return -1;
 	}
 	return 0;

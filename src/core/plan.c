@@ -14,6 +14,7 @@
 #include "spot.h"
 #include "units.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 const char *plan_mode_name(enum plan_mode m)
 {
@@ -522,7 +523,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	if (!all || !cand) {
 		free(all);
 		free(cand);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, CE_("out of memory"));
 		return -1;
 	}
 	for (size_t i = 0; i < set->n; i++) {
@@ -573,7 +574,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		G = (o->gpus < 1 ? 1 : o->gpus) * nodes;
 		e = estimate_for(&cache, &ncache, &capcache, w, arch, o->gpu, G);
 		if (!e) {
-			snprintf(err, errlen, "estimate failed for %s", o->gpu->name);
+			snprintf(err, errlen, CE_("estimate failed for %s"), o->gpu->name);
 			goto out_fail;
 		}
 		usable = o->gpu_mem * (1 - w->headroom);
@@ -784,7 +785,7 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	/* the same instance in many regions is one choice */
 	r->ranked = calloc((size_t)(opts->top > 0 ? opts->top : 1), sizeof(*r->ranked));
 	if (!r->ranked) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, CE_("out of memory"));
 		goto out_fail;
 	}
 	for (size_t i = 0; i < kept && r->n < (size_t)opts->top; i++) {

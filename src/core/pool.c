@@ -6,6 +6,7 @@
  * job; a worker that takes one exits.
  */
 #include "pool.h"
+#include "i18n.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -76,7 +77,7 @@ struct pool *pool_new(unsigned nthreads, unsigned window, pool_work_fn fn,
 	struct pool *p;
 
 	if (nthreads < 1 || nthreads > 256 || window < 1) {
-		snprintf(err, errlen, "pool: expected 1 to 256 threads and a window of at least 1");
+		snprintf(err, errlen, CE_("pool: expected 1 to 256 threads and a window of at least 1"));
 		return NULL;
 	}
 	if (!(p = calloc(1, sizeof(*p))))
@@ -96,7 +97,7 @@ struct pool *pool_new(unsigned nthreads, unsigned window, pool_work_fn fn,
 		p->args[i].p = p;
 		p->args[i].state = workers ? workers[i] : NULL;
 		if (pthread_create(&p->threads[i], NULL, worker_main, &p->args[i])) {
-			snprintf(err, errlen, "pool: cannot start thread %u of %u", i + 1, nthreads);
+			snprintf(err, errlen, CE_("pool: cannot start thread %u of %u"), i + 1, nthreads);
 			pool_free(p);
 			return NULL;
 		}
@@ -109,7 +110,7 @@ out_free_arrays:
 	free(p->args);
 	free(p);
 out_oom:
-	snprintf(err, errlen, "pool: out of memory");
+	snprintf(err, errlen, CE_("pool: out of memory"));
 	return NULL;
 }
 
@@ -234,7 +235,7 @@ struct workq *workq_new(unsigned nthreads, workq_fn fn, void **workers, char *er
 	struct workq_arg *args;
 
 	if (nthreads < 1 || nthreads > 256) {
-		snprintf(err, errlen, "workq: expected 1 to 256 threads");
+		snprintf(err, errlen, CE_("workq: expected 1 to 256 threads"));
 		return NULL;
 	}
 	q = calloc(1, sizeof(*q));
@@ -246,7 +247,7 @@ struct workq *workq_new(unsigned nthreads, workq_fn fn, void **workers, char *er
 			free(q->threads);
 		free(q);
 		free(args);
-		snprintf(err, errlen, "workq: out of memory");
+		snprintf(err, errlen, CE_("workq: out of memory"));
 		return NULL;
 	}
 	q->args = args;
@@ -258,7 +259,7 @@ struct workq *workq_new(unsigned nthreads, workq_fn fn, void **workers, char *er
 		args[i].q = q;
 		args[i].state = workers ? workers[i] : NULL;
 		if (pthread_create(&q->threads[i], NULL, workq_main, &args[i])) {
-			snprintf(err, errlen, "workq: cannot start thread %u of %u", i + 1, nthreads);
+			snprintf(err, errlen, CE_("workq: cannot start thread %u of %u"), i + 1, nthreads);
 			workq_free(q);
 			return NULL;
 		}

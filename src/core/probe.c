@@ -44,6 +44,7 @@
 #include <strings.h>
 
 #include "probe.h"
+#include "i18n.h"
 
 const char *probe_logger_name(enum probe_logger l)
 {
@@ -191,28 +192,28 @@ int probe_init(struct probe *p, const char *step_regex, double t0, char *err, si
 	if (!step_regex)
 		return 0;
 	if (strlen(step_regex) > PROBE_REGEX_MAX_LEN) {
-		snprintf(err, errlen, "--step-regex: expected at most %d characters", PROBE_REGEX_MAX_LEN);
+		snprintf(err, errlen, CE_("--step-regex: expected at most %d characters"), PROBE_REGEX_MAX_LEN);
 		return -1;
 	}
 	{
 		double cost = regex_cost(step_regex);
 
 		if (cost == -2) {
-			snprintf(err, errlen, "--step-regex: a repetition of a repetition (such as \"a+*\") is undefined");
+			snprintf(err, errlen, CE_("--step-regex: a repetition of a repetition (such as \"a+*\") is undefined"));
 			return -1;
 		}
 		if (cost < 0) {
-			snprintf(err, errlen, "--step-regex: back-references (\\1) are not supported");
+			snprintf(err, errlen, CE_("--step-regex: back-references (\\1) are not supported"));
 			return -1;
 		}
 		if (cost > PROBE_REGEX_MAX_COST) {
-			snprintf(err, errlen, "--step-regex: the pattern repeats too much (nested + or {n})");
+			snprintf(err, errlen, CE_("--step-regex: the pattern repeats too much (nested + or {n})"));
 			return -1;
 		}
 	}
 	re = malloc(sizeof(*re));
 	if (!re) {
-		snprintf(err, errlen, "--step-regex: out of memory");
+		snprintf(err, errlen, CE_("--step-regex: out of memory"));
 		return -1;
 	}
 	rc = regcomp(re, step_regex, REG_EXTENDED);
@@ -220,12 +221,12 @@ int probe_init(struct probe *p, const char *step_regex, double t0, char *err, si
 		char msg[160];
 
 		regerror(rc, re, msg, sizeof(msg));
-		snprintf(err, errlen, "--step-regex: %s", msg);
+		snprintf(err, errlen, CE_("--step-regex: %s"), msg);
 		free(re);
 		return -1;
 	}
 	if (re->re_nsub < 1) {
-		snprintf(err, errlen, "--step-regex: expected a pattern with one (group) for the step number");
+		snprintf(err, errlen, CE_("--step-regex: expected a pattern with one (group) for the step number"));
 		regfree(re);
 		free(re);
 		return -1;

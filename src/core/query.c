@@ -192,7 +192,7 @@ int query_field_lookup(const char *name, char *err, size_t errlen)
 		case QV_ALIAS: return query_field_index(v->target);
 		case QV_CONVERTED: return (int)(query_nfields + k);
 		case QV_LIVE:
-			snprintf(err, errlen, "%s: this field comes from vast's live API, not from price catalogs", name);
+			snprintf(err, errlen, CE_("%s: this field comes from vast's live API, not from price catalogs"), name);
 			return -2;
 		}
 	}
@@ -204,9 +204,9 @@ int query_field_lookup(const char *name, char *err, size_t errlen)
 			names_suggest_add(&sg, query_vast_fields[k].name);
 	quote_value(name, qv, sizeof(qv));
 	if (sg.best[0])
-		snprintf(err, errlen, "%s: unknown field (did you mean '%s'?)", qv, sg.best);
+		snprintf(err, errlen, CE_("%s: unknown field (did you mean '%s'?)"), qv, sg.best);
 	else
-		snprintf(err, errlen, "%s: unknown field (see 'gpurent help offers')", qv);
+		snprintf(err, errlen, CE_("%s: unknown field (see 'gpurent help offers')"), qv);
 	return -1;
 }
 
@@ -372,9 +372,9 @@ static int word(struct lexer *lx, char *out, size_t n)
 static int word_error(int rc, const char *name, const char *what, size_t max, char *err, size_t errlen)
 {
 	if (rc == -2)
-		snprintf(err, errlen, "query: %s: value longer than %zu characters", name, max);
+		snprintf(err, errlen, CE_("query: %s: value longer than %zu characters"), name, max);
 	else
-		snprintf(err, errlen, "query: %s: expected %s", name, what);
+		snprintf(err, errlen, CE_("query: %s: expected %s"), name, what);
 	return -1;
 }
 
@@ -482,15 +482,15 @@ static int parse_op(struct lexer *lx, const char *name, enum qop *op, char *err,
 	else if (blank && (n = word_op(lx->p, op)))
 		lx->p += n;
 	else if (*lx->p && strchr("!~", *lx->p)) {
-		snprintf(err, errlen, "query: %s: unknown operator near '%s' (use " OPS_HELP ")", name,
-			 quote_value_n(lx->p, strnlen(lx->p, 8), qv, sizeof(qv)));
+		snprintf(err, errlen, CE_("query: %s: unknown operator near '%s' (use %s)"), name,
+			 quote_value_n(lx->p, strnlen(lx->p, 8), qv, sizeof(qv)), OPS_HELP);
 		return -1;
 	} else {
 		return 1;
 	}
 	if (*lx->p && strchr("<>=!~", *lx->p)) {
-		snprintf(err, errlen, "query: %s: unknown operator near '%s%s' (use " OPS_HELP ")", name,
-			 op_name(*op), quote_value_n(lx->p, strnlen(lx->p, 4), qv, sizeof(qv)));
+		snprintf(err, errlen, CE_("query: %s: unknown operator near '%s%s' (use %s)"), name,
+			 op_name(*op), quote_value_n(lx->p, strnlen(lx->p, 4), qv, sizeof(qv)), OPS_HELP);
 		return -1;
 	}
 	return 0;
@@ -505,7 +505,7 @@ static int parse_list(struct lexer *lx, const char *name, struct query_clause *c
 
 	skip_ws(lx);
 	if (*lx->p != '[') {
-		snprintf(err, errlen, "query: %s: expected a list like [a,b] after %s", name, op_name(c->op));
+		snprintf(err, errlen, CE_("query: %s: expected a list like [a,b] after %s"), name, op_name(c->op));
 		return -1;
 	}
 	lx->p++;
@@ -513,12 +513,12 @@ static int parse_list(struct lexer *lx, const char *name, struct query_clause *c
 		if ((rc = word(lx, val, sizeof(val))) == -2)
 			return word_error(rc, name, "", QUERY_MAX_VALUE, err, errlen);
 		if (rc || c->nvals >= QUERY_MAX_LIST) {
-			snprintf(err, errlen, "query: %s: expected up to %d values in [a,b,...]", name, QUERY_MAX_LIST);
+			snprintf(err, errlen, CE_("query: %s: expected up to %d values in [a,b,...]"), name, QUERY_MAX_LIST);
 			return -1;
 		}
 		if (type == Q_NUM) {
 			if (parse_number_value(val, c->field, &c->nums[c->nvals])) {
-				snprintf(err, errlen, "query: %s: expected numbers in the list, got '%s'", name,
+				snprintf(err, errlen, CE_("query: %s: expected numbers in the list, got '%s'"), name,
 					 quote_value(val, qv, sizeof(qv)));
 				return -1;
 			}
@@ -536,11 +536,11 @@ static int parse_list(struct lexer *lx, const char *name, struct query_clause *c
 			lx->p++;
 			break;
 		}
-		snprintf(err, errlen, "query: %s: expected ',' or ']' in the list", name);
+		snprintf(err, errlen, CE_("query: %s: expected ',' or ']' in the list"), name);
 		return -1;
 	}
 	if (type == Q_BOOL) {
-		snprintf(err, errlen, "query: %s: a yes/no field takes == or !=, not %s", name, op_name(c->op));
+		snprintf(err, errlen, CE_("query: %s: a yes/no field takes == or !=, not %s"), name, op_name(c->op));
 		return -1;
 	}
 	return 0;
@@ -563,21 +563,21 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 		if (!*lx.p)
 			return 0;
 		if (q->n >= QUERY_MAX_CLAUSES) {
-			snprintf(err, errlen, "query: more than %d clauses", QUERY_MAX_CLAUSES);
+			snprintf(err, errlen, CE_("query: more than %d clauses"), QUERY_MAX_CLAUSES);
 			return -1;
 		}
 		if ((rc = word(&lx, name, sizeof(name)))) {
 			if (rc == -2) {
-				snprintf(err, errlen, "query: field name longer than %zu characters", sizeof(name) - 1);
+				snprintf(err, errlen, CE_("query: field name longer than %zu characters"), sizeof(name) - 1);
 				return -1;
 			}
-			snprintf(err, errlen, "query: near '%s': expected a field name",
+			snprintf(err, errlen, CE_("query: near '%s': expected a field name"),
 				 quote_value_n(lx.p, strnlen(lx.p, 20), qv, sizeof(qv)));
 			return -1;
 		}
 		idx = query_field_lookup(name, ferr, sizeof(ferr));
 		if (idx == -1) {
-			snprintf(err, errlen, "query: %s", ferr);
+			snprintf(err, errlen, CE_("query: %s"), ferr);
 			return -1;
 		}
 		/* a live-API field: refused, unless the clause is field=any */
@@ -594,15 +594,15 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 				continue;
 			}
 			if (live)
-				snprintf(err, errlen, "query: %s", ferr);
+				snprintf(err, errlen, CE_("query: %s"), ferr);
 			else
-				snprintf(err, errlen, "query: %s: expected an operator (" OPS_HELP ") and a value", name);
+				snprintf(err, errlen, CE_("query: %s: expected an operator (%s) and a value"), name, OPS_HELP);
 			return -1;
 		}
 		skip_ws(&lx);
 		if (c->op == QOP_IN || c->op == QOP_NOTIN) {
 			if (live) {
-				snprintf(err, errlen, "query: %s", ferr);
+				snprintf(err, errlen, CE_("query: %s"), ferr);
 				return -1;
 			}
 			if (parse_list(&lx, name, c, type, err, errlen))
@@ -611,12 +611,12 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 		}
 		if ((rc = word(&lx, val, sizeof(val)))) {
 			char what[32];
-			snprintf(what, sizeof(what), "a value after %s", op_name(c->op));
+			snprintf(what, sizeof(what), CE_("a value after %s"), op_name(c->op));
 			return word_error(rc, name, what, QUERY_MAX_VALUE, err, errlen);
 		}
 		if (wildcard(val)) {
 			if (c->op != QOP_EQ) {
-				snprintf(err, errlen, "query: %s: '%s' (every value) takes =, not %s", name, val,
+				snprintf(err, errlen, CE_("query: %s: '%s' (every value) takes =, not %s"), name, val,
 					 op_name(c->op));
 				return -1;
 			}
@@ -625,13 +625,13 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			continue;
 		}
 		if (live) {
-			snprintf(err, errlen, "query: %s", ferr);
+			snprintf(err, errlen, CE_("query: %s"), ferr);
 			return -1;
 		}
 		switch (type) {
 		case Q_NUM:
 			if (parse_number_value(val, idx, &c->num)) {
-				snprintf(err, errlen, "query: %s: expected a number%s%s, got '%s'", name,
+				snprintf(err, errlen, CE_("query: %s: expected a number%s%s, got '%s'"), name,
 					 field_unit(idx)[0] ? " in " : "", field_unit(idx), quote_value(val, qv, sizeof(qv)));
 				return -1;
 			}
@@ -640,11 +640,11 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 			int b;
 			char e[64];
 			if (c->op != QOP_EQ && c->op != QOP_NE) {
-				snprintf(err, errlen, "query: %s: a yes/no field takes == or !=", name);
+				snprintf(err, errlen, CE_("query: %s: a yes/no field takes == or !="), name);
 				return -1;
 			}
 			if (units_parse_bool(val, &b, e, sizeof(e))) {
-				snprintf(err, errlen, "query: %s: expected true or false, got '%s'", name,
+				snprintf(err, errlen, CE_("query: %s: expected true or false, got '%s'"), name,
 					 quote_value(val, qv, sizeof(qv)));
 				return -1;
 			}
@@ -653,7 +653,7 @@ int query_parse(const char *text, struct query *q, char *err, size_t errlen)
 		}
 		case Q_STR:
 			if (c->op != QOP_EQ && c->op != QOP_NE) {
-				snprintf(err, errlen, "query: %s: text takes == != in notin, not %s", name, op_name(c->op));
+				snprintf(err, errlen, CE_("query: %s: text takes == != in notin, not %s"), name, op_name(c->op));
 				return -1;
 			}
 			names_norm(val, c->vals[0], sizeof(c->vals[0]));
@@ -801,18 +801,18 @@ static int sort_key(const char *p, size_t len, struct query_sort_key *k, char *e
 		}
 	}
 	if (len >= sizeof(name)) {
-		snprintf(err, errlen, "--sort: field name longer than %zu characters", sizeof(name) - 1);
+		snprintf(err, errlen, CE_("--sort: field name longer than %zu characters"), sizeof(name) - 1);
 		return -1;
 	}
 	if (!len) {
-		snprintf(err, errlen, "--sort: expected a field name before '-' or '+'");
+		snprintf(err, errlen, CE_("--sort: expected a field name before '-' or '+'"));
 		return -1;
 	}
 	memcpy(name, p, len);
 	name[len] = '\0';
 	k->field = query_field_lookup(name, ferr, sizeof(ferr));
 	if (k->field < 0) {
-		snprintf(err, errlen, "--sort: %s", ferr);
+		snprintf(err, errlen, CE_("--sort: %s"), ferr);
 		return -1;
 	}
 	return 0;
@@ -835,7 +835,7 @@ int query_sort_parse(const char *text, struct query_sort *s, char *err, size_t e
 			len--;
 		if (len) {
 			if (s->n >= QUERY_MAX_SORT) {
-				snprintf(err, errlen, "--sort: more than %d keys", QUERY_MAX_SORT);
+				snprintf(err, errlen, CE_("--sort: more than %d keys"), QUERY_MAX_SORT);
 				return -1;
 			}
 			if (sort_key(p, len, &s->k[s->n], err, errlen))
@@ -847,7 +847,7 @@ int query_sort_parse(const char *text, struct query_sort *s, char *err, size_t e
 		p = e + 1;
 	}
 	if (!s->n) {
-		snprintf(err, errlen, "--sort: expected a field name, or several separated by ','");
+		snprintf(err, errlen, CE_("--sort: expected a field name, or several separated by ','"));
 		return -1;
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "../util/util.h"
+#include "i18n.h"
 
 /* ---- small text helpers ---- */
 
@@ -178,7 +179,7 @@ int secscan_parse_tcp(const char *buf, size_t len, const char *fname, bool v6,
 			bad = "inode", want = "a number";
 		}
 		if (bad) {
-			snprintf(err, errlen, "%s:%zu: %s: expected %s", fname, line, bad, want);
+			snprintf(err, errlen, CE_("%s:%zu: %s: expected %s"), fname, line, bad, want);
 			free(v);
 			return -1;
 		}
@@ -186,7 +187,7 @@ int secscan_parse_tcp(const char *buf, size_t len, const char *fname, bool v6,
 		so.uid = strtol(w[7], &end, 10);
 		so.inode = strtoull(w[9], &end, 10);
 		if (util_grow((void **)&v, &cap, k + 1, sizeof(*v))) {
-			snprintf(err, errlen, "%s: out of memory", fname);
+			snprintf(err, errlen, CE_("%s: out of memory"), fname);
 			free(v);
 			return -1;
 		}
@@ -398,7 +399,7 @@ int secscan_sshd_passwords(const char *buf, size_t len, const char *fname, bool 
 		if (strcasecmp(w[0], "PasswordAuthentication"))
 			continue;
 		if (nw < 2 || (strcasecmp(w[1], "yes") && strcasecmp(w[1], "no"))) {
-			snprintf(err, errlen, "%s:%zu: PasswordAuthentication: expected yes or no", fname,
+			snprintf(err, errlen, CE_("%s:%zu: PasswordAuthentication: expected yes or no"), fname,
 				 line);
 			*out = SEC_UNKNOWN;
 			return -1;

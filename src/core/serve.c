@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../util/util.h"
+#include "i18n.h"
 
 /* A week and the 30-day month (docs/serve.md "A month"). */
 #define WEEK_H 168.0
@@ -310,11 +311,11 @@ int serve_run(const struct workload *w0, const struct model_spec *arch,
 
 	memset(r, 0, sizeof(*r));
 	if (!w) {
-		snprintf(err, errlen, "serve: out of memory");
+		snprintf(err, errlen, CE_("serve: out of memory"));
 		return -1;
 	}
 	if (!serve_wanted(w0)) {
-		snprintf(err, errlen, "serve: a service needs task infer and serve (24x7, 8x5 or 12h)");
+		snprintf(err, errlen, CE_("serve: a service needs task infer and serve (24x7, 8x5 or 12h)"));
 		goto out;
 	}
 	/* the one-GPU estimate: memory by component, the prefill FLOPs per token */
@@ -346,7 +347,7 @@ int serve_run(const struct workload *w0, const struct model_spec *arch,
 	r->considered = set->n;
 	v = calloc(set->n ? set->n : 1, sizeof(*v));
 	if (!v) {
-		snprintf(err, errlen, "serve: out of memory");
+		snprintf(err, errlen, CE_("serve: out of memory"));
 		goto out;
 	}
 	for (size_t i = 0; i < set->n; i++) {

@@ -29,6 +29,7 @@
 #include "skytask.h"
 #include "units.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 #define YAML_MAX_DEPTH 64
 
@@ -94,7 +95,7 @@ struct rd {
 
 static int syntax_error(struct rd *r, const char *where)
 {
-	snprintf(r->err, r->errlen, "%s:%zu: %s%sYAML syntax error: %s", r->fname,
+	snprintf(r->err, r->errlen, CE_("%s:%zu: %s%sYAML syntax error: %s"), r->fname,
 		 r->p.problem_mark.line + 1, where ? where : "", where ? ": " : "",
 		 r->p.problem ? r->p.problem : "unknown");
 	return -1;
@@ -128,13 +129,13 @@ static int tn_build(struct rd *r, yaml_event_t *e, struct tnode *n, int depth, c
 		break;
 	default:
 		yaml_event_delete(e);
-		snprintf(r->err, r->errlen, "%s:%zu: %s: unexpected YAML event", r->fname, n->line, where);
+		snprintf(r->err, r->errlen, CE_("%s:%zu: %s: unexpected YAML event"), r->fname, n->line, where);
 		return -1;
 	}
 	n->type = e->type == YAML_MAPPING_START_EVENT ? TN_MAP : TN_SEQ;
 	yaml_event_delete(e);
 	if (depth > YAML_MAX_DEPTH) {
-		snprintf(r->err, r->errlen, "%s:%zu: %s: nesting deeper than %d levels", r->fname, n->line,
+		snprintf(r->err, r->errlen, CE_("%s:%zu: %s: nesting deeper than %d levels"), r->fname, n->line,
 			 where, YAML_MAX_DEPTH);
 		return -1;
 	}
@@ -163,7 +164,7 @@ static int tn_build(struct rd *r, yaml_event_t *e, struct tnode *n, int depth, c
 		n->nkid++;
 	}
 nomem:
-	snprintf(r->err, r->errlen, "%s:%zu: %s: out of memory", r->fname, n->line, where);
+	snprintf(r->err, r->errlen, CE_("%s:%zu: %s: out of memory"), r->fname, n->line, where);
 	return -1;
 }
 
@@ -184,7 +185,7 @@ static int skip_node(struct rd *r, yaml_event_t *e, int depth0, const char *wher
 			return syntax_error(r, where);
 		if (x.type == YAML_MAPPING_START_EVENT || x.type == YAML_SEQUENCE_START_EVENT) {
 			if (++depth + depth0 > YAML_MAX_DEPTH) {
-				snprintf(r->err, r->errlen, "%s:%zu: %s: nesting deeper than %d levels", r->fname,
+				snprintf(r->err, r->errlen, CE_("%s:%zu: %s: nesting deeper than %d levels"), r->fname,
 					 ev_line(&x), where, YAML_MAX_DEPTH);
 				yaml_event_delete(&x);
 				return -1;
@@ -221,13 +222,13 @@ static const char *kind_of(const struct tnode *n)
 {
 	switch (n->type) {
 	case TN_MAP:
-		return "a mapping";
+		return CE_("a mapping");
 	case TN_SEQ:
-		return "a list";
+		return CE_("a list");
 	case TN_ALIAS:
-		return "an alias (YAML aliases are not supported here)";
+		return CE_("an alias (YAML aliases are not supported here)");
 	default:
-		return "a value";
+		return CE_("a value");
 	}
 }
 
@@ -238,7 +239,7 @@ static int want_scalar(struct ctx *c, const struct tnode *v, const char *key, co
 
 	if (v->type == TN_SCALAR && !v->null)
 		return 0;
-	snprintf(fmt, sizeof(fmt), "expected %s, got %s", what, v->type == TN_SCALAR ? "nothing" : kind_of(v));
+	snprintf(fmt, sizeof(fmt), CE_("expected %s, got %s"), what, v->type == TN_SCALAR ? CE_("nothing") : kind_of(v));
 	return fail(c, v->line, key, fmt, NULL);
 }
 
@@ -248,13 +249,13 @@ static int check_keys(struct ctx *c, const struct tnode *m, const char *key)
 	for (size_t i = 0; i + 1 < m->nkid; i += 2) {
 		const struct tnode *k = &m->kid[i];
 		if (k->type != TN_SCALAR) {
-			return fail(c, k->line, key, "expected key: value pairs, got a key that is %s",
-				    k->type == TN_MAP ? "a mapping" : k->type == TN_SEQ ? "a list" : "an alias");
+			return fail(c, k->line, key, CE_("expected key: value pairs, got a key that is %s"),
+				    k->type == TN_MAP ? CE_("a mapping") : k->type == TN_SEQ ? CE_("a list") : CE_("an alias"));
 		}
 		for (size_t j = 0; j < i; j += 2)
 			if (m->kid[j].len == k->len && !memcmp(m->kid[j].s, k->s, k->len)) {
 				char fmt[128], q[QUOTE_KEEP * 4 + 8];
-				snprintf(fmt, sizeof(fmt), "duplicate key '%s' (first given on line %zu)",
+				snprintf(fmt, sizeof(fmt), CE_("duplicate key '%s' (first given on line %zu)"),
 					 quote_value(k->s, q, sizeof(q)), m->kid[j].line);
 				snprintf(c->err, c->errlen, "%s:%zu: %s%s%s: %s", c->fname, k->line, c->where,
 					 key ? "." : "", key ? key : "", fmt);
@@ -272,7 +273,7 @@ static int read_min(struct ctx *c, const struct tnode *v, const char *key, doubl
 	char num[64], fmt[160];
 	size_t n;
 
-	if (want_scalar(c, v, key, "a number or a minimum such as 8+"))
+	if (want_scalar(c, v, key, CE_("a number or a minimum such as 8+")))
 		return -1;
 	n = v->len;
 	*exact = true;
@@ -288,7 +289,7 @@ static int read_min(struct ctx *c, const struct tnode *v, const char *key, doubl
 		goto bad;
 	return 0;
 bad:
-	snprintf(fmt, sizeof(fmt), "expected a number from 0.001 to %.0f or a minimum such as 8+, got '%%s'", max);
+	snprintf(fmt, sizeof(fmt), CE_("expected a number from 0.001 to %.0f or a minimum such as 8+, got '%%s'"), max);
 	return fail(c, v->line, key, fmt, v->s);
 }
 
@@ -305,7 +306,7 @@ static int read_size(struct ctx *c, const struct tnode *v, const char *key, bool
 	size_t n;
 	double scale = 1;
 
-	if (want_scalar(c, v, key, plus ? "a size such as 64GB or 32+" : "a size such as 256 or 1TB"))
+	if (want_scalar(c, v, key, plus ? CE_("a size such as 64GB or 32+") : CE_("a size such as 256 or 1TB")))
 		return -1;
 	n = v->len;
 	*exact = true;
@@ -337,7 +338,7 @@ static int read_size(struct ctx *c, const struct tnode *v, const char *key, bool
 		goto bad;
 	return 0;
 bad:
-	snprintf(fmt, sizeof(fmt), "expected a size above 0 and at most %.0f GB (units KB, MB, GB, TB, PB%s), got '%%s'",
+	snprintf(fmt, sizeof(fmt), CE_("expected a size above 0 and at most %.0f GB (units KB, MB, GB, TB, PB%s), got '%%s'"),
 		 max_gib, plus ? "; + for a minimum" : "");
 	return fail(c, v->line, key, fmt, v->s);
 }
@@ -346,10 +347,10 @@ static int copy_text(struct ctx *c, const struct tnode *v, const char *key, char
 {
 	char fmt[96];
 
-	if (want_scalar(c, v, key, "a name"))
+	if (want_scalar(c, v, key, CE_("a name")))
 		return -1;
 	if (v->len >= n) {
-		snprintf(fmt, sizeof(fmt), "longer than %zu characters", n - 1);
+		snprintf(fmt, sizeof(fmt), CE_("longer than %zu characters"), n - 1);
 		return fail(c, v->line, key, fmt, NULL);
 	}
 	memcpy(out, v->s, v->len + 1);
@@ -370,7 +371,7 @@ static int read_infra(struct ctx *c, const struct tnode *v, struct sky_res *r)
 	const char *s, *e;
 	size_t n = 0;
 
-	if (want_scalar(c, v, "infra", "cloud[/region[/zone]] such as aws/us-east-1"))
+	if (want_scalar(c, v, "infra", CE_("cloud[/region[/zone]] such as aws/us-east-1")))
 		return -1;
 	s = v->s;
 	e = s + v->len;
@@ -379,7 +380,7 @@ static int read_infra(struct ctx *c, const struct tnode *v, struct sky_res *r)
 	while (e > s && (isspace((unsigned char)e[-1]) || e[-1] == '/'))
 		e--;
 	if ((size_t)(e - s) >= sizeof(buf))
-		return fail(c, v->line, "infra", "longer than 255 characters", NULL);
+		return fail(c, v->line, "infra", CE_("longer than 255 characters"), NULL);
 	memcpy(buf, s, (size_t)(e - s));
 	buf[e - s] = '\0';
 	r->cloud[0] = r->region[0] = r->zone[0] = '\0';
@@ -399,7 +400,7 @@ static int read_infra(struct ctx *c, const struct tnode *v, struct sky_res *r)
 			if (strstr(buf, "//"))
 				goto empty;
 			if (strlen(ctx) >= sizeof(r->region))
-				return fail(c, v->line, "infra", "context longer than 63 characters", NULL);
+				return fail(c, v->line, "infra", CE_("context longer than 63 characters"), NULL);
 			if (strcmp(ctx, "*"))
 				snprintf(r->region, sizeof(r->region), "%s", ctx);
 			return 0;
@@ -417,7 +418,7 @@ static int read_infra(struct ctx *c, const struct tnode *v, struct sky_res *r)
 		if (!*p)
 			goto empty;
 		if (n == 3)
-			return fail(c, v->line, "infra", "expected cloud, cloud/region or cloud/region/zone, got '%s'",
+			return fail(c, v->line, "infra", CE_("expected cloud, cloud/region or cloud/region/zone, got '%s'"),
 				    v->s);
 		part[n++] = p;
 		if (!slash)
@@ -426,7 +427,7 @@ static int read_infra(struct ctx *c, const struct tnode *v, struct sky_res *r)
 	}
 	if (strlen(part[0]) >= sizeof(r->cloud) || (part[1] && strlen(part[1]) >= sizeof(r->region)) ||
 	    (part[2] && strlen(part[2]) >= sizeof(r->zone)))
-		return fail(c, v->line, "infra", "a part longer than its limit (cloud 31, region and zone 63 characters)",
+		return fail(c, v->line, "infra", CE_("a part longer than its limit (cloud 31, region and zone 63 characters)"),
 			    NULL);
 	if (strcmp(part[0], "*")) {
 		snprintf(r->cloud, sizeof(r->cloud), "%s", part[0]);
@@ -438,7 +439,7 @@ static int read_infra(struct ctx *c, const struct tnode *v, struct sky_res *r)
 		snprintf(r->zone, sizeof(r->zone), "%s", part[2]);
 	return 0;
 empty:
-	return fail(c, v->line, "infra", "expected no empty part (such as '//'), got '%s'", v->s);
+	return fail(c, v->line, "infra", CE_("expected no empty part (such as '//'), got '%s'"), v->s);
 }
 
 /* autostop: true (5 idle minutes), false, N (minutes), "<N><m|h|d|w>",
@@ -450,7 +451,7 @@ static int read_minutes(struct ctx *c, const struct tnode *v, const char *key, d
 	double scale = 1;
 	size_t n;
 
-	if (want_scalar(c, v, key, "idle minutes such as 10 or 1h"))
+	if (want_scalar(c, v, key, CE_("idle minutes such as 10 or 1h")))
 		return -1;
 	n = v->len;
 	if (n >= sizeof(num))
@@ -472,17 +473,17 @@ static int read_minutes(struct ctx *c, const struct tnode *v, const char *key, d
 	*min *= scale;
 	return 0;
 bad:
-	return fail(c, v->line, key, "expected idle minutes from 0 to 100000000 (units m, h, d, w), got '%s'", v->s);
+	return fail(c, v->line, key, CE_("expected idle minutes from 0 to 100000000 (units m, h, d, w), got '%s'"), v->s);
 }
 
 static int read_bool(struct ctx *c, const struct tnode *v, const char *key, int *out)
 {
 	char msg[128];
 
-	if (want_scalar(c, v, key, "true or false"))
+	if (want_scalar(c, v, key, CE_("true or false")))
 		return -1;
 	if (units_parse_bool(v->s, out, msg, sizeof(msg)))
-		return fail(c, v->line, key, "expected true or false, got '%s'", v->s);
+		return fail(c, v->line, key, CE_("expected true or false, got '%s'"), v->s);
 	return 0;
 }
 
@@ -510,7 +511,7 @@ static int read_autostop(struct ctx *c, const struct tnode *v, struct sky_res *r
 		}
 		return 0;
 	}
-	if (want_scalar(c, v, "autostop", "true, false, idle minutes or {idle_minutes, down}"))
+	if (want_scalar(c, v, "autostop", CE_("true, false, idle minutes or {idle_minutes, down}")))
 		return -1;
 	if (!units_parse_bool(v->s, &b, (char[8]){0}, 8) && !isdigit((unsigned char)v->s[0])) {
 		r->autostop_off = !b;
@@ -529,14 +530,14 @@ static int count_ports(struct ctx *c, const struct tnode *v, int *n)
 			int k;
 			if (v->kid[i].type == TN_SEQ || count_ports(c, &v->kid[i], &k))
 				return v->kid[i].type == TN_SEQ ?
-					fail(c, v->kid[i].line, "ports", "expected a port or a range, got a list", NULL) : -1;
+					fail(c, v->kid[i].line, "ports", CE_("expected a port or a range, got a list"), NULL) : -1;
 			if (*n + k > 65535)
-				return fail(c, v->line, "ports", "expected at most 65535 ports", NULL);
+				return fail(c, v->line, "ports", CE_("expected at most 65535 ports"), NULL);
 			*n += k;
 		}
 		return 0;
 	}
-	if (want_scalar(c, v, "ports", "a port such as 8080 or a range such as 10052-10100"))
+	if (want_scalar(c, v, "ports", CE_("a port such as 8080 or a range such as 10052-10100")))
 		return -1;
 	{
 		long a, b;
@@ -546,8 +547,8 @@ static int count_ports(struct ctx *c, const struct tnode *v, int *n)
 		if (end != v->s && *end == '-')
 			b = strtol(end + 1, &end, 10);
 		if (end == v->s || *end || a < 1 || b > 65535 || b < a)
-			return fail(c, v->line, "ports", "expected a port from 1 to 65535 or a range such as 10052-10100, "
-				    "got '%s'", v->s);
+			return fail(c, v->line, "ports", CE_("expected a port from 1 to 65535 or a range such as 10052-10100, "
+				    "got '%s'"), v->s);
 		*n = (int)(b - a + 1);
 	}
 	return 0;
@@ -578,7 +579,7 @@ static int add_accel(struct ctx *c, struct accels *a, const char *spec, const st
 	char fmt[160];
 
 	if (a->n >= SKY_MAX_CANDIDATES) {
-		snprintf(fmt, sizeof(fmt), "at most %d choices", SKY_MAX_CANDIDATES);
+		snprintf(fmt, sizeof(fmt), CE_("at most %d choices"), SKY_MAX_CANDIDATES);
 		return fail(c, line, "accelerators", fmt, NULL);
 	}
 	while (nlen && isspace((unsigned char)spec[nlen - 1]))
@@ -588,11 +589,11 @@ static int add_accel(struct ctx *c, struct accels *a, const char *spec, const st
 		nlen--;
 	}
 	if (!nlen)
-		return fail(c, line, "accelerators", "expected a GPU name such as A100 or A100:8, got '%s'", spec);
+		return fail(c, line, "accelerators", CE_("expected a GPU name such as A100 or A100:8, got '%s'"), spec);
 	if (nlen >= sizeof(x->name))
-		return fail(c, line, "accelerators", "GPU name longer than 47 characters", NULL);
+		return fail(c, line, "accelerators", CE_("GPU name longer than 47 characters"), NULL);
 	if (count && count->type != TN_SCALAR)
-		return fail(c, count->line, "accelerators", "expected a count, got a list, a mapping or an alias", NULL);
+		return fail(c, count->line, "accelerators", CE_("expected a count, got a list, a mapping or an alias"), NULL);
 	x = &a->v[a->n];
 	memcpy(x->name, spec, nlen);
 	x->name[nlen] = '\0';
@@ -601,8 +602,8 @@ static int add_accel(struct ctx *c, struct accels *a, const char *spec, const st
 	if (ctext) {
 		if (units_scan_number(ctext, &x->count) || !(x->count >= SKY_MIN_ACCEL_COUNT) ||
 		    x->count > SKY_MAX_ACCEL_COUNT) {
-			snprintf(fmt, sizeof(fmt), "expected NAME:COUNT with a COUNT from %g to %d such as A100:8 "
-				 "(L4:0.5 for half a GPU), got '%%s'", SKY_MIN_ACCEL_COUNT, SKY_MAX_ACCEL_COUNT);
+			snprintf(fmt, sizeof(fmt), CE_("expected NAME:COUNT with a COUNT from %g to %d such as A100:8 "
+				 "(L4:0.5 for half a GPU), got '%%s'"), SKY_MIN_ACCEL_COUNT, SKY_MAX_ACCEL_COUNT);
 			return fail(c, line, "accelerators", fmt, colon ? spec : ctext);
 		}
 	}
@@ -620,13 +621,13 @@ static int read_accels(struct ctx *c, const struct tnode *v, struct accels *a)
 		return add_accel(c, a, v->s, NULL, v->line);
 	}
 	if (v->type == TN_ALIAS)
-		return fail(c, v->line, "accelerators", "expected NAME:COUNT, a list or a set, got an alias", NULL);
+		return fail(c, v->line, "accelerators", CE_("expected NAME:COUNT, a list or a set, got an alias"), NULL);
 	if (v->type == TN_SEQ) {
 		/* [A100:8, H100:8]: tried in the order written */
 		for (size_t i = 0; i < v->nkid; i++) {
 			if (v->kid[i].type != TN_SCALAR || v->kid[i].null)
-				return fail(c, v->kid[i].line, "accelerators", "expected NAME:COUNT entries, got %s",
-					    v->kid[i].type == TN_SCALAR ? "nothing" : kind_of(&v->kid[i]));
+				return fail(c, v->kid[i].line, "accelerators", CE_("expected NAME:COUNT entries, got %s"),
+					    v->kid[i].type == TN_SCALAR ? CE_("nothing") : kind_of(&v->kid[i]));
 			if (add_accel(c, a, v->kid[i].s, NULL, v->kid[i].line))
 				return -1;
 		}
@@ -639,8 +640,8 @@ static int read_accels(struct ctx *c, const struct tnode *v, struct accels *a)
 	for (size_t i = 0; i + 1 < v->nkid; i += 2) {
 		const struct tnode *val = &v->kid[i + 1];
 		if (strchr(v->kid[i].s, ':') && !(val->type == TN_SCALAR && val->null))
-			return fail(c, v->kid[i].line, "accelerators", "expected NAME: COUNT or a set of NAME:COUNT, "
-				    "got '%s' with a count", v->kid[i].s);
+			return fail(c, v->kid[i].line, "accelerators", CE_("expected NAME: COUNT or a set of NAME:COUNT, "
+				    "got '%s' with a count"), v->kid[i].s);
 		if (add_accel(c, a, v->kid[i].s, val, v->kid[i].line))
 			return -1;
 	}
@@ -665,7 +666,7 @@ static int res_key(struct ctx *c, struct sky_res *r, struct accels *a, bool *has
 	int b;
 
 	if (v->type == TN_ALIAS && strcmp(k, "labels") && strcmp(k, "accelerator_args") && strcmp(k, "image_id"))
-		return fail(c, v->line, k, "expected a value, got an alias (YAML aliases are not supported here)", NULL);
+		return fail(c, v->line, k, CE_("expected a value, got an alias (YAML aliases are not supported here)"), NULL);
 	if (!strcmp(k, "accelerators")) {
 		*has_accel = true;
 		return read_accels(c, v, a);
@@ -693,13 +694,13 @@ static int res_key(struct ctx *c, struct sky_res *r, struct accels *a, bool *has
 		/* yaml-spec.rst: floored to whole GB (1500MB is 1GB) */
 		r->disk_gb = floor(r->disk_gb);
 		if (r->disk_gb < 1)
-			return fail(c, v->line, k, "expected at least 1 GB (SkyPilot floors to whole GB), got '%s'", v->s);
+			return fail(c, v->line, k, CE_("expected at least 1 GB (SkyPilot floors to whole GB), got '%s'"), v->s);
 		return 0;
 	}
 	if (!strcmp(k, "disk_tier")) {
 		static const char *const tiers[] = {"low", "medium", "high", "ultra", "best"};
 		char t[16];
-		if (want_scalar(c, v, k, "low, medium, high, ultra or best"))
+		if (want_scalar(c, v, k, CE_("low, medium, high, ultra or best")))
 			return -1;
 		snprintf(t, sizeof(t), "%s", v->s);
 		lower(t);
@@ -708,7 +709,7 @@ static int res_key(struct ctx *c, struct sky_res *r, struct accels *a, bool *has
 				snprintf(r->disk_tier, sizeof(r->disk_tier), "%s", tiers[i]);
 				return 0;
 			}
-		return fail(c, v->line, k, "expected low, medium, high, ultra or best, got '%s'", v->s);
+		return fail(c, v->line, k, CE_("expected low, medium, high, ultra or best, got '%s'"), v->s);
 	}
 	if (!strcmp(k, "infra"))
 		return read_infra(c, v, r);
@@ -780,13 +781,13 @@ static int push_cand(struct ctx *c, const struct sky_res *r, size_t line)
 	char fmt[96];
 
 	if (d->ncand >= SKY_MAX_CANDIDATES) {
-		snprintf(fmt, sizeof(fmt), "at most %d candidate resources (any_of/ordered x accelerators)",
+		snprintf(fmt, sizeof(fmt), CE_("at most %d candidate resources (any_of/ordered x accelerators)"),
 			 SKY_MAX_CANDIDATES);
 		return fail(c, line, NULL, fmt, NULL);
 	}
 	nv = realloc(d->cand, (d->ncand + 1) * sizeof(*nv));
 	if (!nv)
-		return fail(c, line, NULL, "out of memory", NULL);
+		return fail(c, line, NULL, CE_("out of memory"), NULL);
 	d->cand = nv;
 	d->cand[d->ncand++] = *r;
 	return 0;
@@ -805,7 +806,7 @@ static int expand(struct ctx *c, const struct tnode *base, const struct tnode *e
 	a.pref = SKY_PREF_ONE;
 	if (entry && map_has_key(entry, "infra") && (map_has_key(entry, "cloud") || map_has_key(entry, "region") ||
 						       map_has_key(entry, "zone")))
-		return fail(c, line, NULL, "infra and cloud/region/zone: give one of them", NULL);
+		return fail(c, line, NULL, CE_("infra and cloud/region/zone: give one of them"), NULL);
 	for (size_t i = 0; i + 1 < base->nkid; i += 2) {
 		const char *k = base->kid[i].s;
 		if (!strcmp(k, "any_of") || !strcmp(k, "ordered"))
@@ -828,7 +829,7 @@ static int expand(struct ctx *c, const struct tnode *base, const struct tnode *e
 		for (size_t i = 0; i + 1 < entry->nkid; i += 2) {
 			const char *k = entry->kid[i].s;
 			if (!strcmp(k, "any_of") || !strcmp(k, "ordered"))
-				return fail(c, entry->kid[i].line, k, "expected resources keys; any_of and ordered do not nest",
+				return fail(c, entry->kid[i].line, k, CE_("expected resources keys; any_of and ordered do not nest"),
 					    NULL);
 			if (res_key(c, &r, &a, &has_accel, &entry->kid[i], &entry->kid[i + 1]))
 				return -1;
@@ -856,12 +857,12 @@ static int read_resources(struct ctx *c, const struct tnode *v)
 	if (v->type == TN_SCALAR && v->null)
 		return 0;
 	if (v->type != TN_MAP)
-		return fail(c, v->line, NULL, "expected a mapping of resources keys, got %s", kind_of(v));
+		return fail(c, v->line, NULL, CE_("expected a mapping of resources keys, got %s"), kind_of(v));
 	if (check_keys(c, v, NULL))
 		return -1;
 	d->has_resources = true;
 	if (map_has_key(v, "infra") && (map_has_key(v, "cloud") || map_has_key(v, "region") || map_has_key(v, "zone")))
-		return fail(c, v->line, NULL, "infra and cloud/region/zone: give one of them", NULL);
+		return fail(c, v->line, NULL, CE_("infra and cloud/region/zone: give one of them"), NULL);
 	for (size_t i = 0; i + 1 < v->nkid; i += 2) {
 		if (!strcmp(v->kid[i].s, "any_of"))
 			any = &v->kid[i + 1];
@@ -869,20 +870,20 @@ static int read_resources(struct ctx *c, const struct tnode *v)
 			ord = &v->kid[i + 1];
 	}
 	if (any && ord)
-		return fail(c, v->line, NULL, "any_of and ordered: give one of them (SkyPilot refuses both)", NULL);
+		return fail(c, v->line, NULL, CE_("any_of and ordered: give one of them (SkyPilot refuses both)"), NULL);
 	list = any ? any : ord;
 	if (!list || (list->type == TN_SCALAR && list->null))
 		return expand(c, v, NULL, v->line);
 	if (list->type != TN_SEQ || !list->nkid)
-		return fail(c, list->line, any ? "any_of" : "ordered", "expected a list of resources mappings, got %s",
-			    list->type == TN_SEQ ? "an empty list" : kind_of(list));
+		return fail(c, list->line, any ? "any_of" : "ordered", CE_("expected a list of resources mappings, got %s"),
+			    list->type == TN_SEQ ? CE_("an empty list") : kind_of(list));
 	d->pref = any ? SKY_PREF_ANY_OF : SKY_PREF_ORDERED;
 	for (size_t i = 0; i < list->nkid; i++) {
 		const struct tnode *e = &list->kid[i];
 		snprintf(c->where, sizeof(c->where), "resources.%s[%zu]", any ? "any_of" : "ordered", i + 1);
 		if (e->type != TN_MAP)
-			return fail(c, e->line, NULL, "expected a mapping of resources keys, got %s",
-				    e->type == TN_SCALAR ? (e->null ? "nothing" : "a value") : kind_of(e));
+			return fail(c, e->line, NULL, CE_("expected a mapping of resources keys, got %s"),
+				    e->type == TN_SCALAR ? (e->null ? CE_("nothing") : CE_("a value")) : kind_of(e));
 		if (check_keys(c, e, NULL) || expand(c, v, e, e->line))
 			return -1;
 	}
@@ -898,27 +899,27 @@ static int read_envs(struct ctx *c, const struct tnode *v)
 	if (v->type == TN_SCALAR && v->null)
 		return 0;
 	if (v->type != TN_MAP)
-		return fail(c, v->line, NULL, "expected a mapping of NAME: value, got %s", kind_of(v));
+		return fail(c, v->line, NULL, CE_("expected a mapping of NAME: value, got %s"), kind_of(v));
 	if (check_keys(c, v, NULL))
 		return -1;
 	if (v->nkid / 2 > SKY_MAX_ENVS) {
-		snprintf(fmt, sizeof(fmt), "at most %d variables", SKY_MAX_ENVS);
+		snprintf(fmt, sizeof(fmt), CE_("at most %d variables"), SKY_MAX_ENVS);
 		return fail(c, v->line, NULL, fmt, NULL);
 	}
 	d->env = calloc(v->nkid / 2 + 1, sizeof(*d->env));
 	if (!d->env)
-		return fail(c, v->line, NULL, "out of memory", NULL);
+		return fail(c, v->line, NULL, CE_("out of memory"), NULL);
 	for (size_t i = 0; i + 1 < v->nkid; i += 2) {
 		const struct tnode *val = &v->kid[i + 1];
 		struct sky_env *e = &d->env[d->nenv];
 		if (val->type != TN_SCALAR)
-			return fail(c, val->line, v->kid[i].s, "expected a text value or nothing, got %s", kind_of(val));
+			return fail(c, val->line, v->kid[i].s, CE_("expected a text value or nothing, got %s"), kind_of(val));
 		e->key = strdup(v->kid[i].s);
 		e->value = strdup(val->null ? "" : val->s);
 		e->line = v->kid[i].line;
 		d->nenv++;
 		if (!e->key || !e->value)
-			return fail(c, val->line, NULL, "out of memory", NULL);
+			return fail(c, val->line, NULL, CE_("out of memory"), NULL);
 	}
 	return 0;
 }
@@ -965,12 +966,12 @@ static const char *shape_name(const struct shape *s)
 	if (s->gh_runs)
 		return "a GitHub Action";
 	if (s->vol_type && s->vol_size)
-		return "a SkyPilot volume";
+		return CE_("a SkyPilot volume");
 	if (s->cloud_cfg)
-		return "a SkyPilot config";
+		return CE_("a SkyPilot config");
 	if (s->any_key)
-		return "a tool's configuration (its keys are no SkyPilot task's)";
-	return "an empty file";
+		return CE_("a tool's configuration (its keys are no SkyPilot task's)");
+	return CE_("an empty file");
 }
 
 struct seen {
@@ -1053,7 +1054,7 @@ static int doc_value(struct rd *rd, struct ctx *c, const char *key, yaml_event_t
 			if (e->type == YAML_SCALAR_EVENT && !*text) {
 				*text = malloc(e->data.scalar.length + 1);
 				if (!*text)
-					return fail(c, kline, key, "out of memory", NULL);
+					return fail(c, kline, key, CE_("out of memory"), NULL);
 				memcpy(*text, e->data.scalar.value, e->data.scalar.length);
 				(*text)[e->data.scalar.length] = '\0';
 			}
@@ -1081,9 +1082,9 @@ static int doc_value(struct rd *rd, struct ctx *c, const char *key, yaml_event_t
 	if (!strcmp(key, "name")) {
 		snprintf(c->where, sizeof(c->where), "name");
 		if (n.type != TN_SCALAR)
-			rc = fail(c, n.line, NULL, "expected a name, got %s", kind_of(&n));
+			rc = fail(c, n.line, NULL, CE_("expected a name, got %s"), kind_of(&n));
 		else if (!n.null && n.len >= sizeof(d->name))
-			rc = fail(c, n.line, NULL, "longer than 127 characters", NULL);
+			rc = fail(c, n.line, NULL, CE_("longer than 127 characters"), NULL);
 		else if (!n.null)
 			memcpy(d->name, n.s, n.len + 1);
 	} else if (!strcmp(key, "num_nodes")) {
@@ -1093,10 +1094,10 @@ static int doc_value(struct rd *rd, struct ctx *c, const char *key, yaml_event_t
 		if (n.type == TN_SCALAR && n.null) {
 			d->num_nodes = 1;
 		} else if (n.type != TN_SCALAR) {
-			rc = fail(c, n.line, NULL, "expected a whole number of nodes, got %s", kind_of(&n));
+			rc = fail(c, n.line, NULL, CE_("expected a whole number of nodes, got %s"), kind_of(&n));
 		} else if (units_parse_int(n.s, 1, SKY_MAX_NODES, &v, msg, sizeof(msg))) {
 			char fmt[128];
-			snprintf(fmt, sizeof(fmt), "expected a whole number from 1 to %d, got '%%s'", SKY_MAX_NODES);
+			snprintf(fmt, sizeof(fmt), CE_("expected a whole number from 1 to %d, got '%%s'"), SKY_MAX_NODES);
 			rc = fail(c, n.line, NULL, fmt, n.s);
 		} else {
 			d->num_nodes = v;
@@ -1148,8 +1149,8 @@ static int read_doc(struct rd *rd, struct sky_task *t, struct shape *sh, bool *t
 		}
 		kline = ev_line(&e);
 		if (e.type != YAML_SCALAR_EVENT) {
-			snprintf(rd->err, rd->errlen, "%s:%zu: expected key: value pairs, got a key that is %s", rd->fname,
-				 kline, e.type == YAML_ALIAS_EVENT ? "an alias" : "a list or a mapping");
+			snprintf(rd->err, rd->errlen, CE_("%s:%zu: expected key: value pairs, got a key that is %s"), rd->fname,
+				 kline, e.type == YAML_ALIAS_EVENT ? CE_("an alias") : CE_("a list or a mapping"));
 			yaml_event_delete(&e);
 			goto out;
 		}
@@ -1161,11 +1162,11 @@ static int read_doc(struct rd *rd, struct sky_task *t, struct shape *sh, bool *t
 		yaml_event_delete(&e);
 		first = seen_add(&seen, key, kline);
 		if (first == (size_t)-1) {
-			snprintf(rd->err, rd->errlen, "%s:%zu: out of memory", rd->fname, kline);
+			snprintf(rd->err, rd->errlen, CE_("%s:%zu: out of memory"), rd->fname, kline);
 			goto out;
 		}
 		if (first && strcmp(key, "(a long key)")) {
-			snprintf(rd->err, rd->errlen, "%s:%zu: %s: duplicate key (first given on line %zu)", rd->fname,
+			snprintf(rd->err, rd->errlen, CE_("%s:%zu: %s: duplicate key (first given on line %zu)"), rd->fname,
 				 kline, quote_value(key, q, sizeof(q)), first);
 			goto out;
 		}
@@ -1204,7 +1205,7 @@ int sky_task_parse(const char *buf, size_t len, const char *fname, struct sky_ta
 	if (errlen)
 		err[0] = '\0';
 	if (!yaml_parser_initialize(&rd.p)) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		return -1;
 	}
 	yaml_parser_set_input_string(&rd.p, (const unsigned char *)buf, len);
@@ -1223,11 +1224,11 @@ int sky_task_parse(const char *buf, size_t len, const char *fname, struct sky_ta
 		case YAML_MAPPING_START_EVENT:
 			yaml_event_delete(&e);
 			if (t->ndoc >= SKY_MAX_DOCS) {
-				snprintf(err, errlen, "%s:%zu: more than %d YAML documents", fname, line, SKY_MAX_DOCS);
+				snprintf(err, errlen, CE_("%s:%zu: more than %d YAML documents"), fname, line, SKY_MAX_DOCS);
 				goto out;
 			}
 			if (new_doc(t, line)) {
-				snprintf(err, errlen, "%s:%zu: out of memory", fname, line);
+				snprintf(err, errlen, CE_("%s:%zu: out of memory"), fname, line);
 				goto out;
 			}
 			if (read_doc(&rd, t, &sh, &task_seen))
@@ -1239,13 +1240,13 @@ int sky_task_parse(const char *buf, size_t len, const char *fname, struct sky_ta
 			    (!e.data.scalar.length || !strcmp((const char *)e.data.scalar.value, "~") ||
 			     !strcmp((const char *)e.data.scalar.value, "null")))
 				break;
-			snprintf(err, errlen, "%s:%zu: expected a mapping of key: value, got a plain value", fname, line);
+			snprintf(err, errlen, CE_("%s:%zu: expected a mapping of key: value, got a plain value"), fname, line);
 			yaml_event_delete(&e);
 			goto out;
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_ALIAS_EVENT:
-			snprintf(err, errlen, "%s:%zu: expected a mapping of key: value, got %s", fname, line,
-				 e.type == YAML_ALIAS_EVENT ? "an alias" : "a list");
+			snprintf(err, errlen, CE_("%s:%zu: expected a mapping of key: value, got %s"), fname, line,
+				 e.type == YAML_ALIAS_EVENT ? CE_("an alias") : CE_("a list"));
 			yaml_event_delete(&e);
 			goto out;
 		default:
@@ -1255,8 +1256,8 @@ int sky_task_parse(const char *buf, size_t len, const char *fname, struct sky_ta
 	}
 	if (!task_seen) {
 		t->not_a_task = shape_name(&sh);
-		snprintf(err, errlen, "%s:1: looks like %s, not a SkyPilot task (no resources, run, setup, num_nodes, "
-			 "envs, file_mounts, workdir or service key)", fname, t->not_a_task);
+		snprintf(err, errlen, CE_("%s:1: looks like %s, not a SkyPilot task (no resources, run, setup, num_nodes, "
+			 "envs, file_mounts, workdir or service key)"), fname, t->not_a_task);
 		goto out;
 	}
 	rc = 0;

@@ -13,6 +13,7 @@
 #include "csv.h"
 #include "names.h"
 #include "slurm.h"
+#include "i18n.h"
 
 /* ---- the options table ---- */
 
@@ -34,12 +35,12 @@ static int opt_row(const struct csv *c, const struct csv_row *r, const char *fna
 		return -1;
 	for (const char *p = o->name; *p; p++)
 		if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '-')) {
-			snprintf(err, errlen, "%s:%zu: option: expected lower-case letters, digits and '-', got '%s'",
+			snprintf(err, errlen, CE_("%s:%zu: option: expected lower-case letters, digits and '-', got '%s'"),
 				 fname, r->line, o->name);
 			return -1;
 		}
 	if (strlen(shortname) > 1 || (shortname[0] && !isalpha((unsigned char)shortname[0]))) {
-		snprintf(err, errlen, "%s:%zu: short: expected one letter or nothing, got '%s'", fname, r->line,
+		snprintf(err, errlen, CE_("%s:%zu: short: expected one letter or nothing, got '%s'"), fname, r->line,
 			 shortname);
 		return -1;
 	}
@@ -47,15 +48,15 @@ static int opt_row(const struct csv *c, const struct csv_row *r, const char *fna
 	for (k = 0; k < 3 && strcmp(arg, args[k]); k++)
 		;
 	if (k == 3) {
-		snprintf(err, errlen, "%s:%zu: arg: expected none, required or optional, got '%s'", fname, r->line, arg);
+		snprintf(err, errlen, CE_("%s:%zu: arg: expected none, required or optional, got '%s'"), fname, r->line, arg);
 		return -1;
 	}
 	o->arg = (enum slurm_arg)k;
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(kind, kinds[k]); k++)
 		;
 	if (k == sizeof(kinds) / sizeof(kinds[0])) {
-		snprintf(err, errlen, "%s:%zu: kind: expected text, flag, time, count, range, mem, signal, "
-			 "open-mode, gres, gpus, path or array, got '%s'", fname, r->line, kind);
+		snprintf(err, errlen, CE_("%s:%zu: kind: expected text, flag, time, count, range, mem, signal, "
+			 "open-mode, gres, gpus, path or array, got '%s'"), fname, r->line, kind);
 		return -1;
 	}
 	o->kind = (enum slurm_kind)k;
@@ -80,7 +81,7 @@ int slurm_optdb_load(const char *buf, size_t len, const char *fname, struct slur
 	qsort(v, n, sizeof(struct slurm_opt), opt_cmp);
 	for (size_t i = 1; i < n; i++)
 		if (!strcmp(((struct slurm_opt *)v)[i].name, ((struct slurm_opt *)v)[i - 1].name)) {
-			snprintf(err, errlen, "%s: option: '%s' is listed twice", fname, ((struct slurm_opt *)v)[i].name);
+			snprintf(err, errlen, CE_("%s: option: '%s' is listed twice"), fname, ((struct slurm_opt *)v)[i].name);
 			free(v);
 			return -1;
 		}
@@ -334,7 +335,7 @@ int slurm_script_parse(const char *buf, size_t len, const char *fname, const str
 
 	memset(s, 0, sizeof(*s));
 	if (!len) {
-		snprintf(err, errlen, "%s:1: script: expected an sbatch script, got an empty file", fname);
+		snprintf(err, errlen, CE_("%s:1: script: expected an sbatch script, got an empty file"), fname);
 		return -1;
 	}
 	while (pos < len) {
@@ -801,7 +802,7 @@ int slurm_gen_plan(const struct slurm_gen_in *in, struct slurm_gen *out, char *e
 	} else if (in->limit_s > 0) {
 		want = in->limit_s;
 	} else {
-		snprintf(err, errlen, "no time to ask for: give --time, a workload with its work, or the partition's limit");
+		snprintf(err, errlen, CE_("no time to ask for: give --time, a workload with its work, or the partition's limit"));
 		return -1;
 	}
 	out->time_s = ceil(want / 60 - 1e-9) * 60;

@@ -4,6 +4,7 @@
  * formulas are derived in docs/billing.md ("Spot and checkpoints").
  */
 #include "spot.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,8 +63,8 @@ double spot_expected_wall(double work, double c, double r, double m, double tau)
 
 static int bad(char *err, size_t errlen, const char *what, double v)
 {
-	snprintf(err, errlen, "%s: expected %s, got %g", what,
-		 v != v ? "a number" : "a positive, finite time", v);
+	snprintf(err, errlen, CE_("%s: expected %s, got %g"), what,
+		 v != v ? CE_("a number") : CE_("a positive, finite time"), v);
 	return -1;
 }
 

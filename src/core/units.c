@@ -16,6 +16,7 @@
 #include "currency.h"
 #include "quote.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 struct suffix {
 	const char *name;
@@ -156,7 +157,7 @@ static int fail(char *err, size_t errlen, const char *what, const char *s)
 {
 	char q[QUOTE_KEEP * 4 + 8];
 
-	snprintf(err, errlen, "expected %s, got '%s'", what, quote_value(s, q, sizeof(q)));
+	snprintf(err, errlen, CE_("expected %s, got '%s'"), what, quote_value(s, q, sizeof(q)));
 	return -1;
 }
 
@@ -166,9 +167,9 @@ static int fail_range(char *err, size_t errlen, const struct kind *k, const char
 
 	quote_value(s, q, sizeof(q));
 	if (low)
-		snprintf(err, errlen, "expected %s of 0 or at least %s, got '%s'", k->noun, k->min_text, q);
+		snprintf(err, errlen, CE_("expected %s of 0 or at least %s, got '%s'"), CE_(k->noun), CE_(k->min_text), q);
 	else
-		snprintf(err, errlen, "expected %s of at most %s, got '%s'", k->noun, k->max_text, q);
+		snprintf(err, errlen, CE_("expected %s of at most %s, got '%s'"), CE_(k->noun), CE_(k->max_text), q);
 	return -1;
 }
 
@@ -182,13 +183,13 @@ static int parse_kind(const char *s, const struct kind *k, double *out,
 
 	if (rc == -2) {
 		char what[160];
-		snprintf(what, sizeof(what), "%s (not negative)", k->what);
+		snprintf(what, sizeof(what), CE_("%s (not negative)"), CE_(k->what));
 		return fail(err, errlen, what, s);
 	}
 	if (rc == -3)
 		return fail_range(err, errlen, k, s, 0);
 	if (rc || match_suffix(suf, k->tab, k->ntab, k->exact_case, &m))
-		return fail(err, errlen, k->what, s);
+		return fail(err, errlen, CE_(k->what), s);
 	x = v * m;
 	if (!isfinite(x) || x > k->max)
 		return fail_range(err, errlen, k, s, 0);
@@ -210,7 +211,7 @@ static const struct suffix count_tab[] = {
 int units_parse_count(const char *s, double *out, char *err, size_t errlen)
 {
 	static const struct kind k = {
-		"a count such as 512, 7e9, 32K, 7B", "a count", count_tab, NTAB(count_tab), 1,
+		N_("a count such as 512, 7e9, 32K, 7B"), N_("a count"), count_tab, NTAB(count_tab), 1,
 		UNITS_COUNT_MAX, "1e18", UNITS_COUNT_MIN, "1e-6",
 	};
 
@@ -229,8 +230,8 @@ static const struct suffix byte_tab[] = {
 int units_parse_bytes(const char *s, double *out, char *err, size_t errlen)
 {
 	static const struct kind k = {
-		"a size such as 24GB, 1.5GiB or 512MiB", "a size", byte_tab, NTAB(byte_tab), 0,
-		UNITS_BYTES_MAX, "1e18 bytes (1 EB)", UNITS_BYTES_MIN, "1 byte",
+		N_("a size such as 24GB, 1.5GiB or 512MiB"), N_("a size"), byte_tab, NTAB(byte_tab), 0,
+		UNITS_BYTES_MAX, N_("1e18 bytes (1 EB)"), UNITS_BYTES_MIN, N_("1 byte"),
 	};
 
 	return parse_kind(s, &k, out, NULL, err, errlen);
@@ -248,15 +249,15 @@ int units_parse_bandwidth(const char *s, double *out, char *err, size_t errlen)
 	};
 	/* Case matters: Gb/s is bits, GB/s is bytes. */
 	static const struct kind k = {
-		"a bandwidth such as 20GB/s or 100Gb/s", "a bandwidth", tab, NTAB(tab), 1,
-		UNITS_BANDWIDTH_MAX, "1e15 B/s (1 PB/s)", UNITS_BANDWIDTH_MIN, "1 B/s",
+		N_("a bandwidth such as 20GB/s or 100Gb/s"), N_("a bandwidth"), tab, NTAB(tab), 1,
+		UNITS_BANDWIDTH_MAX, N_("1e15 B/s (1 PB/s)"), UNITS_BANDWIDTH_MIN, N_("1 B/s"),
 	};
 	double v;
 
 	if (parse_kind(s, &k, &v, NULL, err, errlen))
 		return -1;
 	if (v <= 0)
-		return fail(err, errlen, "a bandwidth above 0 such as 20GB/s or 100Gb/s", s);
+		return fail(err, errlen, CE_("a bandwidth above 0 such as 20GB/s or 100Gb/s"), s);
 	*out = v;
 	return 0;
 }
@@ -268,8 +269,8 @@ int units_parse_duration(const char *s, double *out, char *err, size_t errlen)
 		{"h", 3600}, {"hr", 3600}, {"d", 86400}, {"w", 604800},
 	};
 	static const struct kind k = {
-		"a duration such as 90s, 30m, 6h or 2d", "a duration", tab, NTAB(tab), 1,
-		UNITS_DURATION_MAX, "100 years", UNITS_DURATION_MIN, "1e-6s (below a microsecond)",
+		N_("a duration such as 90s, 30m, 6h or 2d"), N_("a duration"), tab, NTAB(tab), 1,
+		UNITS_DURATION_MAX, N_("100 years"), UNITS_DURATION_MIN, N_("1e-6s (below a microsecond)"),
 	};
 	const char *suf;
 	double v;
@@ -279,7 +280,7 @@ int units_parse_duration(const char *s, double *out, char *err, size_t errlen)
 	/* A bare number is no duration ("3": seconds? days?); zero needs no unit. */
 	if (!*suf && v != 0) {
 		char q[QUOTE_KEEP * 4 + 8];
-		snprintf(err, errlen, "expected a duration with a unit, e.g. 3d (ms, s, m, h, d, w), got '%s'",
+		snprintf(err, errlen, CE_("expected a duration with a unit, e.g. 3d (ms, s, m, h, d, w), got '%s'"),
 			 quote_value(s, q, sizeof(q)));
 		return -1;
 	}
@@ -291,8 +292,8 @@ int units_parse_fraction(const char *s, double *out, char *err, size_t errlen)
 {
 	static const struct suffix tab[] = {{"", 1}, {"%", 0.01}};
 	static const struct kind k = {
-		"a fraction such as 0.4 or 40%", "a fraction", tab, NTAB(tab), 1,
-		1.0, "1 (100%)", UNITS_FRACTION_MIN, "1e-9",
+		N_("a fraction such as 0.4 or 40%"), N_("a fraction"), tab, NTAB(tab), 1,
+		1.0, N_("1 (100%)"), UNITS_FRACTION_MIN, "1e-9",
 	};
 
 	return parse_kind(s, &k, out, NULL, err, errlen);
@@ -358,9 +359,9 @@ int units_parse_int_ex(const char *s, long min, long max, unsigned flags, long *
 bad:
 	quote_value(s, q, sizeof(q));
 	if (min == 1)
-		snprintf(err, errlen, "expected a positive whole number, got '%s' (at most %ld)", q, max);
+		snprintf(err, errlen, CE_("expected a positive whole number, got '%s' (at most %ld)"), q, max);
 	else
-		snprintf(err, errlen, "expected a whole number from %ld to %ld, got '%s'",
+		snprintf(err, errlen, CE_("expected a whole number from %ld to %ld, got '%s'"),
 			 min, max, q);
 	return -1;
 }
@@ -398,12 +399,12 @@ int units_parse_money(const char *s, double *amount, char code[8], char *err, si
 	if (!n || decimal_value(p, n, &v))
 		goto bad;
 	if (!isfinite(v) || v > UNITS_MONEY_MAX) {
-		snprintf(err, errlen, "expected an amount of at most 1e12, got '%s'",
+		snprintf(err, errlen, CE_("expected an amount of at most 1e12, got '%s'"),
 			 quote_value(s, q, sizeof(q)));
 		return -1;
 	}
 	if (v > 0 && v < UNITS_MONEY_MIN) {
-		snprintf(err, errlen, "expected an amount of 0 or at least 1e-9, got '%s'",
+		snprintf(err, errlen, CE_("expected an amount of 0 or at least 1e-9, got '%s'"),
 			 quote_value(s, q, sizeof(q)));
 		return -1;
 	}
@@ -422,7 +423,7 @@ int units_parse_money(const char *s, double *amount, char code[8], char *err, si
 	*amount = v;
 	return 0;
 bad:
-	snprintf(err, errlen, "expected an amount such as 300, $300, 300CNY or ¥300, got '%s'",
+	snprintf(err, errlen, CE_("expected an amount such as 300, $300, 300CNY or ¥300, got '%s'"),
 		 quote_value(s, q, sizeof(q)));
 	return -1;
 }
@@ -442,7 +443,7 @@ int units_parse_bool(const char *s, int *out, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	return fail(err, errlen, "true or false", s);
+	return fail(err, errlen, CE_("true or false"), s);
 }
 
 void units_fmt_fix(char *buf)

@@ -252,8 +252,8 @@ int workload_parse_serve(const char *s, struct serve_sched *out, char *err, size
 	out->days_per_week = d;
 	return 0;
 bad:
-	snprintf(err, errlen, "expected HOURSxDAYS (24x7, 8x5: hours a day up to 24, days a week 1 to 7) "
-		 "or hours a day (12h), got '%s'", q);
+	snprintf(err, errlen, CE_("expected HOURSxDAYS (24x7, 8x5: hours a day up to 24, days a week 1 to 7) "
+		 "or hours a day (12h), got '%s'"), q);
 	return -1;
 }
 
@@ -285,9 +285,9 @@ static void enum_expect(const char *const *names, const char *s, char *err, size
 		names_suggest_add(&sg, names[i]);
 	}
 	if (sg.best[0])
-		snprintf(err, errlen, "expected %s, got '%s' (did you mean '%s'?)", list, s, sg.best);
+		snprintf(err, errlen, CE_("expected %s, got '%s' (did you mean '%s'?)"), list, s, sg.best);
 	else
-		snprintf(err, errlen, "expected %s, got '%s'", list, s);
+		snprintf(err, errlen, CE_("expected %s, got '%s'"), list, s);
 }
 
 int workload_set(struct workload *w, const char *key, const char *value,
@@ -306,22 +306,22 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		for (size_t i = 0; i < workload_nfields; i++)
 			names_suggest_add(&sg, workload_fields[i].name);
 		if (sg.best[0])
-			snprintf(err, errlen, "unknown field (did you mean '%s'?)", sg.best);
+			snprintf(err, errlen, CE_("unknown field (did you mean '%s'?)"), sg.best);
 		else
-			snprintf(err, errlen, "unknown field (see 'gpurent help estimate')");
+			snprintf(err, errlen, CE_("unknown field (see 'gpurent help estimate')"));
 		return -2;
 	}
 	f = &workload_fields[idx];
 	p = (char *)w + f->offset;
 	quote_value(value, q, sizeof(q));
 	if (!value || !*value) {
-		snprintf(err, errlen, "expected a value, got nothing");
+		snprintf(err, errlen, CE_("expected a value, got nothing"));
 		return -1;
 	}
 	switch (f->type) {
 	case F_STR:
 		if (strlen(value) >= f->size) {
-			snprintf(err, errlen, "expected at most %zu characters", f->size - 1);
+			snprintf(err, errlen, CE_("expected at most %zu characters"), f->size - 1);
 			return -1;
 		}
 		memcpy(p, value, strlen(value) + 1);
@@ -330,7 +330,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		if (units_parse_count(value, &d, err, errlen))
 			return -1;
 		if (d <= 0) {
-			snprintf(err, errlen, "expected a positive count, got '%s'", q);
+			snprintf(err, errlen, CE_("expected a positive count, got '%s'"), q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
@@ -338,7 +338,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 	case F_NUMBER:
 		/* a plain decimal (no hex, inf, nan), as units.h reads them */
 		if (units_parse_count(value, &d, err, errlen) || !(d > 0) || d > WORKLOAD_NUMBER_MAX) {
-			snprintf(err, errlen, "expected a number above 0 and at most 1e6, got '%s'", q);
+			snprintf(err, errlen, CE_("expected a number above 0 and at most 1e6, got '%s'"), q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
@@ -352,7 +352,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		if (units_parse_duration(value, &d, err, errlen))
 			return -1;
 		if (d <= 0) {
-			snprintf(err, errlen, "expected a positive duration, got '%s'", q);
+			snprintf(err, errlen, CE_("expected a positive duration, got '%s'"), q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
@@ -368,7 +368,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 			return -1;
 		m.code_given = units_money_has_code(value);
 		if (m.amount <= 0) {
-			snprintf(err, errlen, "expected an amount above 0, got '%s'", q);
+			snprintf(err, errlen, CE_("expected an amount above 0, got '%s'"), q);
 			return -1;
 		}
 		memcpy(p, &m, sizeof(m));
@@ -378,7 +378,7 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		if (units_parse_fraction(value, &d, err, errlen))
 			return -1;
 		if (!strcmp(f->name, "mfu") && d <= 0) {
-			snprintf(err, errlen, "expected a utilisation above 0, got '%s'", q);
+			snprintf(err, errlen, CE_("expected a utilisation above 0, got '%s'"), q);
 			return -1;
 		}
 		memcpy(p, &d, sizeof(d));
@@ -441,12 +441,12 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 			char sug[128];
 			if (!model_db_suggest(mdb, w->model, sug, sizeof(sug))) {
 				*bad = workload_field_index("model");
-				snprintf(err, errlen, "model: unknown model '%s' (did you mean '%s'?)",
+				snprintf(err, errlen, CE_("model: unknown model '%s' (did you mean '%s'?)"),
 					 w->model, sug);
 				return -1;
 			}
 			return fail_field("model", bad, err, errlen,
-					  "unknown model '%s' (see 'gpurent models', or give params or layers/hidden/heads)",
+					  CE_("unknown model '%s' (see 'gpurent models', or give params or layers/hidden/heads)"),
 					  w->model, 0);
 		}
 	}
@@ -458,13 +458,13 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 		arch->kind = MODEL_DECODER;
 		if (!SET(w, "layers"))
 			return fail_field("layers", bad, err, errlen,
-					  "missing required field%s (a by-hand architecture needs layers, hidden and heads)", "", 0);
+					  CE_("missing required field%s (a by-hand architecture needs layers, hidden and heads)"), "", 0);
 		if (!SET(w, "hidden"))
 			return fail_field("hidden", bad, err, errlen,
-					  "missing required field%s (a by-hand architecture needs layers, hidden and heads)", "", 0);
+					  CE_("missing required field%s (a by-hand architecture needs layers, hidden and heads)"), "", 0);
 		if (!SET(w, "heads"))
 			return fail_field("heads", bad, err, errlen,
-					  "missing required field%s (a by-hand architecture needs layers, hidden and heads)", "", 0);
+					  CE_("missing required field%s (a by-hand architecture needs layers, hidden and heads)"), "", 0);
 		arch->kv_heads = w->heads;
 		arch->ffn = 4 * w->hidden;
 		arch->vocab = 32000;
@@ -478,7 +478,7 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 		for (size_t i = 0; i < ARRAY_SIZE(arch_only); i++)
 			if (SET(w, arch_only[i]))
 				return fail_field(arch_only[i], bad, err, errlen,
-						  "describes an architecture%s: give a preset or layers/hidden/heads, not only params",
+						  CE_("describes an architecture%s: give a preset or layers/hidden/heads, not only params"),
 						  "", 0);
 		memset(arch, 0, sizeof(*arch));
 		snprintf(arch->name, sizeof(arch->name), "%s", w->model[0] ? w->model : "custom");
@@ -488,7 +488,7 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 		return 0;
 	} else {
 		*bad = workload_field_index("model");
-		snprintf(err, errlen, "model: missing required field (a preset from 'gpurent models', params, or layers/hidden/heads)");
+		snprintf(err, errlen, CE_("model: missing required field (a preset from 'gpurent models', params, or layers/hidden/heads)"));
 		return -1;
 	}
 	if (arch->kind == MODEL_RESNET) {
@@ -498,12 +498,12 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 		for (size_t i = 0; i < ARRAY_SIZE(tf_only); i++)
 			if (SET(w, tf_only[i]))
 				return fail_field(tf_only[i], bad, err, errlen,
-						  "does not apply to the CNN preset '%s'", arch->name, 0);
+						  CE_("does not apply to the CNN preset '%s'"), arch->name, 0);
 		return 0;
 	}
 	if (SET(w, "params"))
 		return fail_field("params", bad, err, errlen,
-				  "give either params or an architecture, not both (model '%s' has one)",
+				  CE_("give either params or an architecture, not both (model '%s' has one)"),
 				  arch->name, 0);
 	if (SET(w, "layers")) arch->layers = w->layers;
 	if (SET(w, "hidden")) arch->hidden = w->hidden;
@@ -524,10 +524,10 @@ static int build_arch(struct workload *w, const struct model_db *mdb,
 		arch->head_dim = arch->hidden / arch->heads;
 	if (arch->hidden % arch->heads && !preset && !SET(w, "head_dim"))
 		return fail_field("heads", bad, err, errlen,
-				  "expected a divisor of hidden%s (%ld), or give head_dim", "", arch->hidden);
+				  CE_("expected a divisor of hidden%s (%ld), or give head_dim"), "", arch->hidden);
 	if (arch->kv_heads > arch->heads || arch->heads % arch->kv_heads)
 		return fail_field("kv_heads", bad, err, errlen,
-				  "expected a divisor of heads%s (%ld)", "", arch->heads);
+				  CE_("expected a divisor of heads%s (%ld)"), "", arch->heads);
 	return 0;
 }
 
@@ -592,7 +592,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		if (SET(w, "activation_checkpointing") && SET(w, "grad_checkpointing") &&
 		    (w->activation_checkpointing == AC_FULL) != (w->grad_checkpointing != 0))
 			return fail_field("grad_checkpointing", bad, err, errlen,
-					  "says %s, activation_checkpointing says otherwise: give one of them",
+					  CE_("says %s, activation_checkpointing says otherwise: give one of them"),
 					  w->grad_checkpointing ? "true" : "false", 0);
 		/* PEFT's prepare_model_for_kbit_training turns checkpointing on */
 		bool kbit = (w->task == TASK_QLORA || (w->task == TASK_LORA && SET(w, "quant_bits") &&
@@ -610,7 +610,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 			w->activation_offloading = fp->ac_offload && w->activation_checkpointing == AC_FULL;
 		if (w->activation_offloading && w->activation_checkpointing != AC_FULL && w->task != TASK_INFER)
 			return fail_field("activation_offloading", bad, err, errlen,
-					  "offloads the inputs full checkpointing keeps: give activation_checkpointing full%s",
+					  CE_("offloads the inputs full checkpointing keeps: give activation_checkpointing full%s"),
 					  "", 0);
 		if (!SET(w, "optimizer_step")) w->optimizer_step = fp->step;
 		if (!SET(w, "compile")) w->compile = fp->compile;
@@ -618,40 +618,40 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		if (!SET(w, "gpu_memory_utilization")) w->gpu_memory_utilization = fp->gpu_mem_util;
 		if (SET(w, "gpu_memory_utilization") && !(w->gpu_memory_utilization > 0))
 			return fail_field("gpu_memory_utilization", bad, err, errlen,
-					  "expected a share of the card above 0%s, up to 100%%", "", 0);
+					  CE_("expected a share of the card above 0%s, up to 100%%"), "", 0);
 		if (fp->serving && w->task != TASK_INFER && SET(w, "framework"))
 			return fail_field("framework", bad, err, errlen,
-					  "%s is a serving engine: it applies to task infer (train with another "
-					  "framework)", fp->name, 0);
+					  CE_("%s is a serving engine: it applies to task infer (train with another "
+					  "framework)"), fp->name, 0);
 		if (w->optimizer_step == STEP_IN_BWD && w->grad_accum > 1)
 			return fail_field(SET(w, "optimizer_step") ? "optimizer_step" : "grad_accum", bad, err, errlen,
-					  "in_bwd steps as each gradient is ready, so it cannot accumulate gradients%s: "
-					  "expected grad_accum 1, got %ld", "", w->grad_accum);
+					  CE_("in_bwd steps as each gradient is ready, so it cannot accumulate gradients%s: "
+					  "expected grad_accum 1, got %ld"), "", w->grad_accum);
 		if (w->task == TASK_INFER) {
 			static const char *const trn[] = {"activation_checkpointing", "activation_offloading",
 							  "grad_checkpointing", "optimizer_step"};
 			for (size_t i = 0; i < ARRAY_SIZE(trn); i++)
 				if (SET(w, trn[i]))
 					return fail_field(trn[i], bad, err, errlen,
-							  "applies to training, not task infer%s", "", 0);
+							  CE_("applies to training, not task infer%s"), "", 0);
 			w->activation_checkpointing = AC_NONE;
 			w->grad_checkpointing = 0;
 			w->activation_offloading = 0;
 		}
 		if (SET(w, "gpu_memory_utilization") && !w->gpu[0])
 			return fail_field("gpu_memory_utilization", bad, err, errlen,
-					  "is a share of a card: give gpu too%s", "", 0);
+					  CE_("is a share of a card: give gpu too%s"), "", 0);
 		if (w->task != TASK_INFER) {
 			static const char *const inf[] = {"prefill_chunk", "gpu_memory_utilization"};
 			for (size_t i = 0; i < ARRAY_SIZE(inf); i++)
 				if (SET(w, inf[i]))
 					return fail_field(inf[i], bad, err, errlen,
-							  "applies to task infer, not %s", task_names[w->task], 0);
+							  CE_("applies to task infer, not %s"), task_names[w->task], 0);
 		}
 	}
 	if (w->gpus % w->nodes)
 		return fail_field(SET(w, "gpus") ? "gpus" : "nodes", bad, err, errlen,
-				  "expected the GPUs over all nodes: gpus a multiple of nodes%s (%ld)", "",
+				  CE_("expected the GPUs over all nodes: gpus a multiple of nodes%s (%ld)"), "",
 				  w->nodes);
 
 	if (w->task == TASK_LORA || w->task == TASK_QLORA) {
@@ -660,41 +660,41 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	} else if (SET(w, "lora_rank") || SET(w, "lora_targets") || SET(w, "lora_dropout")) {
 		return fail_field(SET(w, "lora_rank") ? "lora_rank" : SET(w, "lora_targets") ? "lora_targets" : "lora_dropout",
 				  bad, err, errlen,
-				  "applies to task lora or qlora, not %s", task_names[w->task], 0);
+				  CE_("applies to task lora or qlora, not %s"), task_names[w->task], 0);
 	}
 	if (!SET(w, "quant_bits"))
 		w->quant_bits = w->task == TASK_QLORA ? 4 : 16;
 	if (w->quant_bits != 4 && w->quant_bits != 8 && w->quant_bits != 16)
 		return fail_field("quant_bits", bad, err, errlen,
-				  "expected 4, 8 or 16%s, got %ld", "", w->quant_bits);
+				  CE_("expected 4, 8 or 16%s, got %ld"), "", w->quant_bits);
 	if (w->task == TASK_TRAIN && w->quant_bits != 16)
 		return fail_field("quant_bits", bad, err, errlen,
-				  "full training keeps trainable weights unquantized%s; use task qlora (got %ld bits)",
+				  CE_("full training keeps trainable weights unquantized%s; use task qlora (got %ld bits)"),
 				  "", w->quant_bits);
 	if (w->task == TASK_QLORA && w->quant_bits == 16)
 		return fail_field("quant_bits", bad, err, errlen,
-				  "qlora needs 4 or 8 bit base weights%s, got %ld", "", w->quant_bits);
+				  CE_("qlora needs 4 or 8 bit base weights%s, got %ld"), "", w->quant_bits);
 	if (SET(w, "quant_saves_input") && w->quant_saves_input &&
 	    !((w->task == TASK_LORA || w->task == TASK_QLORA) && w->quant_bits == 4))
 		return fail_field("quant_saves_input", bad, err, errlen,
-				  "applies to training on a 4-bit base (task qlora, or lora with quant_bits 4)%s", "", 0);
+				  CE_("applies to training on a 4-bit base (task qlora, or lora with quant_bits 4)%s"), "", 0);
 	if (SET(w, "fsdp_frozen_grads") && w->fsdp_frozen_grads &&
 	    !(w->task == TASK_LORA && w->quant_bits == 16 && w->zero == 3))
 		return fail_field("fsdp_frozen_grads", bad, err, errlen,
-				  "applies to LoRA on a 16-bit base sharded with zero 3 (FSDP)%s", "", 0);
+				  CE_("applies to LoRA on a 16-bit base sharded with zero 3 (FSDP)%s"), "", 0);
 	if (SET(w, "autocast_inference_cache") && w->autocast_inference_cache &&
 	    !(w->task == TASK_INFER && (w->precision == PREC_AMP || w->precision == PREC_BF16 || w->precision == PREC_FP16)))
 		return fail_field("autocast_inference_cache", bad, err, errlen,
-				  "applies to task infer in mixed precision (amp, bf16 or fp16)%s", "", 0);
+				  CE_("applies to task infer in mixed precision (amp, bf16 or fp16)%s"), "", 0);
 	if (SET(w, "serve") && w->task != TASK_INFER)
 		return fail_field("serve", bad, err, errlen,
-				  "applies to task infer (a model served to users), not %s", task_names[w->task], 0);
+				  CE_("applies to task infer (a model served to users), not %s"), task_names[w->task], 0);
 	{
 		static const char *const svc[] = {"user_tps", "rps", "prompt_len", "output_len", "egress_month"};
 		for (size_t i = 0; i < ARRAY_SIZE(svc); i++)
 			if (SET(w, svc[i]) && !SET(w, "serve"))
 				return fail_field(svc[i], bad, err, errlen,
-						  "applies to a service (give serve: 24x7, 8x5 or 12h)%s", "", 0);
+						  CE_("applies to a service (give serve: 24x7, 8x5 or 12h)%s"), "", 0);
 	}
 	if (!SET(w, "user_tps")) w->user_tps = 20;
 	if (!SET(w, "output_len")) w->output_len = 256;
@@ -708,39 +708,39 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 		w->context = w->prompt_len + w->output_len;
 	if (w->zero > 0 && w->task == TASK_INFER)
 		return fail_field("zero", bad, err, errlen,
-				  "applies to training, not inference%s (got %ld)", "", w->zero);
+				  CE_("applies to training, not inference%s (got %ld)"), "", w->zero);
 
 	if (arch->kind == MODEL_RESNET && w->activation_checkpointing == AC_SELECTIVE)
 		return fail_field("activation_checkpointing", bad, err, errlen,
-				  "selective recomputes a transformer's attention, not the CNN '%s' (give full or none)",
+				  CE_("selective recomputes a transformer's attention, not the CNN '%s' (give full or none)"),
 				  arch->name, 0);
 	/* formulas.md "Inference time": tensor parallel splits the heads (vLLM
 	 * refuses a degree that does not divide them); llama.cpp splits layers */
 	if (w->task == TASK_INFER && w->gpus > 1 && arch->kind == MODEL_DECODER && arch->heads > 0 &&
 	    !fw_profile(w->framework)->layer_split && arch->heads % w->gpus)
 		return fail_field("gpus", bad, err, errlen,
-				  "tensor parallel splits the attention heads%s: expected a divisor of %ld",
+				  CE_("tensor parallel splits the attention heads%s: expected a divisor of %ld"),
 				  "", arch->heads);
 	if (arch->kind == MODEL_RESNET || arch->kind == MODEL_VIT) {
 		if (SET(w, "seq"))
 			return fail_field("seq", bad, err, errlen,
-					  "does not apply to the image model '%s' (use image_size)", arch->name, 0);
+					  CE_("does not apply to the image model '%s' (use image_size)"), arch->name, 0);
 		if (!SET(w, "image_size")) w->image_size = arch->image_size;
 		if (arch->kind == MODEL_VIT && w->image_size % arch->patch_size)
 			return fail_field("image_size", bad, err, errlen,
-					  "expected a multiple of the patch size%s (%ld)", "", arch->patch_size);
+					  CE_("expected a multiple of the patch size%s (%ld)"), "", arch->patch_size);
 		if (arch->kind == MODEL_RESNET && w->image_size < 8)
 			return fail_field("image_size", bad, err, errlen,
-					  "expected at least 8 pixels%s, got %ld", "", w->image_size);
+					  CE_("expected at least 8 pixels%s, got %ld"), "", w->image_size);
 		if (w->task == TASK_LORA || w->task == TASK_QLORA)
 			if (arch->kind == MODEL_RESNET)
 				return fail_field("task", bad, err, errlen,
-						  "LoRA applies to transformer models, not the CNN '%s'", arch->name, 0);
+						  CE_("LoRA applies to transformer models, not the CNN '%s'"), arch->name, 0);
 		w->seq = arch->kind == MODEL_VIT ? model_vit_tokens(arch, w->image_size) : 0;
 	} else {
 		if (SET(w, "image_size"))
 			return fail_field("image_size", bad, err, errlen,
-					  "applies to image models, not '%s' (use seq)", arch->name, 0);
+					  CE_("applies to image models, not '%s' (use seq)"), arch->name, 0);
 		maxpos = arch->max_positions;
 		if (!SET(w, "seq"))
 			w->seq = (maxpos && maxpos < 2048) ? maxpos : 2048;
@@ -748,23 +748,23 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 			w->context = (maxpos && maxpos < 4096) ? maxpos : 4096;
 		if (arch->pos == POS_LEARNED && maxpos && w->seq > maxpos)
 			return fail_field("seq", bad, err, errlen,
-					  "model '%s' has learned positions up to %ld tokens",
+					  CE_("model '%s' has learned positions up to %ld tokens"),
 					  arch->name, maxpos);
 		if (arch->pos == POS_LEARNED && maxpos && w->context > maxpos)
 			return fail_field("context", bad, err, errlen,
-					  "model '%s' has learned positions up to %ld tokens",
+					  CE_("model '%s' has learned positions up to %ld tokens"),
 					  arch->name, maxpos);
 	}
 	/* formulas.md "KV cache": llama.cpp quantizes each head's row in blocks
 	 * of 32 and refuses a head width the block does not divide */
 	if (w->kv_dtype >= KV_Q8_0 && arch->kind == MODEL_DECODER && arch->head_dim % 32)
 		return fail_field("kv_dtype", bad, err, errlen,
-				  "%s stores blocks of 32 values: expected a head_dim divisible by 32, got %ld",
+				  CE_("%s stores blocks of 32 values: expected a head_dim divisible by 32, got %ld"),
 				  kv_names[w->kv_dtype], arch->head_dim);
 	if (w->task == TASK_INFER && arch->kind != MODEL_DECODER && arch->kind != MODEL_PARAMS_ONLY &&
 	    (SET(w, "context") || SET(w, "concurrency")))
 		return fail_field(SET(w, "context") ? "context" : "concurrency", bad, err, errlen,
-				  "KV-cache inference applies to decoder models, not '%s'", arch->name, 0);
+				  CE_("KV-cache inference applies to decoder models, not '%s'"), arch->name, 0);
 
 	if (w->gpu[0]) {
 		*gpu = gpu_db_find(gdb, w->gpu);
@@ -772,11 +772,11 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 			char sug[128];
 			if (!gpu_db_suggest(gdb, w->gpu, sug, sizeof(sug))) {
 				*bad = workload_field_index("gpu");
-				snprintf(err, errlen, "gpu: unknown GPU '%s' (did you mean '%s'?)", w->gpu, sug);
+				snprintf(err, errlen, CE_("gpu: unknown GPU '%s' (did you mean '%s'?)"), w->gpu, sug);
 				return -1;
 			}
 			return fail_field("gpu", bad, err, errlen,
-					  "unknown GPU '%s' (see 'gpurent gpus')", w->gpu, 0);
+					  CE_("unknown GPU '%s' (see 'gpurent gpus')"), w->gpu, 0);
 		}
 	}
 	if (*gpu && w->task == TASK_INFER)

@@ -13,6 +13,7 @@
 #include "skytask.h"
 #include "workload.h"
 #include "../util/util.h"
+#include "i18n.h"
 
 static size_t ev_line(const yaml_event_t *e)
 {
@@ -28,7 +29,7 @@ static int read_list(yaml_parser_t *p, char *out, size_t n, const char *fname,
 	out[0] = '\0';
 	for (;;) {
 		if (!yaml_parser_parse(p, &e)) {
-			snprintf(err, errlen, "%s:%zu: %s: YAML syntax error: %s", fname,
+			snprintf(err, errlen, CE_("%s:%zu: %s: YAML syntax error: %s"), fname,
 				 p->problem_mark.line + 1, key, p->problem ? p->problem : "?");
 			return -1;
 		}
@@ -37,13 +38,13 @@ static int read_list(yaml_parser_t *p, char *out, size_t n, const char *fname,
 			break;
 		}
 		if (e.type != YAML_SCALAR_EVENT) {
-			snprintf(err, errlen, "%s:%zu: %s: expected a list of names", fname,
+			snprintf(err, errlen, CE_("%s:%zu: %s: expected a list of names"), fname,
 				 ev_line(&e), key);
 			yaml_event_delete(&e);
 			return -1;
 		}
 		if (strlen(out) + e.data.scalar.length + 2 > n) {
-			snprintf(err, errlen, "%s:%zu: %s: list too long", fname, ev_line(&e), key);
+			snprintf(err, errlen, CE_("%s:%zu: %s: list too long"), fname, ev_line(&e), key);
 			yaml_event_delete(&e);
 			return -1;
 		}
@@ -53,7 +54,7 @@ static int read_list(yaml_parser_t *p, char *out, size_t n, const char *fname,
 		yaml_event_delete(&e);
 	}
 	if (!out[0]) {
-		snprintf(err, errlen, "%s:%zu: %s: expected a non-empty list", fname, line, key);
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected a non-empty list"), fname, line, key);
 		return -1;
 	}
 	return 0;
@@ -162,7 +163,7 @@ static void not_a_task(const char *buf, size_t len, const char *fname, char *err
 	char msg[512];
 
 	if (sky_task_parse(buf, len, fname, &t, msg, sizeof(msg)) && t.not_a_task)
-		snprintf(err, errlen, "%s, nor a gpurent workload", msg);
+		snprintf(err, errlen, CE_("%s, nor a gpurent workload"), msg);
 	sky_task_free(&t);
 }
 
@@ -179,13 +180,13 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 
 	key[0] = '\0';
 	if (!yaml_parser_initialize(&p)) {
-		snprintf(err, errlen, "%s: out of memory", fname);
+		snprintf(err, errlen, CE_("%s: out of memory"), fname);
 		return -1;
 	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	while (!done) {
 		if (!yaml_parser_parse(&p, &e)) {
-			snprintf(err, errlen, "%s:%zu: YAML syntax error: %s%s%s", fname,
+			snprintf(err, errlen, CE_("%s:%zu: YAML syntax error: %s%s%s"), fname,
 				 p.problem_mark.line + 1, p.problem ? p.problem : "unknown",
 				 p.context ? " " : "", p.context ? p.context : "");
 			goto out;
@@ -213,7 +214,7 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 				break;
 			}
 			if (depth > 0) {
-				snprintf(err, errlen, "%s:%zu: %s: expected a single value, got a nested mapping",
+				snprintf(err, errlen, CE_("%s:%zu: %s: expected a single value, got a nested mapping"),
 					 fname, ev_line(&e), expect_key ? "(key)" : key);
 				goto out_event;
 			}
@@ -226,7 +227,7 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 			if (depth == 0 && e.data.scalar.plain_implicit && !e.data.scalar.length)
 				break;   /* an empty document ('---' at the end) */
 			if (depth == 0) {
-				snprintf(err, errlen, "%s:%zu: expected a mapping of field: value, got a plain value",
+				snprintf(err, errlen, CE_("%s:%zu: expected a mapping of field: value, got a plain value"),
 					 fname, ev_line(&e));
 				goto out_event;
 			}
@@ -234,7 +235,7 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 				int idx;
 				size_t *first = NULL;
 				if (e.data.scalar.length >= sizeof(key)) {
-					snprintf(err, errlen, "%s:%zu: field name too long", fname, ev_line(&e));
+					snprintf(err, errlen, CE_("%s:%zu: field name too long"), fname, ev_line(&e));
 					goto out_event;
 				}
 				memcpy(key, e.data.scalar.value, e.data.scalar.length);
@@ -242,9 +243,9 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 				key_line = ev_line(&e);
 				idx = workload_field_index(key);
 				if (idx >= 0 && docs > 1) {
-					snprintf(err, errlen, "%s:%zu: %s: a workload field in YAML document %d; gpurent reads "
+					snprintf(err, errlen, CE_("%s:%zu: %s: a workload field in YAML document %d; gpurent reads "
 						 "the workload from the first document (later ones may hold SkyPilot task keys "
-						 "only)", fname, key_line, quote_value(key, q, sizeof(q)), docs);
+						 "only)"), fname, key_line, quote_value(key, q, sizeof(q)), docs);
 					goto out_event;
 				}
 				if (idx >= 0)
@@ -253,7 +254,7 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 				 * (a job group's primary_tasks:): skytask.c reads the task */
 				skip_val = idx < 0 && (sky_task_key(key) || file_is_task(buf, len, fname, &is_task));
 				if (first && *first) {
-					snprintf(err, errlen, "%s:%zu: %s: duplicate field (first given on line %zu)",
+					snprintf(err, errlen, CE_("%s:%zu: %s: duplicate field (first given on line %zu)"),
 						 fname, key_line, quote_value(key, q, sizeof(q)), *first);
 					goto out_event;
 				}
@@ -267,13 +268,13 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 					break;
 				}
 				if (e.data.scalar.length >= sizeof(value)) {
-					snprintf(err, errlen, "%s:%zu: %s: value too long", fname, ev_line(&e), key);
+					snprintf(err, errlen, CE_("%s:%zu: %s: value too long"), fname, ev_line(&e), key);
 					goto out_event;
 				}
 				memcpy(value, e.data.scalar.value, e.data.scalar.length);
 				value[e.data.scalar.length] = '\0';
 				if (e.data.scalar.plain_implicit && (!strcmp(value, "~") || !strcmp(value, "null") || !value[0])) {
-					snprintf(err, errlen, "%s:%zu: %s: expected a value, got nothing",
+					snprintf(err, errlen, CE_("%s:%zu: %s: expected a value, got nothing"),
 						 fname, key_line, key);
 					goto out_event;
 				}
@@ -297,7 +298,7 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 				break;
 			}
 			if (depth == 0 || expect_key) {
-				snprintf(err, errlen, "%s:%zu: expected a mapping of field: value, got a list",
+				snprintf(err, errlen, CE_("%s:%zu: expected a mapping of field: value, got a list"),
 					 fname, ev_line(&e));
 				goto out_event;
 			}
@@ -315,7 +316,7 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 				expect_key = 1;
 				break;
 			}
-			snprintf(err, errlen, "%s:%zu: %s: YAML aliases are not supported here",
+			snprintf(err, errlen, CE_("%s:%zu: %s: YAML aliases are not supported here"),
 				 fname, ev_line(&e), expect_key ? "(key)" : key);
 			goto out_event;
 		case YAML_SEQUENCE_END_EVENT:
@@ -327,11 +328,11 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 	rc = 0;
 	goto out;
 too_deep:
-	snprintf(err, errlen, "%s:%zu: %s: nesting deeper than %d levels", fname, dline, key,
+	snprintf(err, errlen, CE_("%s:%zu: %s: nesting deeper than %d levels"), fname, dline, key,
 		 YAML_MAX_DEPTH);
 	goto out_event;
 syntax_in_skip:
-	snprintf(err, errlen, "%s:%zu: %s: YAML syntax error: %s", fname, p.problem_mark.line + 1, key,
+	snprintf(err, errlen, CE_("%s:%zu: %s: YAML syntax error: %s"), fname, p.problem_mark.line + 1, key,
 		 p.problem ? p.problem : "unknown");
 out_event:
 	yaml_event_delete(&e);

@@ -13,6 +13,7 @@
 
 #include "../core/hashing.h"
 #include "child.h"
+#include "../cli/gettext.h"
 
 extern char **environ;
 
@@ -39,7 +40,7 @@ static int b3_run(const char *prog, const char *const *paths, size_t n, char **o
 	*out = NULL;
 	*outlen = 0;
 	if (!argv) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, _("out of memory"));
 		return -1;
 	}
 	argv[0] = prog;
@@ -54,8 +55,8 @@ static int b3_run(const char *prog, const char *const *paths, size_t n, char **o
 	co.err_null = true;
 	if (child_spawn(&co, &c, &eno, err, errlen)) {
 		if (eno == ENOENT)
-			snprintf(err, errlen, "BLAKE3 (a b3sum file) needs the b3sum program "
-				 "(Debian package b3sum), which is not installed");
+			snprintf(err, errlen, _("BLAKE3 (a b3sum file) needs the b3sum program "
+				 "(Debian package b3sum), which is not installed"));
 		else if (eno)
 			snprintf(err, errlen, "%s: %s", prog, strerror(eno));
 		goto out_argv;
@@ -70,7 +71,7 @@ static int b3_run(const char *prog, const char *const *paths, size_t n, char **o
 			if (!nb) {
 				kill(-c.pid, SIGKILL);
 				child_wait(c.pid, &status, 0);
-				snprintf(err, errlen, "out of memory");
+				snprintf(err, errlen, _("out of memory"));
 				goto out_close;
 			}
 			buf = nb;
@@ -135,8 +136,8 @@ int b3sum_files(const char *const *paths, size_t n, unsigned char *out, bool *ok
 			int bad = b3_parse(text, tlen, k, out + 32 * at);
 			free(text);
 			if (bad) {
-				snprintf(err, errlen, "%s: expected one line of 64 hex digits per file "
-					 "(b3sum --no-names)", prog);
+				snprintf(err, errlen, _("%s: expected one line of 64 hex digits per file "
+					 "(b3sum --no-names)"), prog);
 				return -1;
 			}
 			for (size_t i = 0; i < k; i++)

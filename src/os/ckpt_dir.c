@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ckpt_dir.h"
+#include "../cli/gettext.h"
 
 /* Look inside a checkpoint directory: is it empty, does it hold a marker? */
 static void dir_state(int dfd, const char *name, bool *empty, bool *marker)
@@ -89,7 +90,7 @@ int ckpt_dir_read(const char *dir, struct ckpt_dir *out, char *err, size_t errle
 out_nomem:
 	closedir(d);
 	ckpt_dir_free(out);
-	snprintf(err, errlen, "%s: out of memory", dir);
+	snprintf(err, errlen, _("%s: out of memory"), dir);
 	return -1;
 }
 
@@ -115,7 +116,7 @@ int ckpt_dir_latest(const char *dir, char *path, size_t n, char *err, size_t err
 	if (i >= 0) {
 		const char *sep = dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/";
 		if ((size_t)snprintf(path, n, "%s%s%s", dir, sep, d.v[i].name) >= n) {
-			snprintf(err, errlen, "%s: path too long", dir);
+			snprintf(err, errlen, _("%s: path too long"), dir);
 			rc = -1;
 		} else {
 			rc = 1;
@@ -156,7 +157,7 @@ static int remove_at(int dfd, const char *name, const char *shown, char *err, si
 		goto out_errno;
 	return 0;
 out_errno:
-	snprintf(err, errlen, "%s: cannot remove %s: %s", shown, name, strerror(errno));
+	snprintf(err, errlen, _("%s: cannot remove %s: %s"), shown, name, strerror(errno));
 	return -1;
 }
 

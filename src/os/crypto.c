@@ -13,6 +13,7 @@
 
 #include "../util/util.h"
 #include "dl.h"
+#include "../cli/gettext.h"
 
 /* The EVP calls used; the prototypes come from OpenSSL's header, the
  * addresses from dlsym. */
@@ -97,22 +98,22 @@ static int sha_new(void **ctx, enum hash_algo a, char *err, size_t errlen)
 
 	*ctx = NULL;
 	if (!name) {
-		snprintf(err, errlen, "%s is not a libcrypto digest", hash_tag(a));
+		snprintf(err, errlen, _("%s is not a libcrypto digest"), hash_tag(a));
 		return -1;
 	}
 	pthread_once(&crypto_once, crypto_load);
 	if (!crypto_ok) {
-		snprintf(err, errlen, "%s needs OpenSSL's libcrypto (libcrypto.so.3), which could "
-			 "not be loaded (%s)", hash_tag(a), crypto_why);
+		snprintf(err, errlen, _("%s needs OpenSSL's libcrypto (libcrypto.so.3), which could "
+			 "not be loaded (%s)"), hash_tag(a), crypto_why);
 		return -1;
 	}
 	if (!(s = calloc(1, sizeof(*s)))) {
-		snprintf(err, errlen, "out of memory for a %s context", hash_tag(a));
+		snprintf(err, errlen, _("out of memory for a %s context"), hash_tag(a));
 		return -1;
 	}
 	s->size = hash_size(a);
 	if (!(s->md = crypto.md_fetch(NULL, name, NULL)) || !(s->evp = crypto.ctx_new())) {
-		snprintf(err, errlen, "OpenSSL libcrypto provides no %s", name);
+		snprintf(err, errlen, _("OpenSSL libcrypto provides no %s"), name);
 		sha_free(s);
 		return -1;
 	}

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "shred.h"
+#include "../cli/gettext.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -30,7 +31,7 @@ static int overwrite(const char *path, uint64_t size, char *err, size_t errlen)
 	uint64_t done = 0;
 
 	if (fd < 0)
-		return fail(err, errlen, path, "cannot open it to overwrite");
+		return fail(err, errlen, path, _("cannot open it to overwrite"));
 	while (done < size) {
 		size_t n = size - done < sizeof(zeros) ? (size_t)(size - done) : sizeof(zeros);
 		ssize_t w = write(fd, zeros, n);
@@ -38,7 +39,7 @@ static int overwrite(const char *path, uint64_t size, char *err, size_t errlen)
 			continue;
 		if (w <= 0) {
 			close(fd);
-			return fail(err, errlen, path, "cannot overwrite it");
+			return fail(err, errlen, path, _("cannot overwrite it"));
 		}
 		done += (uint64_t)w;
 	}
@@ -67,23 +68,23 @@ static int shred_at(const char *path, bool zero, bool dry, shred_keep_fn *keep, 
 	if (lstat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;
-		return fail(err, errlen, path, "cannot read it");
+		return fail(err, errlen, path, _("cannot read it"));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		struct dirent **names;
 		int n, rc = 0;
 		if (depth >= DEPTH_MAX) {
-			snprintf(err, errlen, "%s: nested more than %d levels deep", path, DEPTH_MAX);
+			snprintf(err, errlen, _("%s: nested more than %d levels deep"), path, DEPTH_MAX);
 			return -1;
 		}
 		if ((n = scandir(path, &names, NULL, sorted_cmp)) < 0)
-			return fail(err, errlen, path, "cannot list it");
+			return fail(err, errlen, path, _("cannot list it"));
 		for (int i = 0; i < n; i++) {
 			const char *nm = names[i]->d_name;
 			char sub[4096];
 			if (!rc && strcmp(nm, ".") && strcmp(nm, "..")) {
 				if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", path, nm) >= sizeof(sub)) {
-					snprintf(err, errlen, "%s: a path inside is too long", path);
+					snprintf(err, errlen, _("%s: a path inside is too long"), path);
 					rc = -1;
 				} else {
 					rc = shred_at(sub, zero, dry, keep, fn, ctx, depth + 1, err, errlen);
@@ -101,7 +102,7 @@ static int shred_at(const char *path, bool zero, bool dry, shred_keep_fn *keep, 
 		if (kept)
 			return 1;
 		if (!dry && rmdir(path))
-			return fail(err, errlen, path, "cannot remove the directory");
+			return fail(err, errlen, path, _("cannot remove the directory"));
 		if (fn)
 			fn(ctx, path, 0, true);
 		return 0;
@@ -113,7 +114,7 @@ static int shred_at(const char *path, bool zero, bool dry, shred_keep_fn *keep, 
 		    overwrite(path, (uint64_t)st.st_size, err, errlen))
 			return -1;
 		if (unlink(path))
-			return fail(err, errlen, path, "cannot unlink it");
+			return fail(err, errlen, path, _("cannot unlink it"));
 	}
 	if (fn)
 		fn(ctx, path, S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0, false);

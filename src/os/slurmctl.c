@@ -19,6 +19,7 @@
 #include "../util/util.h"
 #include "child.h"
 #include "slurmctl.h"
+#include "../cli/gettext.h"
 
 extern char **environ;
 
@@ -43,7 +44,7 @@ int slurmctl_run(const char *const *argv, char *out, size_t n, char *err, size_t
 			kill(-c.pid, SIGKILL);
 			close(c.out_fd);
 			child_wait(c.pid, &st, 0);
-			snprintf(err, errlen, "%s did not answer within %.0f s", argv[0], SLURMCTL_TIMEOUT_S);
+			snprintf(err, errlen, _("%s did not answer within %.0f s"), argv[0], SLURMCTL_TIMEOUT_S);
 			return -1;
 		}
 		if (poll(&p, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR)
@@ -141,7 +142,7 @@ int slurmctl_job(const char *id, struct slurmctl_job *j, char *err, size_t errle
 	j->restarts = -1;
 	if ((rc = slurmctl_run(argv, out, sizeof(out), err, errlen)) != 0) {
 		if (rc > 0)
-			snprintf(err, errlen, "scontrol show job %s failed with status %d", id, rc);
+			snprintf(err, errlen, _("scontrol show job %s failed with status %d"), id, rc);
 		return -1;
 	}
 	if (!slurmctl_field(out, "TimeLimit", v, sizeof(v)) && !slurm_parse_time(v, &limit))

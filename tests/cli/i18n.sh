@@ -29,7 +29,7 @@ case $st in
 *) bad "msgfmt --check: $st" ;;
 esac
 # every _() / N_() / Q_() of today's sources is in the catalog, translated
-(cd "$ROOT" && xgettext --keyword=_ --keyword=N_ --keyword=Q_:1,2 --from-code=UTF-8 \
+(cd "$ROOT" && xgettext --keyword=_ --keyword=N_ --keyword=CE_ --keyword=Q_:1,2 --from-code=UTF-8 \
 	-o "$T/now.pot" src/*.c src/*/*.c) && ok || bad "xgettext failed"
 msgcmp "$ROOT/po/zh_CN.po" "$T/now.pot" 2>"$T/cmp" && ok ||
 	bad "po/zh_CN.po lacks messages of the sources (make po-update, then translate): $(head -5 "$T/cmp")"
@@ -184,6 +184,46 @@ err_ok "slurm lint: no file" 2 "无法打开: 没有那个文件或目录" "cann
 	"$G" slurm lint "$T/none.sbatch"
 err_ok "report: a chart" 2 "--svg: 需要以下之一" "--svg: expected one of" "$G" report --svg pie
 err_ok "bill import: no file" 2 "需要 FILE" "expected FILE" "$G" bill import
+# the core's own parse errors (CE_(), src/core/i18n.h): Chinese under zh_CN,
+# one line with the same FILE:LINE: FIELD: prefix, exit 2; in the C locale
+# the very bytes gpurent printed before the core's messages were marked.
+# core_err NAME PREFIX ZH EN-LINE CMD...
+core_err() {
+	cname=$1 cpre=$2 czh=$3 cen=$4; shift 4
+	zh "$@" >/dev/null 2>"$T/cerr"; zrc=$?
+	en "$@" >/dev/null 2>"$T/cerr.C"; crc=$?
+	[ "$zrc" -eq 2 ] && [ "$crc" -eq 2 ] || { bad "$cname: exit $zrc (zh_CN) and $crc (C), expected 2: $(cat "$T/cerr")"; return; }
+	[ "$(wc -l <"$T/cerr")" -eq 1 ] && [ "$(wc -l <"$T/cerr.C")" -eq 1 ] ||
+		{ bad "$cname: stderr is not one line: $(cat "$T/cerr" "$T/cerr.C")"; return; }
+	[ "$(cat "$T/cerr.C")" = "$cen" ] || { bad "$cname: C locale: '$(cat "$T/cerr.C")', expected '$cen'"; return; }
+	case $(cat "$T/cerr") in "$cpre"*) ;; *) bad "$cname: zh_CN: '$(cat "$T/cerr")' does not start with '$cpre'"; return ;; esac
+	grep -Fq -- "$czh" "$T/cerr" || { bad "$cname: '$(cat "$T/cerr")' lacks '$czh'"; return; }
+	cjk "$T/cerr" || { bad "$cname: no Chinese: $(cat "$T/cerr")"; return; }
+	[ -z "$(english <"$T/cerr")" ] || { bad "$cname: English left: $(cat "$T/cerr")"; return; }
+	ok
+}
+printf 'model: llama-2-7b\ntask: lora\nmicro_batch: x\ntokens: 1e8\n' >w.yaml
+core_err "core: a workload field" "gpurent estimate: w.yaml:3: micro_batch: " "需要正整数，得到的是 'x'" \
+	"gpurent estimate: w.yaml:3: micro_batch: expected a positive whole number, got 'x' (at most 100000000)" \
+	"$G" estimate w.yaml
+head -2 "$ROOT/tests/data/bills/aws-cur-clean.csv" >bill.csv
+echo 'line-2,2024-03-02T08:00:00Z,2024-03-02T09:30:00Z,AmazonEC2,USE1-BoxUsage:g5.xlarge,i-0a,1.5,Hrs,six,USD' >>bill.csv
+GPURENT_LEDGER="$T/core-err.db" core_err "core: a bill line" "gpurent bill import: bill.csv:3: lineItem/UnblendedCost: " \
+	"需要-1e12 到 1e12 之间的金额，得到的是 'six'" \
+	"gpurent bill import: bill.csv:3: lineItem/UnblendedCost: expected an amount between -1e12 and 1e12, got 'six'" \
+	"$G" bill import bill.csv
+head -2 "$ROOT/tests/data/catalog-zones.csv" >cat.csv
+echo '1x_H100_SECURE,H100,1.0,16.0,125.0,H100,US,,-2.99,' >>cat.csv
+core_err "core: a catalog row" "gpurent offers: cat.csv:3: Price: " "需要 0 到 1e6 USD 的每小时价格" \
+	"gpurent offers: cat.csv:3: Price: expected a price from 0 to 1e6 USD per hour, got '-2.99'" \
+	"$G" offers --catalog cat.csv --limit 1
+printf 'currency: CNY\ncurrency: USD\n' >twice.yaml
+GPURENT_CONFIG=twice.yaml core_err "core: a config value" "gpurent config list: twice.yaml:2: currency: " "给了两次（第 1 行）" \
+	"gpurent config list: twice.yaml:2: currency: given twice (line 1)" "$G" config list
+printf 'currencyy: CNY\n' >typo.yaml
+GPURENT_CONFIG=typo.yaml core_err "core: a config key" "gpurent config list: typo.yaml:1: currencyy: " \
+	"不是一个设置项（是不是想写 'currency'？）" \
+	"gpurent config list: typo.yaml:1: currencyy: not a setting (did you mean 'currency'?)" "$G" config list
 
 # the human output is Chinese, its table headings line up in columns
 zh "$G" gpus >"$T/g" 2>&1 && cjk "$T/g" && ok || bad "gpus: no Chinese heading: $(head -1 "$T/g")"
