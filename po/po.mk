@@ -22,7 +22,7 @@ all: mo
 mo: $(PO_MO)
 
 pot:
-	@$(XGETTEXT) --keyword=_ --keyword=N_ --keyword=CE_ --keyword=Q_:1,2 --from-code=UTF-8 \
+	@$(XGETTEXT) --keyword=_ --keyword=N_ --keyword=CE_ --keyword=HW_ --keyword=Q_:1,2 --from-code=UTF-8 \
 	    --add-comments=TRANSLATORS --package-name=gpurent --package-version=$(VERSION) \
 	    --sort-by-file -o po/gpurent.pot $(PO_SRC)
 	@echo "pot: $$(grep -c '^msgid ' po/gpurent.pot) messages in po/gpurent.pot"

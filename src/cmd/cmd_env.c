@@ -812,6 +812,8 @@ int cmd_env(int argc, char **argv)
 	 * from here on under --json, as json_init() does, in every locale. */
 	if (json)
 		msg_untranslated();
+	else
+		hw_words_translated = true;   /* the loaders' words are shown, not stored */
 	if (!(sf = malloc(sizeof(*sf)))) {
 		msg_error(_("out of memory"));
 		return EXIT_RUNTIME;

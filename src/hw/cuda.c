@@ -5,6 +5,7 @@
  * benchmarks time with CUDA events on the legacy default stream.
  */
 #include <stdint.h>
+#include <libintl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,9 @@
 #include "../os/dl.h"
 #include "../util/util.h"
 #include "cuda.h"
+#include "nvml.h"
+
+#define HW_(s) (hw_words_translated ? dgettext("gpurent", s) : (s))
 #include "cuda_abi.h"
 
 /* The CUDA runtime and cuBLAS types: handles are pointers, enums ints.
@@ -147,7 +151,7 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	if (errlen)
 		err[0] = '\0';
 	if (!(c = calloc(1, sizeof(*c)))) {
-		snprintf(err, errlen, "out of memory loading the CUDA runtime");
+		snprintf(err, errlen, HW_("out of memory loading the CUDA runtime"));
 		return -1;
 	}
 	c->handle_dev = -1;
@@ -188,7 +192,7 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	}
 	if (!c->rt) {
 		if (!err[0])
-			snprintf(err, errlen, "no CUDA runtime (libcudart) on this machine");
+			snprintf(err, errlen, HW_("no CUDA runtime (libcudart) on this machine"));
 		goto out_free;
 	}
 	if (c->f.runtime_version(&v) != CUDA_SUCCESS_)
@@ -283,15 +287,15 @@ int cuda_device_count(const struct cuda *c, char *err, size_t errlen)
 	char eb[160];
 
 	if (!c) {
-		snprintf(err, errlen, "no CUDA runtime");
+		snprintf(err, errlen, HW_("no CUDA runtime"));
 		return 0;
 	}
 	if ((e = c->f.device_count(&n)) != CUDA_SUCCESS_) {
-		snprintf(err, errlen, "no usable CUDA device (%s)", cuda_strerror(c, e, eb, sizeof(eb)));
+		snprintf(err, errlen, HW_("no usable CUDA device (%s)"), cuda_strerror(c, e, eb, sizeof(eb)));
 		return 0;
 	}
 	if (n <= 0)
-		snprintf(err, errlen, "no CUDA device");
+		snprintf(err, errlen, HW_("no CUDA device"));
 	return n > 0 ? n : 0;
 }
 

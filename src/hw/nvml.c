@@ -3,6 +3,7 @@
  * gpurent needs are declared here (no vendor header), the functions are a
  * table of pointers resolved by name, versioned names first.
  */
+#include <libintl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,9 @@
 #include "../os/dl.h"
 #include "../util/util.h"
 #include "nvml.h"
+
+bool hw_words_translated;
+#define HW_(s) (hw_words_translated ? dgettext("gpurent", s) : (s))
 
 /* NVML's ABI, as documented in NVIDIA's nvml.h (stable since driver 4xx). */
 typedef int nvmlReturn_t;
@@ -158,11 +162,11 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 
 	*out = NULL;
 	if (!(n = calloc(1, sizeof(*n)))) {
-		snprintf(err, errlen, "out of memory loading NVML");
+		snprintf(err, errlen, HW_("out of memory loading NVML"));
 		return -1;
 	}
 	if (forced && (!*forced || !strcmp(forced, "none"))) {
-		snprintf(err, errlen, "NVML turned off (GPURENT_NVML_LIB=%s): 0 GPUs", forced);
+		snprintf(err, errlen, HW_("NVML turned off (GPURENT_NVML_LIB=%s): 0 GPUs"), forced);
 		goto out_free;
 	}
 	if (forced) {
@@ -171,27 +175,27 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 	}
 	rc = dl_open(libs, nlibs, nvml_syms, ARRAY_SIZE(nvml_syms), &n->f, &n->dl, why, sizeof(why));
 	if (rc == DL_ENOSYM) {
-		snprintf(err, errlen, "%s (driver too old or not NVML): 0 GPUs", why);
+		snprintf(err, errlen, HW_("%s (driver too old or not NVML): 0 GPUs"), why);
 		goto out_free;
 	}
 	if (rc == DL_ENOMEM) {
-		snprintf(err, errlen, "out of memory loading NVML");
+		snprintf(err, errlen, HW_("out of memory loading NVML"));
 		goto out_free;
 	}
 	if (rc && forced) {
-		snprintf(err, errlen, "GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs", forced);
+		snprintf(err, errlen, HW_("GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs"), forced);
 		goto out_free;
 	}
 	if (rc == DL_ELOAD) {
-		snprintf(err, errlen, "%s: 0 GPUs", why);
+		snprintf(err, errlen, HW_("%s: 0 GPUs"), why);
 		goto out_free;
 	}
 	if (rc) {
-		snprintf(err, errlen, "no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs");
+		snprintf(err, errlen, HW_("no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs"));
 		goto out_free;
 	}
 	if ((r = n->f.init()) != NVML_SUCCESS) {
-		snprintf(err, errlen, "NVML did not start (%s): no usable NVIDIA driver, 0 GPUs",
+		snprintf(err, errlen, HW_("NVML did not start (%s): no usable NVIDIA driver, 0 GPUs"),
 			 nvml_strerror(n, r, ebuf, sizeof(ebuf)));
 		goto out_dlclose;
 	}
@@ -316,11 +320,11 @@ int nvml_device_info(const struct nvml *n, unsigned index, struct nvml_device_in
 	out->pcie_gen = out->pcie_gen_max = out->pcie_width = out->pcie_width_max = -1;
 	out->nvlink_active = -1;
 	if (!n) {
-		snprintf(err, errlen, "no NVML: no GPU %u", index);
+		snprintf(err, errlen, HW_("no NVML: no GPU %u"), index);
 		return -1;
 	}
 	if (nvml_handle(n, index, &dev)) {
-		snprintf(err, errlen, "GPU %u: NVML cannot open it (index out of range or GPU lost)", index);
+		snprintf(err, errlen, HW_("GPU %u: NVML cannot open it (index out of range or GPU lost)"), index);
 		return -1;
 	}
 	if (n->f.name && n->f.name(dev, out->name, sizeof(out->name)) != NVML_SUCCESS)

@@ -29,7 +29,7 @@ case $st in
 *) bad "msgfmt --check: $st" ;;
 esac
 # every _() / N_() / Q_() of today's sources is in the catalog, translated
-(cd "$ROOT" && xgettext --keyword=_ --keyword=N_ --keyword=CE_ --keyword=Q_:1,2 --from-code=UTF-8 \
+(cd "$ROOT" && xgettext --keyword=_ --keyword=N_ --keyword=CE_ --keyword=HW_ --keyword=Q_:1,2 --from-code=UTF-8 \
 	-o "$T/now.pot" src/*.c src/*/*.c) && ok || bad "xgettext failed"
 msgcmp "$ROOT/po/zh_CN.po" "$T/now.pot" 2>"$T/cmp" && ok ||
 	bad "po/zh_CN.po lacks messages of the sources (make po-update, then translate): $(head -5 "$T/cmp")"
