@@ -19,4 +19,13 @@
  * be opened). The caller closes *l. */
 int ledgeropt_open(const char *path, struct ledger **l);
 
+/*
+ * `gpurent CMD [--ledger PATH] SUB [ARGS...]` for a command whose
+ * subcommands are oc->subs (oc->flags OPT_STOP_AT_OPERAND): the --ledger
+ * given before SUB is handed on after it, as if written there. No SUB
+ * prints usage to stderr (exit 2); an unknown one is opt_run_sub()'s
+ * error. Returns the subcommand's exit status.
+ */
+int ledgeropt_dispatch(const struct opt_cmd *oc, const char *usage, int argc, char **argv);
+
 #endif

@@ -454,10 +454,7 @@ out_free:
 }
 
 /* MUST stay sorted by name. */
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-} subs[] = {
+static const struct opt_sub subs[] = {
 	{"audit", bill_audit_cmd},
 	{"import", bill_import_cmd},
 	{"list", bill_list_cmd},
@@ -465,36 +462,8 @@ static const struct {
 
 int cmd_bill(int argc, char **argv)
 {
-	const char *path = NULL;
-	char **args;
-	int nops, rc;
-	const struct opt opts[] = {
-		LEDGER_OPT(&path),
-		OPT_TABLE_END,
-	};
 	const struct opt_cmd oc = {.name = "bill", .usage = usage, .flags = OPT_STOP_AT_OPERAND,
-				   .min_operands = 0, .max_operands = -1, .operands = NULL};
+				   .max_operands = -1, .subs = subs, .n_subs = ARRAY_SIZE(subs)};
 
-	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
-		return rc;
-	if (!nops) {
-		fputs(_(usage), stderr);
-		return EXIT_USAGE;
-	}
-	for (size_t k = 0; k < ARRAY_SIZE(subs); k++) {
-		if (strcmp(argv[0], subs[k].name))
-			continue;
-		if (!path)
-			return subs[k].fn(nops, argv);
-		if (!(args = calloc((size_t)nops + 3, sizeof(*args))))
-			return msg_fail(_("out of memory"));
-		args[0] = argv[0];
-		args[1] = (char *)"--ledger";
-		args[2] = (char *)path;
-		memcpy(args + 3, argv + 1, (size_t)(nops - 1) * sizeof(*args));
-		rc = subs[k].fn(nops + 2, args);
-		free(args);
-		return rc;
-	}
-	return msg_usage(_("'%s' is not a bill subcommand (import, list, audit)"), argv[0]);
+	return ledgeropt_dispatch(&oc, usage, argc, argv);
 }

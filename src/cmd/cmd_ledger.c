@@ -1356,38 +1356,8 @@ static const struct opt_sub subs[] = {
 
 int cmd_ledger(int argc, char **argv)
 {
-	const char *path = NULL;
-	char **args;
-	int nops, rc;
-	const struct opt opts[] = {
-		LEDGER_OPT(&path),
-		OPT_TABLE_END,
-	};
-	const struct opt_cmd oc = {.name = "ledger", .usage = usage, .flags = OPT_STOP_AT_OPERAND, .min_operands = 0,
-				   .max_operands = -1, .operands = NULL, .subs = subs, .n_subs = ARRAY_SIZE(subs)};
+	const struct opt_cmd oc = {.name = "ledger", .usage = usage, .flags = OPT_STOP_AT_OPERAND,
+				   .max_operands = -1, .subs = subs, .n_subs = ARRAY_SIZE(subs)};
 
-	/* `gpurent ledger --ledger PATH SUB ...`: the path moves after SUB;
-	 * the operands (SUB and its arguments) move to argv[0..nops). */
-	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
-		return rc;
-	if (!nops) {
-		fputs(_(usage), stderr);
-		return EXIT_USAGE;
-	}
-	if (!path)
-		return opt_run_sub(&oc, nops, argv);
-	for (size_t k = 0; k < ARRAY_SIZE(subs); k++) {
-		if (strcmp(argv[0], subs[k].name))
-			continue;
-		if (!(args = calloc((size_t)nops + 3, sizeof(*args))))
-			return msg_fail(_("out of memory"));
-		args[0] = argv[0];
-		args[1] = (char *)"--ledger";
-		args[2] = (char *)path;
-		memcpy(args + 3, argv + 1, (size_t)(nops - 1) * sizeof(*args));
-		rc = subs[k].fn(nops + 2, args);
-		free(args);
-		return rc;
-	}
-	return opt_run_sub(&oc, nops, argv);
+	return ledgeropt_dispatch(&oc, usage, argc, argv);
 }

@@ -61,6 +61,7 @@ slurm" plan --emit ""
 	expect_tab subs-after-opt "show
 summary" ledger --ledger x.db s
 	expect_tab sub-option "--limit" ledger list --li
+	expect_tab bill-subs "audit" bill a
 	expect_tab ckpt-subs "interval
 latest
 prune" ckpt ""
