@@ -277,6 +277,17 @@ int ldb_exec_retry(struct ledger *l, const char *sql, const char *what, char *er
 	return rc == SQLITE_OK ? 0 : ldb_error(l, rc, what, err, errlen);
 }
 
+int ldb_step_retry(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_BUSY) {
+		sqlite3_reset(st);
+		rc = sqlite3_step(st);
+	}
+	return rc;
+}
+
 /* Roll back whatever transaction is open; the original error is kept. */
 void ldb_rollback(struct ledger *l)
 {

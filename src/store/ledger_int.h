@@ -40,6 +40,10 @@ int ldb_exec(struct ledger *l, const char *sql, const char *what, char *err, siz
 /* ldb_exec(), retried while SQLite answers SQLITE_BUSY, for LEDGER_BUSY_MS in all. */
 int ldb_exec_retry(struct ledger *l, const char *sql, const char *what, char *err, size_t errlen);
 
+/* sqlite3_step(st), once more when the busy timeout ran out (SQLITE_BUSY),
+ * as the run writes do. Returns the step's code. */
+int ldb_step_retry(sqlite3_stmt *st);
+
 /* Roll back whatever transaction is open; the original error is kept. */
 void ldb_rollback(struct ledger *l);
 

@@ -77,12 +77,7 @@ int ledger_probe_add(struct ledger *l, const struct ledger_probe *p, int64_t *id
 	ldb_bind_str(st, 18, p->diagnoses && *p->diagnoses ? p->diagnoses : NULL);
 	ldb_bind_str(st, 19, p->command && *p->command ? p->command : NULL);
 	sqlite3_bind_double(st, 20, ldb_now());
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_BUSY) {
-		/* the busy timeout ran out: one more try, as the run writes do */
-		sqlite3_reset(st);
-		rc = sqlite3_step(st);
-	}
+	rc = ldb_step_retry(st);
 	if (rc != SQLITE_DONE)
 		goto out_db_error;
 	if (id)

@@ -44,11 +44,7 @@ int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t
 	ldb_bind_str(st, 11, r->status);
 	ldb_bind_str(st, 12, r->answer && *r->answer ? r->answer : NULL);
 	sqlite3_bind_double(st, 13, ldb_now());
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_BUSY) {
-		sqlite3_reset(st);
-		rc = sqlite3_step(st);
-	}
+	rc = ldb_step_retry(st);
 	if (rc != SQLITE_DONE)
 		goto out_db_error;
 	if (id)
