@@ -51,6 +51,16 @@ static double nice_step(double max, int n)
 	return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
 }
 
+/* An axis from 0 to max (nothing above 0: to 1) in about n ticks: its top,
+ * a whole number of *step. */
+static double axis_top(double max, int n, double *step)
+{
+	double m = max > 0 ? max : 1;
+
+	*step = nice_step(m, n);
+	return ceil(m / *step) * *step;
+}
+
 static void begin(FILE *f, const char *title, int w, int h)
 {
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
@@ -78,12 +88,26 @@ static void tick_label(char *buf, size_t n, double v)
 /* Plot area of the vertical charts. */
 enum { W = 640, H = 320, ML = 64, MR = 16, MT = 28, MB = 64 };
 
+/* The value axis of a vertical chart, ph high: a grid line and a label at
+ * each step from 0 to top. */
+static void y_grid(FILE *f, double top, double step, double ph)
+{
+	char lab[32];
+
+	for (double t = 0; t <= top + step / 2; t += step) {
+		double y = MT + ph - ph * t / top;
+		tick_label(lab, sizeof(lab), t);
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333333\">%s</text>\n",
+			ML, W - MR, y, y, ML - 6, y + 4, lab);
+	}
+}
+
 void svg_stacked_bars(FILE *f, const char *title, const char *unit, const char *const *cat,
 		      size_t ncat, const char *const *ser, size_t nser, const double *v)
 {
 	double max = 0, step, top;
 	double pw = W - ML - MR, ph = H - MT - MB, bw;
-	char lab[32];
 
 	for (size_t i = 0; i < ncat; i++) {
 		double t = 0;
@@ -92,17 +116,10 @@ void svg_stacked_bars(FILE *f, const char *title, const char *unit, const char *
 		if (t > max)
 			max = t;
 	}
-	step = nice_step(max > 0 ? max : 1, 5);
-	top = ceil((max > 0 ? max : 1) / step) * step;
+	top = axis_top(max, 5, &step);
 	begin(f, title, W, H);
 	/* the value axis: ticks, grid, unit */
-	for (double t = 0; t <= top + step / 2; t += step) {
-		double y = MT + ph - ph * t / top;
-		tick_label(lab, sizeof(lab), t);
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333333\">%s</text>\n",
-			ML, W - MR, y, y, ML - 6, y + 4, lab);
-	}
+	y_grid(f, top, step, ph);
 	fprintf(f, "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\" "
 		"fill=\"#333333\">", MT + H / 2 - MB / 2, MT + H / 2 - MB / 2);
 	svg_escape(f, unit);
@@ -157,8 +174,7 @@ void svg_hbars(FILE *f, const char *title, const char *unit, const char *const *
 	for (size_t i = 0; i < n; i++)
 		if (v[i] > max)
 			max = v[i];
-	step = nice_step(max > 0 ? max : 1, 4);
-	top = ceil((max > 0 ? max : 1) / step) * step;
+	top = axis_top(max, 4, &step);
 	begin(f, title, W, h);
 	for (double t = 0; t <= top + step / 2; t += step) {
 		double x = LW + pw * t / top;
@@ -199,18 +215,10 @@ void svg_scatter(FILE *f, const char *title, const char *xunit, const char *yuni
 		if (y[i] > ymax)
 			ymax = y[i];
 	}
-	xs = nice_step(xmax > 0 ? xmax : 1, 5);
-	ys = nice_step(ymax > 0 ? ymax : 1, 5);
-	xt = ceil((xmax > 0 ? xmax : 1) / xs) * xs;
-	yt = ceil((ymax > 0 ? ymax : 1) / ys) * ys;
+	xt = axis_top(xmax, 5, &xs);
+	yt = axis_top(ymax, 5, &ys);
 	begin(f, title, W, H);
-	for (double t = 0; t <= yt + ys / 2; t += ys) {
-		double yy = MT + ph - ph * t / yt;
-		tick_label(lab, sizeof(lab), t);
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333333\">%s</text>\n",
-			ML, W - MR, yy, yy, ML - 6, yy + 4, lab);
-	}
+	y_grid(f, yt, ys, ph);
 	for (double t = 0; t <= xt + xs / 2; t += xs) {
 		double xx = ML + pw * t / xt;
 		tick_label(lab, sizeof(lab), t);
@@ -282,8 +290,7 @@ void svg_stack_marks(FILE *f, const char *title, const char *unit, const char *c
 	for (size_t k = 0; k < nmark; k++)
 		if (mark[k] > max)
 			max = mark[k];
-	step = nice_step(max > 0 ? max : 1, 6);
-	top = ceil((max > 0 ? max : 1) / step) * step;
+	top = axis_top(max, 6, &step);
 	begin(f, title, W, h);
 	for (double t = 0; t <= top + step / 2; t += step) {
 		double xx = ML + pw * t / top;
