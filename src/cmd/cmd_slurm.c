@@ -193,11 +193,10 @@ static void say(const char *file, const struct slurm_finding *f)
 			file, f->line, f->arg);
 		break;
 	case SLF_TIME_OVER_LIMIT:
-		slurm_format_time(f->num > 0 ? f->num : 1e9, a, sizeof(a));
+		slurm_format_time(f->num, a, sizeof(a));
 		slurm_format_time(f->num2, b, sizeof(b));
 		put_line(_("%s:%zu: --time=%s is above the partition's limit of %s: the job stays pending "
-			  "for ever (PartitionTimeLimit) or is refused; ask for %s at most"), file, f->line,
-			f->num > 0 ? a : "UNLIMITED", b, b);
+			  "for ever (PartitionTimeLimit) or is refused; ask for %s at most"), file, f->line, a, b, b);
 		break;
 	case SLF_NO_RESUME:
 		put_line(_("%s:%zu: the run is longer than one job may be, and nothing resumes it (no checkpoint, "

@@ -186,9 +186,9 @@ void slurm_format_time(double s, char *buf, size_t n)
 	double m = ceil(s / 60 - 1e-9);
 	long long mins;
 
-	/* not a duration, or beyond any day count Slurm prints: as sbatch
-	 * writes no limit */
-	if (isnan(s) || m >= 1e15) {
+	/* no limit (slurm_parse_time()'s -1), not a duration, or beyond any
+	 * day count Slurm prints: as sbatch writes no limit */
+	if (isnan(s) || s < 0 || m >= 1e15) {
 		snprintf(buf, n, "UNLIMITED");
 		return;
 	}

@@ -54,7 +54,9 @@ const struct slurm_opt *slurm_opt_short(const struct slurm_optdb *db, char c);
  * is not one.
  */
 int slurm_parse_time(const char *v, double *s);
-/* s seconds (> 0) as Slurm's D-HH:MM:SS (days only when > 0), rounded up to a minute. */
+/* s seconds (> 0) as Slurm's D-HH:MM:SS (days only when > 0), rounded up to a minute;
+ * no limit (s < 0, as slurm_parse_time() gives), NaN or past any day count:
+ * "UNLIMITED". */
 void slurm_format_time(double s, char *buf, size_t n);
 
 /* ---- the script ---- */

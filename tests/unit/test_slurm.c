@@ -128,6 +128,9 @@ static void test_time(void **st)
 	assert_string_equal(b, "UNLIMITED");
 	slurm_format_time(NAN, b, sizeof(b));
 	assert_string_equal(b, "UNLIMITED");
+	assert_int_equal(slurm_parse_time("UNLIMITED", &s), 0);
+	slurm_format_time(s, b, sizeof(b));
+	assert_string_equal(b, "UNLIMITED");
 }
 
 /* Seed 004 §3.5's script: the GPU request is a comment (line 4), so the job gets no GPU. */
