@@ -121,6 +121,23 @@ static void table_end(FILE *f)
 	fputs("</tbody></table></div>\n", f);
 }
 
+/* A bar chart's table beside it: the chart's box ends, then one row a bar,
+ * its label and its value. */
+static void bar_table(FILE *f, const char *key_head, const char *value_head, const char *const *lab,
+		      const double *v, size_t n)
+{
+	const char *head[] = {key_head, value_head};
+
+	fputs("</div>\n", f);   /* the chart's box ends; its table follows */
+	table_begin(f, head, 2, 2);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<tr><td>", f);
+		svg_escape(f, lab[i]);
+		fprintf(f, "</td><td class=\"n\">%.2f</td></tr>\n", v[i]);
+	}
+	table_end(f);
+}
+
 /* ---- the charts ---- */
 
 static void week_of(double t, char *buf, size_t n)
@@ -228,17 +245,7 @@ static void chart_runs(FILE *f, const struct data *d, bool table)
 	svg_hbars(f, _("Cost per run"), unit, lab, v, n);
 	if (!table)
 		return;
-	fputs("</div>\n", f);   /* the chart's box ends; its table follows */
-	{
-		const char *head[] = {_("run"), _("cost")};
-		table_begin(f, head, 2, 2);
-	}
-	for (size_t i = 0; i < n; i++) {
-		fputs("<tr><td>", f);
-		svg_escape(f, labels[i]);
-		fprintf(f, "</td><td class=\"n\">%.2f</td></tr>\n", v[i]);
-	}
-	table_end(f);
+	bar_table(f, _("run"), _("cost"), lab, v, n);
 }
 
 /* A summary's groups in currency cur as bars: cost, or GPU-hours. */
@@ -264,17 +271,7 @@ static void chart_summary(FILE *f, const struct ledger_summary *s, const char *c
 	svg_hbars(f, title, unit, lab, v, n);
 	if (!table)
 		return;
-	fputs("</div>\n", f);   /* the chart's box ends; its table follows */
-	{
-		const char *head[] = {key_head, hours ? _("GPU-hours") : _("cost")};
-		table_begin(f, head, 2, 2);
-	}
-	for (size_t i = 0; i < n; i++) {
-		fputs("<tr><td>", f);
-		svg_escape(f, labels[i]);
-		fprintf(f, "</td><td class=\"n\">%.2f</td></tr>\n", v[i]);
-	}
-	table_end(f);
+	bar_table(f, key_head, hours ? _("GPU-hours") : _("cost"), lab, v, n);
 }
 
 static void chart_findings(FILE *f, const struct data *d, bool table)
