@@ -161,55 +161,46 @@ read -r pass fail <"$T/counts"
 while read -r c; do
 	[ "$c" = help ] && continue
 	echo "$specs" | grep -q "^$c[ |]" && ok || bad "command $c has no line in options.sh specs"
-	awk -v c="$c" 'index($0, "\\fB" c "\\fR") == 1 || index($0, "\\fB" c " ") == 1 {f = 1} END {exit !f}' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 COMMANDS lacks $c"
 	grep -q "gpurent $c" "$ROOT/README.md" && ok || bad "README.md never shows gpurent $c"
 done <"$T/cmds"
 echo "$specs" | while IFS='|' read -r cmd _ _; do
 	"$G" $cmd --list-options 2>/dev/null | awk '{print $1}'
 done | sort -u >"$T/everyopt"
-while read -r o; do
-	grep -Fq -- "\\%$o\\fR" "$ROOT/docs/gpurent.1" || grep -Fq -- "$o" "$ROOT/docs/gpurent.1" ||
-		echo "docs/gpurent.1 does not document $o" >>"$T/manbad"
-done <"$T/everyopt"
-if [ -s "$T/manbad" ]; then while read -r l; do bad "$l"; done <"$T/manbad"; else ok; fi
 grep -rhoE 'getenv\("GPURENT_[A-Z_]+"\)' "$ROOT/src" | sed 's/getenv("\(.*\)")/\1/' | sort -u >"$T/envs"
 [ -s "$T/envs" ] && ok || bad "found no GPURENT_ variables in src (the pattern broke)"
-sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/envsec"
-while read -r e; do
-	grep -Fq "$e" "$T/envsec" && ok || bad "gpurent(1) ENVIRONMENT lacks $e"
-done <"$T/envs"
-sed -n '/^\.SH FILES/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/filesec"
-for f in "$ROOT"/data/*.csv; do
-	grep -Fq "data/${f##*/}" "$T/filesec" && ok || bad "gpurent(1) FILES lacks data/${f##*/}"
-done
-sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$ROOT/docs/gpurent.1" >"$T/exitsec"
-for x in 0 1 2; do
-	grep -q "^\.B $x\$\|^\.IP $x\|^$x " "$T/exitsec" && ok || bad "gpurent(1) EXIT STATUS lacks $x"
-done
-# The Chinese manual (docs/gpurent.zh_CN.1) is a translation of gpurent(1):
-# the same commands, options, variables and files, and it renders cleanly.
+
+# manual PAGE ENVIRONMENT FILES EXIT: PAGE (its section headings in its own
+# language) names every command, option, GPURENT_ variable, data file and
+# exit status. The Chinese manual is a translation of gpurent(1) and is held
+# to the same list.
+manual() {
+	page=$1 name=${1##*/}
+	while read -r c; do
+		[ "$c" = help ] && continue
+		awk -v c="$c" 'index($0, "\\fB" c "\\fR") == 1 || index($0, "\\fB" c " ") == 1 {f = 1} END {exit !f}' "$page" &&
+			ok || bad "docs/$name COMMANDS lacks $c"
+	done <"$T/cmds"
+	: >"$T/manbad"
+	while read -r o; do
+		grep -Fq -- "\\%$o\\fR" "$page" || grep -Fq -- "$o" "$page" || echo "docs/$name does not document $o" >>"$T/manbad"
+	done <"$T/everyopt"
+	if [ -s "$T/manbad" ]; then while read -r l; do bad "$l"; done <"$T/manbad"; else ok; fi
+	sed -n "/^\.SH $2/,/^\.SH /p" "$page" >"$T/envsec"
+	while read -r e; do
+		grep -Fq "$e" "$T/envsec" && ok || bad "$name ENVIRONMENT lacks $e"
+	done <"$T/envs"
+	sed -n "/^\.SH $3/,/^\.SH /p" "$page" >"$T/filesec"
+	for f in "$ROOT"/data/*.csv; do
+		grep -Fq "data/${f##*/}" "$T/filesec" && ok || bad "$name FILES lacks data/${f##*/}"
+	done
+	sed -n "/^\.SH $4/,/^\.SH /p" "$page" >"$T/exitsec"
+	for x in 0 1 2; do
+		grep -q "^\.B $x\$\|^\.IP $x\|^$x " "$T/exitsec" && ok || bad "$name EXIT STATUS lacks $x"
+	done
+}
+manual "$ROOT/docs/gpurent.1" ENVIRONMENT FILES "EXIT STATUS"
 ZH=$ROOT/docs/gpurent.zh_CN.1
-while read -r c; do
-	[ "$c" = help ] && continue
-	awk -v c="$c" 'index($0, "\\fB" c "\\fR") == 1 || index($0, "\\fB" c " ") == 1 {f = 1} END {exit !f}' "$ZH" && ok || bad "docs/gpurent.zh_CN.1 COMMANDS lacks $c"
-done <"$T/cmds"
-: >"$T/zhbad"
-while read -r o; do
-	grep -Fq -- "\\%$o\\fR" "$ZH" || grep -Fq -- "$o" "$ZH" || echo "docs/gpurent.zh_CN.1 does not document $o" >>"$T/zhbad"
-done <"$T/everyopt"
-if [ -s "$T/zhbad" ]; then while read -r l; do bad "$l"; done <"$T/zhbad"; else ok; fi
-sed -n '/^\.SH 环境变量/,/^\.SH /p' "$ZH" >"$T/zhenvsec"
-while read -r e; do
-	grep -Fq "$e" "$T/zhenvsec" && ok || bad "gpurent.zh_CN(1) ENVIRONMENT lacks $e"
-done <"$T/envs"
-sed -n '/^\.SH 文件/,/^\.SH /p' "$ZH" >"$T/zhfilesec"
-for f in "$ROOT"/data/*.csv; do
-	grep -Fq "data/${f##*/}" "$T/zhfilesec" && ok || bad "gpurent.zh_CN(1) FILES lacks data/${f##*/}"
-done
-sed -n '/^\.SH 退出状态/,/^\.SH /p' "$ZH" >"$T/zhexitsec"
-for x in 0 1 2; do
-	grep -q "^\.B $x\$\|^\.IP $x\|^$x " "$T/zhexitsec" && ok || bad "gpurent.zh_CN(1) EXIT STATUS lacks $x"
-done
+manual "$ZH" 环境变量 文件 退出状态
 if command -v groff >/dev/null 2>&1; then
 	groff -k -man -Tutf8 -ww "$ZH" >/dev/null 2>"$T/zhwarn"
 	[ ! -s "$T/zhwarn" ] && ok || bad "groff warns on docs/gpurent.zh_CN.1: $(head -3 "$T/zhwarn")"
