@@ -4,8 +4,10 @@
  */
 #include "out.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 size_t out_utf8_len(const unsigned char *s, size_t n)
 {
@@ -189,4 +191,18 @@ void out_heading(FILE *f, const int *width, const char *const *cell, size_t n)
 			fprintf(f, "%*s", pad, "");
 	}
 	putc('\n', f);
+}
+
+char *out_utc(double t, char *buf, size_t n)
+{
+	time_t tt;
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (!isfinite(t) || fabs(t) > 1e15)   /* the cast below would be undefined */
+		return buf;
+	tt = (time_t)floor(t);
+	if (gmtime_r(&tt, &tm))
+		strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
 }

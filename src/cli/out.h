@@ -56,4 +56,8 @@ size_t out_width(const char *s);
  */
 void out_heading(FILE *f, const int *width, const char *const *cell, size_t n);
 
+/* Unix seconds t as ISO 8601 UTC ("2024-03-05T14:00:00Z") in buf; "" when t
+ * is not finite or out of range. Returns buf. */
+char *out_utc(double t, char *buf, size_t n);
+
 #endif

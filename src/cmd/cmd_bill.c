@@ -62,17 +62,6 @@ static const char usage[] = N_(
 	"runtime failure (the ledger), 2 bad input (FILE:LINE: column: expected ...).\n"
 	"Formats, columns and formulas: docs/bill.md.\n");
 
-static char *fmt_utc(double t, char *buf, size_t n)
-{
-	time_t tt = (time_t)floor(t);
-	struct tm tm;
-
-	buf[0] = '\0';
-	if (isfinite(t) && gmtime_r(&tt, &tm))
-		strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return buf;
-}
-
 /* ---- bill import ---- */
 
 static int load_rules(struct bill_rules *rules)
@@ -204,8 +193,8 @@ static int bill_list_cmd(int argc, char **argv)
 		for (size_t i = 0; i < b.n; i++) {
 			const struct bill_item *it = &b.v[i];
 			json_obj_begin(&j, NULL);
-			json_str(&j, "start", fmt_utc(it->start, t0, sizeof(t0)));
-			json_str(&j, "end", fmt_utc(it->end, t1, sizeof(t1)));
+			json_str(&j, "start", out_utc(it->start, t0, sizeof(t0)));
+			json_str(&j, "end", out_utc(it->end, t1, sizeof(t1)));
 			json_str(&j, "provider", it->provider);
 			json_str(&j, "service", it->service);
 			json_str(&j, "item", it->item);
@@ -229,7 +218,7 @@ static int bill_list_cmd(int argc, char **argv)
 		for (size_t i = 0; i < b.n; i++) {
 			const struct bill_item *it = &b.v[i];
 			char prov[64];
-			printf("%-20s %-8s %-8s %12.4f %-4s %-28s %s\n", fmt_utc(it->start, t0, sizeof(t0)),
+			printf("%-20s %-8s %-8s %12.4f %-4s %-28s %s\n", out_utc(it->start, t0, sizeof(t0)),
 			       out_safe(it->provider, strlen(it->provider), prov, sizeof(prov)),
 			       bill_kind_name(it->kind), it->amount, it->currency,
 			       out_safe(it->item, strlen(it->item), s1, sizeof(s1)),
@@ -249,8 +238,8 @@ static void audit_json(struct json *j, const struct audit_result *r)
 
 	json_obj_begin(j, NULL);
 	json_str(j, "currency", r->currency);
-	json_str(j, "from", fmt_utc(r->from, t, sizeof(t)));
-	json_str(j, "to", fmt_utc(r->to, t, sizeof(t)));
+	json_str(j, "from", out_utc(r->from, t, sizeof(t)));
+	json_str(j, "to", out_utc(r->to, t, sizeof(t)));
 	json_int(j, "lines", (long)r->lines);
 	json_num(j, "total", r->total);
 	json_obj_begin(j, "by_kind");
@@ -277,8 +266,8 @@ static void audit_json(struct json *j, const struct audit_result *r)
 		json_str(j, "code", audit_code_name(f->code));
 		json_num(j, "amount", f->amount);
 		json_str(j, "resource", f->resource);
-		json_str(j, "from", fmt_utc(f->from, t, sizeof(t)));
-		json_str(j, "to", fmt_utc(f->to, t, sizeof(t)));
+		json_str(j, "from", out_utc(f->from, t, sizeof(t)));
+		json_str(j, "to", out_utc(f->to, t, sizeof(t)));
 		json_int(j, "count", (long)f->count);
 		json_num(j, "billed", f->code == AUDIT_STORAGE_OUTLIVED ? NAN : f->billed);
 		json_num(j, "used", f->code == AUDIT_STORAGE_OUTLIVED ? NAN : f->used);
@@ -294,8 +283,8 @@ static void audit_text(const struct audit_result *r)
 {
 	char t0[32], t1[32], words[1024], res[BILL_TEXT_MAX * 4];
 
-	printf(_("%s, %s to %s: %zu lines, %.2f %s\n"), r->currency, fmt_utc(r->from, t0, sizeof(t0)),
-	       fmt_utc(r->to, t1, sizeof(t1)), r->lines, r->total, r->currency);
+	printf(_("%s, %s to %s: %zu lines, %.2f %s\n"), r->currency, out_utc(r->from, t0, sizeof(t0)),
+	       out_utc(r->to, t1, sizeof(t1)), r->lines, r->total, r->currency);
 	for (int k = 0; k < BILL_NKINDS; k++)
 		printf("  %s%*s %12.2f %5.1f%%\n", billwords_kind((enum bill_kind)k),
 		       out_width(billwords_kind((enum bill_kind)k)) < 10 ?

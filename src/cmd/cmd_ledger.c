@@ -92,17 +92,6 @@ static char *fmt_local(double t, bool sec, char *buf, size_t n)
 }
 
 /* ISO 8601 in UTC, "2024-03-05T06:00:00Z"; "" when unknown. */
-static char *fmt_utc(double t, char *buf, size_t n)
-{
-	time_t tt = (time_t)floor(t);
-	struct tm tm;
-
-	buf[0] = '\0';
-	if (isfinite(t) && gmtime_r(&tt, &tm))
-		strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return buf;
-}
-
 /* The shortest decimal that reads back as exactly v ("" when unknown). */
 static char *fmt_exact(double v, char *buf, size_t n)
 {
@@ -466,10 +455,10 @@ static void run_json(struct json *j, const struct ledger_entry *e)
 	json_num(j, "id", (double)e->id);
 	json_str(j, "kind", r->kind ? r->kind : "");
 	json_str(j, "status", e->status ? e->status : "");
-	json_str(j, "start", fmt_utc(r->start, buf, sizeof(buf)));
+	json_str(j, "start", out_utc(r->start, buf, sizeof(buf)));
 	json_opt_num(j, "start_unix_seconds", r->start);
 	if (isfinite(r->end))
-		json_str(j, "end", fmt_utc(r->end, buf, sizeof(buf)));
+		json_str(j, "end", out_utc(r->end, buf, sizeof(buf)));
 	else
 		json_null(j, "end");
 	json_opt_num(j, "end_unix_seconds", r->end);
@@ -785,8 +774,8 @@ static int ledger_export_cmd(int argc, char **argv)
 			csv_field(buf, false);
 			csv_field(r->kind, false);
 			csv_field(e->status, false);
-			csv_field(fmt_utc(r->start, buf, sizeof(buf)), false);
-			csv_field(fmt_utc(r->end, buf, sizeof(buf)), false);
+			csv_field(out_utc(r->start, buf, sizeof(buf)), false);
+			csv_field(out_utc(r->end, buf, sizeof(buf)), false);
 			csv_num(r->start);
 			csv_num(r->end);
 			csv_num(hours_of(r));
@@ -975,7 +964,7 @@ static void probe_json(struct json *j, const struct ledger_probe *p)
 
 	json_obj_begin(j, NULL);
 	json_num(j, "id", (double)p->id);
-	json_str(j, "taken", fmt_utc(p->at, buf, sizeof(buf)));
+	json_str(j, "taken", out_utc(p->at, buf, sizeof(buf)));
 	json_opt_num(j, "taken_unix_seconds", p->at);
 	json_str(j, "host", p->host ? p->host : "");
 	json_opt_str(j, "gpu", p->gpu);
