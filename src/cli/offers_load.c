@@ -381,9 +381,10 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
 	char sky[sizeof(c->sky_dir)];
 	int rc;
 
-	for (size_t i = 0; i < n; i++)
+	/* the totals cost a walk of the folders: only for a line that shows */
+	for (size_t i = 0; i < n && progress_wanted(); i++)
 		catalog_size(paths[i], 0, true, &pr.total_bytes, &pr.total_units);
-	if (!n && !sky_catalog_dir(sky, sizeof(sky)))
+	if (!n && progress_wanted() && !sky_catalog_dir(sky, sizeof(sky)))
 		catalog_size(sky, 0, true, &pr.total_bytes, &pr.total_units);
 	c->pr = &pr;
 	progress_begin(&pr);

@@ -97,11 +97,18 @@ static void *run(void *arg)
 	return NULL;
 }
 
-bool progress_begin(struct progress *p)
+bool progress_wanted(void)
 {
 	const char *term = getenv("TERM");
 	enum progress_mode m = progress_get_mode();
 
+	if (m == PROGRESS_NEVER)
+		return false;
+	return m == PROGRESS_ALWAYS || (isatty(STDERR_FILENO) && term && strcmp(term, "dumb"));
+}
+
+bool progress_begin(struct progress *p)
+{
 	const char *after = getenv("GPURENT_PROGRESS_AFTER");
 	char *end;
 
@@ -115,9 +122,7 @@ bool progress_begin(struct progress *p)
 			p->after = a;
 	}
 	atomic_store(&p->stop, false);
-	if (m == PROGRESS_NEVER)
-		return false;
-	if (m == PROGRESS_AUTO && (!isatty(STDERR_FILENO) || !term || !strcmp(term, "dumb")))
+	if (!progress_wanted())
 		return false;
 	if (p->after == 0)
 		draw(p, false);   /* before the thread: one writer at a time */

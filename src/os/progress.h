@@ -37,6 +37,10 @@ struct progress {
 	pthread_cond_t wake;
 };
 
+/* Would progress_begin() draw here (the mode, stderr a terminal)? For work
+ * that a total costs something to find (a walk of catalog folders). */
+bool progress_wanted(void);
+
 /*
  * Start the line for p (label, units and totals set, counters 0). Returns
  * true when it draws (call progress_end()), false when this is no place
