@@ -94,10 +94,10 @@ $(FAKE_LIB): tests/fake/fake_nvml.c
 	@echo '  FAKE    $@'
 	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) -Wno-missing-prototypes \
 	    -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
-$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nvml.h src/os/dl.c src/os/dl.h
+$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nvml.h src/os/dl.c src/os/dl.h src/core/i18n.c
 	@mkdir -p $(dir $@)
 	@echo '  PROG    $@'
-	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $< src/os/dl.c -ldl
+	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $< src/os/dl.c src/core/i18n.c -ldl
 
 # Every tests/cli/*.sh runs against the real binary and ends with
 # "<name>: N passed, M failed". Each script is its own target, so that

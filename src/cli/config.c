@@ -83,10 +83,7 @@ static int check_price(const char *v, char *err, size_t errlen)
 
 static int check_date(const char *v, char *err, size_t errlen)
 {
-	int y, m, d, n = 0;
-
-	if (sscanf(v, "%4d-%2d-%2d%n", &y, &m, &d, &n) != 3 || v[n] || strlen(v) != 10 || m < 1 || m > 12 ||
-	    d < 1 || d > 31 || y < 1990) {
+	if (!util_iso_date(v)) {
 		snprintf(err, errlen, "%s", _("expected a date YYYY-MM-DD"));
 		return -1;
 	}

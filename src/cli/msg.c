@@ -5,6 +5,7 @@
 #include "msg.h"
 #include "out.h"
 #include "../core/i18n.h"
+#include "../os/sys.h"
 
 #include <limits.h>
 
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef GPURENT_LOCALEDIR
 #define GPURENT_LOCALEDIR "/usr/local/share/locale"
@@ -25,8 +27,18 @@ static const char *msg_command;
 void msg_init(void)
 {
 	const char *dir = getenv("GPURENT_LOCALEDIR");
+	char here[PATH_MAX + 8];
 
 	setlocale(LC_MESSAGES, "");
+	/* a program run from its build folder (build/gpurent) reads the
+	 * catalogs built beside it (build/locale), not an older install's */
+	if (!(dir && *dir) && sys_self_path(here, PATH_MAX) > 0 && strrchr(here, '/')) {
+		struct stat st;
+
+		strcpy(strrchr(here, '/') + 1, "locale");
+		if (!stat(here, &st) && S_ISDIR(st.st_mode))
+			dir = here;
+	}
 #if defined(__GLIBC__) || defined(GPURENT_NLS)
 	bindtextdomain("gpurent", dir && *dir ? dir : GPURENT_LOCALEDIR);
 	bind_textdomain_codeset("gpurent", "UTF-8");
@@ -45,6 +57,7 @@ void msg_untranslated(void)
 #if defined(__GLIBC__) || defined(GPURENT_NLS)
 	textdomain("gpurent-untranslated");   /* a domain with no catalog */
 #endif
+	setlocale(LC_MESSAGES, "C");   /* strerror() and the C library's own words too */
 	core_tr = core_tr_identity;   /* the core's messages stay English too */
 }
 

@@ -16,6 +16,8 @@
 
 #include "../core/csv.h"
 #include "common.h"
+#include "config.h"
+#include "gettext.h"
 #include "out.h"
 
 static void print_bad(void *ctx, const char *msg)
@@ -68,6 +70,21 @@ double offers_rate(const struct offers_ctx *c, const char *code)
 	double r = currency_to_usd(&c->currencies, code);
 
 	return r > 0 ? r : 0;
+}
+
+char *offers_rate_note(const struct currency *cu, char *buf, size_t n)
+{
+	if (!cu->line) {
+		if (config_applied("rate"))
+			return config_rate_note(buf, n);
+		snprintf(buf, n, "--rate");
+		return buf;
+	}
+	if (cu->date[0])
+		snprintf(buf, n, _("data/currencies.csv line %zu, %s, %s"), cu->line, cu->date, cu->source);
+	else
+		snprintf(buf, n, _("data/currencies.csv line %zu, %s"), cu->line, cu->source);
+	return buf;
 }
 
 /* Map a file read-only; the mapping lives until offers_free(). */

@@ -414,8 +414,16 @@ int cmd_offers(int argc, char **argv)
 				line[--len] = '\0';
 			puts(line);
 		}
+		const struct currency *cu = currency_find(&c.currencies, cur);   /* found: fx > 0 */
+
 		printf(_("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n"), nres,
-		       s.matched, cur, sort_text);
+		       s.matched, cu->code, sort_text);
+		if (strcmp(cu->code, "USD")) {
+			char rnote[1600];
+
+			printf(_("1 USD = %.4g %s, from %s\n"), 1 / cu->usd, cu->code,
+			       offers_rate_note(cu, rnote, sizeof(rnote)));
+		}
 		if (any_suspect)
 			printf("%s\n", _("! spot at or above on-demand: the columns may be swapped; plan does not rank "
 				     "these rows (--trust-catalog ranks them on on-demand)"));

@@ -122,7 +122,7 @@ static bool outlier(const struct offer *o)
 struct display {
 	struct plan_fx fx;
 	char code[8];
-	size_t line;            /* data/currencies.csv line; 0 = --rate */
+	const struct currency *cu;   /* the rate's row (borrowed from the offers context) */
 };
 
 static void render(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
@@ -142,13 +142,11 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 				     : _("\n%zu offers considered, %zu feasible; ranked by total cost; money in %s"),
 	       r->considered, r->feasible, d->code);
 	if (strcmp(d->code, "USD")) {
-		if (d->line)
-			printf(_(" (1 USD = %.4g %s, data/currencies.csv line %zu; --rate %s=N to change)"), 1 / k, d->code,
-			       d->line, d->code);
-		else if (config_applied("rate"))
-			printf(_(" (1 USD = %.4g %s, from %s)"), 1 / k, d->code, config_rate_note(rate_note, sizeof(rate_note)));
+		offers_rate_note(d->cu, rate_note, sizeof(rate_note));
+		if (d->cu->line)
+			printf(_(" (1 USD = %.4g %s, %s; --rate %s=N to change)"), 1 / k, d->code, rate_note, d->code);
 		else
-			printf(_(" (1 USD = %.4g %s, from --rate)"), 1 / k, d->code);
+			printf(_(" (1 USD = %.4g %s, from %s)"), 1 / k, d->code, rate_note);
 		if (config_applied("currency"))
 			printf(_("; %s from %s"), d->code, msg_tr(config_applied("currency")));
 	}
@@ -394,9 +392,11 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	json_str(&j, "task", workload_enum_name("task", w->task));
 	json_str(&j, "currency", d->code);
 	json_num(&j, "usd_per_unit", k);
-	if (d->line) {
-		snprintf(b, sizeof(b), "data/currencies.csv line %zu", d->line);
+	if (d->cu->line) {
+		snprintf(b, sizeof(b), "data/currencies.csv line %zu", d->cu->line);
 		json_str(&j, "rate_source", b);
+		if (d->cu->date[0])
+			json_str(&j, "rate_date", d->cu->date);
 	} else {
 		json_str(&j, "rate_source", !strcmp(d->code, "USD") ? "identity" :
 			 config_applied("rate") ? config_rate_note(b, sizeof(b)) : "--rate");
@@ -826,7 +826,7 @@ int cmd_plan(int argc, char **argv)
 	snprintf(disp.code, sizeof(disp.code), "%s", cu->code);
 	disp.fx.code = disp.code;
 	disp.fx.usd_per_unit = cu->usd;
-	disp.line = cu->line;
+	disp.cu = cu;
 	/* a bare amount is in the display currency */
 	if (have_max_price) {
 		struct money m = {.amount = max_price.amount};

@@ -26,6 +26,7 @@
 #include "../os/child.h"
 #include "../os/credscan.h"
 #include "../os/shred.h"
+#include "../os/sys.h"
 #include "../store/ledger.h"
 #include "cmd.h"
 #include "../cli/common.h"
@@ -130,7 +131,7 @@ static int absolute(const char *path, const char *cwd, char *out, size_t n)
 static int run_verify(const char *manifest, const char *dir)
 {
 	char self[PATH_MAX], err[256];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	long n = sys_self_path(self, sizeof(self));
 	const char *argv[] = {self, "verify", manifest, dir, NULL};
 	struct child_opts co = {0};
 	struct child c;
@@ -140,7 +141,6 @@ static int run_verify(const char *manifest, const char *dir)
 		msg_error(_("verify: cannot find this program: %s"), strerror(errno));
 		return -1;
 	}
-	self[n] = '\0';
 	fflush(stdout);
 	co.argv = argv;
 	co.envp = environ;

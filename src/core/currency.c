@@ -112,6 +112,7 @@ static int add(struct currency_table *t, const char *code, double usd, size_t li
 	snprintf(t->v[t->n].code, sizeof(t->v[0].code), "%s", code);
 	t->v[t->n].usd = usd;
 	t->v[t->n].line = line;
+	t->v[t->n].date[0] = t->v[t->n].source[0] = '\0';
 	t->n++;
 	return 0;
 }
@@ -143,6 +144,7 @@ int currency_set(struct currency_table *t, const char *code, double per_usd, cha
 	if ((e = lookup(t, c))) {
 		e->usd = 1 / per_usd;
 		e->line = 0;   /* the file's row no longer says where the rate came from */
+		e->date[0] = e->source[0] = '\0';
 		return 0;
 	}
 	if (add(t, c, 1 / per_usd, 0)) {
@@ -203,6 +205,16 @@ static int currency_row(const struct csv *t, const struct csv_row *r, const char
 			 r->line, cr->usd);
 		return -1;
 	}
+	if (csv_col(t, "date") >= 0 &&   /* an optional column */
+	    csv_field_str(t, r, "date", false, fname, cr->date, sizeof(cr->date), err, errlen))
+		return -1;
+	if (cr->date[0] && !util_iso_date(cr->date)) {
+		snprintf(err, errlen, CE_("%s:%zu: date: expected a date YYYY-MM-DD, got '%s'"), fname, r->line,
+			 cr->date);
+		return -1;
+	}
+	if (csv_field_str(t, r, "source", true, fname, cr->source, sizeof(cr->source), err, errlen))
+		return -1;
 	cr->line = r->line;
 	return 0;
 }

@@ -26,6 +26,8 @@ struct currency {
 	char code[CURRENCY_CODE_MAX + 1];   /* "CNY" */
 	double usd;                         /* USD per one unit */
 	size_t line;                        /* currencies.csv line, 0 when set by a rate */
+	char date[11];                      /* the rate's date, YYYY-MM-DD; "" when not given */
+	char source[256];                   /* where the rate comes from; "" when set by a rate */
 };
 
 /* Grows as rates are added: no fixed size, nothing dropped. */
@@ -43,8 +45,9 @@ enum currency_error {
 };
 
 /*
- * Load len bytes of currencies.csv text (columns code, usd, source;
- * fname names it in messages) into *t, which the caller releases with
+ * Load len bytes of currencies.csv text (columns code, usd, source and an
+ * optional date, YYYY-MM-DD, the day the rate was observed; fname names
+ * it in messages) into *t, which the caller releases with
  * currency_table_free(). Returns 0, or a negative enum currency_error
  * with "fname:line: column: expected ..." in err and *t empty. A code
  * written twice is an error; USD is added (at 1) when the file lacks it.

@@ -512,7 +512,14 @@ static int start_attempt(struct guard *g)
 	rc = child_spawn(&co, &g->child, &g->exec_errno, err, sizeof(err));
 	env_free(env);
 	if (rc) {
-		tee_say(g, "%s", err);
+		/* child.c's sentence is English (it may be stored); a person reads
+		 * the exec failure in the locale's words */
+		if (g->exec_errno == ENOENT && !strchr(co.argv[0], '/'))
+			tee_say(g, _("%s: command not found"), co.argv[0]);
+		else if (g->exec_errno)
+			tee_say(g, _("%s: cannot run it: %s"), co.argv[0], strerror(g->exec_errno));
+		else
+			tee_say(g, "%s", err);
 		g->have_status = true;
 		g->status = (g->exec_errno == ENOENT ? 127 : 126) << 8;   /* as a shell reports it */
 		return -1;

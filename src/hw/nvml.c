@@ -13,7 +13,6 @@
 #include "../util/util.h"
 #include "nvml.h"
 
-bool hw_words_translated;
 #define HW_(s) (hw_words_translated ? dgettext("gpurent", s) : (s))
 
 /* NVML's ABI, as documented in NVIDIA's nvml.h (stable since driver 4xx). */

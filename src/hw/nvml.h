@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../os/dl.h"
+
 /* A loaded, initialised NVML. Opaque. */
 struct nvml;
 
@@ -120,9 +122,7 @@ int nvml_device_procs_mem(const struct nvml *n, unsigned index, const int *pids,
 /* "none", "passthrough", "vGPU", "host vGPU", "host vSGA", "unknown". Static. */
 const char *nvml_virt_mode_name(int mode);
 
-/* The loaders' messages (nvml.c, cuda.c) in the user's language when set:
- * only `gpurent env` sets it, for its display; everywhere else (bench, run,
- * probe, JSON) they stay English, as the ledger and JSON keep them. */
-extern bool hw_words_translated;
+/* hw_words_translated (src/os/dl.h) also puts nvml.c's and cuda.c's
+ * messages in the user's language. */
 
 #endif

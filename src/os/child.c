@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,6 +21,20 @@
 #include "child.h"
 
 /* Find name in PATH (the guard's own); *path is the caller's to free. */
+/*
+ * The C library's words for errno e in English whatever the locale: err's
+ * sentences reach the ledger (the guard's stop action), which stays English.
+ * Callers that show an exec failure to a person word it from *exec_errno.
+ */
+static const char *eng_strerror(int e)
+{
+	static locale_t c_loc;
+
+	if (!c_loc)
+		c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return c_loc ? strerror_l(e, c_loc) : strerror(e);
+}
+
 static int locate(const char *name, char **path, int *eno)
 {
 	const char *p = getenv("PATH");
@@ -137,21 +152,21 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 	if (locate(o->argv[0], &path, &eno)) {
 		*exec_errno = eno;
 		snprintf(err, errlen, "%s: %s", o->argv[0],
-			 eno == ENOENT ? "command not found" : strerror(eno));
+			 eno == ENOENT ? "command not found" : eng_strerror(eno));
 		return -1;
 	}
 	if (in_fd < 0 && (in_fd = null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+		snprintf(err, errlen, "/dev/null: %s", eng_strerror(errno));
 		goto out_free_path;
 	}
 	if (o->capture && o->err_null &&
 	    (errp[1] = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "/dev/null: %s", strerror(errno));
+		snprintf(err, errlen, "/dev/null: %s", eng_strerror(errno));
 		goto out_close;
 	}
 	if (pipe_cloexec(notify) || (o->capture && (pipe_cloexec(out) || (!o->err_null && pipe_cloexec(errp)))) ||
 	    (o->on_fork && pipe_cloexec(hold))) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		snprintf(err, errlen, "pipe: %s", eng_strerror(errno));
 		goto out_close;
 	}
 	sigfillset(&all);
@@ -170,7 +185,7 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+		snprintf(err, errlen, "fork: %s", eng_strerror(errno));
 		goto out_close;
 	}
 	close(notify[1]);
@@ -182,7 +197,7 @@ int child_spawn(const struct child_opts *o, struct child *c, int *exec_errno,
 		int st;
 		child_wait(pid, &st, 0);
 		*exec_errno = eno;
-		snprintf(err, errlen, "%s: cannot run it: %s", o->argv[0], strerror(eno));
+		snprintf(err, errlen, "%s: cannot run it: %s", o->argv[0], eng_strerror(eno));
 		goto out_close;
 	}
 	c->pid = pid;

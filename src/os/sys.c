@@ -5,6 +5,7 @@
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include "sys.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -151,4 +152,19 @@ uint64_t sys_usable_memory(void)
 
 	sys_memory(&m);
 	return m.total;
+}
+
+long sys_self_path(char *buf, size_t n)
+{
+	ssize_t got = n ? readlink("/proc/self/exe", buf, n - 1) : -1;
+
+	if (got < 0 || (size_t)got >= n - 1) {
+		if (got >= 0)
+			errno = ENAMETOOLONG;
+		if (n)
+			buf[0] = '\0';
+		return -1;
+	}
+	buf[got] = '\0';
+	return (long)got;
 }

@@ -9,6 +9,7 @@
 #define GPURENT_SYS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -55,5 +56,11 @@ void sys_memory(struct sys_memory *m);
 
 /* sys_memory()'s total: the bytes of memory this process may use; 0 unknown. */
 uint64_t sys_usable_memory(void);
+
+/*
+ * The path of this program (/proc/self/exe) into buf (n bytes). Returns its
+ * length, or -1 with errno set (buf is then "").
+ */
+long sys_self_path(char *buf, size_t n);
 
 #endif

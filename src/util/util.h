@@ -1,6 +1,7 @@
 /*
  * util.h - the few helpers every layer needs, in one place: ARRAY_SIZE,
- * growing a dynamic array with an overflow check, and the two clocks.
+ * growing a dynamic array with an overflow check, a calendar date's check
+ * and the two clocks.
  * Header-only (static inline) so that src/core, the unit tests (which link
  * the core alone) and the test programs can use it without another object.
  * The core uses ARRAY_SIZE and util_grow only: reading a clock is the
@@ -48,6 +49,29 @@ static inline int util_grow(void **p, size_t *cap, size_t need, size_t elem)
 	*p = np;
 	*cap = ncap;
 	return 0;
+}
+
+/*
+ * Is s exactly a calendar date YYYY-MM-DD (ten characters, digits and two
+ * dashes, a real day of its month, leap years counted, year 1900-9999)?
+ */
+static inline int util_iso_date(const char *s)
+{
+	static const unsigned char mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y = 0, m, d;
+
+	for (int i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
+			return 0;
+	if (s[10])
+		return 0;
+	for (int i = 0; i < 4; i++)
+		y = y * 10 + (s[i] - '0');
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	d = (s[8] - '0') * 10 + (s[9] - '0');
+	if (y < 1900 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return 0;
+	return !(m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)));
 }
 
 /* Seconds on CLOCK_MONOTONIC: for durations and deadlines, never for dates. */

@@ -132,7 +132,8 @@ GPURENT_CONFIG=$T/other.yaml "$G" config list >list.txt && grep -Eq "currency +E
 # under a zh_CN locale with no currency set: CNY, with the rate's source
 if locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$'; then
 	got=$(LC_MESSAGES=zh_CN.UTF-8 money_line)
-	case $got in *"money in CNY"*"data/currencies.csv line"*) ok ;; *"CNY"*"currencies.csv"*) ok ;; *) bad "zh_CN default: $got" ;; esac
+	date=$(grep '^CNY,' "$ROOT/data/currencies.csv" | cut -d, -f3)
+	case $got in *"CNY"*"data/currencies.csv"*"$date"*"Federal Reserve"*) ok ;; *) bad "zh_CN default, no rate date and source: $got" ;; esac
 	# JSON is for scripts: the same bytes as in the C locale (USD)
 	LC_MESSAGES=zh_CN.UTF-8 "$G" plan "$W" --json >zh.json
 	"$G" plan "$W" --json >c.json

@@ -319,6 +319,19 @@ human_ok "slurm lint" "是注释，不是指令" "$G" slurm lint "$ROOT/tests/da
 zh "$G" run --no-ledger --log-dir "$T/glog" --price 1 -- true >/dev/null 2>"$T/guard"
 grep -q '守护中：' "$T/guard" && grep -q '^gpurent run: 花费 ' "$T/guard" && ok ||
 	bad "run: the guard's lines are not Chinese: $(head -3 "$T/guard")"
+# a command that cannot start: the OS layer's words are Chinese too
+zh "$G" run --no-ledger --log-dir "$T/glog" -- "$T/no-such-cmd" >/dev/null 2>"$T/guard"
+grep -q 'no-such-cmd: 无法运行：' "$T/guard" && ok || bad "run: cannot start, in English: $(grep no-such "$T/guard")"
+zh "$G" run --no-ledger --log-dir "$T/glog" -- no-such-cmd-gpurent >/dev/null 2>"$T/guard"
+grep -q 'no-such-cmd-gpurent: 找不到命令' "$T/guard" && ok || bad "run: not found, in English: $(grep no-such "$T/guard")"
+# --json stays English, the C library's words included
+GPURENT_LIBNVML=/nonexistent/libnvidia-ml.so.1 zh "$G" env --json --no-python >"$T/envz.json" 2>/dev/null
+cjk "$T/envz.json" && bad "env --json has Chinese in it" || ok
+# the program in its build folder reads the catalogs built beside it
+if [ "$(dirname "$G")" = "$ROOT/build" ] && [ -d "$ROOT/build/locale" ]; then
+	env -u GPURENT_LOCALEDIR LANG=zh_CN.UTF-8 "$G" cost --price 1 --sessions 1h >"$T/c2" 2>&1 && cjk "$T/c2" && ok ||
+		bad "build/gpurent without GPURENT_LOCALEDIR: not Chinese: $(head -1 "$T/c2")"
+fi
 # the human output of the third pass's commands is Chinese
 human_ok "ledger list" "命令 / 问题" "$G" ledger list
 human_ok "ledger summary" "卡时" "$G" ledger summary

@@ -74,6 +74,15 @@ run "$G" offers --catalog "$F/offers-mixed.csv" 'supply=campus-hpc' --currency C
 [ "$rc" -eq 2 ] && grep -q 'a100-partition' "$T/out" && grep -q 'in CNY per GPU-hour' "$T/out" \
 	&& ok || bad "gpurent format, currency"
 grep -q 'offers-mixed.csv:7: currency: unknown currency' "$T/err" && ok || bad "unknown currency line"
+# the rate says where it comes from: the row of data/currencies.csv with its date and source
+row=$(grep -n '^CNY,' "$ROOT/data/currencies.csv")
+date=$(echo "$row" | cut -d, -f3)
+grep -Fq "from data/currencies.csv line ${row%%:*}, $date, " "$T/out" && ok || bad "offers CNY: no rate line: $(grep 'USD =' "$T/out")"
+run "$G" offers --catalog "$F/offers-mixed.csv" --currency rmb --rate CNY=7
+grep -Fxq '1 USD = 7 CNY, from --rate' "$T/out" && grep -q 'in CNY per GPU-hour' "$T/out" && ok ||
+	bad "offers --rate: $(grep 'USD' "$T/out")"
+run "$G" offers --catalog "$F/offers-mixed.csv"
+grep -q '1 USD =' "$T/out" && bad "offers in USD printed a rate line" || ok
 
 # bad queries: one line, exit 2, nothing printed
 for q in 'gpu_memory>=40|gpu_memory: unknown field (did you mean '"'"'gpu_mem'"'"'?)' \

@@ -105,7 +105,7 @@ static inline const struct model_db *fuzz_model_db(void)
 /* data/offers.csv (prices in USD and CNY) as an offer set loaded once. */
 static inline const struct offer_set *fuzz_offers(void)
 {
-	static struct currency rate_v[] = {{"USD", 1, 0}, {"CNY", 0.1389, 0}};
+	static struct currency rate_v[] = {{.code = "USD", .usd = 1}, {.code = "CNY", .usd = 0.1389}};
 	static const struct currency_table rates = {rate_v, 2, 2};
 	static struct offer_set s;
 	static int loaded;

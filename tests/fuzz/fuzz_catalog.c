@@ -69,7 +69,7 @@ static void check_offer(const struct offer *o)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct currency rate_v[] = {{"USD", 1, 0}, {"CNY", 0.1389, 0}, {"EUR", 1.08, 0}};
+	static struct currency rate_v[] = {{.code = "USD", .usd = 1}, {.code = "CNY", .usd = 0.1389}, {.code = "EUR", .usd = 1.08}};
 	static const struct currency_table rates = {rate_v, 3, 3};
 	struct catalog_opts opts = {
 		.gpus = fuzz_gpu_db(), .currencies = &rates, .bad_row = on_bad,

@@ -17,7 +17,7 @@ static void on_bad(void *ctx, const char *msg)
 	nbad++;
 }
 
-static struct currency rate_v[] = {{"USD", 1, 0}, {"CNY", 0.1389, 0}};
+static struct currency rate_v[] = {{.code = "USD", .usd = 1}, {.code = "CNY", .usd = 0.1389}};
 static const struct currency_table rates = {rate_v, 2, 2};
 
 static struct offer_set set;

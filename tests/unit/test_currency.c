@@ -32,8 +32,11 @@ static void test_bundled_file(void **s)
 	free(buf);
 	assert_true(t.n >= 3);
 	assert_true(currency_to_usd(&t, "USD") == 1);
-	assert_true(fabs(currency_to_usd(&t, "CNY") - 0.1389) < 1e-12);
-	assert_true(fabs(currency_per_usd(&t, "CNY") - 1 / 0.1389) < 1e-9);
+	/* the Federal Reserve's H.10 figure of the row's source: 7.1920 yuan per USD */
+	assert_true(fabs(currency_per_usd(&t, "CNY") - 7.1920) < 1e-4);
+	assert_string_equal(currency_find(&t, "CNY")->date, "2024-02-02");
+	assert_non_null(strstr(currency_find(&t, "CNY")->source, "7.1920"));
+	assert_string_equal(currency_find(&t, "USD")->date, "");
 	assert_true(currency_to_usd(&t, "XYZ") < 0);
 	assert_true(currency_per_usd(&t, "XYZ") < 0);
 	currency_table_free(&t);
@@ -234,6 +237,46 @@ static void test_bad_files(void **s)
 	}
 }
 
+/* The date column: optional, and a real day when given. */
+static void test_dates(void **s)
+{
+	static const struct {
+		const char *date;
+		int ok;
+	} cases[] = {
+		{"2024-02-29", 1}, {"2000-02-29", 1}, {"", 1}, {"2023-02-29", 0}, {"1900-02-29", 0},
+		{"2024-13-01", 0}, {"2024-04-31", 0}, {"2024-1-01", 0}, {"+024-01-01", 0}, {"2024/01/01", 0},
+		{"1899-12-31", 0},
+	};
+	struct currency_table t;
+	char buf[256], err[256];
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(buf, sizeof(buf), "code,usd,date,source\nCNY,0.139,%s,a bank\n", cases[i].date);
+		err[0] = '\0';
+		if (cases[i].ok) {
+			assert_int_equal(currency_table_load(&t, buf, strlen(buf), "c.csv", err, sizeof(err)), 0);
+			assert_string_equal(currency_find(&t, "CNY")->date, cases[i].date);
+			assert_string_equal(currency_find(&t, "CNY")->source, "a bank");
+			/* a --rate replaces the row: its date and source no longer hold */
+			assert_int_equal(currency_set_rate(&t, "CNY=7", err, sizeof(err)), 0);
+			assert_string_equal(currency_find(&t, "CNY")->date, "");
+			assert_string_equal(currency_find(&t, "CNY")->source, "");
+			currency_table_free(&t);
+			continue;
+		}
+		assert_int_not_equal(currency_table_load(&t, buf, strlen(buf), "c.csv", err, sizeof(err)), 0);
+		snprintf(buf, sizeof(buf), "c.csv:2: date: expected a date YYYY-MM-DD, got '%s'", cases[i].date);
+		if (strcmp(err, buf))
+			fail_msg("case %zu: got '%s', want '%s'", i, err, buf);
+	}
+	/* too long for a date: the field's own message */
+	snprintf(buf, sizeof(buf), "code,usd,date,source\nCNY,0.139,2024-01-011,x\n");
+	assert_int_not_equal(currency_table_load(&t, buf, strlen(buf), "c.csv", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "c.csv:2: date: "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_set_rate),
 		cmocka_unit_test(test_grows),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_dates),
 	};
 	return cmocka_run_group_tests_name("currency", tests, NULL, NULL);
 }
