@@ -97,168 +97,214 @@ static void group_add(struct group *g, size_t *ng, const char *id, size_t ci, do
 	g[i].err[g[i].n++] = rel;
 }
 
+/* The columns the test reads. */
+struct cols {
+	int field[ARRAY_SIZE(fieldcols)];
+	int id, cat, fw, gc, extra, metric, meas, unit, src, fit, run;
+};
+
+/* One row, estimated: what the summary needs. */
+struct result {
+	const char *id, *cat, *fw, *metric, *run;
+	int ci;
+	bool speed, fit;
+	double m, est, rel;
+	const char *why;     /* excluded (docs/accuracy.md "Rows excluded"); NULL: counted */
+};
+
+/* Estimate row r of c into *o; fails the test on a row that cannot be read. */
+static void evaluate(const struct csv *c, const struct csv_row *r, const struct cols *k, size_t i,
+		     struct result *o)
+{
+	const char *id = csv_get(r, k->id), *cat = csv_get(r, k->cat), *metric = csv_get(r, k->metric);
+	const char *gc = csv_get(r, k->gc), *extra = csv_get(r, k->extra);
+	int ci = category_index(cat);
+	bool speed = ci >= 0 && (!strcmp(cat, "decode_speed") || !strcmp(cat, "train_speed"));
+	struct workload w;
+	struct model_spec arch;
+	struct estimate e;
+	double m, scale, est = 0;
+	char *end, err[512], args[1024];
+	size_t off = 0;
+
+	if (!*id)
+		fail_msg("tests/data/evidence.csv row %zu: empty id", i + 1);
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(csv_get(&c->rows[j], k->id), id))
+			fail_msg("%s: id used twice", id);
+	if (ci < 0)
+		fail_msg("%s: category %s is not one of full, lora, qlora, sharded, inference, "
+			 "kv_cache, decode_speed, train_speed", id, cat);
+	if (!*csv_get(r, k->fw))
+		fail_msg("%s: no framework", id);
+	if (!has_source(csv_get(r, k->src)))
+		fail_msg("%s: source %s is neither a URL nor repo@commit:path", id, csv_get(r, k->src));
+	/* the metric must be one the category measures */
+	if (speed ? strcmp(metric, "tokens_per_second")
+		  : !strcmp(cat, "kv_cache") ? strcmp(metric, "kv_cache")
+		  : strcmp(metric, "peak_allocated") && strcmp(metric, "peak_reserved") &&
+		    strcmp(metric, "nvidia_smi"))
+		fail_msg("%s: metric %s does not fit category %s", id, metric, cat);
+	scale = unit_scale(csv_get(r, k->unit), speed);
+	if (scale <= 0)
+		fail_msg("%s: unit %s is not known for %s", id, csv_get(r, k->unit), cat);
+	m = strtod(csv_get(r, k->meas), &end);
+	if (end == csv_get(r, k->meas) || *end || !(m > 0) || !isfinite(m))
+		fail_msg("%s: measured %s is not a positive number", id, csv_get(r, k->meas));
+	m *= scale;
+
+	/* the row as workload flags */
+	for (size_t f = 0; f < ARRAY_SIZE(fieldcols); f++) {
+		const char *v = csv_get(r, k->field[f]);
+		if (*v)
+			off += (size_t)snprintf(args + off, sizeof(args) - off, "--%s %s ", fieldcols[f].flag, v);
+	}
+	if (!strcmp(gc, "true"))
+		off += (size_t)snprintf(args + off, sizeof(args) - off, "--grad-checkpointing ");
+	else if (!strcmp(gc, "false"))
+		/* said off: not the framework's default */
+		off += (size_t)snprintf(args + off, sizeof(args) - off, "--no-grad-checkpointing ");
+	else if (*gc)
+		fail_msg("%s: grad_checkpointing %s is not true or false", id, gc);
+	if (*extra)
+		off += (size_t)snprintf(args + off, sizeof(args) - off, "%s ", extra);
+	/* a time needs an amount of work; the rate does not depend on it */
+	if (speed && !strstr(extra, "--tokens"))
+		off += (size_t)snprintf(args + off, sizeof(args) - off, "--tokens 100000000");
+	assert_true(off < sizeof(args));
+	if (tu_estimate_args(args, &w, &arch, &e, err, sizeof(err)))
+		fail_msg("%s: %s (%s)", id, err, args);
+
+	if (!strcmp(metric, "peak_allocated"))
+		est = e.mem.allocated;
+	else if (!strcmp(metric, "peak_reserved"))
+		est = e.mem.allocated + e.mem.allocator;
+	else if (!strcmp(metric, "nvidia_smi"))
+		est = e.mem.total;
+	else if (!strcmp(metric, "kv_cache"))
+		est = e.mem.kv_cache;
+	else if (!strcmp(cat, "decode_speed"))
+		est = e.decode_tokens_per_second;
+	else if (e.wall_seconds > 0)  /* train: tokens/s per GPU, communication included */
+		est = e.work / e.wall_seconds / (double)w.gpus;
+	if (!(est > 0) || !isfinite(est))
+		fail_msg("%s: no estimate of %s (%s)", id, metric, args);
+	*o = (struct result){.id = id, .cat = cat, .fw = csv_get(r, k->fw), .metric = metric,
+			     .run = csv_get(r, k->run), .ci = ci, .speed = speed,
+			     .fit = !strcmp(csv_get(r, k->fit), "fit"), .m = m, .est = est,
+			     .rel = (est - m) / m};
+	/*
+	 * A row its own settings cannot produce is excluded from the
+	 * medians (docs/accuracy.md "Rows excluded"), listed with why:
+	 * a peak below the model states those settings must hold (the
+	 * weights, gradients and optimizer states, before any activation:
+	 * a paged optimizer spilled to the host, or a mislabelled row), or
+	 * a speed above the datasheet peak (FLOPs a token x tokens/s over
+	 * the GPUs' dense peak at the row's precision).
+	 */
+	{
+		double states = e.mem.weights + e.mem.gradients + e.mem.optimizer + e.mem.adapters +
+				e.mem.quant_consts;
+		if ((!strcmp(metric, "peak_allocated") || !strcmp(metric, "peak_reserved") ||
+		     !strcmp(metric, "nvidia_smi")) &&
+		    w.task != TASK_INFER && m < states)
+			o->why = "below its own model states";
+		else if (!strcmp(cat, "train_speed") && e.peak_flops > 0 &&
+			 m * e.flops_per_unit / (e.work_is_samples ? (double)w.seq : 1) > e.peak_flops)
+			o->why = "above the datasheet peak";
+	}
+}
+
 static void test_published_evidence(void **s)
 {
 	static struct group groups[MAXGROUPS];
+	static struct result res[MAXROWS];
 	size_t ngroups = 0;
-	char err[512], args[1024];
+	char err[512];
 	size_t len = 0, nrows = 0, ncat_seen = 0;
 	char *buf;
 	struct csv c;
-	int col[ARRAY_SIZE(fieldcols)];
-	int idc, catc, fwc, gcc, extrac, metc, measc, unitc, srcc;
+	struct cols cl;
 	double errs[NCAT][MAXROWS];
 	size_t nerr[NCAT] = {0}, nexcl[NCAT] = {0}, nunder[NCAT] = {0}, nheld[NCAT] = {0};
 	double held[NCAT][MAXROWS];
-	int fitc;
 
 	(void)s;
 	buf = tu_read("tests/data/evidence.csv", &len);
 	assert_non_null(buf);
 	if (csv_parse(buf, len, &c, err, sizeof(err)))
 		fail_msg("tests/data/evidence.csv: %s", err);
-	idc = csv_col(&c, "id");
-	catc = csv_col(&c, "category");
-	fwc = csv_col(&c, "framework");
-	gcc = csv_col(&c, "grad_checkpointing");
-	extrac = csv_col(&c, "extra");
-	metc = csv_col(&c, "metric");
-	measc = csv_col(&c, "measured");
-	unitc = csv_col(&c, "unit");
-	srcc = csv_col(&c, "source");
-	fitc = csv_col(&c, "fit");
-	assert_true(fitc >= 0);
-	assert_true(idc >= 0 && catc >= 0 && fwc >= 0 && gcc >= 0 && extrac >= 0 && metc >= 0 &&
-		    measc >= 0 && unitc >= 0 && srcc >= 0 && csv_col(&c, "notes") >= 0);
-	for (size_t k = 0; k < ARRAY_SIZE(fieldcols); k++) {
-		col[k] = csv_col(&c, fieldcols[k].col);
-		if (col[k] < 0)
-			fail_msg("tests/data/evidence.csv: no column %s", fieldcols[k].col);
+	cl.id = csv_col(&c, "id");
+	cl.cat = csv_col(&c, "category");
+	cl.fw = csv_col(&c, "framework");
+	cl.gc = csv_col(&c, "grad_checkpointing");
+	cl.extra = csv_col(&c, "extra");
+	cl.metric = csv_col(&c, "metric");
+	cl.meas = csv_col(&c, "measured");
+	cl.unit = csv_col(&c, "unit");
+	cl.src = csv_col(&c, "source");
+	cl.fit = csv_col(&c, "fit");
+	cl.run = csv_col(&c, "run");
+	assert_true(cl.fit >= 0 && cl.run >= 0);
+	assert_true(cl.id >= 0 && cl.cat >= 0 && cl.fw >= 0 && cl.gc >= 0 && cl.extra >= 0 && cl.metric >= 0 &&
+		    cl.meas >= 0 && cl.unit >= 0 && cl.src >= 0 && csv_col(&c, "notes") >= 0);
+	for (size_t f = 0; f < ARRAY_SIZE(fieldcols); f++) {
+		cl.field[f] = csv_col(&c, fieldcols[f].col);
+		if (cl.field[f] < 0)
+			fail_msg("tests/data/evidence.csv: no column %s", fieldcols[f].col);
+	}
+	assert_true(c.nrows <= MAXROWS);
+	for (size_t i = 0; i < c.nrows; i++)
+		evaluate(&c, &c.rows[i], &cl, i, &res[i]);
+	/*
+	 * Rows of one published measurement share a `run` (a table row that
+	 * gives a peak and a speed): when the speed is above the datasheet
+	 * peak under the stated settings, those settings are not the ones that
+	 * ran, so the run's memory rows are excluded too.
+	 */
+	for (size_t i = 0; i < c.nrows; i++) {
+		size_t n_in_run = 0;
+
+		if (!*res[i].run)
+			continue;
+		for (size_t j = 0; j < c.nrows; j++)
+			if (!strcmp(res[j].run, res[i].run)) {
+				n_in_run++;
+				if (!res[i].why && res[j].why && !strcmp(res[j].why, "above the datasheet peak"))
+					res[i].why = "its run's speed is above the datasheet peak (not the stated settings)";
+			}
+		if (n_in_run < 2)
+			fail_msg("%s: run %s names no other row", res[i].id, res[i].run);
 	}
 
 	printf("%-10s %-13s %-18s %-16s %12s %12s %8s\n", "row", "category", "framework", "metric",
 	       "measured", "estimate", "error");
 	for (size_t i = 0; i < c.nrows; i++) {
-		const struct csv_row *r = &c.rows[i];
-		const char *id = csv_get(r, idc), *cat = csv_get(r, catc), *metric = csv_get(r, metc);
-		const char *gc = csv_get(r, gcc), *extra = csv_get(r, extrac);
-		int ci = category_index(cat);
-		bool speed = ci >= 0 && (!strcmp(cat, "decode_speed") || !strcmp(cat, "train_speed"));
-		struct workload w;
-		struct model_spec arch;
-		struct estimate e;
-		double m, scale, est = 0, rel;
-		char *end;
-		size_t off = 0;
+		const struct result *o = &res[i];
+		size_t ci = (size_t)o->ci;
 
-		if (!*id)
-			fail_msg("tests/data/evidence.csv row %zu: empty id", i + 1);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(csv_get(&c.rows[j], idc), id))
-				fail_msg("%s: id used twice", id);
-		if (ci < 0)
-			fail_msg("%s: category %s is not one of full, lora, qlora, sharded, inference, "
-				 "kv_cache, decode_speed, train_speed", id, cat);
-		if (!*csv_get(r, fwc))
-			fail_msg("%s: no framework", id);
-		if (!has_source(csv_get(r, srcc)))
-			fail_msg("%s: source %s is neither a URL nor repo@commit:path", id, csv_get(r, srcc));
-		/* the metric must be one the category measures */
-		if (speed ? strcmp(metric, "tokens_per_second")
-			  : !strcmp(cat, "kv_cache") ? strcmp(metric, "kv_cache")
-			  : strcmp(metric, "peak_allocated") && strcmp(metric, "peak_reserved") &&
-			    strcmp(metric, "nvidia_smi"))
-			fail_msg("%s: metric %s does not fit category %s", id, metric, cat);
-		scale = unit_scale(csv_get(r, unitc), speed);
-		if (scale <= 0)
-			fail_msg("%s: unit %s is not known for %s", id, csv_get(r, unitc), cat);
-		m = strtod(csv_get(r, measc), &end);
-		if (end == csv_get(r, measc) || *end || !(m > 0) || !isfinite(m))
-			fail_msg("%s: measured %s is not a positive number", id, csv_get(r, measc));
-		m *= scale;
-
-		/* the row as workload flags */
-		for (size_t k = 0; k < ARRAY_SIZE(fieldcols); k++) {
-			const char *v = csv_get(r, col[k]);
-			if (*v)
-				off += (size_t)snprintf(args + off, sizeof(args) - off, "--%s %s ",
-							fieldcols[k].flag, v);
-		}
-		if (!strcmp(gc, "true"))
-			off += (size_t)snprintf(args + off, sizeof(args) - off, "--grad-checkpointing ");
-		else if (!strcmp(gc, "false"))
-			/* said off: not the framework's default */
-			off += (size_t)snprintf(args + off, sizeof(args) - off, "--no-grad-checkpointing ");
-		else if (*gc)
-			fail_msg("%s: grad_checkpointing %s is not true or false", id, gc);
-		if (*extra)
-			off += (size_t)snprintf(args + off, sizeof(args) - off, "%s ", extra);
-		/* a time needs an amount of work; the rate does not depend on it */
-		if (speed && !strstr(extra, "--tokens"))
-			off += (size_t)snprintf(args + off, sizeof(args) - off, "--tokens 100000000");
-		assert_true(off < sizeof(args));
-		if (tu_estimate_args(args, &w, &arch, &e, err, sizeof(err)))
-			fail_msg("%s: %s (%s)", id, err, args);
-
-		if (!strcmp(metric, "peak_allocated"))
-			est = e.mem.allocated;
-		else if (!strcmp(metric, "peak_reserved"))
-			est = e.mem.allocated + e.mem.allocator;
-		else if (!strcmp(metric, "nvidia_smi"))
-			est = e.mem.total;
-		else if (!strcmp(metric, "kv_cache"))
-			est = e.mem.kv_cache;
-		else if (!strcmp(cat, "decode_speed"))
-			est = e.decode_tokens_per_second;
-		else if (e.wall_seconds > 0)  /* train: tokens/s per GPU, communication included */
-			est = e.work / e.wall_seconds / (double)w.gpus;
-		if (!(est > 0) || !isfinite(est))
-			fail_msg("%s: no estimate of %s (%s)", id, metric, args);
-		rel = (est - m) / m;
-		/*
-		 * A row its own settings cannot produce is excluded from the
-		 * medians (docs/accuracy.md "Rows excluded"), listed with why:
-		 * a peak below the model states those settings must hold (the
-		 * weights, gradients and optimizer states, before any activation:
-		 * a paged optimizer spilled to the host, or a mislabelled row), or
-		 * a speed above the datasheet peak (FLOPs a token x tokens/s over
-		 * the GPUs' dense peak at the row's precision).
-		 */
-		{
-			double states = e.mem.weights + e.mem.gradients + e.mem.optimizer + e.mem.adapters +
-					e.mem.quant_consts;
-			const char *why = NULL;
-			if ((!strcmp(metric, "peak_allocated") || !strcmp(metric, "peak_reserved") ||
-			     !strcmp(metric, "nvidia_smi")) &&
-			    w.task != TASK_INFER && m < states)
-				why = "below its own model states";
-			else if (!strcmp(cat, "train_speed") && e.peak_flops > 0 &&
-				 m * e.flops_per_unit / (e.work_is_samples ? (double)w.seq : 1) > e.peak_flops)
-				why = "above the datasheet peak";
-			if (why) {
-				nexcl[ci]++;
-				printf("%-10s %-13s excluded: %s (%s %.4g, estimate %.4g)\n", id, cat, why,
-				       metric, m, est);
-				nrows++;
-				continue;
-			}
-		}
-		errs[ci][nerr[ci]++] = rel;
-		group_add(groups, &ngroups, id, (size_t)ci, rel);
-		if (strcmp(csv_get(r, fitc), "fit"))
-			held[ci][nheld[ci]++] = fabs(rel);
-		else
-			assert_true(speed);   /* only speed constants are fitted */
-		if (rel < -0.15)
-			nunder[ci]++;
-		if (speed)
-			printf("%-10s %-13s %-18.18s %-16s %12.1f %12.1f %+7.1f%%\n", id, cat, csv_get(r, fwc),
-			       metric, m, est, 100 * rel);
-		else
-			printf("%-10s %-13s %-18.18s %-16s %10.2fGi %10.2fGi %+7.1f%%\n", id, cat,
-			       csv_get(r, fwc), metric, m / 1073741824.0, est / 1073741824.0, 100 * rel);
-		assert_true(nerr[ci] < MAXROWS);
 		nrows++;
+		if (o->why) {
+			nexcl[ci]++;
+			printf("%-10s %-13s excluded: %s (%s %.4g, estimate %.4g)\n", o->id, o->cat, o->why,
+			       o->metric, o->m, o->est);
+			continue;
+		}
+		errs[ci][nerr[ci]++] = o->rel;
+		group_add(groups, &ngroups, o->id, ci, o->rel);
+		if (!o->fit)
+			held[ci][nheld[ci]++] = fabs(o->rel);
+		else
+			assert_true(o->speed);   /* only speed constants are fitted */
+		if (o->rel < -0.15)
+			nunder[ci]++;
+		if (o->speed)
+			printf("%-10s %-13s %-18.18s %-16s %12.1f %12.1f %+7.1f%%\n", o->id, o->cat, o->fw,
+			       o->metric, o->m, o->est, 100 * o->rel);
+		else
+			printf("%-10s %-13s %-18.18s %-16s %10.2fGi %10.2fGi %+7.1f%%\n", o->id, o->cat, o->fw,
+			       o->metric, o->m / 1073741824.0, o->est / 1073741824.0, 100 * o->rel);
+		assert_true(nerr[ci] < MAXROWS);
 	}
 
 	printf("%-13s %5s %14s %14s %9s %9s %16s\n", "category", "rows", "median |error|", "worst error",
