@@ -248,7 +248,16 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 w->gpus > 1 ? _(", split over the GPUs") : "");
 		row(N_("KV cache"), e->mem.kv_cache, note);
 	}
-	if (e->mem.sharding > 0) {
+	if (e->mem.sharding > 0 && e->shard_kept > 0) {
+		char k[32];
+
+		snprintf(note, sizeof(note),
+			 _("unsharded: %s gathered in flight + %s of gradients to reduce + %s of gathered weights torch's "
+			   "linear keeps for backward (memory_efficient_linear false)"),
+			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)),
+			 units_fmt_bytes(e->shard_kept, k, sizeof(k)));
+		row(N_("sharding buffers"), e->mem.sharding, note);
+	} else if (e->mem.sharding > 0) {
 		snprintf(note, sizeof(note), _("unsharded: %s gathered in flight + %s of gradients to reduce"),
 			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)));
 		row(N_("sharding buffers"), e->mem.sharding, note);
@@ -502,6 +511,7 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "sharding_bytes", e->mem.sharding);
 	json_num(&j, "shard_gathered_bytes", e->shard_gathered);
 	json_num(&j, "shard_reduce_bytes", e->shard_reduce);
+	json_num(&j, "shard_kept_bytes", e->shard_kept);
 	json_num(&j, "dequant_bytes", e->mem.dequant);
 	json_num(&j, "int8_saved_bytes", e->mem.int8_saved);
 	json_num(&j, "quant_saved_bytes", e->mem.quant_saved);

@@ -556,6 +556,34 @@ static void sharded_buffers(const struct workload *w, const struct model_spec *m
 	e->mem.sharding = e->shard_gathered + e->shard_reduce;
 }
 
+/*
+ * formulas.md "Sharded training" (memory_efficient_linear: false): without
+ * DeepSpeed's ZeRO-3 linear (deepspeed/runtime/zero/linear.py, installed by
+ * zero.Init's patch), torch's linear saves weight.t(), a view that holds the
+ * gathered storage after ZeRO-3 re-partitions the parameter by swapping
+ * .data; so each gathered weight lives until its backward: every layer's
+ * linears and the lm_head, one layer's under full checkpointing (the
+ * recomputed one), at e bytes a weight, unsharded.
+ */
+static void zero3_kept_weights(const struct workload *w, const struct model_spec *m, double e_w,
+			       struct estimate *e)
+{
+	double L = (double)m->layers, lin, layers;
+
+	if (w->memory_efficient_linear || w->zero < 3 || !is_transformer(m) || m->layers <= 0)
+		return;
+	lin = model_params_linear(m);
+	if (m->experts > 0 && m->experts_active > 0)
+		/* only the routed experts run their linears */
+		lin -= (1 - (double)m->experts_active / (double)m->experts) *
+		       (double)m->layers * (m->gated_ffn ? 3 : 2) * (double)m->hidden * (double)m->ffn *
+		       (double)m->experts;
+	layers = w->activation_checkpointing == AC_FULL ? 1 : L;
+	e->shard_kept = (lin / L * layers + (m->kind == MODEL_DECODER ? (double)m->vocab * (double)m->hidden : 0)) *
+			e_w;
+	e->mem.sharding += e->shard_kept;
+}
+
 /* The frozen base's quantized linear weights (elements): the layers'
  * linears, and the lm_head where the framework quantizes every Linear
  * (formulas.md "Framework profiles": LitGPT under Lightning's
@@ -636,6 +664,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		if (w->zero >= 3) {
 			e->mem.weights /= G;
 			sharded_buffers(w, m, N, ew, e);
+			zero3_kept_weights(w, m, ew, e);
 		}
 		return;
 	}
@@ -700,6 +729,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		sharded_buffers(w, m, N, per, e);
 		e->mem.sharding -= e->shard_reduce;
 		e->shard_reduce = 0;
+		zero3_kept_weights(w, m, per, e);
 		if (w->fsdp_frozen_grads && w->quant_bits == 16 && is_transformer(m) && m->layers > 0) {
 			/* formulas.md "Sharded training" (fsdp_frozen_grads: lit-gpt and
 			 * LitGPT before 0.5.8): FSDP1 with use_orig_params flattens each layer's frozen weights and its adapters into one

@@ -239,6 +239,7 @@ struct estimate {
 	struct est_mem mem;
 	struct est_loss loss;   /* how mem.logits was counted (training a decoder; else zero) */
 	double shard_gathered;  /* mem.sharding: the parameters gathered in flight */
+	double shard_kept;      /* mem.sharding: gathered weights kept for backward (memory_efficient_linear false) */
 	double shard_reduce;    /* mem.sharding: the gradients unsharded for the reduce-scatter */
 	double kv_per_token;    /* bytes per token per sequence (all layers) */
 	struct est_tier tiers[EST_NTIERS];

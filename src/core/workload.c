@@ -120,6 +120,11 @@ const struct workload_field workload_fields[] = {
 	    N_("LoRA target modules: q,k,v,o,gate,up,down or all")),
 	ENUM("loss", loss, loss_names, N_("the framework's (full without one)"),
 	     N_("causal-LM loss: full (logits + fp32 log-softmax + gradient), chunked, fused")),
+	FLD("memory_efficient_linear", F_BOOL, memory_efficient_linear,
+	    N_("true (DeepSpeed's default under zero.Init)"),
+	    N_("DeepSpeed ZeRO-3 replaces torch's linear so that gathered weights are freed after use; false "
+	    "(the config key set so, or a model built outside zero.Init and passed to deepspeed.initialize): "
+	    "each gathered weight is kept until its backward")),
 	FLD("mfu", F_FRACTION, mfu, N_("by GPU class (docs/formulas.md)"),
 	    N_("model FLOPs utilisation: achieved / peak")),
 	INT("micro_batch", micro_batch, 1, 100000000, "1", N_("samples per GPU per forward pass")),
@@ -602,6 +607,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 						      (w->grad_checkpointing ? AC_FULL : AC_NONE) :
 						      kbit && fp->kbit_fp32_rest ? AC_FULL : fp->ac;
 		if (!SET(w, "double_quant")) w->double_quant = fp->double_quant;
+		if (!SET(w, "memory_efficient_linear")) w->memory_efficient_linear = 1;
 		/* formulas.md "Framework profiles": capped attention logits
 		 * (Gemma 2) keep the framework off its fused attention */
 		if (!SET(w, "flash_attention")) w->flash_attention = !(arch->attn_softcap > 0 && fp->softcap_eager);
@@ -682,6 +688,12 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	    !(w->task == TASK_LORA && w->quant_bits == 16 && w->zero == 3))
 		return fail_field("fsdp_frozen_grads", bad, err, errlen,
 				  CE_("applies to LoRA on a 16-bit base sharded with zero 3 (FSDP)%s"), "", 0);
+	if (SET(w, "memory_efficient_linear") && !w->memory_efficient_linear &&
+	    !(w->zero == 3 && w->task != TASK_INFER && w->quant_bits == 16 &&
+	      (w->framework == FW_DEEPSPEED || w->framework == FW_HF || w->framework == FW_NONE)))
+		return fail_field("memory_efficient_linear", bad, err, errlen,
+				  CE_("applies to training a 16-bit model under DeepSpeed ZeRO-3 (zero 3, framework "
+				      "deepspeed, hf or none)%s"), "", 0);
 	if (SET(w, "autocast_inference_cache") && w->autocast_inference_cache &&
 	    !(w->task == TASK_INFER && (w->precision == PREC_AMP || w->precision == PREC_BF16 || w->precision == PREC_FP16)))
 		return fail_field("autocast_inference_cache", bad, err, errlen,

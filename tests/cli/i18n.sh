@@ -325,7 +325,7 @@ grep -q 'no-such-cmd: 无法运行：' "$T/guard" && ok || bad "run: cannot star
 zh "$G" run --no-ledger --log-dir "$T/glog" -- no-such-cmd-gpurent >/dev/null 2>"$T/guard"
 grep -q 'no-such-cmd-gpurent: 找不到命令' "$T/guard" && ok || bad "run: not found, in English: $(grep no-such "$T/guard")"
 # --json stays English, the C library's words included
-GPURENT_LIBNVML=/nonexistent/libnvidia-ml.so.1 zh "$G" env --json --no-python >"$T/envz.json" 2>/dev/null
+GPURENT_NVML_LIB=/nonexistent/libnvidia-ml.so.1 zh "$G" env --json --no-python >"$T/envz.json" 2>/dev/null
 cjk "$T/envz.json" && bad "env --json has Chinese in it" || ok
 # the program in its build folder reads the catalogs built beside it
 if [ "$(dirname "$G")" = "$ROOT/build" ] && [ -d "$ROOT/build/locale" ]; then

@@ -334,6 +334,51 @@ static void test_fsdp_frozen_grads(void **s)
 	assert_non_null(strstr(err, "fsdp_frozen_grads"));
 }
 
+/* DeepSpeed ZeRO-3 without its linear wrapper (memory_efficient_linear
+ * false): torch's linear saves weight.t(), which keeps each gathered
+ * weight until its backward. Llama-2-7B: 32 layers of 4h^2 + 3hf =
+ * 202,375,168 linear weights (h 4096, f 11008) and the lm_head's 32000 x
+ * 4096, at 2 bytes: 13.21 GB without checkpointing; one layer and the
+ * lm_head with it. Nothing by default, nothing under FSDP (refused), and
+ * refused below zero 3. */
+static void test_memory_efficient_linear(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate on, off, ck, lora, lora_on;
+	char err[256];
+	double layer = 4 * 4096.0 * 4096 + 3 * 4096.0 * 11008, lm = 32000.0 * 4096;
+
+	(void)s;
+	tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --micro-batch 2 --seq 4096", &w, &m, &on);
+	assert_near(on.shard_kept, 0, 0);
+	tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --micro-batch 2 --seq 4096 "
+	       "--no-memory-efficient-linear", &w, &m, &off);
+	assert_near(off.shard_kept, (32 * layer + lm) * 2, 1e-12);
+	assert_near(off.shard_kept, 13.21e9, 1e-3);
+	assert_near(off.mem.sharding - on.mem.sharding, off.shard_kept, 1e-12);
+	assert_near(off.mem.allocated - on.mem.allocated, off.shard_kept, 1e-12);
+	tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --micro-batch 2 --seq 4096 "
+	       "--grad-checkpointing --no-memory-efficient-linear", &w, &m, &ck);
+	assert_near(ck.shard_kept, (layer + lm) * 2, 1e-12);
+	/* a frozen 16-bit base keeps them too (its input gradient needs the weight) */
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --gpus 8 --zero 3 --framework deepspeed "
+	       "--no-memory-efficient-linear", &w, &m, &lora);
+	tu_est("--model llama-2-7b --task lora --precision bf16-true --gpus 8 --zero 3 --framework deepspeed",
+	       &w, &m, &lora_on);
+	assert_near(lora.shard_kept, (32 * layer + lm) * 2, 1e-12);
+	assert_near(lora_on.shard_kept, 0, 0);
+	/* refused where it cannot hold: FSDP frees the storage itself, ZeRO-2 keeps whole weights anyway */
+	assert_int_equal(tu_estimate_args("--model llama-2-7b --gpus 8 --zero 3 --framework fsdp "
+					  "--no-memory-efficient-linear", &w, &m, &on, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "memory_efficient_linear"));
+	assert_int_equal(tu_estimate_args("--model llama-2-7b --gpus 8 --zero 2 --framework deepspeed "
+					  "--no-memory-efficient-linear", &w, &m, &on, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "memory_efficient_linear"));
+	assert_int_equal(tu_estimate_args("--model llama-2-7b --task qlora --gpus 8 --zero 3 --framework deepspeed "
+					  "--no-memory-efficient-linear", &w, &m, &on, err, sizeof(err)), -1);
+}
+
 /* LoRA dropout, x -> dropout(x) @ A @ B: each adapted linear keeps the
  * dropped input (2 B) and its mask (1 B). On q and v of Llama-2-7B at
  * 1 x 512 without checkpointing: PEFT (hf) drops x for each, two copies of
@@ -521,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_compile_activations),
 		cmocka_unit_test(test_quant_saves_input),
 		cmocka_unit_test(test_fsdp_frozen_grads),
+		cmocka_unit_test(test_memory_efficient_linear),
 		cmocka_unit_test(test_lora_dropout),
 		cmocka_unit_test(test_untied_lm_head),
 		cmocka_unit_test(test_autocast_casts),
