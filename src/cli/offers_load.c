@@ -80,10 +80,18 @@ char *offers_rate_note(const struct currency *cu, char *buf, size_t n)
 		snprintf(buf, n, "--rate");
 		return buf;
 	}
-	if (cu->date[0])
-		snprintf(buf, n, _("data/currencies.csv line %zu, %s, %s"), cu->line, cu->date, cu->source);
+	char file[4200], src[sizeof(cu->source) * 4 + 1], fesc[sizeof(file)];
+
+	/* the file the row came from (--data-dir), escaped as the source text is */
+	snprintf(file, sizeof(file), "%s/currencies.csv", common_data_dir ? common_data_dir : "data");
+	out_safe(file, strlen(file), fesc, sizeof(fesc));
+	out_safe(cu->source, strlen(cu->source), src, sizeof(src));
+	if (cu->date[0] && src[0])
+		snprintf(buf, n, _("%s line %zu, %s, %s"), fesc, cu->line, cu->date, src);
+	else if (cu->date[0] || src[0])
+		snprintf(buf, n, _("%s line %zu, %s"), fesc, cu->line, cu->date[0] ? cu->date : src);
 	else
-		snprintf(buf, n, _("data/currencies.csv line %zu, %s"), cu->line, cu->source);
+		snprintf(buf, n, _("%s line %zu"), fesc, cu->line);
 	return buf;
 }
 

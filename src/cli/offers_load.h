@@ -51,7 +51,8 @@ double offers_rate(const struct offers_ctx *c, const char *code);
 /*
  * Where the rate of cu comes from, for people, into buf (n bytes; returned):
  * "data/currencies.csv line 8, 2024-02-02, Federal Reserve H.10 ..." for a
- * row of the file, the config file's line with rate_date and rate_source
+ * row of the file (DIR/currencies.csv under --data-dir; control bytes
+ * escaped), the config file's line with rate_date and rate_source
  * for a rate set there, else "--rate". The source is the data's own text.
  */
 char *offers_rate_note(const struct currency *cu, char *buf, size_t n);

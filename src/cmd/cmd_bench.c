@@ -921,6 +921,10 @@ int cmd_bench(int argc, char **argv)
 		snprintf(host, sizeof(host), "unknown-host");
 	host[sizeof(host) - 1] = '\0';
 	at = (double)time(NULL);
+	/* the parts' reasons (the C library's words in them) go into the JSON:
+	 * English from here on under --json, in every locale, as env does */
+	if (json)
+		msg_untranslated();
 	/* the parts: memory, CPU, disk (its bytes counted), the GPU */
 	struct progress pr = {.label = "bench", .units = _("parts"), .total_units = no_gpu ? 3 : 4};
 	b->pr = &pr;

@@ -45,9 +45,9 @@ enum currency_error {
 };
 
 /*
- * Load len bytes of currencies.csv text (columns code, usd, source and an
- * optional date, YYYY-MM-DD, the day the rate was observed; fname names
- * it in messages) into *t, which the caller releases with
+ * Load len bytes of currencies.csv text (columns code and usd; optional:
+ * source, text without control characters, and date, YYYY-MM-DD, the day
+ * the rate was observed; fname names it in messages) into *t, which the caller releases with
  * currency_table_free(). Returns 0, or a negative enum currency_error
  * with "fname:line: column: expected ..." in err and *t empty. A code
  * written twice is an error; USD is added (at 1) when the file lacks it.

@@ -572,12 +572,8 @@ static void zero3_kept_weights(const struct workload *w, const struct model_spec
 
 	if (w->memory_efficient_linear || w->zero < 3 || !is_transformer(m) || m->layers <= 0)
 		return;
+	/* a MoE layer counts every expert: over a batch's tokens each runs */
 	lin = model_params_linear(m);
-	if (m->experts > 0 && m->experts_active > 0)
-		/* only the routed experts run their linears */
-		lin -= (1 - (double)m->experts_active / (double)m->experts) *
-		       (double)m->layers * (m->gated_ffn ? 3 : 2) * (double)m->hidden * (double)m->ffn *
-		       (double)m->experts;
 	layers = w->activation_checkpointing == AC_FULL ? 1 : L;
 	e->shard_kept = (lin / L * layers + (m->kind == MODEL_DECODER ? (double)m->vocab * (double)m->hidden : 0)) *
 			e_w;

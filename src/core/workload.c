@@ -692,7 +692,7 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	    !(w->zero == 3 && w->task != TASK_INFER && w->quant_bits == 16 &&
 	      (w->framework == FW_DEEPSPEED || w->framework == FW_HF || w->framework == FW_NONE)))
 		return fail_field("memory_efficient_linear", bad, err, errlen,
-				  CE_("applies to training a 16-bit model under DeepSpeed ZeRO-3 (zero 3, framework "
+				  CE_("applies to training an unquantized model under DeepSpeed ZeRO-3 (zero 3, framework "
 				      "deepspeed, hf or none)%s"), "", 0);
 	if (SET(w, "autocast_inference_cache") && w->autocast_inference_cache &&
 	    !(w->task == TASK_INFER && (w->precision == PREC_AMP || w->precision == PREC_BF16 || w->precision == PREC_FP16)))
@@ -807,6 +807,16 @@ static const char *const digest_skip[] = {
 	"user_tps",
 };
 
+/* Fields added after probes were first recorded, with their default: hashed
+ * only off it, so that a probe taken before the field existed still matches
+ * the same workload. Sorted. */
+static const struct {
+	const char *name;
+	int dflt;
+} digest_new_bools[] = {
+	{"memory_efficient_linear", 1},
+};
+
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
 	for (; *s; s++) {
@@ -844,6 +854,10 @@ uint64_t workload_digest(const struct workload *w)
 		case F_BOOL:
 		case F_ENUM:
 			memcpy(&k, p, sizeof(k));
+			for (size_t j = 0; j < sizeof(digest_new_bools) / sizeof(digest_new_bools[0]) && !skip; j++)
+				skip = !strcmp(f->name, digest_new_bools[j].name) && k == digest_new_bools[j].dflt;
+			if (skip)
+				continue;
 			snprintf(text, sizeof(text), "%s=%d\n", f->name, k);
 			break;
 		case F_MONEY: {

@@ -20,11 +20,11 @@
 #include "../core/hot.h"
 #include "child.h"
 
-/* Find name in PATH (the guard's own); *path is the caller's to free. */
 /*
  * The C library's words for errno e in English whatever the locale: err's
  * sentences reach the ledger (the guard's stop action), which stays English.
  * Callers that show an exec failure to a person word it from *exec_errno.
+ * The C locale object is made once; only the main thread spawns children.
  */
 static const char *eng_strerror(int e)
 {
@@ -35,6 +35,7 @@ static const char *eng_strerror(int e)
 	return c_loc ? strerror_l(e, c_loc) : strerror(e);
 }
 
+/* Find name in PATH (the guard's own); *path is the caller's to free. */
 static int locate(const char *name, char **path, int *eno)
 {
 	const char *p = getenv("PATH");

@@ -54,7 +54,7 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 	if (errlen)
 		err[0] = '\0';
 	if (!(l = calloc(1, sizeof(*l))) || (nsyms && !(found = calloc(nsyms, sizeof(*found))))) {
-		snprintf(err, errlen, HW_("out of memory loading %s"), nlibs ? libs[0] : "a library");
+		snprintf(err, errlen, HW_("out of memory loading %s"), nlibs ? libs[0] : HW_("a library"));
 		rc = DL_ENOMEM;
 		goto out_free;
 	}

@@ -114,7 +114,7 @@ expect_err negative-batch 2 "neg-batch.yaml:2: micro_batch: expected a positive 
 expect_err zero-batch 2 "gpurent estimate: --micro-batch: expected a positive whole number, got '0'" "$G" estimate --model gpt2 --micro-batch 0
 # DeepSpeed ZeRO-3 without its linear: the kept weights on their own line part, refused under FSDP
 printf 'model: llama-2-7b\ngpus: 8\nzero: 3\nframework: fsdp\nmemory_efficient_linear: false\n' >mel-fsdp.yaml
-expect_err mel-fsdp 2 "mel-fsdp.yaml:5: memory_efficient_linear: applies to training a 16-bit model under DeepSpeed ZeRO-3" "$G" estimate mel-fsdp.yaml
+expect_err mel-fsdp 2 "mel-fsdp.yaml:5: memory_efficient_linear: applies to training an unquantized model under DeepSpeed ZeRO-3" "$G" estimate mel-fsdp.yaml
 run "$G" estimate --model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --no-memory-efficient-linear
 grep -q "13.21 GB of gathered weights torch's linear keeps for backward" "$T/out" && ok || bad "kept weights not shown: $(grep sharding "$T/out")"
 printf 'task: lora\nseq: 512\n' >no-model.yaml

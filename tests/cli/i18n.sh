@@ -324,9 +324,11 @@ zh "$G" run --no-ledger --log-dir "$T/glog" -- "$T/no-such-cmd" >/dev/null 2>"$T
 grep -q 'no-such-cmd: 无法运行：' "$T/guard" && ok || bad "run: cannot start, in English: $(grep no-such "$T/guard")"
 zh "$G" run --no-ledger --log-dir "$T/glog" -- no-such-cmd-gpurent >/dev/null 2>"$T/guard"
 grep -q 'no-such-cmd-gpurent: 找不到命令' "$T/guard" && ok || bad "run: not found, in English: $(grep no-such "$T/guard")"
-# --json stays English, the C library's words included
-GPURENT_NVML_LIB=/nonexistent/libnvidia-ml.so.1 zh "$G" env --json --no-python >"$T/envz.json" 2>/dev/null
-cjk "$T/envz.json" && bad "env --json has Chinese in it" || ok
+# --json stays English, the C library's words included (a skipped part's
+# reason carries strerror's text)
+zh "$G" bench --no-gpu --no-store --disk-size 1MiB --dir "$T/no-such-dir" --json >"$T/bz.json" 2>/dev/null
+grep -q 'no-such-dir: No such file or directory' "$T/bz.json" && ! cjk "$T/bz.json" && ok ||
+	bad "bench --json under zh_CN: $(grep no-such "$T/bz.json")"
 # the program in its build folder reads the catalogs built beside it
 if [ "$(dirname "$G")" = "$ROOT/build" ] && [ -d "$ROOT/build/locale" ]; then
 	env -u GPURENT_LOCALEDIR LANG=zh_CN.UTF-8 "$G" cost --price 1 --sessions 1h >"$T/c2" 2>&1 && cjk "$T/c2" && ok ||

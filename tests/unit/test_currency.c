@@ -222,6 +222,7 @@ static void test_bad_files(void **s)
 		{"CNY,,x\n", "currencies.csv:2: usd: expected a number, got an empty field"},
 		{"USD,2,x\n", "currencies.csv:2: usd: USD is the reference, expected 1, got 2"},
 		{"CNY,0.1\n", "currencies.csv:2: expected 3 fields, got 2"},
+		{"CNY,0.1,a\033[31mbank\n", "currencies.csv:2: source: expected text without control characters"},
 	};
 	struct currency_table t;
 	char err[256];
@@ -271,6 +272,11 @@ static void test_dates(void **s)
 		if (strcmp(err, buf))
 			fail_msg("case %zu: got '%s', want '%s'", i, err, buf);
 	}
+	/* code and usd alone (a --data-dir file of before the date): still loads */
+	snprintf(buf, sizeof(buf), "code,usd\nCNY,0.139\n");
+	assert_int_equal(currency_table_load(&t, buf, strlen(buf), "c.csv", err, sizeof(err)), 0);
+	assert_string_equal(currency_find(&t, "CNY")->source, "");
+	currency_table_free(&t);
 	/* too long for a date: the field's own message */
 	snprintf(buf, sizeof(buf), "code,usd,date,source\nCNY,0.139,2024-01-011,x\n");
 	assert_int_not_equal(currency_table_load(&t, buf, strlen(buf), "c.csv", err, sizeof(err)), 0);

@@ -368,6 +368,19 @@ static void test_memory_efficient_linear(void **s)
 	       &w, &m, &lora_on);
 	assert_near(lora.shard_kept, (32 * layer + lm) * 2, 1e-12);
 	assert_near(lora_on.shard_kept, 0, 0);
+	/* the digest a probe records: the default hashes as before the field
+	 * existed (workload.c digest_new_bools), false differs */
+	{
+		struct workload d0, d1, d2;
+
+		tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework deepspeed", &d0, &m, &on);
+		tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --memory-efficient-linear", &d1, &m,
+		       &on);
+		tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --no-memory-efficient-linear", &d2,
+		       &m, &on);
+		assert_true(workload_digest(&d0) == workload_digest(&d1));
+		assert_true(workload_digest(&d0) != workload_digest(&d2));
+	}
 	/* refused where it cannot hold: FSDP frees the storage itself, ZeRO-2 keeps whole weights anyway */
 	assert_int_equal(tu_estimate_args("--model llama-2-7b --gpus 8 --zero 3 --framework fsdp "
 					  "--no-memory-efficient-linear", &w, &m, &on, err, sizeof(err)), -1);
