@@ -138,7 +138,8 @@ static double regex_cost(const char *pat)
 			break;
 		case '{': {
 			long m = 0, n = 0;
-			const char *e = parse_long(c + 1, &m);
+			/* "{,n}" is glibc's {0,n} (found by fuzz_probe: "x{,30031}") */
+			const char *e = c[1] == ',' ? c + 1 : parse_long(c + 1, &m);
 
 			if (e) {
 				n = m;
