@@ -71,7 +71,11 @@ const char *probe_diag_name(enum probe_code c)
  * an atom for each "+" and for each count of "{m,n}", so that "a++++..."
  * or "((a{99}){99}){99}" grow exponentially (found by fuzz_probe). Each
  * atom is 1, a group the sum of its atoms, a repetition multiplies its
- * atom by the copies made. -1 for a back-reference (which regexec would
+ * atom by the copies made. The optional copies ("a{,n}", "a{m,n}", "a?")
+ * cost more: regcomp's epsilon closures grow with the square of the
+ * optional nodes a match may skip (a{,3000} takes 71 MB, a{,6000} 278 MB;
+ * fuzz_probe ran x{,15015} out of memory), so their sum is capped too.
+ * -1 for a back-reference (which regexec would
  * backtrack on), -2 for a repetition of a repetition ("a+*", undefined in
  * POSIX ERE).
  */
@@ -79,14 +83,15 @@ static const char *parse_long(const char *s, long *v);
 
 #define PROBE_REGEX_MAX_LEN 256
 #define PROBE_REGEX_MAX_COST 20000.0
+#define PROBE_REGEX_MAX_OPTIONAL 2000.0   /* optional nodes in all: about 32 MB of closures */
 
 static double regex_cost(const char *pat)
 {
-	double level[PROBE_REGEX_MAX_LEN + 2] = {0}, last = 0;
+	double level[PROBE_REGEX_MAX_LEN + 2] = {0}, last = 0, optional = 0;
 	int depth = 0, rep = 0;
 
 	for (const char *c = pat; *c; c++) {
-		double copies = 0;
+		double copies = 0, opt = 0;
 		int was_rep = rep;
 
 		rep = 0;
@@ -132,6 +137,7 @@ static double regex_cost(const char *pat)
 		case '*':
 		case '?':
 			copies = 1;
+			opt = 1;
 			break;
 		case '+':
 			copies = 2;
@@ -159,6 +165,7 @@ static double regex_cost(const char *pat)
 				continue;
 			}
 			copies = (double)(m > n ? m : n) + 1;
+			opt = n > m ? (double)(n - m) : 0;
 			c = e;
 			break;
 		}
@@ -172,6 +179,9 @@ static double regex_cost(const char *pat)
 		if (was_rep)
 			return -2;
 		rep = 1;
+		optional += last * opt;
+		if (optional > PROBE_REGEX_MAX_OPTIONAL)
+			return PROBE_REGEX_MAX_COST * 2;
 		level[depth] += last * (copies - 1);
 		last *= copies;
 		if (level[depth] > PROBE_REGEX_MAX_COST)

@@ -187,6 +187,11 @@ static void test_regex(void **s)
 	assert_string_equal(err, "--step-regex: the pattern repeats too much (nested + or {n})");
 	assert_int_equal(probe_init(&p, "step{,3} ([0-9]+)", 0, err, sizeof(err)), 0);
 	probe_free(&p);
+	/* optional copies in all, not one by one: closures grow with their square */
+	assert_int_equal(probe_init(&p, "a{,1000}b{,1001} ([0-9]+)", 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "--step-regex: the pattern repeats too much (nested + or {n})");
+	assert_int_equal(probe_init(&p, "a{1000,2999} ([0-9]+)", 0, err, sizeof(err)), 0);
+	probe_free(&p);
 	assert_int_equal(probe_init(&p, "(a)\\1 ([0-9]+)", 0, err, sizeof(err)), -1);
 	assert_string_equal(err, "--step-regex: back-references (\\1) are not supported");
 	/* an unmatched ')' and a '{' that opens no interval are literals to
