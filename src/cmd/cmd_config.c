@@ -18,6 +18,7 @@
 #include "../cli/msg.h"
 #include "../cli/opt.h"
 #include "../core/names.h"
+#include "../core/quote.h"
 #include "../cli/out.h"
 #include "../util/util.h"
 
@@ -287,10 +288,8 @@ static int config_set(int argc, char **argv)
 				if (strlen(s) > CONFIG_MAX_VALUE)
 					return msg_usage(_("%s: expected a value of at most %d bytes"), k->name,
 							 CONFIG_MAX_VALUE);
-				for (const char *p = s; *p; p++)
-					if ((unsigned char)*p < 0x20 || *p == 0x7f)
-						return msg_usage(_("%s: expected text without control characters"),
-								 k->name);
+				if (quote_has_control(s, strlen(s)))
+					return msg_usage(_("%s: expected text without control characters"), k->name);
 				if (k->check && k->check(s, err, sizeof(err))) {
 					char shown[CONFIG_MAX_VALUE * 4];
 					return msg_usage(_("%s: %s, got '%s'"), k->name, err,

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "names.h"
 #include "i18n.h"
+#include "quote.h"
 
 static void entry_free(struct config_entry *e)
 {
@@ -55,12 +56,11 @@ static int take_value(struct config_entry *e, const yaml_event_t *ev, const char
 			 line_of(&ev->start_mark), e->key, CONFIG_MAX_VALUE);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < 0x20 || s[i] == 0x7f) {
-			snprintf(err, errlen, CE_("%s:%zu: %s: expected text without control characters"),
-				 fname, line_of(&ev->start_mark), e->key);
-			return -1;
-		}
+	if (quote_has_control((const char *)s, n)) {
+		snprintf(err, errlen, CE_("%s:%zu: %s: expected text without control characters"),
+			 fname, line_of(&ev->start_mark), e->key);
+		return -1;
+	}
 	if (!n) {
 		snprintf(err, errlen, CE_("%s:%zu: %s: expected a value (use `gpurent config unset %s` to "
 			 "drop it)"), fname, line_of(&ev->start_mark), e->key, e->key);

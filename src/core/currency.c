@@ -13,6 +13,7 @@
 #include "../util/util.h"
 #include "csv.h"
 #include "i18n.h"
+#include "quote.h"
 
 /* Symbols and old names accepted for a code (currency.h documents them). */
 static const struct {
@@ -216,12 +217,11 @@ static int currency_row(const struct csv *t, const struct csv_row *r, const char
 	if (csv_col(t, "source") >= 0 &&   /* optional too: a file of code,usd still loads */
 	    csv_field_str(t, r, "source", false, fname, cr->source, sizeof(cr->source), err, errlen))
 		return -1;
-	for (const char *p = cr->source; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-			snprintf(err, errlen, CE_("%s:%zu: source: expected text without control characters"), fname,
-				 r->line);
-			return -1;
-		}
+	if (quote_has_control(cr->source, strlen(cr->source))) {
+		snprintf(err, errlen, CE_("%s:%zu: source: expected text without control characters"), fname,
+			 r->line);
+		return -1;
+	}
 	cr->line = r->line;
 	return 0;
 }

@@ -13,6 +13,14 @@ static int is_ctl(unsigned char c)
 	return c < 0x20 || c == 0x7f;
 }
 
+int quote_has_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (is_ctl((unsigned char)s[i]))
+			return 1;
+	return 0;
+}
+
 char *quote_value_n(const char *s, size_t len, char *out, size_t n)
 {
 	size_t j = 0, i = 0, keep = len;

@@ -21,6 +21,10 @@ char *quote_value(const char *s, char *out, size_t n);
 /* The same for the first len bytes of s (which need not be terminated). */
 char *quote_value_n(const char *s, size_t len, char *out, size_t n);
 
+/* Does s[0..n) hold a control byte (below 0x20, or 0x7f)? The check behind
+ * every "expected text without control characters". */
+int quote_has_control(const char *s, size_t n);
+
 /* Replace raw control bytes in a finished message with \xNN in place,
  * as far as msg's n bytes allow (the tail is cut, never left unescaped). */
 void quote_message(char *msg, size_t n);
