@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "audit.h"
 #include "../util/util.h"
@@ -128,11 +129,6 @@ static bool word_char(char ch)
 	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
 
-static char lower(char ch)
-{
-	return ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
-}
-
 /* w (non-empty) appears in s, ignoring ASCII case, not inside a longer word */
 static bool has_word(const char *s, const char *w)
 {
@@ -140,14 +136,10 @@ static bool has_word(const char *s, const char *w)
 
 	if (!wl)
 		return false;
-	for (const char *p = s; *p; p++) {
-		size_t k = 0;
-		while (k < wl && p[k] && lower(p[k]) == lower(w[k]))
-			k++;
-		if (k == wl && (p == s || !word_char(p[-1]) || !word_char(w[0])) &&
+	for (const char *p = s; *p; p++)
+		if (!strncasecmp(p, w, wl) && (p == s || !word_char(p[-1]) || !word_char(w[0])) &&
 		    (!p[wl] || !word_char(p[wl]) || !word_char(w[wl - 1])))
 			return true;
-	}
 	return false;
 }
 
