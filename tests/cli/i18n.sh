@@ -284,14 +284,15 @@ GPURENT_CONFIG="$T/none.yaml" same "config list --json (no currency set)" "$G" c
 printf 'currency: CNY\nrate: [CNY=7.12]\nrate_date: 2026-11-30\n' >"$T/cfg.yaml"
 GPURENT_CONFIG="$T/cfg.yaml" same "config list --json" "$G" config list --json
 # env --json: free bytes and memory move between two runs on a busy box,
-# so numbers are masked; every word and string must be the same (a listener
-# that comes or goes between the runs: compared twice)
+# so numbers are masked, those inside the messages too ("22.5 GiB
+# available"); every word and string must be the same (a listener that
+# comes or goes between the runs: compared twice)
 env_same() {
 	for try in 1 2; do
 		en "$G" env --json --no-python >"$T/env.C" 2>/dev/null
 		zh "$G" env --json --no-python >"$T/env.zh" 2>/dev/null
 		for f in "$T/env.C" "$T/env.zh"; do
-			sed -E 's/(": )-?[0-9][0-9.eE+-]*/\1N/' "$f" >"$f.m"
+			sed -E 's/(": )-?[0-9][0-9.eE+-]*/\1N/; s/[0-9]+(\.[0-9]+)?/N/g' "$f" >"$f.m"
 		done
 		[ -s "$T/env.C.m" ] && cmp -s "$T/env.C.m" "$T/env.zh.m" && { ok; return; }
 	done
