@@ -73,6 +73,10 @@ static void print_usage(FILE *f)
 		else if (p->reduce_bytes > 0)
 			fprintf(f, _(", sharded: one layer prefetched, gradients reduced in %s"),
 				p->reduce_bytes == 4 ? "fp32" : "bf16");
+		if (p->root_unsharded)
+			fputs(_(", the root unit (embedding, lm_head) gathered to the end of backward"), f);
+		if (p->wrap_cache)
+			fputs(_(", the wrap's unsharded copies left cached"), f);
 		fputs("\n", f);
 	}
 	fputs(_("\n  --calibrate PROBE      use a recorded probe's memory and time (an id from\n"
@@ -257,6 +261,15 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)),
 			 units_fmt_bytes(e->shard_kept, k, sizeof(k)));
 		row(N_("sharding buffers"), e->mem.sharding, note);
+	} else if (e->mem.sharding > 0 && e->shard_root > 0) {
+		char r[32];
+
+		snprintf(note, sizeof(note),
+			 _("unsharded: %s gathered in flight (%s of them the root unit's embedding and lm_head, "
+			   "kept to the end of backward) + %s of gradients to reduce"),
+			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_root, r, sizeof(r)),
+			 units_fmt_bytes(e->shard_reduce, b, sizeof(b)));
+		row(N_("sharding buffers"), e->mem.sharding, note);
 	} else if (e->mem.sharding > 0) {
 		snprintf(note, sizeof(note), _("unsharded: %s gathered in flight + %s of gradients to reduce"),
 			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)));
@@ -278,7 +291,12 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	    e->mem.peak_phase == EST_PHASE_STEP ? _("torch.cuda.max_memory_allocated, in the optimizer step") :
 	    e->mem.peak_phase == EST_PHASE_LOAD ? _("torch.cuda.max_memory_allocated, while loading") :
 	    _("torch.cuda.max_memory_allocated, in forward/backward"));
-	snprintf(note, sizeof(note), _("%.0f%% of allocated"), w->alloc_overhead * 100);
+	if (e->mem.wrap_left > 0)
+		snprintf(note, sizeof(note), _("%.0f%% of allocated + %s FSDP's wrap left cached (of %s)"),
+			 w->alloc_overhead * 100, units_fmt_bytes(e->mem.wrap_left, a, sizeof(a)),
+			 units_fmt_bytes(e->mem.wrap_cache, b, sizeof(b)));
+	else
+		snprintf(note, sizeof(note), _("%.0f%% of allocated"), w->alloc_overhead * 100);
 	row(N_("allocator reserve"), e->mem.allocator, note);
 	row(N_("CUDA context"), e->mem.context, _("driver, kernels, library workspaces"));
 	row(N_("total per GPU"), e->mem.total, e->mem.reserved_share > 0 ?
@@ -512,6 +530,9 @@ static void render_json(const struct workload *w, const struct model_spec *m,
 	json_num(&j, "shard_gathered_bytes", e->shard_gathered);
 	json_num(&j, "shard_reduce_bytes", e->shard_reduce);
 	json_num(&j, "shard_kept_bytes", e->shard_kept);
+	json_num(&j, "shard_root_bytes", e->shard_root);
+	json_num(&j, "wrap_cache_bytes", e->mem.wrap_cache);
+	json_num(&j, "wrap_left_bytes", e->mem.wrap_left);
 	json_num(&j, "dequant_bytes", e->mem.dequant);
 	json_num(&j, "int8_saved_bytes", e->mem.int8_saved);
 	json_num(&j, "quant_saved_bytes", e->mem.quant_saved);

@@ -538,22 +538,45 @@ static double largest_param(const struct model_spec *m, double N)
  * (FSDP: the next layer; DeepSpeed: stage3_prefetch_bucket_size elements),
  * at ew bytes each; in backward, a layer's gradients unsharded (ew bytes)
  * and, when the reduce dtype differs, their copy for the reduce-scatter
- * (FSDP: one layer; DeepSpeed: reduce_bucket_size elements).
+ * (FSDP: one layer; DeepSpeed: reduce_bucket_size elements). Under FSDP
+ * the parameters outside the wrapped layers (the embedding, the final
+ * norm, an untied lm_head) are the root unit's, which FSDP does not
+ * reshard after forward: root_bytes of them stay gathered from the first
+ * layer of forward to the end of backward. FSDP1 wrapping a built model
+ * leaves each unit's moved originals and flattened copy in the default
+ * stream's cache: the root's, and one layer's (reused layer to layer).
  */
 static void sharded_buffers(const struct workload *w, const struct model_spec *m, double N, double ew,
-			    struct estimate *e)
+			    double root_bytes, struct estimate *e)
 {
 	const struct fw_profile *fp = fw_profile(w->framework);
 	double layer = is_transformer(m) && m->layers ? (N - model_params_embedding(m)) / (double)m->layers : 0;
-	double ahead = fp->prefetch_params > 0 ? fp->prefetch_params : layer;
-	double rb = fp->reduce_bytes > 0 ? fp->reduce_bytes : ew;
-	double bucket = fp->reduce_bucket > 0 ? fp->reduce_bucket : layer;
+	double ahead, bucket, rb = fp->reduce_bytes > 0 ? fp->reduce_bytes : ew;
 
 	if (layer <= 0)
 		return;
-	e->shard_gathered = (layer + fmin(ahead, N)) * ew;
+	if (fp->root_unsharded && m->kind == MODEL_DECODER) {
+		/* the untied lm_head is the root's, not a layer's */
+		if (!m->tied_embeddings)
+			layer -= (double)m->vocab * (double)m->hidden / (double)m->layers;
+		e->shard_root = root_bytes;
+		if (fp->wrap_cache)
+			e->mem.wrap_cache = 2 * (root_bytes + layer * ew);
+	}
+	ahead = fp->prefetch_params > 0 ? fp->prefetch_params : layer;
+	bucket = fp->reduce_bucket > 0 ? fp->reduce_bucket : layer;
+	e->shard_gathered = (layer + fmin(ahead, N)) * ew + e->shard_root;
 	e->shard_reduce = layer * ew + (rb != ew || fp->reduce_bucket > 0 ? fmin(bucket, N) * rb : 0);
 	e->mem.sharding = e->shard_gathered + e->shard_reduce;
+}
+
+/* The root unit's bytes (sharded_buffers): the embedding at emb bytes a
+ * parameter and an untied lm_head at head bytes. */
+static double root_unit_bytes(const struct model_spec *m, double emb, double head)
+{
+	double Vh = (double)m->vocab * (double)m->hidden;
+
+	return Vh * emb + (m->tied_embeddings ? 0 : Vh * head);
 }
 
 /*
@@ -659,7 +682,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		if (w->zero >= 2 && w->optimizer_step != STEP_IN_BWD) e->mem.gradients /= G;
 		if (w->zero >= 3) {
 			e->mem.weights /= G;
-			sharded_buffers(w, m, N, ew, e);
+			sharded_buffers(w, m, N, ew, root_unit_bytes(m, ew, ew), e);
 			zero3_kept_weights(w, m, ew, e);
 		}
 		return;
@@ -722,7 +745,15 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		double per = (e->mem.weights + e->mem.quant_consts) / (N > 0 ? N : 1);
 		e->mem.weights /= G;
 		e->mem.quant_consts /= G;
-		sharded_buffers(w, m, N, per, e);
+		{
+			/* the root stored as the base is: 16-bit (fp32 under PEFT's
+			 * kbit preparation), an lm_head quantized with the layers */
+			double rest = w->quant_bits >= 16 ? ef :
+				      fw_profile(w->framework)->kbit_fp32_rest ? 4 : 2;
+			double head = w->quant_bits < 16 && quantized_linear(w, m) > model_params_linear(m) ?
+				      (double)w->quant_bits / 8 : rest;
+			sharded_buffers(w, m, N, per, root_unit_bytes(m, rest, head), e);
+		}
 		e->mem.sharding -= e->shard_reduce;
 		e->shard_reduce = 0;
 		zero3_kept_weights(w, m, per, e);
@@ -855,6 +886,15 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 		M->peak_phase = EST_PHASE_LOAD;
 	}
 	M->allocator = M->allocated * w->alloc_overhead;
+	if (M->wrap_cache > 0 && M->peak_phase == EST_PHASE_TRAIN) {
+		/* formulas.md "Sharded training": FSDP1's wrap cache is the
+		 * default stream's; FSDP gathers and reduces on its own streams,
+		 * so only training's own tensors take it back */
+		double side = M->weights + M->quant_consts + M->sharding + (w->zero >= 2 ? M->gradients : 0);
+		double own = M->train_peak - side;
+		M->wrap_left = fmax(0, M->wrap_cache - fmax(0, own));
+		M->allocator += M->wrap_left;
+	}
 	M->context = w->cuda_context;
 	M->total = M->allocated + M->allocator + M->context;
 	if (w->task == TASK_INFER && w->gpu_memory_utilization > 0 && gpu_bytes > 0) {

@@ -42,7 +42,9 @@ struct est_mem {            /* bytes per GPU */
 	double load_peak;       /* weights + quant_consts + load_inflight */
 	enum est_phase { EST_PHASE_TRAIN, EST_PHASE_STEP, EST_PHASE_LOAD } peak_phase;
 	double allocated;       /* the largest of the three peaks: torch.cuda.max_memory_allocated */
-	double allocator;       /* caching-allocator reserve: reserved - allocated */
+	double allocator;       /* caching-allocator reserve: reserved - allocated (wrap_left included) */
+	double wrap_cache;      /* FSDP1 wrap: unsharded copies it frees into the default stream's cache */
+	double wrap_left;       /* ... what of it training's default-stream tensors do not take back */
 	double context;         /* CUDA context and library workspaces */
 	double total;           /* what nvidia-smi shows, what must fit */
 	double reserved_share;  /* serving on a chosen card: the share the engine reserves (0: none) */
@@ -239,6 +241,7 @@ struct estimate {
 	struct est_mem mem;
 	struct est_loss loss;   /* how mem.logits was counted (training a decoder; else zero) */
 	double shard_gathered;  /* mem.sharding: the parameters gathered in flight */
+	double shard_root;      /* mem.sharding: the root unit (embedding, lm_head) unsharded */
 	double shard_kept;      /* mem.sharding: gathered weights kept for backward (memory_efficient_linear false) */
 	double shard_reduce;    /* mem.sharding: the gradients unsharded for the reduce-scatter */
 	double kv_per_token;    /* bytes per token per sequence (all layers) */

@@ -79,6 +79,8 @@ struct fw_profile {
 	 * ahead (elements; 0: one layer ahead), gradients reduced a bucket
 	 * (elements; 0: one layer) and the reduce dtype's bytes */
 	double prefetch_params;
+	bool root_unsharded;     /* the root unit (embedding, lm_head) not resharded after forward */
+	bool wrap_cache;         /* FSDP1 wraps a built model: each unit's unsharded copies left cached */
 	double reduce_bucket;
 	double reduce_bytes;
 	/* time (formulas.md "Inference time", "Time"): a native (non-PyTorch)

@@ -144,13 +144,16 @@ static void test_sharded_buffers(void **s)
 
 	(void)s;
 	tu_est("--model llama-3.1-8b --framework torchtitan --gpus 8 --zero 3", &w, &m, &e);
-	layer = (e.params - model_params_embedding(&m)) / 32;
-	assert_float_equal(e.shard_gathered, 2 * layer * 2, 1);
+	/* FSDP2: the untied lm_head is the root unit's, gathered with the
+	 * embedding (test_fsdp_root_and_wrap), not a layer's */
+	layer = (e.params - 2 * model_params_embedding(&m)) / 32;
+	assert_float_equal(e.shard_gathered, 2 * layer * 2 + e.shard_root, 1);
 	assert_float_equal(e.shard_reduce, layer * 2 + layer * 4, 1);
 	assert_float_equal(e.mem.sharding, e.shard_gathered + e.shard_reduce, 1);
 	/* DeepSpeed: a layer + stage3_prefetch_bucket_size (5e7) gathered,
 	 * the reduce bucket of 5e8 elements at 2 bytes */
 	tu_est("--model llama-3.1-8b --framework deepspeed --gpus 8 --zero 3", &w, &m, &d);
+	layer = (d.params - model_params_embedding(&m)) / 32;
 	assert_float_equal(d.shard_gathered, (layer + 5e7) * 2, 1);
 	assert_float_equal(d.shard_reduce, layer * 2 + 5e8 * 2, 1);
 	/* LoRA under ZeRO-3: the adapters' weights and gradients (fp32, 4 B
@@ -341,6 +344,65 @@ static void test_fsdp_frozen_grads(void **s)
  * 4096, at 2 bytes: 13.21 GB without checkpointing; one layer and the
  * lm_head with it. Nothing by default, nothing under FSDP (refused), and
  * refused below zero 3. */
+/*
+ * formulas.md "Sharded training": FSDP's root unit (the embedding and the
+ * untied lm_head) stays gathered to the end of backward; FSDP1's wrap
+ * (framework fsdp) leaves two copies of the root and of one layer cached,
+ * of which training's default-stream tensors take back what they need.
+ */
+static void test_fsdp_root_and_wrap(void **s)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate fs, none, ds, q512, q4k, hfq, titan;
+	double Vh = 32000.0 * 4096, layer;
+
+	(void)s;
+	tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework fsdp --micro-batch 1 --seq 2048", &w, &m, &fs);
+	tu_est("--model llama-2-7b --gpus 8 --zero 3 --micro-batch 1 --seq 2048", &w, &m, &none);
+	tu_est("--model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --micro-batch 1 --seq 2048", &w, &m, &ds);
+	/* training: the root at the weights' 2 bytes, the lm_head no layer's */
+	assert_near(fs.shard_root, 2 * Vh * 2, 1e-12);
+	layer = (fs.params - 2 * Vh) / 32;
+	assert_near(fs.shard_gathered, 2 * layer * 2 + fs.shard_root, 1e-12);
+	assert_near(none.shard_root, 0, 0);
+	assert_near(ds.shard_root, 0, 0);
+	assert_true(fs.mem.sharding > none.mem.sharding + 0.9 * fs.shard_root);
+	/* QLoRA over two GPUs (answer.ai's run): the root stays 16-bit */
+	tu_est("--model llama-2-7b --task qlora --precision bf16-true --gpus 2 --zero 3 --framework fsdp "
+	       "--grad-checkpointing --micro-batch 1 --seq 512 --lora-rank 64 --lora-targets q+k+v+gate+up+down",
+	       &w, &m, &q512);
+	assert_near(q512.shard_root, 2 * Vh * 2, 1e-12);
+	{
+		double G = 2, N = q512.params;
+		double per = (q512.mem.weights + q512.mem.quant_consts) * G / N;
+		double ql = (N - 2 * Vh) / 32;
+		double own = q512.mem.train_peak - q512.mem.weights - q512.mem.quant_consts - q512.mem.sharding;
+
+		assert_near(q512.mem.wrap_cache, 2 * (q512.shard_root + ql * per), 1e-12);
+		/* 512 tokens: training's tensors fill part of the cache, the rest stays reserved */
+		assert_true(own > 0 && own < q512.mem.wrap_cache);
+		assert_near(q512.mem.wrap_left, q512.mem.wrap_cache - own, 1e-9);
+		assert_near(q512.mem.allocator, q512.mem.allocated * w.alloc_overhead + q512.mem.wrap_left, 1e-12);
+	}
+	/* 4096 tokens: they need more than the cache holds, nothing is left */
+	tu_est("--model llama-2-7b --task qlora --precision bf16-true --gpus 2 --zero 3 --framework fsdp "
+	       "--grad-checkpointing --micro-batch 1 --seq 4096 --lora-rank 64 --lora-targets q+k+v+gate+up+down",
+	       &w, &m, &q4k);
+	assert_true(q4k.mem.wrap_cache > 0);
+	assert_near(q4k.mem.wrap_left, 0, 0);
+	assert_near(q4k.mem.allocator, q4k.mem.allocated * w.alloc_overhead, 1e-12);
+	/* Transformers' ZeRO-3 names no FSDP root; FSDP2 builds on meta, no wrap cache */
+	tu_est("--model llama-2-7b --task qlora --precision bf16-true --gpus 2 --zero 3 --framework hf "
+	       "--micro-batch 1 --seq 512", &w, &m, &hfq);
+	assert_near(hfq.shard_root, 0, 0);
+	assert_near(hfq.mem.wrap_cache, 0, 0);
+	tu_est("--model llama-3.1-8b --gpus 8 --zero 3 --framework torchtitan --micro-batch 1 --seq 2048", &w, &m,
+	       &titan);
+	assert_near(titan.shard_root, 2 * 128256.0 * 4096 * 2, 1e-12);
+	assert_near(titan.mem.wrap_cache, 0, 0);
+}
+
 static void test_memory_efficient_linear(void **s)
 {
 	struct workload w;
@@ -580,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_quant_saves_input),
 		cmocka_unit_test(test_fsdp_frozen_grads),
 		cmocka_unit_test(test_memory_efficient_linear),
+		cmocka_unit_test(test_fsdp_root_and_wrap),
 		cmocka_unit_test(test_lora_dropout),
 		cmocka_unit_test(test_untied_lm_head),
 		cmocka_unit_test(test_autocast_casts),
