@@ -252,27 +252,25 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 			 w->gpus > 1 ? _(", split over the GPUs") : "");
 		row(N_("KV cache"), e->mem.kv_cache, note);
 	}
-	if (e->mem.sharding > 0 && e->shard_kept > 0) {
+	if (e->mem.sharding > 0) {
 		char k[32];
 
-		snprintf(note, sizeof(note),
-			 _("unsharded: %s gathered in flight + %s of gradients to reduce + %s of gathered weights torch's "
-			   "linear keeps for backward (memory_efficient_linear false)"),
-			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)),
-			 units_fmt_bytes(e->shard_kept, k, sizeof(k)));
-		row(N_("sharding buffers"), e->mem.sharding, note);
-	} else if (e->mem.sharding > 0 && e->shard_root > 0) {
-		char r[32];
-
-		snprintf(note, sizeof(note),
-			 _("unsharded: %s gathered in flight (%s of them the root unit's embedding and lm_head, "
-			   "kept to the end of backward) + %s of gradients to reduce"),
-			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_root, r, sizeof(r)),
-			 units_fmt_bytes(e->shard_reduce, b, sizeof(b)));
-		row(N_("sharding buffers"), e->mem.sharding, note);
-	} else if (e->mem.sharding > 0) {
-		snprintf(note, sizeof(note), _("unsharded: %s gathered in flight + %s of gradients to reduce"),
-			 units_fmt_bytes(e->shard_gathered, a, sizeof(a)), units_fmt_bytes(e->shard_reduce, b, sizeof(b)));
+		/* whole sentences, each translated as one (shard_kept is
+		 * DeepSpeed's, shard_root FSDP's: never both) */
+		units_fmt_bytes(e->shard_gathered, a, sizeof(a));
+		units_fmt_bytes(e->shard_reduce, b, sizeof(b));
+		if (e->shard_kept > 0)
+			snprintf(note, sizeof(note),
+				 _("unsharded: %s gathered in flight + %s of gradients to reduce + %s of gathered weights "
+				   "torch's linear keeps for backward (memory_efficient_linear false)"),
+				 a, b, units_fmt_bytes(e->shard_kept, k, sizeof(k)));
+		else if (e->shard_root > 0)
+			snprintf(note, sizeof(note),
+				 _("unsharded: %s gathered in flight (%s of them the root unit's embedding and lm_head, "
+				   "kept to the end of backward) + %s of gradients to reduce"),
+				 a, units_fmt_bytes(e->shard_root, k, sizeof(k)), b);
+		else
+			snprintf(note, sizeof(note), _("unsharded: %s gathered in flight + %s of gradients to reduce"), a, b);
 		row(N_("sharding buffers"), e->mem.sharding, note);
 	}
 	if (e->mem.quant_saved > 0)
