@@ -233,6 +233,17 @@ void est_word(const struct est_note *n, char *out, size_t len)
 	case EST_N_BENCH_MEASURED:
 		word_bench(n, out, len);
 		break;
+	case EST_N_FSDP_WRAP_CACHE: {
+		char t[32], l[32];
+
+		units_fmt_bytes(n->bytes, b, sizeof(b));
+		units_fmt_bytes(n->taken, t, sizeof(t));
+		units_fmt_bytes(n->left, l, sizeof(l));
+		/* TRANSLATORS: the cache, what training takes back of it, what stays reserved */
+		snprintf(out, len, _("FSDP1's wrap leaves %s of unsharded copies cached (two of the root unit and "
+				     "of one layer); training's own tensors take back %s, %s stays reserved"), b, t, l);
+		break;
+	}
 	case EST_N_NO_KV_CACHE:
 		snprintf(out, len, "%s", _("KV cache not computed: give a preset or layers/hidden/heads"));
 		break;

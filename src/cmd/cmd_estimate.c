@@ -74,9 +74,10 @@ static void print_usage(FILE *f)
 			fprintf(f, _(", sharded: one layer prefetched, gradients reduced in %s"),
 				p->reduce_bytes == 4 ? "fp32" : "bf16");
 		if (p->root_unsharded)
-			fputs(_(", the root unit (embedding, lm_head) gathered to the end of backward"), f);
+			fputs(_(", fsdp_root_gathered (zero 3: a decoder's embedding and lm_head held gathered to the end "
+				"of backward)"), f);
 		if (p->wrap_cache)
-			fputs(_(", the wrap's unsharded copies left cached"), f);
+			fputs(_(", fsdp_wrap_cache (FSDP1's wrap leaves its unsharded copies cached)"), f);
 		fputs("\n", f);
 	}
 	fputs(_("\n  --calibrate PROBE      use a recorded probe's memory and time (an id from\n"
@@ -266,8 +267,8 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 				 a, b, units_fmt_bytes(e->shard_kept, k, sizeof(k)));
 		else if (e->shard_root > 0)
 			snprintf(note, sizeof(note),
-				 _("unsharded: %s gathered in flight (%s of them the root unit's embedding and lm_head, "
-				   "kept to the end of backward) + %s of gradients to reduce"),
+				 _("unsharded: %s gathered (the root unit's embedding and lm_head, %s, held to the end of "
+				   "backward, and the layers in flight) + %s of gradients to reduce"),
 				 a, units_fmt_bytes(e->shard_root, k, sizeof(k)), b);
 		else
 			snprintf(note, sizeof(note), _("unsharded: %s gathered in flight + %s of gradients to reduce"), a, b);
@@ -290,7 +291,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	    e->mem.peak_phase == EST_PHASE_LOAD ? _("torch.cuda.max_memory_allocated, while loading") :
 	    _("torch.cuda.max_memory_allocated, in forward/backward"));
 	if (e->mem.wrap_left > 0)
-		snprintf(note, sizeof(note), _("%.0f%% of allocated + %s FSDP's wrap left cached (of %s)"),
+		snprintf(note, sizeof(note), _("%.0f%% of allocated + %s of the %s FSDP's wrap left cached"),
 			 w->alloc_overhead * 100, units_fmt_bytes(e->mem.wrap_left, a, sizeof(a)),
 			 units_fmt_bytes(e->mem.wrap_cache, b, sizeof(b)));
 	else

@@ -113,7 +113,7 @@ const char *est_code_name(enum est_code c)
 		"time_mfu_class", "inference_needs_gpu", "decode_bandwidth", "no_kv_cache",
 		"no_tensor_rate", "long_run", "implausible_run", "rope_context",
 		"comm_overlap", "loss", "decode_overhead", "decode_tensor_parallel",
-		"decode_layer_split", "time_mfu_published", "bench_measured",
+		"decode_layer_split", "time_mfu_published", "bench_measured", "fsdp_wrap_cache",
 	};
 	return (unsigned)c < EST_CODE_COUNT ? t[c] : "?";
 }
@@ -555,14 +555,15 @@ static void sharded_buffers(const struct workload *w, const struct model_spec *m
 
 	if (layer <= 0)
 		return;
-	if (fp->root_unsharded && m->kind == MODEL_DECODER) {
-		/* the untied lm_head is the root's, not a layer's */
+	if (w->fsdp_root_gathered && m->kind == MODEL_DECODER && w->gpus > 1) {
+		/* the untied lm_head is the root's, not a layer's; one GPU is
+		 * FSDP's NO_SHARD, nothing gathered */
 		if (!m->tied_embeddings)
 			layer -= (double)m->vocab * (double)m->hidden / (double)m->layers;
 		e->shard_root = root_bytes;
-		if (fp->wrap_cache)
-			e->mem.wrap_cache = 2 * (root_bytes + layer * ew);
 	}
+	if (w->fsdp_wrap_cache && m->kind == MODEL_DECODER && w->gpus > 1)
+		e->mem.wrap_cache = 2 * (root_bytes + layer * ew);
 	ahead = fp->prefetch_params > 0 ? fp->prefetch_params : layer;
 	bucket = fp->reduce_bucket > 0 ? fp->reduce_bucket : layer;
 	e->shard_gathered = (layer + fmin(ahead, N)) * ew + e->shard_root;
@@ -752,7 +753,13 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 				      fw_profile(w->framework)->kbit_fp32_rest ? 4 : 2;
 			double head = w->quant_bits < 16 && quantized_linear(w, m) > model_params_linear(m) ?
 				      (double)w->quant_bits / 8 : rest;
-			sharded_buffers(w, m, N, per, root_unit_bytes(m, rest, head), e);
+			double root = root_unit_bytes(m, rest, head), rootn = root_unit_bytes(m, 1, 1);
+
+			/* with the root apart, the layers gather at their own bytes
+			 * a parameter, not the average with the 16-bit root */
+			if (w->fsdp_root_gathered && m->kind == MODEL_DECODER && w->gpus > 1 && N > rootn)
+				per = ((e->mem.weights + e->mem.quant_consts) * G - root) / (N - rootn);
+			sharded_buffers(w, m, N, per, root, e);
 		}
 		e->mem.sharding -= e->shard_reduce;
 		e->shard_reduce = 0;
@@ -782,6 +789,8 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 		double opt = opt_bytes_per_param(w->optimizer, w->precision, h) / (w->zero >= 1 ? G : 1);
 		double grad = aw / (w->zero >= 2 ? G : 1), wt = aw / (w->zero >= 3 ? G : 1);
 		e->mem.adapters = e->lora_params * (wt + grad + opt);
+		/* FSDP's: shards made at the wrap, gradients reduced on its stream */
+		e->mem.adapters_fsdp = e->lora_params * (wt + grad);
 	}
 }
 
@@ -886,14 +895,19 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 		M->peak_phase = EST_PHASE_LOAD;
 	}
 	M->allocator = M->allocated * w->alloc_overhead;
-	if (M->wrap_cache > 0 && M->peak_phase == EST_PHASE_TRAIN) {
+	if (M->wrap_cache > 0) {
 		/* formulas.md "Sharded training": FSDP1's wrap cache is the
-		 * default stream's; FSDP gathers and reduces on its own streams,
-		 * so only training's own tensors take it back */
-		double side = M->weights + M->quant_consts + M->sharding + (w->zero >= 2 ? M->gradients : 0);
+		 * default stream's; FSDP gathers and reduces on its own streams
+		 * and made the shards at the wrap, so only training's own
+		 * tensors take it back; reserved is the larger of the phases' */
+		double side = M->weights + M->quant_consts + M->sharding + M->adapters_fsdp +
+			      (w->zero >= 2 ? M->gradients : 0);
 		double own = M->train_peak - side;
 		M->wrap_left = fmax(0, M->wrap_cache - fmax(0, own));
-		M->allocator += M->wrap_left;
+		M->allocator = fmax(M->allocator,
+				    M->train_peak * (1 + w->alloc_overhead) + M->wrap_left - M->allocated);
+		note(e, (struct est_note){.code = EST_N_FSDP_WRAP_CACHE, .bytes = M->wrap_cache,
+					  .taken = M->wrap_cache - M->wrap_left, .left = M->wrap_left});
 	}
 	M->context = w->cuda_context;
 	M->total = M->allocated + M->allocator + M->context;
@@ -1079,12 +1093,14 @@ static void comm(const struct workload *w, const struct model_spec *m,
 		 * reduce-scatter in backward, each (G-1)/G of the weights */
 		double v = (G - 1) / G * e->params * ew;
 		cp->fwd = v;
-		cp->bwd = 2 * v;
+		/* FSDP's root unit stays gathered: backward does not gather it again */
+		cp->bwd = 2 * v - (G - 1) / G * e->shard_root;
 		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
 	} else if (w->zero >= 3) {
 		/* sharded frozen base: gathered in forward and again in backward */
 		double v = (G - 1) / G * (e->mem.weights + e->mem.quant_consts) * G;
-		cp->fwd = cp->bwd = v;
+		cp->fwd = v;
+		cp->bwd = v - (G - 1) / G * e->shard_root;
 		cp->fwd_tail = cp->bwd_tail = L > 0 ? v / L : 0;
 	}
 	e->comm_bytes = A * (cp->fwd + cp->bwd) + cp->last;

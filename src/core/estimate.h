@@ -26,6 +26,7 @@ struct est_mem {            /* bytes per GPU */
 	double gradients;
 	double optimizer;       /* optimizer states + fp32 master weights */
 	double adapters;        /* LoRA weights + gradients + optimizer states */
+	double adapters_fsdp;   /* ... of which the weights and gradients (FSDP's shards; part of adapters) */
 	double quant_consts;    /* quantization scales (QLoRA / int8) */
 	double activations;     /* kept for backward (train), or transient (infer) */
 	double logits;          /* logits / loss buffer */
@@ -99,6 +100,9 @@ enum est_code {
 	EST_N_TIME_MFU_PUBLISHED, /* name (the GPU), precision, flops (its peak), mfu, mech (enum est_mfu_src) */
 	EST_N_BENCH_MEASURED,     /* name (the GPU), flops (measured GEMM FLOP/s, 0: none), bw (measured
 				   * bytes/s, 0: none), at (unix seconds of the newest record), fraction (MFU scale) */
+	/* assumptions (appended): sharded training under FSDP (formulas.md "Sharded training") */
+	EST_N_FSDP_WRAP_CACHE,    /* bytes (the wrap's cache), taken (what training's own tensors take
+				   * back of it), left (what stays reserved) */
 	EST_CODE_COUNT
 };
 
@@ -161,7 +165,8 @@ struct est_note {
 	long micro_batch;
 	long max_positions;     /* the model's trained context */
 	long gpus;
-	double bytes;           /* the CUDA context */
+	double bytes;           /* the CUDA context; fsdp_wrap_cache: the cache */
+	double taken, left;     /* fsdp_wrap_cache: bytes of it taken back, bytes left reserved */
 	double fraction;        /* allocator reserve of allocated; decode: share of bw reached */
 	double dropout;
 	double flops;           /* time_*: peak FLOP/s; long_run: FLOPs per unit */

@@ -87,6 +87,14 @@ const struct workload_field workload_fields[] = {
 	FLD("fsdp_frozen_grads", F_BOOL, fsdp_frozen_grads, N_("false (LitGPT 0.5.8 and later, PEFT, torchtune)"),
 	    N_("LoRA under FSDP1 with use_orig_params and each layer one unit (lit-gpt and LitGPT before "
 	    "0.5.8): every layer's frozen weights get a gradient")),
+	FLD("fsdp_root_gathered", F_BOOL, fsdp_root_gathered,
+	    N_("the framework's (true for fsdp, torchtune, torchtitan, litgpt)"),
+	    N_("zero 3 under FSDP: the parameters outside the wrapped layers (a decoder's embedding and "
+	    "lm_head) are the root unit's, which FSDP does not reshard after forward; false when they are "
+	    "sharded as units of their own (torchtune custom_sharded_layers)")),
+	FLD("fsdp_wrap_cache", F_BOOL, fsdp_wrap_cache, N_("the framework's (true for fsdp)"),
+	    N_("zero 3 under FSDP1 wrapping a built model: each unit's moved and flattened copies stay in "
+	    "the allocator's cache; false when the model is built on the meta device")),
 	FLD("gated_mlp", F_BOOL, gated_mlp, N_("the preset's (false by hand)"),
 	    N_("three-matrix gated MLP (SwiGLU/GeGLU: gate, up, down), as Llama, Mistral, Qwen")),
 	STR("gpu", gpu, N_("none (memory only)"), N_("GPU type for time and fit, e.g. A100-80GB, RTX4090")),
@@ -608,6 +616,8 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 						      kbit && fp->kbit_fp32_rest ? AC_FULL : fp->ac;
 		if (!SET(w, "double_quant")) w->double_quant = fp->double_quant;
 		if (!SET(w, "memory_efficient_linear")) w->memory_efficient_linear = 1;
+		if (!SET(w, "fsdp_root_gathered")) w->fsdp_root_gathered = fp->root_unsharded;
+		if (!SET(w, "fsdp_wrap_cache")) w->fsdp_wrap_cache = fp->wrap_cache;
 		/* formulas.md "Framework profiles": capped attention logits
 		 * (Gemma 2) keep the framework off its fused attention */
 		if (!SET(w, "flash_attention")) w->flash_attention = !(arch->attn_softcap > 0 && fp->softcap_eager);
@@ -688,6 +698,20 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	    !(w->task == TASK_LORA && w->quant_bits == 16 && w->zero == 3))
 		return fail_field("fsdp_frozen_grads", bad, err, errlen,
 				  CE_("applies to LoRA on a 16-bit base sharded with zero 3 (FSDP)%s"), "", 0);
+	{
+		/* FSDP's root unit and FSDP1's wrap cache: said true, FSDP's */
+		const struct {
+			const char *name;
+			int on;
+		} fsdp[] = {{"fsdp_root_gathered", w->fsdp_root_gathered}, {"fsdp_wrap_cache", w->fsdp_wrap_cache}};
+
+		for (size_t i = 0; i < sizeof(fsdp) / sizeof(fsdp[0]); i++)
+			if (SET(w, fsdp[i].name) && fsdp[i].on &&
+			    !(w->zero == 3 && w->task != TASK_INFER && w->framework != FW_DEEPSPEED))
+				return fail_field(fsdp[i].name, bad, err, errlen,
+						  CE_("applies to training sharded with zero 3 by FSDP (not DeepSpeed, "
+						      "which gathers each module apart)%s"), "", 0);
+	}
 	if (SET(w, "memory_efficient_linear") && !w->memory_efficient_linear &&
 	    !(w->zero == 3 && w->task != TASK_INFER && w->quant_bits == 16 &&
 	      (w->framework == FW_DEEPSPEED || w->framework == FW_HF || w->framework == FW_NONE)))
@@ -799,12 +823,13 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 /* ---- digest (workload.h) ---- */
 
 /* Fields that do not change what a step does: where, how long, the price,
- * and the estimator's assumptions. Sorted. */
+ * and the estimator's assumptions (fsdp_*: what the framework is taken to
+ * do, defaulted by it). Sorted. */
 static const char *const digest_skip[] = {
 	"access", "alloc_overhead", "budget", "cuda_context", "data_size", "deadline", "egress",
-	"egress_month", "epochs", "gpu", "headroom", "interconnect", "link_bw", "mfu", "node_bw",
-	"prompt_tokens", "resumable", "rps", "samples", "serve", "step_time", "tflops", "tokens",
-	"user_tps",
+	"egress_month", "epochs", "fsdp_root_gathered", "fsdp_wrap_cache", "gpu", "headroom",
+	"interconnect", "link_bw", "mfu", "node_bw", "prompt_tokens", "resumable", "rps", "samples",
+	"serve", "step_time", "tflops", "tokens", "user_tps",
 };
 
 /* Fields added after probes were first recorded, with their default: hashed

@@ -78,6 +78,8 @@ struct workload {
 	int double_quant;        /* 4-bit: block scales quantized again (formulas.md "Quantization") */
 	int quant_saves_input;   /* 4-bit: bitsandbytes <= 0.43.1 keeps each linear's input for backward */
 	int fsdp_frozen_grads;   /* LoRA, FSDP1 use_orig_params, a layer one unit: its frozen weights' gradient */
+	int fsdp_root_gathered;  /* FSDP: the root unit (embedding, lm_head) gathered to the end of backward */
+	int fsdp_wrap_cache;     /* FSDP1 wrapping a built model: its unsharded copies left cached */
 	int memory_efficient_linear; /* DeepSpeed ZeRO-3's linear wrapper in place (default 1); 0: gathered weights kept */
 	int autocast_inference_cache; /* serving an fp32 module under autocast: the 16-bit casts cached */
 	/* inference */

@@ -117,6 +117,14 @@ printf 'model: llama-2-7b\ngpus: 8\nzero: 3\nframework: fsdp\nmemory_efficient_l
 expect_err mel-fsdp 2 "mel-fsdp.yaml:5: memory_efficient_linear: applies to training an unquantized model under DeepSpeed ZeRO-3" "$G" estimate mel-fsdp.yaml
 run "$G" estimate --model llama-2-7b --gpus 8 --zero 3 --framework deepspeed --no-memory-efficient-linear
 grep -q "13.21 GB of gathered weights torch's linear keeps for backward" "$T/out" && ok || bad "kept weights not shown: $(grep sharding "$T/out")"
+# FSDP's root unit and FSDP1's wrap cache: shown, said off, refused under DeepSpeed
+printf 'model: llama-2-7b\ngpus: 8\nzero: 3\nframework: deepspeed\nfsdp_root_gathered: true\n' >root-ds.yaml
+expect_err root-deepspeed 2 "root-ds.yaml:5: fsdp_root_gathered: applies to training sharded with zero 3 by FSDP (not DeepSpeed" "$G" estimate root-ds.yaml
+run "$G" estimate --model llama-2-7b --task qlora --precision bf16-true --gpus 2 --zero 3 --framework fsdp --grad-checkpointing --seq 512
+grep -q "the root unit's embedding and lm_head, 524.3 MB, held to the end of backward" "$T/out" && ok || bad "root not shown: $(grep sharding "$T/out")"
+grep -q "FSDP's wrap left cached" "$T/out" && grep -q "FSDP1's wrap leaves" "$T/out" && ok || bad "wrap cache not shown: $(grep -i wrap "$T/out")"
+run "$G" estimate --model llama-2-7b --task qlora --precision bf16-true --gpus 2 --zero 3 --framework fsdp --grad-checkpointing --seq 512 --no-fsdp-root-gathered --no-fsdp-wrap-cache
+if grep -q "root unit\|wrap" "$T/out"; then bad "said off, still shown: $(grep 'root unit\|wrap' "$T/out")"; else ok; fi
 printf 'task: lora\nseq: 512\n' >no-model.yaml
 expect_err missing-field 2 "no-model.yaml:1: model: missing required field" "$G" estimate no-model.yaml
 printf 'model: gpt2\n  seq: [1,\n' >malformed.yaml

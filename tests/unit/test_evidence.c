@@ -15,7 +15,6 @@ static const char *const categories[] = {
 	"full", "lora", "qlora", "sharded", "inference", "kv_cache", "decode_speed", "train_speed",
 };
 #define NCAT (sizeof(categories) / sizeof(categories[0]))
-#define NMEMCAT 6   /* the memory categories come first; then the two speeds */
 #define MAXROWS 1024
 
 /* The workload fields of a row: CSV column and flag. */
@@ -34,6 +33,18 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+static bool is_speed_cat(const char *c)
+{
+	return !strcmp(c, "decode_speed") || !strcmp(c, "train_speed");
+}
+
+/* The median of the n values of a (sorted here). */
+static double held_median(double *a, size_t n)
+{
+	qsort(a, n, sizeof(a[0]), cmp_double);
+	return n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
 }
 
 static int category_index(const char *c)
@@ -111,6 +122,7 @@ struct result {
 	bool speed, fit;
 	double m, est, rel;
 	const char *why;     /* excluded (docs/accuracy.md "Rows excluded"); NULL: counted */
+	const char *hand;    /* excluded by hand: the evidence (the excluded column); NULL: not */
 };
 
 /* Estimate row r of c into *o; fails the test on a row that cannot be read. */
@@ -120,7 +132,7 @@ static void evaluate(const struct csv *c, const struct csv_row *r, const struct 
 	const char *id = csv_get(r, k->id), *cat = csv_get(r, k->cat), *metric = csv_get(r, k->metric);
 	const char *gc = csv_get(r, k->gc), *extra = csv_get(r, k->extra);
 	int ci = category_index(cat);
-	bool speed = ci >= 0 && (!strcmp(cat, "decode_speed") || !strcmp(cat, "train_speed"));
+	bool speed = ci >= 0 && is_speed_cat(cat);
 	struct workload w;
 	struct model_spec arch;
 	struct estimate e;
@@ -216,10 +228,13 @@ static void evaluate(const struct csv *c, const struct csv_row *r, const struct 
 	}
 	/* by hand: the row's own source contradicts its stated settings; the
 	 * column holds the evidence (a sentence, not a word) */
-	if (!o->why && *csv_get(r, k->excl)) {
+	if (*csv_get(r, k->excl)) {
 		if (strlen(csv_get(r, k->excl)) < 80)
 			fail_msg("%s: excluded gives no evidence (%s)", id, csv_get(r, k->excl));
-		o->why = "its source contradicts its stated settings (the row's excluded column)";
+		if (o->why)
+			fail_msg("%s: excluded by hand and by rule (%s): keep one", id, o->why);
+		o->why = "its source contradicts its stated settings";
+		o->hand = csv_get(r, k->excl);
 	}
 }
 
@@ -229,7 +244,8 @@ static void test_published_evidence(void **s)
 	static struct result res[MAXROWS];
 	size_t ngroups = 0;
 	char err[512];
-	size_t len = 0, nrows = 0, ncat_seen = 0, nhand = 0;
+	size_t len = 0, nrows = 0, ncat_seen = 0, nhand = 0, nmiss = 0;
+	char miss[4 * NCAT][96];
 	char *buf;
 	struct csv c;
 	struct cols cl;
@@ -295,10 +311,12 @@ static void test_published_evidence(void **s)
 		nrows++;
 		if (o->why) {
 			nexcl[ci]++;
-			if (strstr(o->why, "excluded column"))
-				nhand++;
 			printf("%-10s %-13s excluded: %s (%s %.4g, estimate %.4g, %+.1f%%)\n", o->id, o->cat, o->why,
 			       o->metric, o->m, o->est, 100 * o->rel);
+			if (o->hand) {
+				nhand++;
+				printf("%-10s %-13s   evidence: %s\n", "", "", o->hand);
+			}
 			continue;
 		}
 		errs[ci][nerr[ci]++] = o->rel;
@@ -334,30 +352,33 @@ static void test_published_evidence(void **s)
 			if (a[k] > fabs(worst))
 				worst = errs[ci][k];
 		}
-		qsort(a, n, sizeof(a[0]), cmp_double);
-		median = n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+		median = held_median(a, n);
 		{
 			size_t h = nheld[ci];
-			double hm = 0;
-			if (h) {
-				qsort(held[ci], h, sizeof(held[ci][0]), cmp_double);
-				hm = h % 2 ? held[ci][h / 2] : (held[ci][h / 2 - 1] + held[ci][h / 2]) / 2;
-			}
+			double hm = h ? held_median(held[ci], h) : 0;
+
 			printf("%-13s %5zu %13.1f%% %+13.1f%% %9zu %9zu %10zu %5.1f%%\n", categories[ci], n,
 			       100 * median, 100 * worst, nunder[ci], nexcl[ci], h, 100 * hm);
-		}
-		/*
-		 * Issue 12's acceptance: memory medians <= 10% where a category
-		 * has three rows, no memory underestimate below -15%; speed
-		 * medians <= 15%.
-		 */
-		if (ci < NMEMCAT) {
-			if (n >= 3 && median > 0.10)
-				fail_msg("%s: median |error| %.1f%% is above 10%%", categories[ci], 100 * median);
-			if (nunder[ci])
-				fail_msg("%s: %zu rows underestimated below -15%%", categories[ci], nunder[ci]);
-		} else if (median > 0.15) {
-			fail_msg("%s: median |error| %.1f%% is above 15%%", categories[ci], 100 * median);
+			/*
+			 * Issue 12's acceptance: memory medians <= 10% where a
+			 * category has three rows, no memory underestimate below
+			 * -15%; speed medians <= 15%, over all rows and over the
+			 * rows no constant was fitted to. Reported after the
+			 * tables, so that a miss keeps its diagnostics.
+			 */
+			if (!is_speed_cat(categories[ci]) && n >= 3 && median > 0.10)
+				snprintf(miss[nmiss++], sizeof(miss[0]), "%s: median |error| %.1f%% is above 10%%",
+					 categories[ci], 100 * median);
+			if (!is_speed_cat(categories[ci]) && nunder[ci])
+				snprintf(miss[nmiss++], sizeof(miss[0]), "%s: %zu rows underestimated below -15%%",
+					 categories[ci], nunder[ci]);
+			if (is_speed_cat(categories[ci]) && median > 0.15)
+				snprintf(miss[nmiss++], sizeof(miss[0]), "%s: median |error| %.1f%% is above 15%%",
+					 categories[ci], 100 * median);
+			if (is_speed_cat(categories[ci]) && h && hm > 0.15)
+				snprintf(miss[nmiss++], sizeof(miss[0]),
+					 "%s: median |error| %.1f%% over the rows nothing was fitted to is above 15%%",
+					 categories[ci], 100 * hm);
 		}
 	}
 	/* by source: where the misses are */
@@ -382,6 +403,11 @@ static void test_published_evidence(void **s)
 	assert_true(nrows >= 20);
 	if (nhand > 2)
 		fail_msg("%zu rows excluded by hand; at most 2", nhand);
+	for (size_t i = 0; i < nmiss; i++)
+		printf("MISSED %s\n", miss[i]);
+	fflush(stdout);
+	if (nmiss)
+		fail_msg("%zu of issue 12's targets missed (the MISSED lines)", nmiss);
 	assert_true(ncat_seen >= 5);
 	csv_free(&c);
 	free(buf);
