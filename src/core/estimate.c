@@ -532,6 +532,19 @@ static double largest_param(const struct model_spec *m, double N)
 	return big > 0 && big < N ? big : N;
 }
 
+/* formulas.md "Sharded training": FSDP's root unit counted apart from the
+ * layers (a decoder over 2+ GPUs; one GPU is FSDP's NO_SHARD, nothing
+ * gathered), and FSDP1's wrap cache under the same conditions. */
+static bool root_apart(const struct workload *w, const struct model_spec *m)
+{
+	return w->fsdp_root_gathered && m->kind == MODEL_DECODER && w->gpus > 1;
+}
+
+static bool wrap_cached(const struct workload *w, const struct model_spec *m)
+{
+	return w->fsdp_wrap_cache && m->kind == MODEL_DECODER && w->gpus > 1;
+}
+
 /*
  * formulas.md "Sharded training": what ZeRO-3 / FSDP hold unsharded. The
  * gathered parameters in flight: the layer running and what is prefetched
@@ -555,14 +568,13 @@ static void sharded_buffers(const struct workload *w, const struct model_spec *m
 
 	if (layer <= 0)
 		return;
-	if (w->fsdp_root_gathered && m->kind == MODEL_DECODER && w->gpus > 1) {
-		/* the untied lm_head is the root's, not a layer's; one GPU is
-		 * FSDP's NO_SHARD, nothing gathered */
+	if (root_apart(w, m)) {
+		/* the untied lm_head is the root's, not a layer's */
 		if (!m->tied_embeddings)
 			layer -= (double)m->vocab * (double)m->hidden / (double)m->layers;
 		e->shard_root = root_bytes;
 	}
-	if (w->fsdp_wrap_cache && m->kind == MODEL_DECODER && w->gpus > 1)
+	if (wrap_cached(w, m))
 		e->mem.wrap_cache = 2 * (root_bytes + layer * ew);
 	ahead = fp->prefetch_params > 0 ? fp->prefetch_params : layer;
 	bucket = fp->reduce_bucket > 0 ? fp->reduce_bucket : layer;
@@ -757,7 +769,7 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 
 			/* with the root apart, the layers gather at their own bytes
 			 * a parameter, not the average with the 16-bit root */
-			if (w->fsdp_root_gathered && m->kind == MODEL_DECODER && w->gpus > 1 && N > rootn)
+			if (root_apart(w, m) && N > rootn)
 				per = ((e->mem.weights + e->mem.quant_consts) * G - root) / (N - rootn);
 			sharded_buffers(w, m, N, per, root, e);
 		}

@@ -41,7 +41,7 @@ static bool is_speed_cat(const char *c)
 }
 
 /* The median of the n values of a (sorted here). */
-static double held_median(double *a, size_t n)
+static double median_of(double *a, size_t n)
 {
 	qsort(a, n, sizeof(a[0]), cmp_double);
 	return n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
@@ -352,10 +352,10 @@ static void test_published_evidence(void **s)
 			if (a[k] > fabs(worst))
 				worst = errs[ci][k];
 		}
-		median = held_median(a, n);
+		median = median_of(a, n);
 		{
 			size_t h = nheld[ci];
-			double hm = h ? held_median(held[ci], h) : 0;
+			double hm = h ? median_of(held[ci], h) : 0;
 
 			printf("%-13s %5zu %13.1f%% %+13.1f%% %9zu %9zu %10zu %5.1f%%\n", categories[ci], n,
 			       100 * median, 100 * worst, nunder[ci], nexcl[ci], h, 100 * hm);
@@ -394,9 +394,8 @@ static void test_published_evidence(void **s)
 				if (a[k] > fabs(worst))
 					worst = g->err[k];
 			}
-			qsort(a, g->n, sizeof(a[0]), cmp_double);
 			printf("%-13s %-14s %5zu %13.1f%% %+13.1f%%\n", categories[ci], g->name, g->n,
-			       100 * (g->n % 2 ? a[g->n / 2] : (a[g->n / 2 - 1] + a[g->n / 2]) / 2), 100 * worst);
+			       100 * median_of(a, g->n), 100 * worst);
 		}
 	/* the brief: 20+ rows across at least five categories; rows left out
 	 * by hand stay few, each with its evidence (docs/accuracy.md) */

@@ -143,6 +143,24 @@ static inline void tu_est(const char *args, struct workload *w, struct model_spe
 	}
 }
 
+/* The workload args is refused, its message naming field; else fail. */
+static inline void tu_est_refused(const char *args, const char *field)
+{
+	struct workload w;
+	struct model_spec m;
+	struct estimate e;
+	char err[512];
+
+	if (!tu_estimate_args(args, &w, &m, &e, err, sizeof(err))) {
+		fprintf(stderr, "estimate %s: accepted, expected %s refused\n", args, field);
+		fail();
+	}
+	if (!strstr(err, field)) {
+		fprintf(stderr, "estimate %s: %s (does not name %s)\n", args, err, field);
+		fail();
+	}
+}
+
 /*
  * A hand-made offer appended to s (grown as needed; the caller frees s->v):
  * provider, instance and gpu borrowed (string literals), the GPU looked up
