@@ -21,6 +21,9 @@ command -v sha256sum >/dev/null 2>&1 || tools="$tools coreutils"
 command -v hashdeep >/dev/null 2>&1 || tools="$tools hashdeep"
 command -v xxhsum >/dev/null 2>&1 || tools="$tools xxhash"
 command -v b3sum >/dev/null 2>&1 || tools="$tools b3sum"
+# python3 reads the JSON, CSV and YAML the CLI tests check (SKIP lines without it).
+command -v python3 >/dev/null 2>&1 || tools="$tools python3"
+{ python3 -c "import yaml" 2>/dev/null || dpkg -s python3-yaml >/dev/null 2>&1; } || tools="$tools python3-yaml"
 # The ledger tests read the database with the sqlite3 shell (SKIP without it).
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
 # Headless Chromium renders `gpurent report` in tests/cli/report.sh (SKIP without it).

@@ -152,7 +152,7 @@ cut_cols() { python3 -c '
 import csv, sys
 for r in csv.reader(open(sys.argv[1], newline="")):
     print(repr(r[1:-1]))' "$1"; }
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "the bill round trip through python3"; then
 	[ "$(cut_cols a.csv)" = "$(cut_cols b.csv)" ] && ok || bad "the round trip differs: $(diff a.csv b.csv | head -5)"
 fi
 cp "$B" "$T/b-before.db"

@@ -71,7 +71,7 @@ echo "$first" | grep -Eq '^catalog-verda +8B200.240V +B200 +8 +[0-9.]+ +- +1\.71
 run "$G" offers --catalog "$F/catalog-verda.csv" --limit 0 --sort price-
 last=$(grep '^catalog-verda' "$T/out" | tail -1)
 echo "$last" | grep -q '8B200.240V' && ok || bad "descending: the spot-only row last on its spot price: $last"
-if [ "$HAVE_PY" -eq 1 ]; then
+if need_py "spot_only in the JSON"; then
 	run "$G" offers --catalog "$F/catalog-verda.csv" --limit 0 --json
 	python3 -c '
 import json, sys

@@ -65,7 +65,7 @@ expect_ok ckpt-thumb-within 'the optimum is within it' "$G" ckpt interval --writ
 expect_ok ckpt-interruptions 'Checkpoint every 31\.9 min' "$G" ckpt interval --write 90s --interruptions 0.1666666667
 
 # --- JSON
-if command -v python3 >/dev/null 2>&1; then
+if need_py "cost --json and ckpt interval --json"; then
 	run $H --json
 	python3 - "$T/out" <<'PY' && ok || bad "cost --json"
 import json, sys
@@ -87,8 +87,6 @@ assert abs(d["young_interval_seconds"] - 1971.8012) < 0.01
 assert d["wall_seconds"] > d["work_seconds"]
 assert abs(d["cost"] - 2.1 * d["wall_seconds"] / 3600) < 1e-9
 PY
-else
-	echo "SKIP json checks: python3 not installed"
 fi
 
 # --- bad input: one line naming the flag or file:line: column, exit 2

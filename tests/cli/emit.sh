@@ -25,7 +25,7 @@ EOF
 # the workload and the task as two files: the task's A100 (one, 40 GB)
 run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --json
 [ "$rc" -eq 0 ] && ok || bad "plan WORKLOAD TASK: exit $rc: $(head -2 "$T/err")"
-if [ $HAVE_PY = 1 ]; then
+if need_py "the emitted task's accelerators"; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["ranked"]
 assert r and all(c["gpu"].startswith("NVIDIA A100") and c["gpus"] == 1 for c in r), r' "$T/out" \
 		&& ok || bad "the task's accelerators: A100 rules: $(head -c 300 "$T/out")"
@@ -55,7 +55,7 @@ resources:
   accelerators: A100:8
 EOF
 run "$G" plan wl.yaml nodes.yaml --catalog cat.csv --json
-if [ $HAVE_PY = 1 ]; then
+if need_py "num_nodes 2 of 8 A100"; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["ranked"][0]
 assert c["nodes"] == 2 and c["gpus"] == 16, c' "$T/out" && ok || bad "num_nodes 2 of 8 A100: $(head -c 300 "$T/out")"
 	run "$G" plan wl.yaml --sky "$D/sky-a100.yaml" --catalog cat.csv --json --only aws --gpus 8
@@ -74,7 +74,7 @@ docs=$(grep -c '^---' "$D/sky-pipeline.yaml")
 grep -q '^note: pool:' "$T/out" && ok || bad "pipeline: the pool: note"
 grep -q '^note: execution:' "$T/out" && ok || bad "pipeline: the execution: note"
 run "$G" plan wl.yaml "$D/sky-pipeline.yaml" --catalog cat.csv --json
-if [ $HAVE_PY = 1 ]; then
+if need_py "pipeline --json"; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d, list) and len(d) >= 2, d' \
 		"$T/out" && ok || bad "pipeline --json: an array of plans"
 fi
@@ -92,7 +92,7 @@ grep -q -- '--ckpt-dir /checkpoints' emitted.yaml && ok || bad "resumable: the c
 grep -q '^  echo\|python train.py' emitted.yaml && ok || bad "the task's run: kept"
 run "$G" plan wl.yaml emitted.yaml --catalog cat.csv --json
 [ "$rc" -eq 0 ] && ok || bad "the emitted task plans: exit $rc: $(head -2 "$T/err")"
-if [ $HAVE_PY = 1 ]; then
+if need_py "the emitted task pins the choice"; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["ranked"]
 assert len(r) == 1 and r[0]["provider"] == "lambda" and r[0]["instance"] == "gpu_1x_a100", r' "$T/out" \
 		&& ok || bad "the emitted task pins the choice: $(head -c 300 "$T/out")"
@@ -102,7 +102,7 @@ run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --only Gongji --emit 
 [ "$rc" -eq 1 ] && grep -q 'SkyPilot launches on' "$T/err" && ok || bad "no SkyPilot cloud ranked: exit $rc: $(cat "$T/err")"
 # a pipeline emits one task document per planned job
 run "$G" plan wl.yaml "$D/sky-pipeline.yaml" --catalog cat.csv --emit sky
-if [ $HAVE_PY = 1 ] && python3 -c 'import yaml' 2>/dev/null; then
+if need_pyyaml "pipeline --emit sky read by PyYAML"; then
 	python3 -c 'import yaml,sys; d=list(yaml.safe_load_all(open(sys.argv[1]))); d=[x for x in d if x]
 assert len(d) >= 2 and all("resources" in x and "run" in x for x in d), d' "$T/out" \
 		&& ok || bad "pipeline --emit sky: one task per job"
@@ -114,7 +114,7 @@ resources:
   accelerators: H100:1
 EOF2
 run "$G" plan "$ROOT/examples/serve-8b.yaml" h100.yaml --json
-if [ $HAVE_PY = 1 ]; then
+if need_py "a service under a task"; then
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["ranked"]
 assert r and all("H100" in c["gpu"] and c["gpus_per_box"] == 1 for c in r), r' "$T/out" \
 		&& ok || bad "a service under a task: only 1x H100 boxes: $(head -c 300 "$T/out")"

@@ -94,7 +94,7 @@ if [ "$FAKE_OK" = 1 ]; then
 	status_matches whole-status
 	grep -q '^verdict: ' "$T/out" && ok || bad "whole: no verdict line"
 
-	if [ -n "$REALPY" ]; then
+	if need_py "env --json"; then
 		envrun --json
 		"$REALPY" -c "
 import json, sys
@@ -118,8 +118,6 @@ assert all(re.fullmatch('[a-z][a-z_]*', c['code']) for c in d['checks']), d['che
 assert any(c['topic'] == 'gpu0' and c['code'] == 'gpu_whole' for c in d['checks'])
 assert any(c['topic'] == 'torch' and c['code'] == 'fw_driver_ok' and c['fix'] is None for c in d['checks'])
 " && ok || bad "--json"
-	else
-		echo "SKIP env --json: no python3 to read it"
 	fi
 
 	# 2. a MIG slice sold as a card
@@ -245,11 +243,13 @@ for t in 'memory copy, 1 thread' 'CPU sort, 1 thread' 'disk write 8 MiB \+ fsync
 		bad "bench: '$t' missing or not positive"; cat "$T/out"
 	fi
 done
-grep -q "^stored 6 results in $T/ledger.db" "$T/out" || grep -q "^stored [0-9]* results in $T/ledger.db" "$T/out" \
-	&& ok || bad "bench: results not stored: $(tail -1 "$T/out")"
+# as many results stored as result lines printed (2-thread lines need a second core)
+n=$(grep -Ec '^(memory|cpu|disk) ' "$T/out")
+[ "$n" -ge 4 ] && grep -q "^stored $n results in $T/ledger.db" "$T/out" \
+	&& ok || bad "bench: $n results printed, not all stored: $(tail -1 "$T/out")"
 [ ! -e "$T/work/.gpurent-bench-"* ] 2>/dev/null && ok || bad "bench left its disk file behind"
 
-if [ -n "$REALPY" ]; then
+if need_py "bench --json without a GPU"; then
 	run env LD_LIBRARY_PATH="$T/empty" CUDA_VISIBLE_DEVICES= "$G" bench --dir "$T/work" --disk-size 8MiB --no-store --json
 	"$REALPY" -c "
 import json
@@ -297,7 +297,7 @@ if [ "$CUDA_OK" = 1 ] && [ "$FAKE_OK" = 1 ]; then
 fi
 
 # 13. --history compares boxes: another box measured twice as fast
-if [ -n "$REALPY" ]; then
+if need_py "bench --history"; then
 	"$REALPY" -c "
 import sqlite3, time
 db = sqlite3.connect('$T/ledger.db')

@@ -43,7 +43,7 @@ expect_ok exposed-comm-time 'of which exposed communication: .*% of each step' \
 expect_ok eq-form 'micro-batch 3 x seq 100' "$G" estimate --model gpt2 --micro-batch=3 --seq=100
 
 # --- JSON: valid, and every number's key names its unit
-if command -v python3 >/dev/null 2>&1; then
+if need_py "estimate --json schema and units"; then
 	run "$G" estimate lora-7b.yaml --json
 	if python3 - "$T/out" <<'PY'
 import json, sys
@@ -102,8 +102,6 @@ PY
 		run "$G" $c --json
 		python3 -c "import json,sys; assert len(json.load(open('$T/out'))) > 20" && ok || bad "$c --json"
 	done
-else
-	echo "SKIP json checks: python3 not installed"
 fi
 
 # --- bad input: one line naming file:line: field, exit 2
@@ -270,7 +268,7 @@ export GPURENT_LEDGER="$T/bench-ledger.db"
 run "$G" estimate --model llama-3.1-8b --task infer --gpu H100 --tokens 1e6
 grep -q 'measured by gpurent bench' "$T/out" && bad "an absent ledger gave bench figures" || ok
 [ ! -e "$GPURENT_LEDGER" ] && ok || bad "estimate created the ledger"
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "estimate with bench figures"; then
 	"$G" ledger list >/dev/null 2>&1
 	python3 - "$GPURENT_LEDGER" <<'PY' && ok || bad "could not write bench rows into the test ledger"
 import sqlite3, sys, calendar
@@ -346,7 +344,7 @@ expect_err calib-no-ledger 1 'no ledger there' env GPURENT_LEDGER="$T/absent.db"
 [ ! -e "$T/absent.db" ] && ok || bad "--calibrate created the ledger"
 expect_err calib-bad-spec 2 "--calibrate: expected a probe id" "$G" estimate "$W" --ledger "$CL" --calibrate newest
 expect_err calib-zero 2 "--calibrate: expected a probe id" "$G" estimate "$W" --ledger "$CL" --calibrate 0
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "the workload digest and --calibrate"; then
 	"$G" ledger --ledger "$CL" list >/dev/null 2>&1
 	expect_err calib-none 1 'no probe recorded' "$G" estimate "$W" --ledger "$CL" --calibrate latest
 	digest() { "$G" estimate "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["workload"]["digest"])'; }

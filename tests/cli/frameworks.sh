@@ -24,9 +24,7 @@ cp "$T/out" tt.json
 run "$G" estimate $L --framework hf --json
 [ "$rc" -eq 0 ] && ok || bad "hf: exit $rc"
 cp "$T/out" hf.json
-if [ $HAVE_PY = 0 ]; then
-	echo "SKIP: frameworks: no python3, the JSON loss checks not run"
-else
+if need_py "torchtune chunked vs hf full loss"; then
 	python3 - tt.json hf.json <<'PY' && ok || bad "torchtune chunked vs hf full loss"
 import json, sys
 tt, hf = (json.load(open(p)) for p in sys.argv[1:3])

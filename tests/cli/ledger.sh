@@ -81,7 +81,7 @@ grep -Eq '^RTX4090 +USD +1 +10\.00 +20\.00 +40\.00$' "$T/out" && grep -Eq '^H100
 	&& ok || bad "by gpu: $(cat "$T/out")"
 expect_ok summary-week '^2024-W10 +CNY +2 ' "$G" ledger summary --ledger "$L" --by week
 expect_ok summary-day '^2024-03-06 +CNY +1 ' "$G" ledger summary --ledger "$L" --by day
-if [ $HAVE_PY = 1 ]; then
+if need_py "summary --json"; then
 	run "$G" ledger summary --ledger "$L" --by month --json
 	python3 -c "
 import json; d = json.load(open('$T/out'))
@@ -100,7 +100,7 @@ expect_ok export-csv '^id,kind,status,start,end,start_unix' "$G" ledger export -
 cp "$T/out" "$T/runs.csv"
 expect_ok export-json '"schema": "gpurent.ledger/1"' "$G" ledger export --ledger "$L" --json
 cp "$T/out" "$T/runs.json"
-if [ $HAVE_PY = 1 ]; then
+if need_py "export CSV/JSON round trip"; then
 	PROBLEMS="$PROBLEMS" python3 -c "
 import csv, json, os
 rows = list(csv.DictReader(open('$T/runs.csv', newline='', encoding='utf-8')))
@@ -242,7 +242,7 @@ done
 wait
 [ ! -s "$T/busy.err" ] && ok || bad "concurrent adds failed: $(head -3 "$T/busy.err")"
 run "$G" ledger list --ledger "$T/busy.db" --limit 0 --json
-if [ $HAVE_PY = 1 ]; then
+if need_py "8 writers x 6: every entry once"; then
 	python3 -c "
 import json; runs = json.load(open('$T/out'))['runs']
 assert sorted(r['command'] for r in runs) == sorted('w%d e%d' % (i, j) for i in range(8) for j in range(6))
@@ -278,7 +278,7 @@ expect_ok cost-max2 '^run 2 recorded' "$G" ledger --ledger "$B" add --cost 1e12 
 expect_ok cost-zero '^run 3 recorded: 0\.00 USD' "$G" ledger --ledger "$B" add --cost 0 --currency USD
 expect_ok sum-max '^total +USD +3 +2\.00 +[0-9.]+ +2000000000000\.00$' "$G" ledger --ledger "$B" summary
 if grep -Eq 'inf|nan| -$|-0\.00' "$T/out"; then bad "summary prints inf/nan/-: $(cat "$T/out")"; else ok; fi
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "stored 1.7e308 costs"; then
 	# rows stored by hand (or an older gpurent) beyond the bounds: counted without a cost
 	python3 -c "import sqlite3; c = sqlite3.connect('$B'); c.execute('UPDATE runs SET cost = 1.7e308 WHERE id < 3'); c.commit()"
 	run "$G" ledger --ledger "$B" summary --json
@@ -309,7 +309,7 @@ grep -Fq 'host          h\x1b]0;title\x07' "$T/out" && grep -Fq "$(printf 'OOM\\
 run "$G" ledger --ledger "$E" summary --by tag
 grep -Fq 't\x1b[2J' "$T/out" && ok || bad "summary --by tag escapes the key: $(cat -v "$T/out")"
 run "$G" ledger --ledger "$E" export --csv
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "export --csv quotes the newline"; then
 	python3 -c "
 import csv, io
 rows = list(csv.reader(io.open('$T/out', newline='', encoding='latin-1')))
@@ -330,7 +330,7 @@ expect_ok probes-empty '^no probes recorded in ' "$G" ledger --ledger "$P" probe
 grep -q '^  ledger probes' "$T/h1" && ok || bad "help ledger lacks 'ledger probes'"
 expect_err probes-operand 2 '' "$G" ledger --ledger "$P" probes 3
 expect_err probes-limit 2 '--limit' "$G" ledger --ledger "$P" probes --limit -1
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "ledger probes"; then
 	python3 - "$P" <<'PY' && ok || bad "could not write probe rows"
 import sqlite3, sys, calendar
 db = sqlite3.connect(sys.argv[1])

@@ -41,7 +41,7 @@ grep -q '^p2  *a3 .*62% below the median of 4 offers' "$T/out" && grep -q '^far 
 	&& ok || bad "far-below mark: $(grep -E '^p2|far' "$T/out")"
 [ "$(grep -c 'below the median' "$T/out")" -eq 1 ] && ok || bad "only a3 is far below"
 run "$G" offers --catalog "$F/suspect-peers.csv" --limit 3 'gpu=A100' --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--json peer ratio"; then
 	python3 -c "
 import json; d = json.load(open('$T/out'))
 o = [x for x in d['offers'] if x['instance'] == 'a3'][0]
@@ -63,7 +63,7 @@ grep -q 'A100-80GB-PCIE' "$T/out" && ok || bad "memory decides A100 80GB PCIe"
 run "$G" offers --catalog "$F/catalogs/acme" --sort price- --limit 1 --csv
 sed -n 2p "$T/out" | grep -q 'gpu_1x_h100' && ok || bad "--sort price- puts the dearest per GPU-hour first"
 run "$G" offers --catalog "$F/catalogs/acme" 'spot' --json
-if command -v python3 >/dev/null 2>&1; then
+if need_py "offers --json"; then
 	python3 -c "
 import json; d = json.load(open('$T/out'))
 assert d['schema'] == 'gpurent.offers/1' and d['matched'] == 1
@@ -118,7 +118,7 @@ grep -Fq 'multi\nline' "$T/out" && grep -Fq 'bad\xff\x1b[31mutf' "$T/out" && gre
 	&& ok || bad "table escapes: $(cat -v "$T/out")"
 grep -Fq "$(printf '\\xc2\\x9bx\344\270\255')" "$T/out" && ok || bad "C1 escaped, UTF-8 kept: $(cat -v "$T/out")"
 run "$G" offers --catalog esc.csv --limit 0 --csv
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--csv quotes per RFC 4180"; then
 	python3 -c "
 import csv, io
 rows = list(csv.reader(io.open('$T/out', newline='', encoding='latin-1')))
@@ -128,7 +128,7 @@ assert 'multi\nline' in inst and any(i.startswith('q\"uote') for i in inst), ins
 assert 'us,east' in [r[2] for r in rows]" && ok || bad "--csv quotes per RFC 4180: $(cat -v "$T/out")"
 fi
 run "$G" offers --catalog esc.csv --limit 0 --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--json is valid UTF-8"; then
 	python3 -c "
 import json, sys
 d = json.load(open('$T/out', encoding='utf-8'))
@@ -225,7 +225,7 @@ vast_check() {
 	fi
 	python3 vast_rows.py "$csvf" "$T/out" "$cond" && ok || bad "'$query' on $csvf: rows differ from the CSV's ($cond)"
 }
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "vast-cli's query examples on the bundled vast rows"; then
 	vast_check "$VX" 'gpu_name=RTX_4090 num_gpus>=4' 'gpu == "rtx4090" and n >= 4'
 	vast_check "$VX" 'num_gpus=1 gpu_name=RTX_3090' 'gpu == "rtx3090" and n == 1'
 	vast_check "$VX" 'num_gpus=4 geolocation in [TW,CN]' 'n == 4 and cc in ("TW", "CN")'
@@ -266,7 +266,7 @@ REAL=$ROOT/../shared/data/catalogs
 if [ -d "$REAL" ]; then
 	run "$G" offers --catalog "$REAL" 'gpu=A100 gpu_mem>=40 gpus>=2 price<3' --limit 0 --csv
 	[ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && ok || bad "real catalogs load: $(head -3 "$T/err")"
-	if command -v python3 >/dev/null 2>&1; then
+	if need_py "query honoured on real data"; then
 		python3 -c "
 import csv
 rows = list(csv.DictReader(open('$T/out')))
@@ -295,7 +295,7 @@ assert rows and all(float(r['gpu_mem_gb']) >= 40 and float(r['gpus']) >= 2 and
 		grep -q '100 rows with spot at or above on-demand: not ranked' "$T/out" && ok || bad "runpod L40S marked"
 	# vast-cli's examples, live clauses dropped, on SkyPilot's real vast catalog
 	VR=$REAL/vast/vms.csv
-	if [ "$HAVE_PY" = 1 ] && [ -f "$VR" ]; then
+	if [ -f "$VR" ] && need_py "vast-cli's examples on the real vast catalog"; then
 		vast_check "$VR" 'gpu_name=RTX_4090 num_gpus>=4' 'gpu == "rtx4090" and n >= 4'
 		vast_check "$VR" 'num_gpus=1 gpu_name=RTX_3090' 'gpu == "rtx3090" and n == 1'
 		vast_check "$VR" 'num_gpus=4 geolocation in [TW,SE,FR]' 'n == 4 and cc in ("TW", "SE", "FR")'

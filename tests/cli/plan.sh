@@ -17,7 +17,7 @@ grep -q 'usage: gpurent plan' "$T/out" && ok || bad "help plan"
 
 # JSON: fits with headroom, cheapest first, spot costs more than the naive price x hours
 run "$G" plan "$EX" --json --top 20
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "plan --json invariants"; then
 	python3 - "$T/out" <<'PY' && ok || bad "plan --json invariants"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -35,7 +35,7 @@ fi
 
 # constraints
 run "$G" plan "$EX" --by time --top 3 --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--by time order"; then
 	python3 -c "
 import json; r = json.load(open('$T/out'))['ranked']
 assert [x['finish_seconds'] for x in r] == sorted(x['finish_seconds'] for x in r)" && ok || bad "--by time order"
@@ -64,7 +64,7 @@ seq: 2048
 tokens: 1e9
 Y
 run "$G" plan task.yaml --top 10 --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "SkyPilot resources honoured"; then
 	python3 -c "
 import json; r = json.load(open('$T/out'))['ranked']
 assert r and all(('A100 80GB' in x['gpu'] or 'H100' in x['gpu']) and x['mode'] != 'spot' for x in r), r" \
@@ -75,7 +75,7 @@ fi
 CAT=$ROOT/tests/data/plan-access.csv
 printf 'model: llama-2-7b\ntask: lora\nseq: 2048\ntokens: 5e8\nresumable: true\n' >acc.yaml
 run "$G" plan acc.yaml --catalog "$CAT" --top 10 --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "access: a membership offer"; then
 	python3 - "$T/out" <<'PY' && ok || bad "access: a membership offer is not ranked without --access"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -111,7 +111,7 @@ run "$G" plan acc.yaml --catalog "$CAT" --top 10
 grep -q 'memberships: TEST-HPC' "$T/out" && grep -q 'Within 10% of the cheapest' "$T/out" \
 	&& grep -q 'spot is not the saving here' "$T/out" && ok || bad "access, fastest, spot lines in the text"
 run "$G" plan acc.yaml --catalog "$CAT" --access test-hpc --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--access: the campus offer"; then
 	python3 - "$T/out" <<'PY' && ok || bad "--access: the campus offer is planned, chained, with its checkpoint rule"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -125,7 +125,7 @@ assert "access" not in [e["code"] for e in d["excluded"]]
 PY
 fi
 run "$G" plan acc.yaml --catalog "$CAT" --access TEST-HPC --trust-catalog --json --top 10
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--trust-catalog"; then
 	python3 -c "
 import json; d = json.load(open('$T/out'))
 assert any(x['provider'] == 'SusCloud' and x['mode'] != 'spot' for x in d['ranked'])
@@ -133,7 +133,7 @@ assert 'suspect_price' not in [e['code'] for e in d['excluded']]" && ok || bad "
 fi
 # --exclude / --only by supply type and provider
 run "$G" plan acc.yaml --catalog "$CAT" --exclude marketplace,cloudA --json --top 10
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--exclude by supply type and provider"; then
 	python3 -c "
 import json; d = json.load(open('$T/out'))
 assert d['ranked'] == [] and [e['count'] for e in d['excluded'] if e['code'] == 'user_filter'] == [3], d['excluded']" \
@@ -146,7 +146,7 @@ fi
 # use_spot: true that leaves out a cheaper on-demand plan says so
 printf 'resources:\n  use_spot: true\nmodel: llama-2-7b\ntask: lora\nseq: 2048\ntokens: 5e8\nresumable: true\n' >spot.yaml
 run "$G" plan spot.yaml --catalog "$CAT" --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "use_spot: true and a cheaper on-demand plan"; then
 	python3 -c "
 import json; d = json.load(open('$T/out'))
 assert d['ranked'] and all(x['mode'] == 'spot' for x in d['ranked'])
@@ -160,7 +160,7 @@ run "$G" plan acc.yaml --catalog "$CAT" --json --top 10
 cp "$T/out" usd.json
 run "$G" plan acc.yaml --catalog "$CAT" --json --top 10 --currency CNY
 cp "$T/out" cny.json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "USD and CNY: same ranking"; then
 	python3 - usd.json cny.json <<'PY' && ok || bad "USD and CNY: same ranking, totals by the rate"
 import json, sys
 u, c = (json.load(open(p)) for p in sys.argv[1:3])
@@ -176,14 +176,14 @@ body=$(sed '/^Catalogs$/,$d' "$T/out")
 echo "$body" | grep -q 'money in CNY' && ! echo "$body" | grep -v '1 USD = ' | grep -q 'USD' \
 	&& echo "$body" | grep -q 'budget stop at your budget, 1000 CNY' && ok || bad "one currency in a CNY answer: $(echo "$body" | grep USD | head -3)"
 run "$G" plan acc.yaml --catalog "$CAT" --budget 1000CNY --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "a budget written in CNY"; then
 	python3 -c "
 import json; d = json.load(open('$T/out'))
 assert d['currency'] == 'CNY' and d['rate_source'].startswith('data/currencies.csv line ')
 assert d['ranked'] and all(x['total_cost'] <= 1000 for x in d['ranked'])" && ok || bad "a budget written in CNY sets the currency"
 fi
 run "$G" plan acc.yaml --catalog "$CAT" --budget 1 --json
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "a budget far short"; then
 	python3 -c "
 import json; d = json.load(open('$T/out'))
 assert d['ranked'] == [] and d['magnitude']['code'] == 'over_budget' and 0 < d['magnitude']['work_in_range'] < 5e8
@@ -235,7 +235,7 @@ run "$G" plan badbudget.yaml
 
 # the real catalogs: every offer returned fits, cheapest first, spot above naive
 REAL=$ROOT/../shared/data/catalogs
-if [ -d "$REAL" ] && [ "$HAVE_PY" = 1 ]; then
+if need_shared data/catalogs "plan on the real catalogs" && need_py "plan on the real catalogs"; then
 	run "$G" plan "$EX" --catalog "$REAL" --top 50 --json
 	[ "$rc" -eq 0 ] && ok || bad "plan on the real catalogs: rc $rc $(head -2 "$T/err")"
 	python3 - "$T/out" <<'PY' && ok || bad "real-catalog plan invariants"
@@ -279,8 +279,6 @@ g = [x for x in r if x["provider"].lower().startswith("gcp")]
 assert g and all(x.get("host") and x["instance"] == x["host"] for x in g), g[:2]
 assert any(x["host"] == "a2-highgpu-1g" and "A100 40GB" in x["gpu"] for x in g), sorted({x["host"] for x in g})
 PY
-else
-	echo "SKIP real catalogs: $REAL not found (../shared is absent) or no python3"
 fi
 
 # --- plan --calibrate PROBE: training timed at the probe's MFU on every card
@@ -289,7 +287,7 @@ fi
 CL="$T/probe-ledger.db"
 expect_err plan-calib-no-ledger 1 'no ledger there' "$G" plan "$EX" --ledger "$T/absent.db" --calibrate latest
 expect_err plan-calib-bad 2 '--calibrate: expected a probe id' "$G" plan "$EX" --ledger "$CL" --calibrate -1
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "plan --calibrate with a probe row"; then
 	"$G" ledger --ledger "$CL" list >/dev/null 2>&1
 	D=$("$G" estimate "$EX" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["workload"]["digest"])')
 	python3 - "$CL" "$D" <<'PY' && ok || bad "could not write a probe row into the test ledger"

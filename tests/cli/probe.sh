@@ -59,7 +59,7 @@ EOF
 }
 MiB=1048576
 
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "every logger format"; then
 	# every logger format: figures within 5%, no diagnosis; 2048 tokens a step
 	for f in hf tqdm torchtune litgpt llmc deepspeed step; do
 		probe "$T/nv" --steps 12 --model llama-2-7b --micro-batch 4 --seq 512 -- "$FP" $f 40 150 3000 --procs-file "$T/procs"
@@ -146,8 +146,6 @@ if [ "$HAVE_PY" = 1 ]; then
 	check "JSON schema" "d['schema'] == 'gpurent.probe/1' and all(isinstance(d[k], (int, float)) for k in ['steps', 'warmup', 'first_step_s', 'steady_step_s', 'peak_mem', 'units_per_s', 'mfu', 'mem_growth_per_step']) and isinstance(d['diagnoses'], list) and all(set(x) >= {'code', 'evidence', 'fix'} for x in d['diagnoses']) and set(d['estimate']) >= {'mem', 'step_s', 'mem_error', 'step_error'} and set(d['full_run']) >= {'seconds', 'cost', 'currency'}"
 	# --json keeps stdout for the JSON: CMD's lines went to stderr
 	grep -q "loading the model" "$T/err" && ! grep -q "loading the model" "$T/out" && ok || bad "--json: CMD's output on stdout"
-else
-	echo "SKIP: no python3: the figures and the JSON schema are not checked"
 fi
 
 # the text report; no status line where stderr is no terminal
@@ -168,6 +166,8 @@ run "$G" estimate --model llama-2-7b --calibrate latest --ledger "$T/l.db"
 [ "$rc" = 0 ] && grep -qi "probe" "$T/out" && ok || bad "estimate --calibrate latest after a probe: $rc $(cat "$T/out" "$T/err" | head -5)"
 
 # bad input: one line, exit 2, before anything runs
+nlogs() { ls -A "$T/gpurent-logs" 2>/dev/null | wc -l; }
+logs_before=$(nlogs)
 expect_err "no CMD" 2 "expected a command" "$G" probe --steps 3
 expect_err "empty CMD" 2 "expected a command" "$G" probe --steps 3 --
 expect_err "--steps 0" 2 "--steps" "$G" probe --steps 0 -- true
@@ -176,7 +176,8 @@ expect_err "regex without a group" 2 "--step-regex" "$G" probe --step-regex 'ste
 expect_err "unknown option" 2 "unknown option" "$G" probe --bogus -- true
 expect_err "--steps and --for" 2 "give one" "$G" probe --steps 3 --for 1s -- true
 expect_err "bad workload" 2 "model" "$G" probe --model no-such-model-xyz -- true
-[ -e "$T/gpurent-logs" ] && [ -z "$(ls "$T/gpurent-logs" 2>/dev/null | head -1)" ] || true
+# ... and nothing ran: none of them wrote a run's log
+[ "$(nlogs)" = "$logs_before" ] && ok || bad "bad input ran CMD: $logs_before logs before, $(nlogs) after"
 
 # help and the docs
 expect_ok "help" "gpurent probe" "$G" help probe

@@ -202,7 +202,7 @@ grep -q 'at the end: gpurent release --verify MANIFEST DIR --preset runpod-relea
 "$G" plan "$ROOT/examples/lora-7b.yaml" --only autodl >"$T/out" 2>"$T/err"
 grep -q 'at the end: gpurent release --preset autodl only stops it' "$T/out" \
 	&& ok || bad "plan --only autodl: $(grep 'at the end' "$T/out") $(head -2 "$T/err")"
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "plan --json release_preset"; then
 	"$G" plan "$ROOT/examples/lora-7b.yaml" --only runpod --json >"$T/out" 2>/dev/null
 	python3 -c "import json; assert json.load(open('$T/out'))['advice']['release_preset'] == 'runpod-release'" && ok || bad "plan --json release_preset"
 fi

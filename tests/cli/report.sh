@@ -36,7 +36,7 @@ expect_ok "empty ledger" "^wrote e.html$" "$G" report --ledger "$T/empty.db" --o
 [ "$(grep -c 'nothing recorded yet' e.html)" = 5 ] && ok || bad "empty charts: $(grep -c 'nothing recorded yet' e.html) say so"
 
 # numbers: the SVG's value labels against the ledger and the audit
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "the charts' numbers against ledger summary / bill audit"; then
 	"$G" ledger --ledger "$L" summary --by tag --json >tag.json
 	"$G" ledger --ledger "$L" summary --by gpu --json >gpu.json
 	"$G" bill --ledger "$L" audit --json >audit.json
@@ -66,7 +66,7 @@ expect_ok "report with a workload" "^wrote rw.html$" "$G" report --ledger "$L" "
 "$G" report --ledger "$L" "$W" --svg plan >plan.svg || bad "--svg plan"
 "$G" report --ledger "$L" "$W" --svg memory >memory.svg || bad "--svg memory"
 expect_err "plan without a workload" 2 "--svg plan: expected a workload" "$G" report --ledger "$L" --svg plan
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "the plan's and estimate's charts"; then
 	"$G" plan "$W" --top 1000 --json >plan.json
 	"$G" estimate "$W" --json >est.json
 	python3 - <<'PY' && ok || bad "the plan's and estimate's charts differ from plan --json / estimate --json"
@@ -100,7 +100,7 @@ shot() {
 		--user-data-dir="$T/profile" --hide-scrollbars --window-size="$w,$h" --screenshot="$out" \
 		--enable-logging=stderr --v=0 "$@" "$url" >>"$T/chrome.log" 2>&1
 }
-[ "$HAVE_PY" = 1 ] || { echo "report: SKIP the pixel checks: python3 is absent"; finish; }
+need_py "the pixel checks" || { finish; exit $?; }
 for c in spend runs tags gpus findings plan memory; do
 	h=$(sed -n 's/.*viewBox="0 0 [0-9]* \([0-9]*\)".*/\1/p' "$c.svg" | head -1)
 	# a window under ~300 px high is not honoured as asked: shoot taller, count the chart's box

@@ -156,7 +156,7 @@ no_secret text "$T/sec.txt" "$T/sec.err"
 # --json: the same findings, codes and paths
 secrun --security --json
 cp "$T/out" "$T/sec.json"
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "--security --json"; then
 	python3 -c "
 import json, sys
 d = json.load(open('$T/sec.json'))
@@ -172,8 +172,6 @@ assert j['port'] == $JP and j['pid'] == $PID_jup and j['process'] == 'jupyter' a
 assert all(x['fix'] for x in c if x['level'] in ('warn', 'fail'))
 assert {x['path'] for x in c if x['code'] == 'tmp_large'} == {'$T/tmproot/run/shard.bin', '$T/shm/batch.npy'}
 " && ok || bad "--security --json"
-else
-	echo "SKIP security --json checks: no python3"
 fi
 no_secret json "$T/sec.json" "$T/err"
 

@@ -27,7 +27,7 @@ awk 'NR > 1 && $1 < prev - 1e-9 { bad = 1 } { prev = $1 }
      { d = $1 - ($2 + $3 + $4); if (d < -0.011 || d > 0.011) bad = 1 }
      END { exit bad }' "$T/rows" && ok || bad "table totals not sorted or not compute+egress+storage: $(cat "$T/rows")"
 
-if [ "$HAVE_PY" = 1 ]; then
+if need_py "serve-8b --json invariants"; then
 	run "$G" plan "$S8" --json --top 20
 	python3 - "$T/out" <<'PY' && ok || bad "serve-8b --json invariants"
 import json, sys
@@ -116,7 +116,7 @@ expect_ok rps-little 'load: 26 sequences' "$G" plan --model llama-3.1-8b --task 
 
 # the real catalogs, where ../shared is present
 REAL=$ROOT/../shared/data/catalogs
-if [ -d "$REAL/lambda" ] && [ "$HAVE_PY" = 1 ]; then
+if need_shared data/catalogs/lambda "serve-70b on the real catalogs" && need_py "serve-70b on the real catalogs"; then
 	run "$G" plan "$S70" --catalog "$REAL/lambda" --catalog "$REAL/runpod" --json --top 20
 	python3 - "$T/out" <<'PY' && ok || bad "serve-70b on the real catalogs"
 import json, sys
@@ -128,8 +128,6 @@ small = [x for x in r if x["memory_per_gpu_bytes"] / x["memory_used_fraction"] <
 assert small and all(x["gpus_per_replica"] >= 2 for x in small)
 assert [x["monthly_total_cost"] for x in r] == sorted(x["monthly_total_cost"] for x in r)
 PY
-else
-	echo "SKIP real catalogs: $REAL not found (../shared is absent) or no python3"
 fi
 
 finish

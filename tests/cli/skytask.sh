@@ -34,7 +34,7 @@ plan_json() {
 
 # ranked CHECK: a Python expression over r (the ranked list) and ex (excluded by code)
 ranked() {
-	[ "$HAVE_PY" = 1 ] || { ok; return; }
+	need_py "ranked: $1" || return 0
 	python3 - "$T/out" "$1" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -128,11 +128,7 @@ ranked 'r and all(x["gpus"] == 8 and x["gpu"] == "NVIDIA A100 40GB SXM" for x in
 # task key is, in one line saying what it looks like. Which is which is
 # decided here with Python's YAML reader, not by gpurent.
 S=$ROOT/../shared/data/sky-tasks
-if [ ! -d "$S" ]; then
-	echo "SKIP: $S absent (the real SkyPilot task sweep)"
-elif [ "$HAVE_PY" != 1 ] || ! python3 -c 'import yaml' 2>/dev/null; then
-	echo "SKIP: python3 with PyYAML absent (the real SkyPilot task sweep)"
-else
+if need_shared data/sky-tasks "the real SkyPilot task sweep" && need_pyyaml "the real SkyPilot task sweep"; then
 	ntask=0 nother=0
 	for f in "$S"/*.yaml; do
 		kind=$(python3 - "$f" <<'PY'

@@ -17,6 +17,18 @@ pass=0 fail=0
 G=$GPURENT
 HAVE_PY=0
 command -v python3 >/dev/null 2>&1 && HAVE_PY=1
+HAVE_PYYAML=0
+[ "$HAVE_PY" = 1 ] && python3 -c 'import yaml' 2>/dev/null && HAVE_PYYAML=1
+skipped=0
+
+# say_skip WHAT WHY: one "NAME: SKIP WHAT: WHY" line; counted in finish's line
+say_skip() { skipped=$((skipped + 1)); echo "$NAME: SKIP $1: $2"; }
+# need_py WHAT: true when python3 is there to run the checks WHAT, else a SKIP line
+need_py() { [ "$HAVE_PY" = 1 ] && return 0; say_skip "$1" "python3 is not installed (tools/deps.sh installs it)"; return 1; }
+# need_pyyaml WHAT: likewise for checks that read YAML with PyYAML (SkyPilot's reader)
+need_pyyaml() { [ "$HAVE_PYYAML" = 1 ] && return 0; say_skip "$1" "python3 with PyYAML is not installed (tools/deps.sh installs python3-yaml)"; return 1; }
+# need_shared DIR WHAT: true when ../shared/DIR (real files, not in the repository) is there
+need_shared() { [ -e "$ROOT/../shared/$1" ] && return 0; say_skip "$2" "../shared/$1 is absent (real files kept beside the repository)"; return 1; }
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
@@ -46,6 +58,7 @@ expect_err() {
 }
 
 finish() {
-	echo "$NAME: $pass passed, $fail failed"
+	if [ "$skipped" -gt 0 ]; then echo "$NAME: $pass passed, $fail failed, $skipped skipped"
+	else echo "$NAME: $pass passed, $fail failed"; fi
 	[ "$fail" -eq 0 ]
 }
