@@ -416,5 +416,16 @@ run timeout 10 "$G" manifest evil --follow-symlinks -o evil2.mf
 if [ "$rc" -eq 1 ] && grep -Fq 'l\x1b]0;t\x07: cannot read' err && tr -d '\033\007' <err | cmp -s - err; then
 	ok; else bad "manifest escapes names on stderr: rc $rc $(cat -v err)"; fi
 
+# plan-task-name-escape: the manifest's own file name is escaped in the summary
+# line of manifest and verify (out.h)
+mkdir -p escd && echo x >escd/f
+ename=$(printf 'm\033]0;t\007.txt')
+run "$G" manifest escd -o "$ename"
+if [ "$rc" -eq 0 ] && grep -Fq 'm\x1b]0;t\x07.txt: 1 files' out && tr -d '\033\007' <out | cmp -s - out; then
+	ok; else bad "manifest escapes its output's name: rc $rc $(cat -v out)"; fi
+run "$G" verify "$ename" escd
+if [ "$rc" -eq 0 ] && grep -Fq 'match m\x1b]0;t\x07.txt (' out && tr -d '\033\007' <out | cmp -s - out; then
+	ok; else bad "verify escapes the manifest's name: rc $rc $(cat -v out)"; fi
+
 echo "manifest: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
