@@ -22,7 +22,7 @@
 #include "../cli/plan_serve.h"
 #include "../cli/planwords.h"
 #include "../cli/config.h"
-#include "../cli/skyemit.h"
+#include "../core/skyemit.h"
 #include "../cli/slurmemit.h"
 #include "../cli/wlargs.h"
 #include "../util/util.h"
