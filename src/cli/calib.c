@@ -13,6 +13,7 @@
 
 #include "calib.h"
 #include "msg.h"
+#include "out.h"
 #include "../core/envcheck.h"
 
 const char *calib_why(enum calib_skip s)
@@ -45,12 +46,14 @@ char *calib_word_probe(const struct calib *c, char *buf, size_t n)
 	const struct ledger_probe *p = c->p;
 	time_t t = (time_t)floor(p->at);
 	struct tm tm;
-	char when[32] = "?";
+	char when[32] = "?", gesc[256];
 
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+	/* the GPU's name is the ledger's text: escaped for the terminal (out.h) */
 	snprintf(buf, n, _("probe %lld (%s, %dx %s)"), (long long)p->id, when,
-		 p->gpu_count > 0 ? p->gpu_count : 1, p->gpu ? p->gpu : "unknown GPU");
+		 p->gpu_count > 0 ? p->gpu_count : 1,
+		 p->gpu ? out_safe(p->gpu, strlen(p->gpu), gesc, sizeof(gesc)) : "unknown GPU");
 	return buf;
 }
 

@@ -234,15 +234,38 @@ static int edit(const struct config_key *k, const char *const *vals, size_t n)
 
 	if (config_path(path, sizeof(path)))
 		return msg_fail(_("no config file: set HOME or XDG_CONFIG_HOME (or GPURENT_CONFIG)"));
-	/* a file that does not parse is not rewritten: its error says where */
-	if (!(c = config_file(err, sizeof(err))))
-		return msg_usage("%s", err);
+	static const char *names[64];
+
+	for (size_t i = 0; config_keys[i].name && i + 1 < ARRAY_SIZE(names); i++)
+		names[i] = config_keys[i].name;
+	/* a file that does not parse is not rewritten, but for unset: its
+	 * key's lines go when the rest then parses (the repair of a bad value) */
+	if (!(c = config_file(err, sizeof(err)))) {
+		struct config fixed;
+		char e2[512];
+		text = config_file_text(&len);
+		if (vals || !text || config_remove_text(text, len, k->name, &out, &outlen))
+			return msg_usage("%s", err);
+		if (config_parse(out, outlen, path, names, &fixed, e2, sizeof(e2))) {
+			free(out);
+			return msg_usage("%s", err);
+		}
+		config_free(&fixed);
+		rc = write_file(path, out, outlen);
+		free(out);
+		return rc ? rc : msg_finish(EXIT_OK);
+	}
 	text = config_file_text(&len);
 	if (vals && config_render(k->name, vals, n, k->list, line, sizeof(line)))
 		return msg_usage(_("%s: the value is too long"), k->name);
 	if (!vals && !config_find(c, k->name))
 		return msg_finish(EXIT_OK);   /* nothing to unset */
-	rc = config_edit(text ? text : "", text ? len : 0, c, k->name, vals ? line : NULL, &out, &outlen);
+	rc = config_edit_checked(text ? text : "", text ? len : 0, path, names, c, k->name, vals ? line : NULL,
+				 &out, &outlen);
+	if (rc == -3)
+		return msg_usage(_("%s: config %s cannot edit this file line by line without changing what it "
+				   "says (a block without a final newline, CR line ends, UTF-16 text); the file is "
+				   "unchanged: edit it by hand"), path, vals ? "set" : "unset");
 	if (rc == -2)
 		return msg_usage(_("%s: written as one {...} mapping: config set and unset edit one setting a "
 				   "line; write it one setting a line (or edit it by hand)"), path);
@@ -290,6 +313,14 @@ static int config_set(int argc, char **argv)
 							 CONFIG_MAX_VALUE);
 				if (quote_has_control(s, strlen(s)))
 					return msg_usage(_("%s: expected text without control characters"), k->name);
+				for (size_t at = 0, sl = strlen(s); at < sl;) {
+					size_t u = (unsigned char)s[at] < 0x80 ? 1 :
+						   out_utf8_len((const unsigned char *)s + at, sl - at);
+					if (!u)
+						return msg_usage(_("%s: expected UTF-8 text, got byte 0x%02x at byte %zu"),
+								 k->name, (unsigned char)s[at], at + 1);
+					at += u;
+				}
 				if (k->check && k->check(s, err, sizeof(err))) {
 					char shown[CONFIG_MAX_VALUE * 4];
 					return msg_usage(_("%s: %s, got '%s'"), k->name, err,

@@ -135,7 +135,7 @@ static void row(const char *label, double bytes, const char *note)
 /* The calibration's lines (formulas.md "Calibrated by a probe"). */
 static void render_calib(const struct calib *c, const struct gpu_spec *gpu, const struct estimate *e)
 {
-	char a[64], b[64], word[160];
+	char a[64], b[64], word[160], gesc[256];
 
 	if (!c->p)
 		return;
@@ -148,7 +148,8 @@ static void render_calib(const struct calib *c, const struct gpu_spec *gpu, cons
 		printf(_("  fit: from the probe on cards of %.0f GB or more%s\n"),
 		       c->probe_gpu->memory_bytes / 1e9, gpu ? _(", this card included") : "");
 	else if (c->mem_skip == CALIB_SMALLER_CARD)
-		printf(_("  fit on %s: the estimate's, not calibrated: %s\n"), gpu->name, calib_why(c->mem_skip));
+		printf(_("  fit on %s: the estimate's, not calibrated: %s\n"),
+		       out_safe(gpu->name, strlen(gpu->name), gesc, sizeof(gesc)), calib_why(c->mem_skip));
 	else
 		printf(_("  memory: the estimate's: %s\n"), calib_why(c->mem_skip));
 	if (c->p->mem_growth > 0 && c->mem_skip != CALIB_NO_MEMORY)
@@ -180,7 +181,10 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 	char a[64], b[64], c[64], note[200], words[EST_WARNING_MAX];
 	const char *prec = workload_enum_name("precision", w->precision);
 
-	printf(_("gpurent estimate: %s, %s, %s"), m->name, task_desc(w), prec);
+	char mesc[4 * sizeof(m->name)];
+
+	printf(_("gpurent estimate: %s, %s, %s"), out_safe(m->name, strlen(m->name), mesc, sizeof(mesc)),
+	       task_desc(w), prec);
 	if (m->kind == MODEL_RESNET || m->kind == MODEL_VIT)
 		printf(_(", micro-batch %ld x %ldx%ld images"), w->micro_batch, w->image_size, w->image_size);
 	else if (w->task == TASK_INFER && m->kind == MODEL_DECODER)
@@ -334,7 +338,7 @@ static void render_table(const struct workload *w, const struct model_spec *m,
 		printf("\n");
 	}
 	if (gpu)
-		printf(_("On %s (%s): %s, %.0f%% used\n"), gpu->name,
+		printf(_("On %s (%s): %s, %.0f%% used\n"), out_safe(gpu->name, strlen(gpu->name), mesc, sizeof(mesc)),
 		       units_fmt_bytes(gpu->memory_bytes, a, sizeof(a)),
 		       e->gpu_fits ? _("fits") : _("DOES NOT FIT"), e->gpu_used * 100);
 	printf("\n");

@@ -294,11 +294,12 @@ int cmd_manifest(int argc, char **argv)
 	}
 	manifest_totals(&m, &t);
 	{
-		char b[32], rate[32];
+		char b[32], rate[32], oesc[8192];
 		double sec = util_now_mono() - t0;
 		units_fmt_bytes((double)t.bytes, b, sizeof(b));
 		units_fmt_bytes(sec > 0 ? (double)t.bytes / sec : 0, rate, sizeof(rate));
-		printf(_("%s: %llu files, %s"), out, (unsigned long long)t.files, b);
+		printf(_("%s: %llu files, %s"), out_safe(out, strlen(out), oesc, sizeof(oesc)),
+		       (unsigned long long)t.files, b);
 		if (t.symlinks && format == MF_GPURENT)
 			printf(_(", %llu symlinks"), (unsigned long long)t.symlinks);
 		printf(_(" (%s, %s format) in %.2f s, %s/s\n"), hash_name(algo),

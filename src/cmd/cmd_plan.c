@@ -22,7 +22,7 @@
 #include "../cli/plan_serve.h"
 #include "../cli/planwords.h"
 #include "../cli/config.h"
-#include "../cli/skyemit.h"
+#include "../core/skyemit.h"
 #include "../cli/slurmemit.h"
 #include "../cli/wlargs.h"
 #include "../util/util.h"
@@ -134,7 +134,10 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	double k = fx->usd_per_unit;
 	bool any_outlier = false;
 
-	printf("gpurent plan: %s, %s, %s", arch->name, workload_enum_name("task", w->task),
+	char aesc[4 * sizeof(arch->name)];
+
+	printf("gpurent plan: %s, %s, %s", out_safe(arch->name, strlen(arch->name), aesc, sizeof(aesc)),
+	       workload_enum_name("task", w->task),
 	       workload_enum_name("precision", w->precision));
 	if (e->work > 0)
 		printf(", %s %s", units_fmt_flops(e->work, a, sizeof(a)), e->work_is_samples ? _("samples") : _("tokens"));
@@ -168,12 +171,14 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 		for (size_t i = 0; i < r->n; i++) {
 			const struct plan_choice *c = &r->ranked[i];
 			const struct offer *o = c->offer;
+			char gesc[4 * sizeof(o->gpu->aliases)];
 			size_t al = strcspn(o->gpu->aliases, "|");
 			printf("%2zu ", i + 1);
 			cs_print(&o->provider, 14);
 			putchar(' ');
 			cs_print(&o->instance, 28);
-			printf(" %-14.*s %3g %4.0f%% %-15s %10s %10.2f %10s%s\n", (int)al, o->gpu->aliases, c->gpus,
+			printf(" %-14s %3g %4.0f%% %-15s %10s %10.2f %10s%s\n",
+			       out_safe(o->gpu->aliases, al, gesc, sizeof(gesc)), c->gpus,
 			       c->mem_used * 100, plan_mode_word(c->mode),
 			       units_fmt_duration_short(c->wall_s, a, sizeof(a)), c->cost.total / k,
 			       isfinite(c->on_demand_total) ? (snprintf(b, sizeof(b), "%.2f", c->on_demand_total / k), b) : "-",
@@ -866,10 +871,14 @@ int cmd_plan(int argc, char **argv)
 	for (size_t d = 0; d < ndoc; d++) {
 		const struct sky_doc *doc = task.ndoc ? &task.doc[d] : NULL;
 		int one;
-		if (doc && ndoc > 1 && !json && !emit)
+		if (doc && ndoc > 1 && !json && !emit) {
+			/* the task's name and file are the user's text: escaped (out.h) */
+			const char *tf = task_file ? task_file : file;
+			char fesc[8192], nesc[4 * sizeof(doc->name)];
 			printf(_("%sTask document %zu of %zu (%s line %zu)%s%s\n"), d ? "\n\n" : "", d + 1, ndoc,
-			       task_file ? task_file : file, doc->line, doc->name[0] ? ": " : "",
-			       doc->name[0] ? doc->name : "");
+			       out_safe(tf, strlen(tf), fesc, sizeof(fesc)), doc->line, doc->name[0] ? ": " : "",
+			       out_safe(doc->name, strlen(doc->name), nesc, sizeof(nesc)));
+		}
 		if (doc && !json && !emit)
 			doc_notes(doc);
 		if (doc && ndoc > 1 && !doc_is_job(doc)) {

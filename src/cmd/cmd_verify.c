@@ -255,12 +255,13 @@ int cmd_verify(int argc, char **argv)
 	for (size_t i = 0; i < d.n; i++)
 		print_issue(&d.v[i]);
 	if (!d.n) {
-		char b[32];
+		char b[32], fesc[8192];
 		units_fmt_bytes((double)d.matched_bytes, b, sizeof(b));
 		printf(_("verify: OK: %zu entries"), d.matched);
 		if (want.has_sizes)
 			printf(", %s", b);
-		printf(_(" match %s (%s)\n"), mfile, !quick ? hash_name(want.algo) :
+		printf(_(" match %s (%s)\n"), out_safe(mfile, strlen(mfile), fesc, sizeof(fesc)),
+		       !quick ? hash_name(want.algo) :
 		       want.has_sizes ? _("quick: names and sizes") : _("quick: names only"));
 		rc = msg_finish(EXIT_OK);
 	} else {

@@ -384,3 +384,87 @@ int config_edit(const char *buf, size_t len, const struct config *c, const char 
 	(*out)[*outlen] = '\0';
 	return 0;
 }
+
+/* Whether entries a and b hold the same values. */
+static bool same_values(const struct config_entry *a, const struct config_entry *b)
+{
+	if (a->nvals != b->nvals || a->is_list != b->is_list)
+		return false;
+	for (size_t i = 0; i < a->nvals; i++)
+		if (strcmp(a->vals[i], b->vals[i]))
+			return false;
+	return true;
+}
+
+int config_edit_checked(const char *buf, size_t len, const char *fname, const char *const *keys,
+			const struct config *c, const char *key, const char *line, char **out, size_t *outlen)
+{
+	struct config after, want;
+	char err[512];
+	int rc = config_edit(buf, len, c, key, line, out, outlen);
+	bool ok;
+
+	if (rc)
+		return rc;
+	memset(&want, 0, sizeof(want));
+	if (config_parse(*out, *outlen, fname, keys, &after, err, sizeof(err))) {
+		ok = false;
+	} else if (line && config_parse(line, strlen(line), fname, keys, &want, err, sizeof(err))) {
+		ok = false;
+		config_free(&after);
+	} else {
+		const struct config_entry *e = config_find(&after, key);
+		ok = line ? e && want.n == 1 && same_values(e, &want.v[0]) : !e;
+		/* every other setting as it was, and no other one */
+		for (size_t i = 0; ok && i < c->n; i++)
+			if (strcmp(c->v[i].key, key)) {
+				const struct config_entry *a = config_find(&after, c->v[i].key);
+				ok = a && same_values(a, &c->v[i]);
+			}
+		ok = ok && after.n == c->n - (config_find(c, key) != NULL) + (line != NULL);
+		config_free(&after);
+		if (line)
+			config_free(&want);
+	}
+	if (!ok) {
+		free(*out);
+		*out = NULL;
+		*outlen = 0;
+		return -3;
+	}
+	return 0;
+}
+
+int config_remove_text(const char *buf, size_t len, const char *key, char **out, size_t *outlen)
+{
+	size_t kl = strlen(key), at = 0, o = 0;
+	bool in = false, found = false;
+
+	*out = malloc(len + 1);
+	*outlen = 0;
+	if (!*out)
+		return -1;
+	while (at < len) {
+		const char *s = buf + at, *nl = memchr(s, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - s) + 1 : len - at;
+		/* a line at column 0 starts a setting; '-' items and indented
+		 * lines continue the one above */
+		if (n && s[0] != ' ' && s[0] != '\t' && s[0] != '-' && s[0] != '\n' && s[0] != '\r')
+			in = n > kl && !memcmp(s, key, kl) && (s[kl] == ':' || s[kl] == ' ');
+		found |= in;
+		if (!in) {
+			memcpy(*out + o, s, n);
+			o += n;
+		}
+		at += n;
+	}
+	(*out)[o] = '\0';
+	*outlen = o;
+	if (!found) {
+		free(*out);
+		*out = NULL;
+		*outlen = 0;
+		return -2;
+	}
+	return 0;
+}

@@ -65,4 +65,23 @@ int config_render(const char *key, const char *const *vals, size_t nvals, bool i
 int config_edit(const char *buf, size_t len, const struct config *c, const char *key, const char *line,
 		char **out, size_t *outlen);
 
+/*
+ * config_edit(), and the result read back (config_parse() with fname and
+ * keys): key holds line's values (or is gone when line is NULL), every
+ * other setting of c is as it was and no other one appears. Returns what
+ * config_edit() does, or -3 (nothing done, *out NULL) when the result
+ * would read otherwise: a file config_edit's lines cannot edit (a block
+ * without a final newline, lone CR line ends, UTF-16 text, ...).
+ */
+int config_edit_checked(const char *buf, size_t len, const char *fname, const char *const *keys,
+			const struct config *c, const char *key, const char *line, char **out, size_t *outlen);
+
+/*
+ * The text of buf without key's top-level lines (the line "key:" at column
+ * 0 and the indented or "- " lines below it), for a file that does not
+ * parse: `config unset` repairs it. Returns 0, -1 out of memory, -2 (no
+ * such line, *out NULL). *out is malloc'ed.
+ */
+int config_remove_text(const char *buf, size_t len, const char *key, char **out, size_t *outlen);
+
 #endif

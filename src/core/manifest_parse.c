@@ -558,6 +558,20 @@ static int gp_check_totals(struct parser *p, const struct gp_header *h)
 	return 0;
 }
 
+/* Whether buf's lines end in CR LF: every LF follows a CR (and a file of
+ * one line without LF counts as such, as before). */
+static bool crlf_file(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		if (nl == buf || nl[-1] != '\r')
+			return false;
+		p = nl + 1;
+	}
+	return true;
+}
+
 int manifest_parse(const char *buf, size_t len, const char *fname, struct manifest *m,
 		   char *err, size_t errlen)
 {
@@ -574,6 +588,7 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 	size_t pos = 0;
 	int rc = -1;
 	char sep = '\n';
+	bool crlf = false;
 
 	manifest_init(m, MF_SHA256SUM, HASH_SHA256);
 	if (len >= sizeof(GPURENT_MAGIC) - 1 && !memcmp(buf, GPURENT_MAGIC, sizeof(GPURENT_MAGIC) - 1)) {
@@ -589,6 +604,13 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 			sep = '\0';
 		}
 	}
+	/* CRLF line ends: a file written on Windows, where every line ends in
+	 * CR LF (sha256sum -c reads those). b3sum, hashdeep and md5deep write a
+	 * name's CR as it is, so in a file where some line ends in a bare LF a
+	 * CR before LF is the name's own (verify-cr-name). A one-line file
+	 * ending in CR is read as CRLF: nothing tells the two apart there. */
+	if (!m->zero)
+		crlf = crlf_file(buf, len);
 	while (pos < len) {
 		const char *s = buf + pos, *nl = memchr(s, sep, len - pos);
 		size_t n = nl ? (size_t)(nl - s) : len - pos;
@@ -599,7 +621,7 @@ int manifest_parse_opts(const char *buf, size_t len, const char *fname,
 			perr(&p, CE_("expected text, found a NUL byte"));
 			goto out_fail;
 		}
-		if (!m->zero && n && s[n - 1] == '\r')
+		if (crlf && n && s[n - 1] == '\r')
 			n--;   /* CRLF, as sha256sum -c reads it */
 		switch (m->format) {
 		case MF_GPURENT:

@@ -271,22 +271,27 @@ double query_num(int field, const struct offer *o)
 
 	if (v)
 		return vast_num(v, o);
+	/* 0 for a host figure or a GPU spec is "not stated" (catalog.h, gpu.h):
+	 * no value, so that no clause on it matches (query.h) */
 	switch (field) {
-	case F_DISK: return o->disk_gb;
-	case F_GPU_MEM: return o->gpu_mem / 1e9;
+	case F_DISK: return o->disk_gb > 0 ? o->disk_gb : NAN;
+	case F_GPU_MEM: return o->gpu_mem > 0 ? o->gpu_mem / 1e9 : NAN;
 	case F_GPUS: return o->gpus;
 	case F_INSTANCE_PRICE: return o->spot_only ? NAN : o->price;   /* spot-only: none on demand */
 	case F_MAX_RUNTIME: return o->max_runtime / 3600;
-	case F_MEM_BW: return g ? g->mem_bw / 1e9 : 0;
+	case F_MEM_BW: return g && g->mem_bw > 0 ? g->mem_bw / 1e9 : NAN;
 	case F_PRICE: return offer_rank_per_gpu(o);   /* spot-only rows: their spot price */
 	case F_QUEUE_WAIT: return o->queue_wait / 3600;
-	case F_RAM: return o->ram_gib;
+	case F_RAM: return o->ram_gib > 0 ? o->ram_gib : NAN;
 	case F_SLICE: return o->is_slice;
 	case F_SPOT: return o->spot_price > 0;
 	case F_SPOT_PRICE: return offer_spot_per_gpu(o);
 	case F_STORAGE: return o->persistent_storage;
-	case F_TFLOPS: return g ? (g->bf16_flops > 0 ? g->bf16_flops : g->fp16_flops) / 1e12 : 0;
-	case F_VCPUS: return o->vcpus;
+	case F_TFLOPS: {
+		double fl = g ? (g->bf16_flops > 0 ? g->bf16_flops : g->fp16_flops) : 0;
+		return fl > 0 ? fl / 1e12 : NAN;
+	}
+	case F_VCPUS: return o->vcpus > 0 ? o->vcpus : NAN;
 	}
 	return 0;
 }

@@ -141,4 +141,28 @@ if locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$'; then
 else
 	echo "SKIP config zh_CN: the zh_CN.UTF-8 locale is not installed"
 fi
+# config-set-invalid-utf8: a value that is not UTF-8 is refused (exit 2),
+# the file untouched; a file broken by one is repaired by config unset
+mkdir -p "$(dirname "$CF")"
+printf 'currency: CNY\n' >"$CF"
+expect_err set-bad-utf8 2 "access: expected UTF-8 text, got byte 0x96 at byte 5" "$G" config set access "$(printf 'SJTU\226\337')"
+expect_err set-bad-utf8-ff 2 "rate_source: expected UTF-8 text" "$G" config set rate_source "$(printf 'bank\377')"
+[ "$(cat "$CF")" = "currency: CNY" ] && ok || bad "a refused value changed the file: $(cat -v "$CF")"
+printf 'access: [SJTU\226\337]\ncurrency: CNY\n' >"$CF"
+expect_err broken-reported 2 "config.yaml:1: YAML syntax error" "$G" config list
+run "$G" config unset access
+[ "$rc" -eq 0 ] && [ "$(cat "$CF")" = "currency: CNY" ] && ok || bad "config unset repairs the file: rc $rc $(cat "$T/err") $(cat -v "$CF")"
+expect_ok repaired 'currency' "$G" config list
+# config-edit-block-eof: a file config set's lines cannot edit without
+# changing what it says is refused, the file byte for byte as it was
+for f in block-eof.yaml utf16.yaml; do
+	cp "$ROOT/tests/data/config/$f" "$CF"
+	expect_err "edit-$f" 2 "cannot edit this file line by line" "$G" config set currency USD
+	cmp -s "$CF" "$ROOT/tests/data/config/$f" && ok || bad "config set damaged $f"
+done
+printf 'currency: USD\n\raccess:\r\n- a\r\n- b\r\n' >"$CF"
+cp "$CF" lonecr.yaml
+run "$G" config set access X
+[ "$rc" -eq 2 ] && cmp -s "$CF" lonecr.yaml && ok || bad "lone CR: refused and unchanged: rc $rc $(cat "$T/err")"
+rm -f "$CF"
 finish

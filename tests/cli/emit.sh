@@ -79,14 +79,29 @@ if need_py "pipeline --json"; then
 		"$T/out" && ok || bad "pipeline --json: an array of plans"
 fi
 
+# readback NAME FILE: every emitted task is read back by a YAML parser:
+# gpurent's own (libyaml) always, PyYAML (SkyPilot's loader) when present
+# (one SKIP line for all the PyYAML read-backs when it is absent)
+need_pyyaml "the PyYAML read-backs of every emitted task" || :
+readback() {
+	run "$G" plan wl.yaml "$2" --catalog cat.csv --json
+	[ "$rc" -eq 0 ] && ok || bad "$1: gpurent does not read the emitted task back: exit $rc: $(head -2 "$T/err")"
+	if [ $HAVE_PYYAML = 1 ]; then
+		python3 -c 'import yaml,sys; list(yaml.safe_load_all(open(sys.argv[1], encoding="utf-8")))' "$2" \
+			&& ok || bad "$1: PyYAML does not read the emitted task back"
+	fi
+}
+
 # --emit sky: the best ranked choice on a SkyPilot cloud (Gongji is cheaper
 # but not one), read back by gpurent as a task
 run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --emit sky
 [ "$rc" -eq 0 ] && ok || bad "--emit sky: exit $rc: $(head -2 "$T/err")"
 cp "$T/out" emitted.yaml
+cp "$T/err" emitted.err
+readback "--emit sky" emitted.yaml
 grep -q 'accelerators: "A100:1"' emitted.yaml && ok || bad "emitted accelerators: $(grep accel emitted.yaml)"
 grep -q 'infra: "lambda/us-east-1"' emitted.yaml && ok || bad "emitted infra: $(grep infra emitted.yaml)"
-grep -q 'choice #2' "$T/err" && ok || bad "--emit sky says it skipped the non-SkyPilot choice: $(cat "$T/err")"
+grep -q 'choice #2' emitted.err && ok || bad "--emit sky says it skipped the non-SkyPilot choice: $(cat emitted.err)"
 grep -q 'gpurent run --max-runtime [0-9]*m ' emitted.yaml && ok || bad "emitted run wraps gpurent run"
 grep -q -- '--ckpt-dir /checkpoints' emitted.yaml && ok || bad "resumable: the checkpoint directory"
 grep -q '^  echo\|python train.py' emitted.yaml && ok || bad "the task's run: kept"
@@ -102,10 +117,38 @@ run "$G" plan wl.yaml "$D/sky-a100.yaml" --catalog cat.csv --only Gongji --emit 
 [ "$rc" -eq 1 ] && grep -q 'SkyPilot launches on' "$T/err" && ok || bad "no SkyPilot cloud ranked: exit $rc: $(cat "$T/err")"
 # a pipeline emits one task document per planned job
 run "$G" plan wl.yaml "$D/sky-pipeline.yaml" --catalog cat.csv --emit sky
+cp "$T/out" pipeline-emitted.yaml
+readback "pipeline --emit sky" pipeline-emitted.yaml
+run "$G" plan wl.yaml "$D/sky-pipeline.yaml" --catalog cat.csv --emit sky
 if need_pyyaml "pipeline --emit sky read by PyYAML"; then
 	python3 -c 'import yaml,sys; d=list(yaml.safe_load_all(open(sys.argv[1]))); d=[x for x in d if x]
 assert len(d) >= 2 and all("resources" in x and "run" in x for x in d), d' "$T/out" \
 		&& ok || bad "pipeline --emit sky: one task per job"
+fi
+
+# emit-sky-line-separator: YAML's line breaks U+2028, U+2029, U+0085 (and a
+# C1 control, a byte order mark) in run, setup, name and an env are written
+# so that they read back the same: escaped in double quotes, never raw in a
+# literal block; a setup without a final newline reads back without one
+printf 'name: "n\\Lm"\nresources:\n  accelerators: A100:1\nenvs:\n  E: "a\\Pb\\x85c"\nsetup: "pip x\\Npip y\\x9b\\uFEFFz"\nrun: "echo one\\Lecho two"\n' >ls.yaml
+printf 'resources:\n  accelerators: A100:1\nsetup: "pip a\\n  pip b"\nrun: "echo \\Ptwo\\n"\n' >ls2.yaml
+for task in ls.yaml ls2.yaml; do
+	run "$G" plan wl.yaml "$task" --catalog cat.csv --emit sky
+	[ "$rc" -eq 0 ] && ok || bad "--emit sky of $task: exit $rc: $(head -2 "$T/err")"
+	cp "$T/out" "emitted-$task"
+	if grep -q "$(printf '\342\200[\250\251]\|\302\205')" "emitted-$task"; then
+		bad "$task: a raw YAML line break in the emitted task: $(grep -n "$(printf '\342\200[\250\251]\|\302\205')" "emitted-$task")"
+	else ok; fi
+	readback "--emit sky of $task" "emitted-$task"
+done
+if need_pyyaml "the line separators read back equal"; then
+	python3 -c 'import yaml,sys
+a = yaml.safe_load(open("ls.yaml", encoding="utf-8")); b = yaml.safe_load(open("emitted-ls.yaml", encoding="utf-8"))
+assert b["name"] == a["name"] and b["setup"] == a["setup"], (a, b)
+assert b["envs"]["E"] == a["envs"]["E"] and b["envs"]["GPURENT_JOB"] == a["run"], (a, b)
+a = yaml.safe_load(open("ls2.yaml", encoding="utf-8")); b = yaml.safe_load(open("emitted-ls2.yaml", encoding="utf-8"))
+assert b["setup"] == a["setup"] and b["envs"]["GPURENT_JOB"] == a["run"], (a, b)' \
+		&& ok || bad "the emitted name, setup, envs and run read back the same"
 fi
 
 # a service plan keeps to the task's resources too

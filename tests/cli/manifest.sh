@@ -152,9 +152,11 @@ mkodd() {
 	printf 6 >"$1/-dash"; printf 7 >"$1/caf$(printf '\303\251')"; printf content >"$1/sub/plain"
 	[ "${2:-}" = b3 ] || printf 8 >"$1/$BADUTF"
 	[ "${2:-}" = hd ] || printf 3 >"$1/cr${CR}mid"
+	# verify-cr-name: a name that ends in CR (b3sum writes it raw)
+	[ "${2:-}" = nonl ] || [ "${2:-}" = hd ] || printf 9 >"$1/crend${CR}"
 	[ "${2:-}" = nonl ] || [ "${2:-}" = hd ] || printf 2 >"$1/$NL"
 }
-pkg_of() { case $1 in xxhsum) echo xxhash ;; b3sum) echo b3sum ;; hashdeep) echo hashdeep ;; *) echo coreutils ;; esac; }
+pkg_of() { case $1 in xxhsum) echo xxhash ;; b3sum) echo b3sum ;; hashdeep | md5deep) echo hashdeep ;; *) echo coreutils ;; esac; }
 for spec in "md5sum md5 md5 md5" "sha1sum sha1 sha1 sha1" "sha256sum sha256 sha256 sha256" \
 	"sha512sum sha512 sha512 sha512" "b2sum blake2b blake2b b2" "b3sum blake3 blake3 b3" \
 	"xxhsum:-H0 xxh32 xxh32 xxh32" "xxhsum:-H1 xxh64 xxh64 xxh64" "xxhsum:-H2 xxh128 xxh3-128 xxh128" \
@@ -235,6 +237,21 @@ if command -v hashdeep >/dev/null 2>&1; then
 else
 	skip "hashdeep not installed (package hashdeep): md5/sha1 hashdeep files"
 fi
+# verify-cr-name: b3sum, hashdeep and md5deep write a name's final CR as it
+# is; in a file whose other lines end in LF it is the name's, not a CRLF
+rm -rf crt && mkdir crt && printf h >"crt/cr$CR" && printf a >crt/plain
+for spec in "b3sum:b3sum crt.b3" "hashdeep:hashdeep -r -l . crt.hd" "md5deep:md5deep -r -l . crt.md5"; do
+	tool=${spec%%:*} cmd=${spec#*:}
+	if ! command -v "$tool" >/dev/null 2>&1; then skip "$tool not installed (package $(pkg_of "$tool")): a name ending in CR"; continue; fi
+	out=${cmd##* } cmd=${cmd% *}
+	[ "$tool" = b3sum ] && cmd="b3sum -- cr$CR plain"
+	(cd crt && eval "$cmd") >"$out" 2>/dev/null
+	expect_ok "$tool-cr-name" "^verify: OK: 2 entries.* match $out " "$G" verify "$out" crt
+done
+# the same lines written on Windows (CRLF) still read
+printf '%s  %s\r\n' "$(sha256sum <crt/plain | cut -c1-64)" plain >crt.sha256
+rm -rf crw && mkdir crw && cp crt/plain crw/
+expect_ok crlf-one "^verify: OK: 1 entries.* match crt\\.sha256 " "$G" verify crt.sha256 crw
 rm -rf odd && mkodd odd
 run "$G" manifest odd --format sha256sum --hash md5 -o plain.list
 grep -q "note: 32 hex digits could be MD5 or XXH128 (md5sum, xxhsum -H2): name the file \*.md5" err && ok || bad "no note that plain.list does not name its hash: $(cat err)"
@@ -415,6 +432,17 @@ ln -s nowhere "evil/$(printf 'dir\033[2J')/$(printf 'l\033]0;t\007')"
 run timeout 10 "$G" manifest evil --follow-symlinks -o evil2.mf
 if [ "$rc" -eq 1 ] && grep -Fq 'l\x1b]0;t\x07: cannot read' err && tr -d '\033\007' <err | cmp -s - err; then
 	ok; else bad "manifest escapes names on stderr: rc $rc $(cat -v err)"; fi
+
+# plan-task-name-escape: the manifest's own file name is escaped in the summary
+# line of manifest and verify (out.h)
+mkdir -p escd && echo x >escd/f
+ename=$(printf 'm\033]0;t\007.txt')
+run "$G" manifest escd -o "$ename"
+if [ "$rc" -eq 0 ] && grep -Fq 'm\x1b]0;t\x07.txt: 1 files' out && tr -d '\033\007' <out | cmp -s - out; then
+	ok; else bad "manifest escapes its output's name: rc $rc $(cat -v out)"; fi
+run "$G" verify "$ename" escd
+if [ "$rc" -eq 0 ] && grep -Fq 'match m\x1b]0;t\x07.txt (' out && tr -d '\033\007' <out | cmp -s - out; then
+	ok; else bad "verify escapes the manifest's name: rc $rc $(cat -v out)"; fi
 
 echo "manifest: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -342,4 +342,19 @@ if [ -d "$REAL" ]; then
 	[ "$rc" -eq 0 ] && [ -z "$unk" ] && [ -z "$gcp" ] && ok || bad "real catalogs still name unknown GPUs: $unk $gcp"
 fi
 
+
+# query-unknown-is-zero: a GPU not in gpus.csv has no tflops or mem_bw, a row
+# with empty vcpus/ram_gb columns none of those: no clause on them matches
+for q in 'tflops<10' 'mem_bw<1' 'vcpus<1' 'ram<1' 'vcpus<1 ram<1' 'vcpus>=0'; do
+	run "$G" offers --catalog "$F/catalog-unknown-specs.csv" "$q"
+	if [ "$rc" -eq 0 ] && grep -q '^0 of 0 matching' "$T/out"; then ok
+	else bad "offers '$q' lists offers without the value: rc $rc $(cat "$T/out")"; fi
+done
+run "$G" offers --catalog "$F/catalog-unknown-specs.csv" 'tflops>1'
+[ "$rc" -eq 0 ] && grep -q '^1 of 1 matching' "$T/out" && grep -q '^AutoDL .* RTX3090 ' "$T/out" && ! grep -q '^AutoDL .*Mystery' "$T/out" \
+	&& ok || bad "offers 'tflops>1': the known card only: $(cat "$T/out")"
+run "$G" offers --catalog "$F/catalog-unknown-specs.csv" --sort tflops- --csv
+[ "$rc" -eq 0 ] && sed -n 2p "$T/out" | grep -q ',RTX3090,' && sed -n 3p "$T/out" | grep -q ',MysteryGPU9000' \
+	&& ok || bad "--sort tflops-: the card without specs last: $(cat "$T/out")"
+
 finish

@@ -205,6 +205,24 @@ for job in acc.yaml evilserve.yaml; do
 done
 run "$G" plan acc.yaml --catalog evil.csv
 grep -q 'memberships: M\\x1b\[2J' "$T/out" && ok || bad "an escaped membership: $(grep -a memberships "$T/out")"
+# plan-task-name-escape: a task's name: (YAML "\e" escapes) and its file name,
+# a models.csv name and a gpus.csv alias reach the terminal escaped (out.h)
+esc=$(printf 'task\033]0;T')
+printf 'name: "\\e]0;PWNED\\a\\e[2J\\e[31mRED"\nresources:\n  accelerators: A100:1\nrun: python a.py\n---\nname: b\nresources:\n  accelerators: A100:1\nrun: python b.py\n' >"$esc.yaml"
+run "$G" plan "$EX" "$esc.yaml"
+if grep -q "$(printf '\033')" "$T/out" || grep -q "$(printf '\007')" "$T/out"; then
+	bad "plan wrote a task's name or file name raw: $(grep -a 'Task document' "$T/out" | cat -v)"
+elif grep -Fq 'Task document 1 of 2 (task\x1b]0;T.yaml line 1): \x1b]0;PWNED\x07\x1b[2J\x1b[31mRED' "$T/out"; then ok
+else bad "the escaped task name: $(grep -a 'Task document' "$T/out" | cat -v)"; fi
+mkdir -p evildata
+cp "$ROOT"/data/*.csv evildata/
+sed -i "s/^llama-2-7b,llama2-7b|/llama-2-7b$(printf '\033')[31mX,llama2-7b|/" evildata/models.csv
+run "$G" --data-dir evildata plan "$EX"
+if grep -q "$(printf '\033')" "$T/out"; then bad "plan wrote a model's name raw: $(head -1 "$T/out" | cat -v)"
+elif grep -Fq 'gpurent plan: llama-2-7b\x1b[31mX, lora' "$T/out"; then ok; else bad "the escaped model name: $(head -1 "$T/out" | cat -v)"; fi
+run "$G" --data-dir evildata estimate --model llama2-7b --task lora --tokens 1e9 --gpu A100-80GB
+if grep -q "$(printf '\033')" "$T/out"; then bad "estimate wrote a model's name raw: $(head -1 "$T/out" | cat -v)"
+elif grep -Fq 'gpurent estimate: llama-2-7b\x1b[31mX, ' "$T/out"; then ok; else bad "estimate's escaped model name: $(head -1 "$T/out" | cat -v)"; fi
 
 # the demo's workload: the order of magnitude names the tokens; no campus without --access; no stop at 0
 run "$G" plan "$EX"

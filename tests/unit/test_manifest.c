@@ -577,6 +577,24 @@ static void test_parse_forms(void **s)
 		assert_int_equal(manifest_parse(t, strlen(t), "SHA256SUMS", &m, err, sizeof(err)), 0);
 		assert_string_equal(m.v[0].path, "b\rc");
 		manifest_free(&m);
+		/* verify-cr-name: b3sum, hashdeep, md5deep write a final CR raw; where
+		 * other lines end in a bare LF it is the name's own */
+		t = H64 "  cr\r\n" H64 "  plain\n";
+		assert_int_equal(manifest_parse(t, strlen(t), "B3SUMS", &m, err, sizeof(err)), 0);
+		assert_int_equal(m.n, 2);
+		assert_string_equal(m.v[0].path, "cr\r");
+		assert_string_equal(m.v[1].path, "plain");
+		manifest_free(&m);
+		t = "%%%% HASHDEEP-1.0\n%%%% size,md5,filename\n1," H32 ",./cr\r\n";
+		assert_int_equal(manifest_parse(t, strlen(t), "hd.txt", &m, err, sizeof(err)), 0);
+		assert_int_equal(m.n, 1);
+		assert_string_equal(m.v[0].path, "cr\r");
+		manifest_free(&m);
+		/* a file of CRLF lines throughout (Windows): the CRs are line ends */
+		t = "%%%% HASHDEEP-1.0\r\n%%%% size,md5,filename\r\n1," H32 ",./cr\r\n";
+		assert_int_equal(manifest_parse(t, strlen(t), "hd.txt", &m, err, sizeof(err)), 0);
+		assert_string_equal(m.v[0].path, "cr");
+		manifest_free(&m);
 		/* -z records: names not escaped, newlines are names */
 		assert_int_equal(manifest_parse(zero, sizeof(zero) - 1, "SHA256SUMS", &m, err, sizeof(err)), 0);
 		assert_true(m.zero);

@@ -109,7 +109,8 @@ static void test_names_and_values(void **s)
 	/* cpu_ram: vast's thousands of MiB, 64 GiB = 65.536 */
 	assert_int_equal(count("cpu_ram>65"), 4);
 	assert_int_equal(count("cpu_ram>66"), 2);
-	assert_int_equal(count("disk_space>=0"), 7);
+	/* the layout states no disk: no value, no clause on it holds (query.h) */
+	assert_int_equal(count("disk_space>=0"), 0);
 	assert_int_equal(count("gpu_mem_bw>=2000"), 2);
 	/* converted: compute capability x 100, FP32 TFLOPS x GPUs */
 	assert_int_equal(count("compute_cap=890"), 4);
@@ -293,6 +294,54 @@ static void test_sort(void **s)
 	}
 }
 
+/* query-unknown-is-zero: a GPU not in gpus.csv (no specs) and a row with
+ * no vcpus, RAM or disk have no such value: no clause on it matches, either
+ * way round, and such offers sort last both ways (query.h). */
+static void test_unknown_matches_nothing(void **s)
+{
+	static const char *const q[] = {"tflops<10", "tflops>=0", "mem_bw<1", "mem_bw>0", "vcpus<1",
+					"vcpus>=0", "ram<1", "ram!=5", "disk<1", "disk>=0", "gpu_mem<1"};
+	struct offer o, k;
+	struct query qq;
+	struct query_sort so;
+	char err[256];
+
+	(void)s;
+	memset(&o, 0, sizeof(o));
+	o.gpus = 1;
+	o.price = 1;
+	o.gpu = NULL;   /* not in gpus.csv */
+	for (size_t i = 0; i < ARRAY_SIZE(q); i++) {
+		assert_int_equal(query_parse(q[i], &qq, err, sizeof(err)), 0);
+		if (query_match(&qq, &o))
+			fail_msg("'%s' matches an offer without the value", q[i]);
+	}
+	/* a known value still matches */
+	memset(&k, 0, sizeof(k));
+	k.gpus = 1;
+	k.price = 1;
+	k.vcpus = 8;
+	k.ram_gib = 64;
+	k.disk_gb = 100;
+	k.gpu_mem = 80e9;
+	k.gpu = gpu_db_find(&tu_gdb, "A100-80GB");
+	assert_non_null(k.gpu);
+	for (size_t i = 0; i < ARRAY_SIZE(q); i += 2)
+		if (i + 1 < ARRAY_SIZE(q)) {
+			assert_int_equal(query_parse(q[i + 1], &qq, err, sizeof(err)), 0);
+			assert_true(query_match(&qq, &k));
+		}
+	assert_int_equal(query_parse("vcpus<10 tflops<400", &qq, err, sizeof(err)), 0);
+	assert_true(query_match(&qq, &k));
+	/* sorting: the unknown one after the known one, ascending and descending */
+	for (int d = 0; d < 2; d++) {
+		assert_int_equal(query_sort_parse(d ? "tflops-" : "vcpus", &so, err, sizeof(err)), 0);
+		assert_true(query_compare(&so, &k, &o) < 0);
+		assert_true(query_compare(&so, &o, &k) > 0);
+		assert_int_equal(query_compare(&so, &o, &o), 0);
+	}
+}
+
 /* docs/offers.md's table of vast fields is query_vast_fields[], row by row. */
 static void test_doc_table(void **s)
 {
@@ -336,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_geolocation), cmocka_unit_test(test_any),
 		cmocka_unit_test(test_live_fields), cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_sort),        cmocka_unit_test(test_doc_table),
+		cmocka_unit_test(test_unknown_matches_nothing),
 	};
 	return cmocka_run_group_tests_name("query", tests, setup, teardown);
 }

@@ -1,5 +1,5 @@
 /*
- * test_skyemit.c - `plan --emit sky` (src/cli/skyemit.c): the task written
+ * test_skyemit.c - `plan --emit sky` (src/core/skyemit.c): the task written
  * for a choice is read back with gpurent's own SkyPilot reader
  * (src/core/skytask.c) and every field is checked against the choice and
  * against the values SkyPilot's yaml-spec.rst documents for it.
@@ -8,7 +8,7 @@
 
 #include <ctype.h>
 
-#include "../../src/cli/skyemit.c"
+#include "../../src/core/skyemit.h"
 #include "../../src/core/skytask.h"
 
 static struct offer_set set;

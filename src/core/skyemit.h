@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "../core/plan.h"
-#include "../core/skytask.h"
+#include "plan.h"
+#include "skytask.h"
 
 /* Where the emitted task keeps checkpoints (mount persistent storage there). */
 #define SKY_EMIT_CKPT_DIR "/checkpoints"

@@ -5,17 +5,19 @@
  * use_spot, infra CLOUD/REGION[/ZONE], disk_size in GB, autostop
  * {idle_minutes, down}, job_recovery {strategy}; num_nodes; envs.
  * Text from the user's task is written double-quoted with escapes, or as
- * a literal block where every byte is printable.
+ * a literal block where every character is one YAML reads as it is (no
+ * U+0085, U+2028, U+2029: YAML line breaks), so that it reads back the same.
  */
 #include "skyemit.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/units.h"
+#include "units.h"
 #include "../util/util.h"
 
 const char *sky_emit_cloud(const struct offer *o)
@@ -23,19 +25,84 @@ const char *sky_emit_cloud(const struct offer *o)
 	return sky_cloud_of(&o->provider);
 }
 
-/* A YAML double-quoted scalar of s[0..n): \" \\ and \xNN for control
- * bytes; UTF-8 passes through (the reader accepted it). */
+/*
+ * The code point of the well-formed UTF-8 sequence at s[0..n) in *cp and
+ * its length (1..4), or 0 when s[0] starts none (a stray byte, an
+ * overlong form, a surrogate, past U+10FFFF).
+ */
+static size_t utf8_at(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t v, min;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, v = s[0] & 0x1f, min = 0x80;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, v = s[0] & 0x0f, min = 0x800;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, v = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+/* Whether YAML takes code point cp as it is, as content that is no line
+ * break: its printable set (YAML 1.1 and 1.2 "c-printable") less the
+ * breaks U+0085, U+2028, U+2029 and the byte order mark, which libyaml
+ * and PyYAML read as a line end or drop. */
+static bool yaml_plain_char(uint32_t cp)
+{
+	return cp == '\t' || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff && cp != 0x2028 && cp != 0x2029) ||
+	       (cp >= 0xe000 && cp <= 0xfffd && cp != 0xfeff) || (cp >= 0x10000 && cp <= 0x10ffff);
+}
+
+/* A YAML double-quoted scalar of s[0..n): \" \\, \xNN for the C0 and C1
+ * controls, \N \L \P for the line breaks U+0085, U+2028, U+2029 (raw,
+ * they would be folded), \uXXXX for the byte order mark and U+FFFE/FFFF;
+ * other UTF-8 passes through. A byte that is no UTF-8 (a catalog's text)
+ * becomes U+FFFD: YAML holds code points, not bytes. */
 static void put_quoted(FILE *f, const char *s, size_t n)
 {
+	const unsigned char *u = (const unsigned char *)s;
+
 	fputc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\x%02x", ch);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_at(u + i, n - i, &cp);
+		if (!len) {
+			fputs("\\uFFFD", f);
+			i++;
+			continue;
+		}
+		if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", (int)cp);
+		else if (cp == 0x85)
+			fputs("\\N", f);
+		else if (cp == 0x2028)
+			fputs("\\L", f);
+		else if (cp == 0x2029)
+			fputs("\\P", f);
+		else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			fprintf(f, "\\x%02x", (unsigned)cp);
+		else if (!yaml_plain_char(cp))
+			fprintf(f, "\\u%04X", (unsigned)cp);
 		else
-			fputc(ch, f);
+			fwrite(u + i, 1, len, f);
+		i += len;
 	}
 	fputc('"', f);
 }
@@ -45,17 +112,65 @@ static void put_quoted_cs(FILE *f, const struct cat_str *s)
 	put_quoted(f, s->p, s->len);
 }
 
-/* Whether text can be a literal block: printable bytes, tabs and
- * newlines only, and no line that starts with a space before any
- * non-space line (YAML takes the block's indent from its first line). */
+/* Catalog text in a comment: what YAML takes as it is, other bytes (a
+ * newline would end the comment) as \xNN. */
+static void put_comment_text(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_at(u + i, n - i, &cp);
+		if (len && yaml_plain_char(cp)) {
+			fwrite(u + i, 1, len, f);
+			i += len;
+		} else {
+			for (size_t k = 0; k < (len ? len : 1); k++)
+				fprintf(f, "\\x%02x", u[i + k]);
+			i += len ? len : 1;
+		}
+	}
+}
+
+/* Whether every line of t can be a literal block's line: no byte but
+ * printable UTF-8, tabs and newlines (yaml_plain_char()), and a first line
+ * that starts with no blank (YAML takes the block's indent from it). */
+static bool block_chars_ok(const char *t)
+{
+	const unsigned char *u = (const unsigned char *)t;
+	size_t n = t ? strlen(t) : 0;
+
+	if (!n || *t == ' ' || *t == '\t' || *t == '\n')
+		return false;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_at(u + i, n - i, &cp);
+		if (!len || (cp != '\n' && !yaml_plain_char(cp)))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+/* Whether t reads back the same from a literal block, "|" when it ends in
+ * one newline, "|-" when in none: block_chars_ok(), and no trailing empty
+ * or blank-only line (chomping would take or keep them differently). */
 static bool block_ok(const char *t)
 {
-	if (!t || !*t || *t == ' ' || *t == '\t' || *t == '\n')
+	size_t n, last;
+
+	if (!block_chars_ok(t))
 		return false;
-	for (const unsigned char *p = (const unsigned char *)t; *p; p++)
-		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
-			return false;
-	return true;
+	n = strlen(t);
+	if (t[n - 1] == '\n')
+		n--;
+	if (t[n - 1] == '\n')
+		return false;
+	for (last = n; last && t[last - 1] != '\n'; last--)
+		;
+	while (last < n && (t[last] == ' ' || t[last] == '\t'))
+		last++;
+	return last < n;
 }
 
 /* Lines of text, each indented by ind spaces. */
@@ -140,9 +255,13 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 
 	fprintf(f, "# SkyPilot task written by gpurent plan --emit sky (docs/interop.md)\n");
 	fprintf(f, "# for choice #%d: ", e->rank);
-	fprintf(f, "%.*s %.*s", (int)o->provider.len, o->provider.p, (int)o->instance.len, o->instance.p);
-	if (o->region.len)
-		fprintf(f, " in %.*s", (int)o->region.len, o->region.p);
+	put_comment_text(f, o->provider.p, o->provider.len);
+	fputc(' ', f);
+	put_comment_text(f, o->instance.p, o->instance.len);
+	if (o->region.len) {
+		fprintf(f, " in ");
+		put_comment_text(f, o->region.p, o->region.len);
+	}
 	fprintf(f, ", %s, expected %.2f %s, done in %s\n", spot ? "spot" : "on demand",
 		c->cost.total / e->usd_per_unit, e->code, units_fmt_duration(c->wall_s, a, sizeof(a)));
 	if (!cloud)
@@ -190,7 +309,7 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 		fprintf(f, "  job_recovery:\n    strategy: FAILOVER\n");
 
 	run = e->run_text && *e->run_text ? e->run_text : NULL;
-	run_env = run && !block_ok(run);   /* not printable as a block: an env holds it */
+	run_env = run && !block_chars_ok(run);   /* not printable as a block: an env holds it */
 	if ((e->doc && e->doc->nenv) || run_env) {
 		fprintf(f, "\nenvs:\n");
 		for (size_t i = 0; e->doc && i < e->doc->nenv; i++) {
@@ -218,7 +337,8 @@ int sky_emit_write(FILE *f, const struct sky_emit *e)
 		SKY_EMIT_CKPT_DIR);
 	fprintf(f, "#     mode: MOUNT\n");
 	if (e->setup_text && block_ok(e->setup_text)) {
-		fprintf(f, "\nsetup: |\n");
+		size_t sl = strlen(e->setup_text);
+		fprintf(f, "\nsetup: |%s\n", e->setup_text[sl - 1] == '\n' ? "" : "-");
 		put_block_lines(f, e->setup_text, 2);
 	} else if (e->setup_text && *e->setup_text) {
 		fprintf(f, "\nsetup: ");
