@@ -349,10 +349,18 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 			if (items[i].end > hi)
 				hi = items[i].end;
 		}
+		/* a default --from never passes the --to given: a --to before
+		 * the first line leaves the empty period [to, to)
+		 * (bill-audit-inverted-period) */
 		if (isnan(from))
-			from = isfinite(lo) ? lo : 0;
+			from = isfinite(lo) ? (!isnan(to) && lo > to ? to : lo) : (isnan(to) ? 0 : to);
 		if (isnan(to))
 			to = isfinite(hi) ? (hi > from ? hi : from + 1) : from + 1;
+	}
+	if (!(to >= from) || !isfinite(from) || !isfinite(to)) {
+		snprintf(err, errlen, CE_("period: expected its end after its start"));
+		free_match(&mt, iv);
+		return -1;
 	}
 	out->from = from;
 	out->to = to;
