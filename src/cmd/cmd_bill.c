@@ -283,6 +283,12 @@ static void audit_text(const struct audit_result *r)
 {
 	char t0[32], t1[32], words[1024], res[BILL_TEXT_MAX * 4];
 
+	if (r->from == r->to) {
+		/* only a --to before the bill's first line gives it (audit.h) */
+		printf(_("%s: nothing to audit before --to %s: the bill's first %s line is not earlier\n"),
+		       r->currency, out_utc(r->to, t1, sizeof(t1)), r->currency);
+		return;
+	}
 	printf(_("%s, %s to %s: %zu lines, %.2f %s\n"), r->currency, out_utc(r->from, t0, sizeof(t0)),
 	       out_utc(r->to, t1, sizeof(t1)), r->lines, r->total, r->currency);
 	for (int k = 0; k < BILL_NKINDS; k++)

@@ -17,6 +17,7 @@
 
 #include "../core/csv.h"
 #include "../core/gpu.h"
+#include "../core/ledger_import.h"
 #include "../core/units.h"
 #include "../store/ledger.h"
 #include "cmd.h"
@@ -112,92 +113,6 @@ static double hours_of(const struct ledger_run *r)
 }
 
 /* ---- parsing ---- */
-
-static int two_digits(const char *p, int *out)
-{
-	if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
-		return -1;
-	*out = (p[0] - '0') * 10 + (p[1] - '0');
-	return 0;
-}
-
-/*
- * Unix seconds ("1709618400", "1709618400.5") or ISO 8601: a date, then
- * optionally 'T' or ' ' and HH:MM[:SS[.frac]], then optionally Z or
- * +HH[:MM]/-HH[:MM]; local time without a zone. 0 or -1.
- */
-static int parse_time(const char *s, double *out)
-{
-	struct tm tm = {0};
-	int y, mo, d, h = 0, mi = 0, zh = 0, zm = 0, n = 0;
-	double sec = 0, frac = 0;
-	bool utc = false;
-	const char *p;
-	char *end;
-	time_t t;
-
-	if (strspn(s, "0123456789.") == strlen(s) && *s) {
-		double v = strtod(s, &end);
-		if (*end || !isfinite(v))
-			return -1;
-		*out = v;
-		return 0;
-	}
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
-		return -1;
-	p = s + 10;
-	if (*p == 'T' || *p == ' ') {
-		if (two_digits(p + 1, &h) || p[3] != ':' || two_digits(p + 4, &mi))
-			return -1;
-		p += 6;
-		if (*p == ':') {
-			int si;
-			if (two_digits(p + 1, &si))
-				return -1;
-			sec = si;
-			p += 3;
-			if (*p == '.' || *p == ',') {
-				const char *q = p + 1;
-				double scale = 0.1;
-				if (!isdigit((unsigned char)*q))
-					return -1;
-				for (; isdigit((unsigned char)*q); q++, scale /= 10)
-					frac += (*q - '0') * scale;
-				p = q;
-			}
-		}
-	}
-	if (*p == 'Z' && !p[1]) {
-		utc = true;
-	} else if ((*p == '+' || *p == '-') && !two_digits(p + 1, &zh)) {
-		const char *q = p + 3;
-		if (*q == ':')
-			q++;
-		if (*q && (two_digits(q, &zm) || q[2]))
-			return -1;
-		if (zh > 23 || zm > 59)
-			return -1;
-		if (*p == '-')
-			zh = -zh, zm = -zm;
-		utc = true;
-	} else if (*p) {
-		return -1;
-	}
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
-		return -1;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = (int)sec;
-	tm.tm_isdst = -1;
-	t = utc ? timegm(&tm) : mktime(&tm);
-	if (t == (time_t)-1 || tm.tm_mday != d || tm.tm_mon != mo - 1)  /* Feb 30 */
-		return -1;
-	*out = (double)t + frac - (zh * 3600.0 + zm * 60.0);
-	return 0;
-}
 
 /* Look a GPU name up in data/gpus.csv: its short name (first alias), or
  * NULL when unknown. Borrowed from db. */
@@ -345,10 +260,10 @@ static int ledger_add_cmd(int argc, char **argv)
 				 o.have_cost ? o.cost_s : o.price_s);
 	if (o.have_duration)
 		dur = o.duration;
-	if (o.start && parse_time(o.start, &start))
+	if (o.start && ledger_time_parse(o.start, &start))
 		return msg_usage(_("--start: expected unix seconds or ISO 8601 "
 				   "(2024-03-05T14:00, optionally Z or +08:00), got '%s'"), o.start);
-	if (o.end && parse_time(o.end, &end))
+	if (o.end && ledger_time_parse(o.end, &end))
 		return msg_usage(_("--end: expected unix seconds or ISO 8601 "
 				   "(2024-03-05T18:00, optionally Z or +08:00), got '%s'"), o.end);
 	if (o.have_gpus)
@@ -1106,154 +1021,15 @@ static int ledger_path_cmd(int argc, char **argv)
 
 /* ---- ledger import --csv ---- */
 
-/* One field of an exported run: "" is unknown. Errors name FILE:LINE: column. */
-struct imp {
-	const struct csv *c;
-	const struct csv_row *r;
-	const char *file;
-	char *err;
-	size_t errlen;
-};
-
-static const char *imp_str(const struct imp *m, const char *col)
-{
-	int i = csv_col(m->c, col);
-	const char *v = i >= 0 ? csv_get(m->r, i) : "";
-
-	return *v ? v : NULL;
-}
-
-static int imp_bad(const struct imp *m, const char *col, const char *what, const char *got)
-{
-	char q[64];
-
-	snprintf(m->err, m->errlen, _("%s:%zu: %s: expected %s, got '%s'"), m->file, m->r->line, col, what,
-		 out_safe(got, strlen(got), q, sizeof(q)));
-	return -1;
-}
-
-static int imp_num(const struct imp *m, const char *col, double lo, double hi, double *out)
-{
-	const char *v = imp_str(m, col);
-	char *end;
-
-	*out = NAN;
-	if (!v)
-		return 0;
-	*out = strtod(v, &end);
-	if (*end || !isfinite(*out) || *out < lo || *out > hi || strpbrk(v, "xXnN")) {
-		char what[96];
-		snprintf(what, sizeof(what), _("a number between %g and %g"), lo, hi);
-		return imp_bad(m, col, what, v);
-	}
-	return 0;
-}
-
-static int imp_count(const struct imp *m, const char *col, int *out)
-{
-	double v;
-
-	*out = -1;
-	if (imp_num(m, col, 0, INT_MAX, &v))
-		return -1;
-	if (ledger_known(v)) {
-		if (v != floor(v))
-			return imp_bad(m, col, _("a whole number"), imp_str(m, col));
-		*out = (int)v;
-	}
-	return 0;
-}
-
-/* Row r of the export as a run (strings borrowed from the CSV); 0 or -1 with err. */
-static int imp_row(const struct imp *m, struct ledger_run *run)
-{
-	const char *s, *cur;
-
-	ledger_run_init(run);
-	if ((s = imp_str(m, "kind")) && strcmp(s, "guard") && strcmp(s, "manual"))
-		return imp_bad(m, "kind", _("guard or manual"), s);
-	run->kind = s;
-	/* start_unix is exact; start (ISO 8601 UTC) is read when it is absent */
-	if (imp_num(m, "start_unix", 0, LEDGER_MAX_TIME, &run->start))
-		return -1;
-	if (!ledger_known(run->start)) {
-		if (!(s = imp_str(m, "start")))
-			return imp_bad(m, "start_unix", _("the run's start"), "");
-		if (parse_time(s, &run->start))
-			return imp_bad(m, "start", _("a time such as 2024-03-05T14:00:00Z"), s);
-	}
-	if (imp_num(m, "end_unix", 0, LEDGER_MAX_TIME, &run->end))
-		return -1;
-	if (!ledger_known(run->end) && (s = imp_str(m, "end")) && parse_time(s, &run->end))
-		return imp_bad(m, "end", _("a time such as 2024-03-05T16:00:00Z"), s);
-	if (ledger_known(run->end) && run->end < run->start) {
-		char got[40];
-		snprintf(got, sizeof(got), "%.0f", run->end);
-		return imp_bad(m, "end_unix", _("a time not before the start"), got);
-	}
-	if (imp_num(m, "price_per_hour", 0, LEDGER_MAX_MONEY, &run->price_per_hour) ||
-	    imp_num(m, "cost", 0, LEDGER_MAX_MONEY, &run->cost) ||
-	    imp_num(m, "idle_seconds", 0, LEDGER_MAX_TIME, &run->idle_seconds) ||
-	    imp_count(m, "gpu_count", &run->gpu_count) || imp_count(m, "exit_status", &run->exit_status) ||
-	    imp_count(m, "restarts", &run->restarts))
-		return -1;
-	if ((cur = imp_str(m, "currency"))) {
-		size_t n = strlen(cur);
-		bool up = n >= 3 && n <= 7;
-		for (size_t i = 0; i < n && up; i++)
-			up = cur[i] >= 'A' && cur[i] <= 'Z';
-		if (!up)
-			return imp_bad(m, "currency", _("an ISO code in capitals such as USD or CNY"), cur);
-	} else if (ledger_known(run->cost) || ledger_known(run->price_per_hour)) {
-		return imp_bad(m, "currency", _("the currency of the price and the cost"), "");
-	}
-	run->currency = cur;
-	run->command = imp_str(m, "command");
-	run->host = imp_str(m, "host");
-	run->gpu_type = imp_str(m, "gpu_type");
-	run->billing_mode = imp_str(m, "billing_mode");
-	run->stop_reason = imp_str(m, "stop_reason");
-	run->log_path = imp_str(m, "log_path");
-	run->tags = imp_str(m, "tags");
-	run->notes = imp_str(m, "notes");
-	run->problems = imp_str(m, "problems");
-	if (run->gpu_type && strlen(run->gpu_type) >= sizeof(((struct ledger_total *)0)->key))
-		return imp_bad(m, "gpu_type", _("at most 63 characters"), run->gpu_type);
-	return 0;
-}
-
-static bool same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-static bool same_num(double a, double b)
-{
-	return (!ledger_known(a) && !ledger_known(b)) || a == b;
-}
-
-/* Is r already in es (the same start, end, command, host, GPU, cost, currency)? */
-static bool imp_known(const struct ledger_entries *es, const struct ledger_run *r)
-{
-	for (size_t i = 0; i < es->n; i++) {
-		const struct ledger_run *e = &es->v[i].run;
-		if (e->start == r->start && same_num(e->end, r->end) && same_num(e->cost, r->cost) &&
-		    same_str(e->currency, r->currency) && same_str(e->command, r->command) &&
-		    same_str(e->host, r->host) && same_str(e->gpu_type, r->gpu_type))
-			return true;
-	}
-	return false;
-}
-
+/* The file is read and every row checked (src/core/ledger_import.c), then
+ * stored in one transaction (ledger_import_runs()): all or nothing. */
 static int ledger_import_cmd(int argc, char **argv)
 {
 	const char *path = NULL;
-	struct ledger_entries es = {0};
-	struct ledger_run *runs = NULL;
+	struct ledger_import im;
 	struct ledger *l = NULL;
-	struct csv c;
-	bool csv_flag = false, have_csv = false;
-	size_t added = 0, known = 0;
+	bool csv_flag = false;
+	size_t added = 0, known = 0, bad;
 	char *buf = NULL, err[1024];
 	size_t len;
 	int nops, rc;
@@ -1271,63 +1047,25 @@ static int ledger_import_cmd(int argc, char **argv)
 		return msg_usage(_("expected --csv (the format 'ledger export --csv' writes)"));
 	if (common_read_file(argv[0], &buf, &len, err, sizeof(err)))
 		return msg_fail("%s", err);
-	rc = EXIT_USAGE;
-	if (csv_parse(buf, len, &c, err, sizeof(err))) {
-		msg_error("%s:%s", argv[0], err + (strncmp(err, "line ", 5) ? 0 : 5));
-		goto out_buf;
-	}
-	have_csv = true;
-	if (csv_col(&c, "start_unix") < 0 && csv_col(&c, "start") < 0) {
-		msg_error(_("%s:%zu: header: expected the columns of 'ledger export --csv' (start_unix, "
-			    "end_unix, cost, currency, ...)"), argv[0], c.header_line);
-		goto out_free;
-	}
-	if (c.nrows && !(runs = calloc(c.nrows, sizeof(*runs)))) {
-		rc = msg_fail(_("out of memory"));
-		goto out_free;
-	}
-	/* every row is checked before anything is stored */
-	for (size_t i = 0; i < c.nrows; i++) {
-		struct imp m = {&c, &c.rows[i], argv[0], err, sizeof(err)};
-		if (c.rows[i].nfields != c.ncols) {
-			msg_error(_("%s:%zu: row: expected %zu fields as in the header, got %zu"), argv[0],
-				  c.rows[i].line, c.ncols, c.rows[i].nfields);
-			goto out_free;
-		}
-		if (imp_row(&m, &runs[i])) {
-			msg_error("%s", err);
-			goto out_free;
-		}
-	}
+	rc = ledger_import_parse(buf, len, argv[0], &im, err, sizeof(err));
+	free(buf);
+	if (rc)
+		return msg_usage("%s", err);
 	if ((rc = ledgeropt_open(path, &l)))
 		goto out_free;
-	rc = EXIT_RUNTIME;
-	if (ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err))) {
-		msg_error("%s", err);
+	if ((rc = ledger_import_runs(l, im.runs, im.n, &added, &known, &bad, err, sizeof(err)))) {
+		if (bad < im.n)
+			msg_error("%s:%zu: %s", argv[0], im.lines[bad], err);
+		else
+			msg_error("%s", err);
+		rc = rc == LEDGER_INVALID ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out_free;
 	}
-	for (size_t i = 0; i < c.nrows; i++) {
-		if (imp_known(&es, &runs[i])) {
-			known++;
-			continue;
-		}
-		if ((rc = ledger_add(l, &runs[i], NULL, err, sizeof(err)))) {
-			msg_error("%s:%zu: %s", argv[0], c.rows[i].line, err);
-			rc = rc == LEDGER_INVALID ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out_free;
-		}
-		added++;
-	}
-	printf(_("%s: %zu runs, %zu new, %zu already in the ledger\n"), argv[0], c.nrows, added, known);
+	printf(_("%s: %zu runs, %zu new, %zu already in the ledger\n"), argv[0], im.n, added, known);
 	rc = msg_finish(EXIT_OK);
 out_free:
-	ledger_entries_free(&es);
 	ledger_close(l);
-	free(runs);
-	if (have_csv)
-		csv_free(&c);
-out_buf:
-	free(buf);
+	ledger_import_free(&im);
 	return rc;
 }
 

@@ -149,49 +149,89 @@ static void week_of(double t, char *buf, size_t n)
 		snprintf(buf, n, "?");
 }
 
+struct week_spend {
+	char week[16];                /* "2024-W10" */
+	double v[BILL_NKINDS];
+};
+
+static int by_week(const void *a, const void *b)
+{
+	return strcmp(((const struct week_spend *)a)->week, ((const struct week_spend *)b)->week);
+}
+
+/*
+ * Spend by ISO week and kind. Every week is in the table, with the total;
+ * the chart draws the MAX_BARS - 1 most recent weeks and one bar "earlier"
+ * that sums the weeks before them, and says so (report-spend-64-weeks:
+ * weeks past the 64th vanished).
+ */
 static void chart_spend(FILE *f, const struct data *d, bool table)
 {
-	char weeks[MAX_BARS][16], unit[32];
+	struct week_spend *w = NULL;
+	char unit[32], earlier[64], title[160];
 	const char *cat[MAX_BARS], *ser[BILL_NKINDS];
-	double v[MAX_BARS * BILL_NKINDS] = {0};
-	size_t nw = 0;
+	double v[MAX_BARS * BILL_NKINDS] = {0}, all = 0;
+	size_t nw = 0, cap = 0, last = 0, first, nb;
 
 	for (size_t i = 0; i < d->bill.n; i++) {
 		const struct bill_item *it = &d->bill.v[i];
-		char w[16];
-		size_t k = 0;
+		char wk[16];
+		size_t k;
 		if (strcmp(it->currency, d->bill_cur))
 			continue;
-		week_of(it->start, w, sizeof(w));
-		while (k < nw && strcmp(weeks[k], w))
-			k++;
+		week_of(it->start, wk, sizeof(wk));
+		/* bills come in time order: the week of the line before, mostly */
+		if (last < nw && !strcmp(w[last].week, wk)) {
+			k = last;
+		} else {
+			for (k = 0; k < nw && strcmp(w[k].week, wk); k++)
+				;
+		}
 		if (k == nw) {
-			if (nw == MAX_BARS)
-				continue;
-			snprintf(weeks[nw++], sizeof(weeks[0]), "%s", w);
+			if (util_grow((void **)&w, &cap, nw + 1, sizeof(*w))) {
+				msg_error(_("out of memory"));
+				free(w);
+				return;
+			}
+			memset(&w[nw], 0, sizeof(w[0]));
+			snprintf(w[nw++].week, sizeof(w[0].week), "%s", wk);
 		}
-		v[k * BILL_NKINDS + it->kind] += it->amount;
+		w[k].v[it->kind] += it->amount;
+		last = k;
 	}
-	/* weeks sort as text ("2024-W09" < "2024-W10"): order the bars */
-	for (size_t i = 1; i < nw; i++)
-		for (size_t j = i; j > 0 && strcmp(weeks[j - 1], weeks[j]) > 0; j--) {
-			char t[16];
-			double tv[BILL_NKINDS];
-			memcpy(t, weeks[j], sizeof(t));
-			memcpy(weeks[j], weeks[j - 1], sizeof(t));
-			memcpy(weeks[j - 1], t, sizeof(t));
-			memcpy(tv, &v[j * BILL_NKINDS], sizeof(tv));
-			memcpy(&v[j * BILL_NKINDS], &v[(j - 1) * BILL_NKINDS], sizeof(tv));
-			memcpy(&v[(j - 1) * BILL_NKINDS], tv, sizeof(tv));
-		}
-	for (size_t i = 0; i < nw; i++)
-		cat[i] = weeks[i];
+	/* weeks sort as text ("2024-W09" < "2024-W10") */
+	if (nw)
+		qsort(w, nw, sizeof(*w), by_week);
+	first = nw > MAX_BARS ? nw - (MAX_BARS - 1) : 0;   /* weeks [0, first) are "earlier" */
+	nb = 0;
+	if (first) {
+		snprintf(earlier, sizeof(earlier), _("earlier (%zu weeks)"), first);
+		cat[nb] = earlier;
+		for (size_t i = 0; i < first; i++)
+			for (int k = 0; k < BILL_NKINDS; k++)
+				v[k] += w[i].v[k];
+		nb++;
+	}
+	for (size_t i = first; i < nw; i++, nb++) {
+		cat[nb] = w[i].week;
+		memcpy(&v[nb * BILL_NKINDS], w[i].v, sizeof(w[i].v));
+	}
 	for (int k = 0; k < BILL_NKINDS; k++)
 		ser[k] = billwords_kind((enum bill_kind)k);
 	snprintf(unit, sizeof(unit), "%s", d->bill_cur[0] ? d->bill_cur : "-");
-	svg_stacked_bars(f, _("Spend by week and kind"), unit, cat, nw, ser, BILL_NKINDS, v);
-	if (!table)
+	if (first)
+		snprintf(title, sizeof(title), _("the first bar sums the %zu weeks before %s; the table "
+						 "lists every week"), first, w[first].week);
+	svg_stacked_bars(f, _("Spend by week and kind"), unit, cat, nb, ser, BILL_NKINDS, v);
+	if (first) {
+		fputs("<p class=\"note\">", f);
+		svg_escape(f, title);
+		fputs("</p>\n", f);
+	}
+	if (!table) {
+		free(w);
 		return;
+	}
 	fputs("</div>\n", f);   /* the chart's box ends; its table follows */
 	{
 		const char *head[BILL_NKINDS + 2];
@@ -201,16 +241,29 @@ static void chart_spend(FILE *f, const struct data *d, bool table)
 		head[BILL_NKINDS + 1] = _("total");
 		table_begin(f, head, BILL_NKINDS + 2, ~1u);
 	}
+	/* every week, the chart's "earlier" ones too, and the total of all */
 	for (size_t i = 0; i < nw; i++) {
 		double t = 0;
-		fprintf(f, "<tr><td class=\"k\">%s</td>", weeks[i]);
+		fprintf(f, "<tr><td class=\"k\">%s</td>", w[i].week);
 		for (int k = 0; k < BILL_NKINDS; k++) {
-			fprintf(f, "<td class=\"n\">%.2f</td>", v[i * BILL_NKINDS + k]);
-			t += v[i * BILL_NKINDS + k];
+			fprintf(f, "<td class=\"n\">%.2f</td>", w[i].v[k]);
+			t += w[i].v[k];
 		}
 		fprintf(f, "<td class=\"n\">%.2f</td></tr>\n", t);
+		all += t;
+	}
+	if (nw) {
+		fprintf(f, "<tr class=\"sum\"><td class=\"k\">%s</td>", _("total"));
+		for (int k = 0; k < BILL_NKINDS; k++) {
+			double t = 0;
+			for (size_t i = 0; i < nw; i++)
+				t += w[i].v[k];
+			fprintf(f, "<td class=\"n\">%.2f</td>", t);
+		}
+		fprintf(f, "<td class=\"n\">%.2f</td></tr>\n", all);
 	}
 	table_end(f);
+	free(w);
 }
 
 static void chart_runs(FILE *f, const struct data *d, bool table)
@@ -451,7 +504,8 @@ static const char css[] =
 	"h1{font-size:1.4em}h2{font-size:1.1em;margin:0 0 6px}"
 	"section{display:flex;flex-wrap:wrap;gap:16px;margin:0 0 28px;break-inside:avoid}"
 	".c{flex:1 1 480px;min-width:0}.c svg{width:100%;height:auto;display:block}"
-	".t{flex:1 1 320px;min-width:0;overflow-x:auto}"
+	".t{flex:1 1 320px;min-width:0;overflow-x:auto}.note{font-size:13px;margin:4px 0 0;color:#444}"
+	"tr.sum td{font-weight:600;border-top:1px solid #999}"
 	"table{border-collapse:collapse;font-size:13px;width:100%}"
 	"th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}"
 	".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.k{white-space:nowrap}"

@@ -68,7 +68,9 @@ struct audit_resource {
 
 struct audit_result {
 	char currency[8];
-	double from, to;                /* the period audited */
+	double from, to;                /* the period audited: from <= to; from == to (no
+					   line in it) when a --to came before the bill's
+					   first line and --from was left to the bill */
 	double by_kind[BILL_NKINDS];    /* the split of the period */
 	double total;
 	size_t lines;                   /* lines in the period */
@@ -84,8 +86,11 @@ struct audit_result {
  * of its time. A run is read against the GPU lines of its own box only:
  * the lines whose resource id carries its host as a word when some line
  * does, else (no host, or one no line carries) the lines no host claims,
- * by time, one box a run (docs/bill.md "Which run a line is"). Returns 0 and fills *out (caller frees with
- * audit_result_free()), or -1 (out of memory) with a message in err.
+ * by time, one box a run (docs/bill.md "Which run a line is"). A bound
+ * left NaN is the bill's own (the first line's start, the last line's
+ * end), kept on its side of the other bound. Returns 0 and fills *out
+ * (caller frees with audit_result_free()), or -1 (out of memory, or a
+ * period given whose end is before its start) with a message in err.
  */
 int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *runs,
 	       size_t nruns, const struct audit_opts *o, struct audit_result *out,

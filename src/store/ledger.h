@@ -100,6 +100,19 @@ int ledger_finish_run(struct ledger *l, int64_t id, const struct ledger_run *r,
 int ledger_add(struct ledger *l, const struct ledger_run *r, int64_t *id,
 	       char *err, size_t errlen);
 
+/*
+ * Import n runs (from ledger_import_parse(), src/core/ledger_import.h) in
+ * one transaction, all or none: a run the same as one stored before the
+ * import began (start, end, cost, currency, command, host, GPU) is skipped
+ * and counted in *known, the others are added (kind "manual" unless they
+ * say) and counted in *added (either may be NULL). The check and the
+ * inserts hold the ledger's write lock together, so imports of one file at
+ * once store each run once. 0, LEDGER_INVALID, or -1 with a message in err
+ * and *bad the index of the run at fault (n when none); nothing stored.
+ */
+int ledger_import_runs(struct ledger *l, const struct ledger_run *runs, size_t n, size_t *added,
+		       size_t *known, size_t *bad, char *err, size_t errlen);
+
 /* ---- reading ---- */
 
 /*

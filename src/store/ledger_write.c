@@ -17,66 +17,26 @@
 
 #include "ledger_int.h"
 #include "../cli/gettext.h"
+#include "../core/ledger_import.h"
 #include "../core/names.h"
 
 /* ---- writing ---- */
 
-static bool currency_ok(const char *c)
-{
-	size_t n = strlen(c);
-
-	if (n < 3 || n > 7)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (c[i] < 'A' || c[i] > 'Z')
-			return false;
-	return true;
-}
-
-static int tag_too_long(const char *tag, size_t len, int pos, void *ctx)
-{
-	(void)tag, (void)pos, (void)ctx;
-	return len >= sizeof(((struct ledger_total *)0)->key);
-}
-
 /*
  * Check a run as it will be stored: start/end/currency are the merged
- * values (the row's, overridden by r's known ones). LEDGER_INVALID with a
- * message naming the field, or 0.
+ * values (the row's, overridden by r's known ones). The one check of every
+ * stored run, shared with `ledger import` (ledger_run_check()).
+ * LEDGER_INVALID with a message naming the field, or 0.
  */
 static int validate(const struct ledger_run *r, double start, double end, const char *currency,
 		    bool has_money, char *err, size_t errlen)
 {
-#define BAD(...) do { ldb_set_err(err, errlen, __VA_ARGS__); return LEDGER_INVALID; } while (0)
-	if (r->kind && strcmp(r->kind, "guard") && strcmp(r->kind, "manual"))
-		BAD(_("kind: expected 'guard' or 'manual', got '%s'"), r->kind);
-	/* Bounded so that no sum of stored values can overflow (ledger-cost-unbounded). */
-	if (!(start >= 0 && start <= LEDGER_MAX_TIME))
-		BAD(_("start: expected unix seconds between 0 and %.0e"), LEDGER_MAX_TIME);
-	if (ledger_known(end) && !(end >= start && end <= LEDGER_MAX_TIME))
-		BAD(_("end: expected unix seconds not before the start (%.0f) and at most %.0e, got %.0f"),
-		    start, LEDGER_MAX_TIME, end);
-	if (ledger_known(r->price_per_hour) && !(r->price_per_hour >= 0 && r->price_per_hour <= LEDGER_MAX_MONEY))
-		BAD(_("price_per_hour: expected an amount between 0 and %.0e, got %g"), LEDGER_MAX_MONEY,
-		    r->price_per_hour);
-	if (ledger_known(r->cost) && !(r->cost >= 0 && r->cost <= LEDGER_MAX_MONEY))
-		BAD(_("cost: expected an amount between 0 and %.0e, got %g"), LEDGER_MAX_MONEY, r->cost);
-	if (ledger_known(r->idle_seconds) && !(r->idle_seconds >= 0 && r->idle_seconds <= LEDGER_MAX_TIME))
-		BAD(_("idle_seconds: expected a number of seconds between 0 and %.0e"), LEDGER_MAX_TIME);
-	if (r->gpu_count < -1 || r->exit_status < -1 || r->restarts < -1)
-		BAD(_("%s: expected a count >= 0 (-1 for unknown)"), r->gpu_count < -1 ? "gpu_count" :
-		    r->exit_status < -1 ? "exit_status" : "restarts");
-	if (currency && !currency_ok(currency))
-		BAD(_("currency: expected an ISO code in capitals such as USD or CNY, got '%s'"), currency);
-	if (has_money && !currency)
-		BAD(_("currency: a price or a cost needs its currency (never mixed up with another)"));
-	if (r->gpu_type && strlen(r->gpu_type) >= sizeof(((struct ledger_total *)0)->key))
-		BAD(_("gpu_type: expected at most %zu characters"),
-		    sizeof(((struct ledger_total *)0)->key) - 1);
-	if (names_each(r->tags, tag_too_long, NULL))
-		BAD(_("tags: expected tags of at most %zu characters each"),
-		    sizeof(((struct ledger_total *)0)->key) - 1);
-#undef BAD
+	char why[512];
+
+	if (ledger_run_check(r, start, end, currency, has_money, why, sizeof(why))) {
+		ldb_set_err(err, errlen, "%s", why);
+		return LEDGER_INVALID;
+	}
 	return 0;
 }
 
@@ -170,8 +130,10 @@ static int write_tags(struct ledger *l, int64_t id, const char *tags, char *err,
 	return c.rc == SQLITE_DONE ? 0 : ldb_error(l, c.rc, _("writing tags"), err, errlen);
 }
 
-static int insert_run(struct ledger *l, const struct ledger_run *r, const char *kind,
-		      const char *status, int64_t *id, char *err, size_t errlen)
+/* Insert r (validated) with its tags inside the caller's transaction; *id
+ * its id. 0, LEDGER_INVALID, or -1 with err; the caller rolls back. */
+static int insert_locked(struct ledger *l, const struct ledger_run *r, const char *kind,
+			 const char *status, int64_t *id, char *err, size_t errlen)
 {
 	static const char sql[] =
 		"INSERT INTO runs (kind, started_at, ended_at, command, host, gpu_type, gpu_count, "
@@ -181,15 +143,12 @@ static int insert_run(struct ledger *l, const struct ledger_run *r, const char *
 		"?20, ?21)";
 	struct ledger_run k = *r;
 	sqlite3_stmt *st = NULL;
-	int64_t newid;
 	int rc;
 
 	k.kind = kind;
 	if ((rc = validate(&k, k.start, k.end, k.currency,
 			   ledger_known(k.cost) || ledger_known(k.price_per_hour), err, errlen)))
 		return rc;
-	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("recording a run"), err, errlen))
-		return -1;
 	if ((rc = sqlite3_prepare_v2(l->db, sql, -1, &st, NULL)) != SQLITE_OK)
 		goto out_db_error;
 	bind_run(st, &k);
@@ -198,21 +157,129 @@ static int insert_run(struct ledger *l, const struct ledger_run *r, const char *
 	if ((rc = sqlite3_step(st)) != SQLITE_DONE)
 		goto out_db_error;
 	sqlite3_finalize(st);
-	st = NULL;
-	newid = sqlite3_last_insert_rowid(l->db);
-	if (write_tags(l, newid, k.tags, err, errlen))
+	*id = sqlite3_last_insert_rowid(l->db);
+	return write_tags(l, *id, k.tags, err, errlen);
+out_db_error:
+	sqlite3_finalize(st);
+	return ldb_error(l, rc, _("recording a run"), err, errlen);
+}
+
+static int insert_run(struct ledger *l, const struct ledger_run *r, const char *kind,
+		      const char *status, int64_t *id, char *err, size_t errlen)
+{
+	struct ledger_run k = *r;
+	int64_t newid;
+	int rc;
+
+	k.kind = kind;
+	/* refused before any lock is taken */
+	if ((rc = validate(&k, k.start, k.end, k.currency,
+			   ledger_known(k.cost) || ledger_known(k.price_per_hour), err, errlen)))
+		return rc;
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("recording a run"), err, errlen))
+		return -1;
+	if ((rc = insert_locked(l, &k, kind, status, &newid, err, errlen)))
 		goto out_rollback;
-	if ((rc = sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
-		goto out_db_error;
+	if ((rc = sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
+		rc = ldb_error(l, rc, _("recording a run"), err, errlen);
+		goto out_rollback;
+	}
 	if (id)
 		*id = newid;
 	return 0;
-out_db_error:
-	ldb_error(l, rc, _("recording a run"), err, errlen);
-	sqlite3_finalize(st);
 out_rollback:
 	ldb_rollback(l);
-	return -1;
+	return rc;
+}
+
+/* Is a run that was in the ledger before this import (id <= before) the
+ * same as r: start, end, cost, currency, command, host and GPU? 1, 0, or -1. */
+static int run_known(struct ledger *l, sqlite3_stmt *st, const struct ledger_run *r, int64_t before,
+		     char *err, size_t errlen)
+{
+	int rc;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, before);
+	ldb_bind_real(st, 2, r->start);
+	ldb_bind_real(st, 3, r->end);
+	ldb_bind_real(st, 4, r->cost);
+	ldb_bind_str(st, 5, r->currency);
+	ldb_bind_str(st, 6, r->command);
+	ldb_bind_str(st, 7, r->host);
+	ldb_bind_str(st, 8, r->gpu_type);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return ldb_error(l, rc, _("importing runs"), err, errlen);
+}
+
+int ledger_import_runs(struct ledger *l, const struct ledger_run *runs, size_t n, size_t *added,
+		       size_t *known, size_t *bad, char *err, size_t errlen)
+{
+	static const char known_sql[] =
+		"SELECT 1 FROM runs WHERE id <= ?1 AND started_at = ?2 AND ended_at IS ?3 AND "
+		"cost IS ?4 AND currency IS ?5 AND command IS ?6 AND host IS ?7 AND gpu_type IS ?8 "
+		"LIMIT 1";
+	sqlite3_stmt *st = NULL;
+	long long before = 0;
+	size_t nadd = 0, nknown = 0;
+	int rc;
+
+	*bad = n;
+	/* every run is checked before any lock is taken */
+	for (size_t i = 0; i < n; i++)
+		if ((rc = validate(&runs[i], runs[i].start, runs[i].end, runs[i].currency,
+				   ledger_known(runs[i].cost) || ledger_known(runs[i].price_per_hour),
+				   err, errlen))) {
+			*bad = i;
+			return rc;
+		}
+	/* IMMEDIATE: the write lock from the first read, so that two imports
+	 * of one file are serialised and the second finds the first's runs */
+	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("importing runs"), err, errlen))
+		return -1;
+	if ((rc = sqlite3_prepare_v2(l->db, "SELECT coalesce(max(id), 0) FROM runs", -1, &st, NULL)) !=
+	    SQLITE_OK || (rc = sqlite3_step(st)) != SQLITE_ROW)
+		goto out_db_error;
+	before = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if ((rc = sqlite3_prepare_v2(l->db, known_sql, -1, &st, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	for (size_t i = 0; i < n; i++) {
+		int64_t id;
+		if ((rc = run_known(l, st, &runs[i], before, err, errlen)) < 0) {
+			*bad = i;
+			goto out_rollback;
+		}
+		if (rc) {
+			nknown++;
+			continue;
+		}
+		if ((rc = insert_locked(l, &runs[i], runs[i].kind ? runs[i].kind : "manual", "finished",
+					&id, err, errlen))) {
+			*bad = i;
+			goto out_rollback;
+		}
+		nadd++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if ((rc = sqlite3_exec(l->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+		goto out_db_error;
+	if (added)
+		*added = nadd;
+	if (known)
+		*known = nknown;
+	*bad = n;
+	return 0;
+out_db_error:
+	rc = ldb_error(l, rc, _("importing runs"), err, errlen);
+out_rollback:
+	sqlite3_finalize(st);
+	ldb_rollback(l);
+	return rc;
 }
 
 int ledger_begin_run(struct ledger *l, const struct ledger_run *r, int64_t *id,

@@ -165,6 +165,24 @@ printf 'x,y\n1,2\n' >nohead.csv
 expect_err "import a foreign CSV" 2 "nohead.csv:1: header: expected the columns of 'ledger export --csv'" \
 	"$G" ledger --ledger "$B" import --csv nohead.csv
 
+# --to before the bill's first line: the default --from stops at --to, never
+# a reversed period (issue 26, item 14: bill-audit-inverted-period)
+L=$T/inv.db
+printf 'time,end,item,resource,kind,quantity,unit,amount,currency,provider,service\n2024-03-05T10:00:00Z,2024-03-05T13:00:00Z,gpu hours,i-1,gpu,3,h,9,USD,other,c\n' >inv.csv
+"$G" bill --ledger "$L" import inv.csv >/dev/null || bad "import inv.csv"
+expect_ok "audit --to before the bill" "^USD: nothing to audit before --to 2024-01-01T00:00:00Z" \
+	"$G" bill --ledger "$L" audit --to 2024-01-01
+grep -q "2024-03-05T10:00:00Z to 2024-01-01" "$T/out" && bad "a reversed period: $(cat "$T/out")" || ok
+if [ "$HAVE_PY" = 1 ]; then
+	run "$G" bill --ledger "$L" audit --to 2024-01-01 --json
+	python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["audits"][0]; assert a["from"] <= a["to"] and a["lines"] == 0, a' \
+		"$T/out" && ok || bad "audit --to before the bill, JSON: $(cat "$T/out")"
+else
+	echo "SKIP bill audit --json period check: python3 missing"
+fi
+expect_ok "audit --to inside the bill" "^USD, 2024-03-05T10:00:00Z to 2024-03-05T12:00:00Z: 1 lines, 6.00 USD" \
+	"$G" bill --ledger "$L" audit --to 2024-03-05T12:00:00Z
+
 # help, man page, README
 expect_ok "help" "bill import FILE" "$G" help bill
 grep -q 'fBbill' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 lacks bill"

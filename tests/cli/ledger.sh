@@ -388,4 +388,41 @@ PY
 	fi
 fi
 
+# --- ledger import --csv: all or nothing, checked as `ledger add` is, and
+# imports at once store each run once (issue 26, item 5: ledger-import-partial,
+# ledger-import-race)
+IH='id,kind,status,start,end,start_unix,end_unix,hours,command,host,gpu_type,gpu_count,price_per_hour,currency,billing_mode,cost,exit_status,restarts,idle_seconds,stop_reason,log_path,tags,notes,problems,recorded_at_unix'
+IR1='1,manual,finished,,,1709632800,1709640000,2,python a.py,h1,A100,1,,USD,,5,,,,,,x,,,'
+IR2='2,manual,finished,,,1709640000,1709650000,2,python b.py,h1,A100,1,,USD,,5,,,,,,y,,,'
+LONGTAG=TTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTTT
+printf '%s\n%s\n%s\n' "$IH" "$IR1" "2,manual,finished,,,1709640000,1709650000,2,python b.py,h1,A100,1,,USD,,5,,,,,,$LONGTAG,,," >imp_tag.csv
+printf '%s\n%s\n%s\n' 'start,end,cost,currency,tags' '2024-03-05T10:00:00Z,,1,USD,good' \
+	'1969-12-31T23:00:00Z,,1,USD,bad' >imp_1969.csv
+for f in "imp_tag:3: tags: expected tags of at most 63" "imp_1969:3: start: expected unix seconds between 0"; do
+	IL=$T/imp-${f%%:*}.db
+	expect_err "import ${f%%:*} refused" 2 "${f%%:*}.csv:${f#*:}" \
+		"$G" ledger --ledger "$IL" import --csv "${f%%:*}.csv"
+	expect_ok "import ${f%%:*} stored nothing" '^no runs recorded' "$G" ledger --ledger "$IL" list
+done
+# the same check as `ledger add`: a tag it refuses is refused by import with its words
+run "$G" ledger --ledger "$T/imp-add.db" add --cost 1USD --tag "$LONGTAG"
+ADDERR=$(sed 's/^gpurent ledger add: //' "$T/err")
+expect_err "import refuses what add refuses" 2 "imp_tag.csv:3: $ADDERR" \
+	"$G" ledger --ledger "$T/imp-tag2.db" import --csv imp_tag.csv
+# three imports of one file at once, 100 times, on a fresh ledger (created
+# by none of them before, or by a read first): each run stored once
+printf '%s\n%s\n%s\n' "$IH" "$IR1" "$IR2" >imp_race.csv
+RL=$T/race.db dup=0 failed=0
+for k in $(seq 1 100); do
+	rm -f "$RL" "$RL-wal" "$RL-shm"
+	[ $((k % 2)) = 0 ] && "$G" ledger --ledger "$RL" list >/dev/null
+	"$G" ledger --ledger "$RL" import --csv imp_race.csv >/dev/null 2>"$T/race1" & p1=$!
+	"$G" ledger --ledger "$RL" import --csv imp_race.csv >/dev/null 2>"$T/race2" & p2=$!
+	"$G" ledger --ledger "$RL" import --csv imp_race.csv >/dev/null 2>"$T/race3" & p3=$!
+	for p in $p1 $p2 $p3; do wait $p || failed=$((failed + 1)); done
+	n=$("$G" ledger --ledger "$RL" export --csv | wc -l)
+	[ "$n" = 3 ] || { dup=$((dup + 1)); [ "$dup" = 1 ] && "$G" ledger --ledger "$RL" list --limit 0 >"$T/race-list"; }
+done
+[ "$dup" = 0 ] && [ "$failed" = 0 ] && ok || bad "import race: runs stored more than once in $dup/100 trials, $failed imports failed: $(cat "$T/race-list" "$T/race1" 2>/dev/null | head -5)"
+
 finish

@@ -86,6 +86,24 @@ assert abs(sum(parts) - m["total_bytes"] / 1e9) < 0.005 * len(parts), (sum(parts
 PY
 fi
 
+# more weeks than bars: nothing vanishes (issue 26, item 10: report-spend-64-weeks);
+# 100 weekly lines of 1..100 USD, 5050 USD in all
+awk 'BEGIN { print "time,end,item,resource,kind,quantity,unit,amount,currency"
+	for (i = 0; i < 100; i++) printf "%d,%d,gpu-h,r,gpu,1,h,%d,USD\n", 1704067200 + i * 604800, 1704070800 + i * 604800, i + 1 }' >weeks.csv
+"$G" bill --ledger "$T/w.db" import weeks.csv >/dev/null || bad "import weeks.csv"
+expect_ok "report of 100 weeks" "^wrote w.html$" "$G" report --ledger "$T/w.db" --out w.html
+"$G" report --ledger "$T/w.db" --svg spend >w-spend.svg || bad "--svg spend of 100 weeks"
+# the bars (an "earlier" bar and the 63 latest weeks) and the table's total add up to all of it
+sed -n 's/.*<text class="v"[^>]*>\([-0-9.]*\)<\/text>.*/\1/p' w-spend.svg | tr ' ' '\n' >w-vals
+awk '{ s += $1; n++ } END { exit !(n == 64 && s > 5049.99 && s < 5050.01) }' w-vals && ok \
+	|| bad "the spend chart's bars: $(wc -l <w-vals) bars, $(awk '{ s += $1 } END { print s }' w-vals) USD of 5050"
+grep -q 'earlier (37 weeks)' w-spend.svg && ok || bad "the chart names no 'earlier' bar"
+grep -q 'the first bar sums the 37 weeks before 2024-W38' w.html && ok || bad "the page does not say what the first bar sums"
+grep -q '<tr class="sum"><td class="k">total</td><td class="n">5050.00</td>' w.html && ok \
+	|| bad "the spend table's total is not 5050.00: $(grep -o '<tr class="sum">[^/]*' w.html | head -1)"
+[ "$(grep -o '<tr><td class="k">202[45]-W[0-9]*</td>' w.html | sort -u | wc -l)" = 100 ] && ok \
+	|| bad "the spend table does not list the 100 weeks"
+
 # the browser
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROME" ]; then

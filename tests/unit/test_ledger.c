@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "../../src/core/ledger_import.h"
 #include "../../src/store/ledger.h"
 
 static char tmpdir[256];
@@ -885,6 +886,60 @@ static void test_list_order(void **state)
 	ledger_close(l);
 }
 
+/* ledger import: every row checked as ledger_add() checks it before
+ * anything is stored, and one transaction (issue 26: ledger-import-partial) */
+static void test_import_all_or_nothing(void **state)
+{
+	static const char good[] =
+		"start_unix,end_unix,cost,currency,command,tags\n"
+		"1709632800,1709640000,5,USD,a,x\n"
+		"1709640000,1709650000,5,USD,b,y\n"
+		"1709640000,1709650000,5,USD,b,y\n";
+	static const char bad_start[] =
+		"start,cost,currency,tags\n"
+		"2024-03-05T10:00:00Z,1,USD,good\n"
+		"1969-12-31T23:00:00Z,1,USD,bad\n";
+	const char *path = tmp_path("import.db");
+	struct ledger *l = open_ok(path);
+	struct ledger_import im;
+	struct ledger_entries es = {0};
+	struct ledger_run bad[2];
+	char err[1024] = "", tag[80];
+	size_t added = 9, known = 9, at = 9;
+
+	(void)state;
+	assert_int_equal(ledger_import_parse(bad_start, sizeof(bad_start) - 1, "b.csv", &im, err, sizeof(err)), -1);
+	assert_string_equal(err, "b.csv:3: start: expected unix seconds between 0 and 1e+11");
+	assert_null(im.runs);
+	assert_int_equal(ledger_import_parse(good, sizeof(good) - 1, "g.csv", &im, err, sizeof(err)), 0);
+	assert_int_equal(im.n, 3);
+	assert_int_equal(im.lines[2], 4);
+	/* the two equal rows of one file are both new: only what was stored
+	 * before the import began is "already in the ledger" */
+	assert_int_equal(ledger_import_runs(l, im.runs, im.n, &added, &known, &at, err, sizeof(err)), 0);
+	assert_true(added == 3 && known == 0 && at == 3);
+	assert_int_equal(ledger_import_runs(l, im.runs, im.n, &added, &known, &at, err, sizeof(err)), 0);
+	assert_true(added == 0 && known == 3);
+	ledger_import_free(&im);
+	/* a run the store refuses, second of two: nothing stored */
+	memset(tag, 'T', 70);
+	tag[70] = '\0';
+	ledger_run_init(&bad[0]);
+	bad[0].start = 1e9;
+	bad[0].cost = 1;
+	bad[0].currency = "USD";
+	bad[1] = bad[0];
+	bad[1].start = 2e9;
+	bad[1].tags = tag;
+	assert_int_equal(ledger_import_runs(l, bad, 2, &added, &known, &at, err, sizeof(err)), LEDGER_INVALID);
+	assert_int_equal(at, 1);
+	assert_string_equal(err, "tags: expected tags of at most 63 characters each");
+	assert_int_equal(ledger_list(l, LEDGER_OLDEST_FIRST, 0, &es, err, sizeof(err)), 0);
+	assert_int_equal(es.n, 3);
+	ledger_entries_free(&es);
+	ledger_close(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -903,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_failed_migration_changes_nothing),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_list_order),
+		cmocka_unit_test(test_import_all_or_nothing),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
