@@ -27,6 +27,8 @@ static bool has_control(const char *s)
 
 static bool gres_type_ok(const char *s)
 {
+	if (strlen(s) > 63)
+		return false;
 	for (const char *p = s; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_-.", *p))
 			return false;
@@ -56,8 +58,8 @@ int slurm_script_check(const struct slurm_emit *e, char *err, size_t errlen)
 		}
 	}
 	if (e->gpu_type && !gres_type_ok(e->gpu_type)) {
-		snprintf(err, errlen, CE_("--gpu-type: expected a GRES type (letters, digits, '_', '-' or '.', "
-			 "such as a100), got '%s'"), e->gpu_type);
+		snprintf(err, errlen, CE_("--gpu-type: expected a GRES type (at most 63 letters, digits, '_', "
+			 "'-' or '.', such as a100), got '%s'"), e->gpu_type);
 		return -1;
 	}
 	if (e->log_dir && strchr(e->log_dir, '\\')) {

@@ -39,7 +39,7 @@ struct slurm_emit {
  * Whether every value of e can go into the script as it is: no control
  * byte (a newline would end an #SBATCH or comment line and start a command;
  * \v, \f, \r split sbatch's words), none empty, a GPU type that is one GRES
- * type (letters, digits, '_', '-', '.'), a log directory without '\\' (it
+ * type (at most 63 letters, digits, '_', '-', '.'), a log directory without '\\' (it
  * turns off Slurm's %j and %x in --output). 0, or -1 with "--OPTION:
  * expected ..., got 'VALUE'" in err (the words of CMD as "CMD: ...").
  */
