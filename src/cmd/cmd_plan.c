@@ -653,6 +653,8 @@ static int emit_slurm(const struct plan_result *r, char **cmd)
 	e.in.ckpt_write_s = round(c->ckpt_write_s);
 	e.requeues = SLURM_EMIT_REQUEUES;
 	e.cmd = cmd;
+	if (slurm_script_check(&e, err, sizeof(err)))
+		return msg_usage(_("--emit slurm: %s"), err);
 	if (slurm_gen_plan(&e.in, &e.g, err, sizeof(err)))
 		return msg_fail(_("--emit slurm: %s"), err);
 	if (slurm_emit_mkdirs(&e, err, sizeof(err)))

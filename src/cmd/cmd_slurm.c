@@ -1,6 +1,6 @@
 /*
  * cmd_slurm.c - `gpurent slurm script|lint`: write an sbatch script for a
- * job (the generator of src/cli/slurmemit.c, shared with plan --emit
+ * job (the generator of src/core/slurm_script.c, shared with plan --emit
  * slurm), and check one for the mistakes sbatch takes silently (the rules:
  * src/core/slurm.h; the words: here). The story: docs/slurm.md.
  */
@@ -222,6 +222,14 @@ static void say(const char *file, const struct slurm_finding *f)
 			  "both (--gres=gpu:1 with --gpus=2 asks for two nodes); keep one of them"), file, f->line,
 			f->arg, f->value);
 		break;
+	case SLF_SBATCH_STOP:
+		if (f->num == SLURM_SBARG_COLON)
+			put_line(_("%s:%zu: a word of the directive starts with ':': sbatch refuses the script "
+				  "(Unexpected `:`); write OPTION=VALUE"), file, f->line);
+		else
+			put_line(_("%s:%zu: a quote is not closed on the line: sbatch refuses the script "
+				  "(Unmatched quote); close it, or escape it as \\' or \\\""), file, f->line);
+		break;
 	case SLF_ARRAY_OUTPUT:
 		put_line(_("%s:%zu: --array with %s=%s: every task of the array writes the same file; "
 			  "put %%a in the name (%%A_%%a)"), file, f->line, f->arg, f->value);
@@ -415,6 +423,9 @@ static int slurm_script_cmd(int argc, char **argv)
 	e.gpurent = gpurent;
 	e.requeues = requeues;
 	e.cmd = argv + dash + 1;
+	/* before anything is made: a value that would break the script's lines is refused */
+	if (slurm_script_check(&e, err, sizeof(err)))
+		return msg_usage("%s", err);
 	if (slurm_gen_plan(&e.in, &e.g, err, sizeof(err)))
 		return msg_usage("%s", err);
 	if (slurm_emit_mkdirs(&e, err, sizeof(err)))

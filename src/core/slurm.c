@@ -163,19 +163,19 @@ int slurm_parse_time(const char *v, double *s)
 			return -1;
 		/* days-hours, days-hours:minutes, days-hours:minutes:seconds */
 		*s = days * 86400.0 + f[0] * 3600.0 + (n > 1 ? f[1] * 60.0 : 0) + (n > 2 ? (double)f[2] : 0);
-		return 0;
+	} else {
+		if ((n = colon_fields(v, end, f)) < 1 || n > 3)
+			return -1;
+		/* minutes, minutes:seconds, hours:minutes:seconds */
+		if (n == 1)
+			*s = f[0] * 60.0;
+		else if (n == 2)
+			*s = f[0] * 60.0 + (double)f[1];
+		else
+			*s = f[0] * 3600.0 + f[1] * 60.0 + (double)f[2];
 	}
-	if ((n = colon_fields(v, end, f)) < 1 || n > 3)
-		return -1;
-	/* minutes, minutes:seconds, hours:minutes:seconds */
-	if (n == 1)
-		*s = f[0] * 60.0;
-	else if (n == 2)
-		*s = f[0] * 60.0 + (double)f[1];
-	else
-		*s = f[0] * 3600.0 + f[1] * 60.0 + (double)f[2];
 	/* sbatch(1) --time: "A time limit of zero requests that no time limit
-	 * be imposed" */
+	 * be imposed", in the days forms too (0-00:00) */
 	if (*s == 0)
 		*s = -1;
 	return 0;
@@ -211,36 +211,91 @@ static void copy_n(char *dst, size_t cap, const char *src, size_t len)
 	dst[len] = '\0';
 }
 
-/* Split line (len bytes) into words as sbatch does: blanks separate, quotes
- * group, an unquoted '#' after a blank starts a comment. Returns the count. */
-#define MAX_WORDS 32
-static size_t split_words(const char *p, size_t len, char words[MAX_WORDS][256])
+/* isspace() in the C locale, which sbatch's reader calls. */
+static bool sb_space(char c)
 {
-	size_t n = 0, i = 0;
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
 
-	while (i < len && n < MAX_WORDS) {
-		size_t w = 0;
-		char q = 0;
-		while (i < len && (p[i] == ' ' || p[i] == '\t'))
-			i++;
-		if (i >= len || p[i] == '#')
-			break;
-		while (i < len && (q || (p[i] != ' ' && p[i] != '\t'))) {
-			char c = p[i++];
-			if (q && c == q) {
-				q = 0;
-				continue;
-			}
-			if (!q && (c == '"' || c == '\'')) {
-				q = c;
-				continue;
-			}
-			if (w < 255)
-				words[n][w++] = c;
-		}
-		words[n][w] = '\0';
-		n++;
+int slurm_sbatch_arg(const char *p, size_t len, size_t *pos, char *out, size_t cap, size_t *outlen)
+{
+	size_t i = *pos, w = 0;
+	bool esc = false, any = false;
+	char q = 0;
+
+	if (cap)
+		out[0] = '\0';
+	*outlen = 0;
+	/* the line is a C string to sbatch: it ends at a NUL byte */
+	len = i + strnlen(p + i, len - i);
+	while (i < len && sb_space(p[i]))
+		i++;
+	/* a "hetjob"/"packjob" word is blanked, which ends the line's reading */
+	if ((len - i >= 6 && !strncasecmp(p + i, "hetjob", 6) && (len - i == 6 || sb_space(p[i + 6]))) ||
+	    (len - i >= 7 && !strncasecmp(p + i, "packjob", 7) && (len - i == 7 || sb_space(p[i + 7])))) {
+		*pos = len;
+		return SLURM_SBARG_END;
 	}
+	if (i < len && p[i] == ':') {
+		*pos = i;
+		return SLURM_SBARG_COLON;
+	}
+	while (i < len && (q || !sb_space(p[i]))) {
+		char c = p[i];
+		if (esc) {
+			esc = false;
+		} else if (c == '\\') {
+			/* Slurm 24.05: "\ " is a space of the word (before it, the
+			 * escape is dropped and the space ends the word) */
+			if (++i < len && p[i] == ' ') {
+				c = ' ';
+			} else {
+				esc = true;
+				continue;
+			}
+		} else if (q) {
+			if (c == q) {
+				q = 0;
+				i++;
+				continue;
+			}
+		} else if (c == '"' || c == '\'') {
+			q = c;
+			i++;
+			continue;
+		} else if (c == '#') {
+			break;   /* an unescaped '#': the rest of the line is a comment */
+		}
+		if (w + 1 < cap)
+			out[w] = c;
+		w++;
+		any = true;
+		i++;
+	}
+	*pos = i;
+	if (q)
+		return SLURM_SBARG_UNMATCHED;
+	if (cap)
+		out[w < cap ? w : cap - 1] = '\0';
+	*outlen = w;
+	/* sbatch's reader returns no argument for a word that copied nothing
+	 * ('' alone, or a '#'), and the line ends there */
+	return any ? SLURM_SBARG_WORD : SLURM_SBARG_END;
+}
+
+/* Split line (len bytes) into words with slurm_sbatch_arg(). Returns the
+ * count; *status: 0, or the SLURM_SBARG_* that made sbatch stop. */
+#define MAX_WORDS 32
+static size_t split_words(const char *p, size_t len, char words[MAX_WORDS][256], int *status)
+{
+	size_t n = 0, pos = 0, wl;
+	int rc;
+
+	*status = 0;
+	while (n < MAX_WORDS && (rc = slurm_sbatch_arg(p, len, &pos, words[n], 256, &wl)) == SLURM_SBARG_WORD)
+		n++;
+	if (n < MAX_WORDS && rc < 0)
+		*status = rc;
 	return n;
 }
 
@@ -255,7 +310,13 @@ static bool asks_gpus(const char *rest)
 static void add_directives(struct slurm_script *s, size_t line, const char *p, size_t len, bool non_ascii)
 {
 	char words[MAX_WORDS][256];
-	size_t n = split_words(p, len, words);
+	int status;
+	size_t n = split_words(p, len, words, &status);
+
+	if (status && !s->sbatch_stop_line && !s->first_command) {
+		s->sbatch_stop_line = line;
+		s->sbatch_stop = status;
+	}
 
 	for (size_t i = 0; i < n && s->ndir < SLURM_MAX_DIRECTIVES; i++) {
 		struct slurm_directive *d = &s->dir[s->ndir++];
@@ -301,7 +362,8 @@ static void gpu_program(const char *p, size_t len, char *out, size_t n)
 {
 	static const char *const progs[] = {"python", "python3", "torchrun", "accelerate", "deepspeed"};
 	char words[MAX_WORDS][256];
-	size_t nw = split_words(p, len, words);
+	int status;
+	size_t nw = split_words(p, len, words, &status);
 
 	out[0] = '\0';
 	for (size_t i = 0; i < nw; i++) {
@@ -362,7 +424,8 @@ int slurm_script_parse(const char *buf, size_t len, const char *fname, const str
 			add_directives(s, line, p + 7, n - 7, non_ascii);
 			continue;
 		}
-		while (k < n && (p[k] == ' ' || p[k] == '\t'))
+		/* sbatch: a line that is blank or whose first non-blank is '#' is no command */
+		while (k < n && sb_space(p[k]))
 			k++;
 		if (k == n)
 			continue;
@@ -652,6 +715,10 @@ size_t slurm_lint(const struct slurm_script *s, const struct slurm_optdb *db,
 
 	if (s->crlf_line)
 		add(&k, SLF_CRLF, s->crlf_line);
+	if (s->sbatch_stop_line) {
+		f = add(&k, SLF_SBATCH_STOP, s->sbatch_stop_line);
+		f->num = s->sbatch_stop;
+	}
 	if (s->shebang_line != 1) {
 		if (s->shebang_line)
 			add(&k, SLF_SHEBANG_MISPLACED, s->shebang_line);

@@ -61,6 +61,26 @@ void slurm_format_time(double s, char *buf, size_t n);
 
 /* ---- the script ---- */
 
+/* What slurm_sbatch_arg() read. */
+enum slurm_sbarg {
+	SLURM_SBARG_UNMATCHED = -2,   /* a quote not closed on the line: sbatch refuses the script */
+	SLURM_SBARG_COLON = -1,       /* a word starts with ':': sbatch refuses the script */
+	SLURM_SBARG_END = 0,          /* no more words: the line's end, a '#', an empty word, "hetjob" */
+	SLURM_SBARG_WORD = 1,
+};
+
+/*
+ * One word of an #SBATCH line (p, len bytes, after "#SBATCH") from *pos,
+ * read as sbatch's get_argument() (src/sbatch/opt.c of Slurm 24.05) reads
+ * it: isspace() separates; '\' makes the next byte plain, in quotes too
+ * ("\ " a space of the word: before 24.05 the space ends the word); ' and "
+ * group; an unescaped '#' ends the line; a word that copies nothing ('')
+ * ends it too; a NUL ends the line. The word into out (cap bytes, cut
+ * there, terminated), its full length in *outlen; *pos moves past it.
+ * Returns an enum slurm_sbarg.
+ */
+int slurm_sbatch_arg(const char *p, size_t len, size_t *pos, char *out, size_t cap, size_t *outlen);
+
 struct slurm_directive {
 	size_t line;
 	char name[32];        /* long name ("" when the word is no option of db) */
@@ -88,6 +108,8 @@ struct slurm_script {
 	size_t nnear;
 	size_t lines;
 	size_t first_command;     /* line of the first command, 0 none */
+	size_t sbatch_stop_line;  /* first #SBATCH line sbatch refuses to read (above the first command), 0 none */
+	int sbatch_stop;          /* and why: SLURM_SBARG_UNMATCHED or SLURM_SBARG_COLON */
 	size_t crlf_line;         /* first line ending in CR LF, 0 none */
 	size_t shebang_line;      /* line of a "#!", 0 none */
 	size_t gpu_cmd_line;      /* first command running python/torchrun/accelerate/deepspeed */
@@ -135,6 +157,7 @@ enum slurm_finding_code {
 	SLF_MEM_BOTH,          /* line (the second), arg, value (the other option) */
 	SLF_GRES_AND_GPUS,     /* line, arg, value */
 	SLF_ARRAY_OUTPUT,      /* line (--output), arg (the option), value (its name) */
+	SLF_SBATCH_STOP,       /* line; num: SLURM_SBARG_UNMATCHED (a quote not closed) or _COLON */
 };
 
 struct slurm_finding {

@@ -129,6 +129,53 @@ run "$G" slurm script --nodes 2 --gpus 4 --time 1h -- torchrun t.py
 grep -q '^srun --ntasks-per-node=1 gpurent run' "$T/out" && grep -q -- '--signal=USR1@120' "$T/out" &&
 	grep -q -- '--gres=gpu:4' "$T/out" && grep -q -- '--cpus-per-task=32' "$T/out" && ok || bad "multi-node: $(cat "$T/out")"
 
+# ---- values that would break the script's lines (issue 26 item 4, repro slurm-script-newline) ----
+mkdir -p "$T/inj" && cd "$T/inj" || exit 1
+nl=$(printf 'a\ntouch INJECTED #')
+for o in job-name partition account log-dir ckpt-dir conda; do
+	run "$G" slurm script --work 1h --max-time 24h --$o "$nl" --gpurent true -- true
+	[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+		grep -Fq -- "--$o: expected a value without control characters" "$T/err" && ok ||
+		bad "--$o with a newline: exit $rc, $(cat "$T/out" "$T/err")"
+done
+for c in '\v' '\f' '\r' '\t' '\033'; do
+	run "$G" slurm script --work 1h --max-time 24h --account "$(printf "a${c}b")" -- true
+	[ "$rc" -eq 2 ] && ! grep -q "$(printf '\033')" "$T/err" && ok || bad "--account with $c: exit $rc"
+done
+run "$G" slurm script --work 1h --max-time 24h -- python -c "$(printf 'x\ntouch INJECTED')"
+[ "$rc" -eq 2 ] && grep -Fq "CMD: expected words without control characters" "$T/err" && ok || bad "CMD with a newline: exit $rc"
+expect_err "--gpu-type with a comma" 2 "--gpu-type: expected a GRES type" "$G" slurm script --time 1h --gpu-type a100,lic:x -- true
+expect_err "--log-dir with a backslash" 2 "--log-dir: expected a directory without" "$G" slurm script --time 1h --log-dir 'lo\gs' -- true
+expect_err "an empty --partition" 2 "--partition: expected a value, got an empty one" "$G" slurm script --time 1h --partition '' -- true
+[ ! -e INJECTED ] && [ -z "$(ls)" ] && ok || bad "a refused script made something: $(ls)"
+# values sbatch's reader must see whole: quotes, '#', '\', blanks, '%'
+JN="bob's \"run\" #1 a\\b"
+run "$G" slurm script --work 1h --max-time 24h --job-name "$JN" --account 'a\b' --partition 'p#1' \
+	--log-dir 'lo gs%1' -- python train.py
+cp "$T/out" "$T/inj/odd.sbatch"
+[ "$rc" -eq 0 ] && grep -Fqx "#SBATCH --job-name='bob'\\''s \"run\" #1 a\\\\b'" odd.sbatch &&
+	grep -Fqx "#SBATCH --account='a\\\\b'" odd.sbatch && grep -Fqx "#SBATCH --partition='p#1'" odd.sbatch &&
+	grep -Fqx "#SBATCH --output='lo gs%%1/%x-%j.out'" odd.sbatch && ok || bad "odd values: $(head -12 odd.sbatch)"
+[ -d "lo gs%1" ] && ok || bad "odd values: the log directory 'lo gs%1' was not made"
+# every line up to the first command is a comment to the shell; bash runs it as written
+[ "$(sed -n '/^[^#]/{=;q;}' odd.sbatch)" = "$(grep -n '^mkdir -p ' odd.sbatch | cut -d: -f1)" ] && ok ||
+	bad "odd values: a line before mkdir is no comment"
+lint_clean "odd values: the generated script passes lint" odd.sbatch --max-time 24h
+cd "$T" || exit 1
+
+# ---- lint reads as sbatch reads (item 12, repros slurm-lint-backslash-hash, slurm-time-zero-days) ----
+cp "$ROOT/tests/data/slurm/lint-backslash-hash.sh" "$ROOT/tests/data/slurm/lint-hash-in-word.sh" \
+	"$ROOT/tests/data/slurm/time-zero-days.sh" "$T/"
+lint_clean "'a\\ b' and gpu:2#comment" lint-backslash-hash.sh --max-time 24h
+lint_has "'lo\\#gs' is lo#gs" lint-hash-in-word.sh 3 "--output is in 'lo#gs', which does not exist" --max-time 24h
+grep -q "is not valid" "$T/out" && bad "--time=1:00:00#... read as invalid: $(cat "$T/out")" || ok
+run "$G" slurm script --work 1h --max-time 24h --job-name "bob's run -x" -- python train.py
+cp "$T/out" "$T/q.sh"
+lint_clean "a job name with an apostrophe" q.sh --max-time 24h
+mk unmatched.sh "$H#SBATCH --job-name='a b\npython t.py\n"
+lint_has "an unmatched quote" unmatched.sh 4 "a quote is not closed on the line: sbatch refuses the script"
+lint_has "--time=0-00:00 is no limit" time-zero-days.sh 3 "--time=UNLIMITED is above the partition's limit of 01:00:00" --max-time 1h
+
 # ---- plan --emit slurm writes what slurm script writes ----
 run "$G" plan "$ROOT/examples/resnet50-imagenet.yaml" --access SJTU-HPC --only campus-hpc --gpu A100 --emit slurm -- python train.py
 if [ "$rc" -eq 0 ]; then
@@ -172,6 +219,26 @@ lint_clean "the drill's script passes lint (limit from scontrol)" drill.sbatch
 grep -q -- '--signal=B:USR1@30' "$T/drill.sbatch" && ok || bad "drill: lead $(grep signal "$T/drill.sbatch")"
 run sbatch --test-only "$T/drill.sbatch"
 [ "$rc" -eq 0 ] && ok || bad "sbatch --test-only: exit $rc $(cat "$T/err")"
+# the odd values as sbatch reads them: --test-only takes the script; the job has its name and
+# writes its log into 'lo gs%1' (--output 'lo gs%%1/...')
+"$G" slurm script --time 1m --cpus 1 --mem 200M --partition gpu --job-name "$JN" --gpurent "$G" \
+	--log-dir "$T/lo gs%1" --ckpt-dir "$T/ck-odd" -- true >"$T/odd2.sbatch"
+run sbatch --test-only "$T/odd2.sbatch"
+[ "$rc" -eq 0 ] && ok || bad "sbatch --test-only of the odd values: exit $rc $(cat "$T/err")"
+if oid=$(sbatch --parsable "$T/odd2.sbatch" 2>"$T/err"); then
+	scontrol show job "$oid" | grep -Fq "JobName=$JN" && ok || bad "sbatch read the job name as: $(scontrol show job "$oid" | grep JobName)"
+	deadline=$(( $(date +%s) + 120 ))
+	while [ "$(date +%s)" -lt "$deadline" ]; do
+		case $(scontrol -o show job "$oid" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p') in
+		COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|"") break;;
+		esac
+		sleep 1
+	done
+	ls "$T/lo gs%1/" | grep -q -- "-$oid\.out\$" && ok || bad "the odd values' job wrote no log in 'lo gs%1': $(ls "$T/lo gs%1/")"
+	scancel "$oid" 2>/dev/null
+else
+	bad "sbatch of the odd values: $(cat "$T/err")"
+fi
 id=$(sbatch --parsable "$T/drill.sbatch") || bad "sbatch: $id"
 # Slurm 22.05 holds a requeued job until now + 121 s (EligibleTime, reason
 # BeginTime); the test moves its start to now, as the owner may

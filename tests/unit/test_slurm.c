@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "../../src/core/slurm.h"
+#include "../../src/core/slurm_script.h"
 
 static struct slurm_optdb db;
 static struct slurm_script sc;
@@ -113,6 +114,15 @@ static void test_time(void **st)
 	assert_int_equal(slurm_parse_time("1:2:3:4", &s), -1);
 	assert_int_equal(slurm_parse_time("0", &s), 0);
 	assert_true(s == -1);   /* sbatch: zero is no limit */
+	/* in the days forms too (repro slurm-time-zero-days) */
+	assert_int_equal(slurm_parse_time("0-00:00", &s), 0);
+	assert_true(s == -1);
+	assert_int_equal(slurm_parse_time("0-0", &s), 0);
+	assert_true(s == -1);
+	assert_int_equal(slurm_parse_time("0-00:00:00", &s), 0);
+	assert_true(s == -1);
+	assert_int_equal(slurm_parse_time("0-00:01", &s), 0);
+	assert_true(s == 60);
 	assert_int_equal(slurm_parse_time("", &s), -1);
 	assert_int_equal(slurm_parse_time("1-", &s), -1);
 	char b[32];
@@ -395,6 +405,139 @@ static void test_gen(void **st)
 	assert_true(g.lead_s == 60);
 }
 
+/* The words of line as sbatch's reader gives them, joined by '|'; the status of the last read. */
+static int words(const char *line, char *out, size_t n)
+{
+	size_t pos = 0, wl, o = 0;
+	char w[256];
+	int rc;
+
+	out[0] = '\0';
+	while ((rc = slurm_sbatch_arg(line, strlen(line), &pos, w, sizeof(w), &wl)) == SLURM_SBARG_WORD) {
+		o += (size_t)snprintf(out + o, n - o, "%s%s", o ? "|" : "", w);
+		assert_true(o < n);
+		assert_int_equal(wl, strlen(w));
+	}
+	return rc;
+}
+
+/* sbatch's get_argument() (src/sbatch/opt.c), case by case (repro slurm-lint-backslash-hash). */
+static void test_sbatch_arg(void **st)
+{
+	char b[512];
+
+	(void)st;
+	assert_int_equal(words(" --job-name=a\\ b -p x", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "--job-name=a b|-p|x");
+	assert_int_equal(words(" --gres=gpu:2#two-cards --time=5", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "--gres=gpu:2");
+	assert_int_equal(words(" --output=lo\\#gs/x.out", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "--output=lo#gs/x.out");
+	/* what the generator writes for "bob's run -x" */
+	assert_int_equal(words(" --job-name='bob'\\''s run -x'", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "--job-name=bob's run -x");
+	/* '\' escapes inside quotes too; '#' and blanks inside quotes are the word's */
+	assert_int_equal(words(" --account='a\\\\b # c' \"d\\\"e\"", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "--account=a\\b # c|d\"e");
+	/* isspace(): \v and \f separate words */
+	assert_int_equal(words(" --account=a\vb\fc", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "--account=a|b|c");
+	/* an empty word ends the line; so does hetjob */
+	assert_int_equal(words(" --x '' --time=5", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "--x");
+	assert_int_equal(words(" hetjob --time=5", b, sizeof(b)), SLURM_SBARG_END);
+	assert_string_equal(b, "");
+	assert_int_equal(words(" --job-name='a b", b, sizeof(b)), SLURM_SBARG_UNMATCHED);
+	assert_int_equal(words(" --time=5 :x", b, sizeof(b)), SLURM_SBARG_COLON);
+	assert_string_equal(b, "--time=5");
+}
+
+/* lint reads as sbatch reads (repro slurm-lint-backslash-hash) */
+static void test_lint_reader(void **st)
+{
+	size_t n;
+	const struct slurm_directive *d;
+	const struct slurm_finding *f;
+
+	(void)st;
+	n = lint("#!/bin/bash\n#SBATCH --gres=gpu:2#two-cards\n#SBATCH --time=01:00:00\n#SBATCH --job-name=a\\ b\n"
+		 "python train.py\n");
+	assert_int_equal(n, 0);
+	assert_non_null(d = slurm_script_get(&sc, "job-name"));
+	assert_string_equal(d->value, "a b");
+	n = lint("#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH --time=1:00:00#--gres=gpu:1\n#SBATCH --output=lo\\#gs/x.out\n"
+		 "python train.py\n");
+	assert_int_equal(n, 0);
+	assert_non_null(d = slurm_script_get(&sc, "output"));
+	assert_string_equal(d->value, "lo#gs/x.out");
+	assert_non_null(d = slurm_script_get(&sc, "time"));
+	assert_string_equal(d->value, "1:00:00");
+	n = lint(GOOD "#SBATCH --job-name='bob'\\''s run -x'\npython t.py\n");
+	assert_int_equal(n, 0);
+	n = lint(GOOD "#SBATCH --job-name='bob\npython t.py\n");
+	assert_non_null(f = has(n, SLF_SBATCH_STOP));
+	assert_int_equal(f->line, 4);
+	assert_true(f->num == SLURM_SBARG_UNMATCHED);
+	/* a line of blanks and \f is no command to sbatch */
+	n = lint("#!/bin/bash\n\f \n#SBATCH --gres=gpu:1\npython t.py\n");
+	assert_null(has(n, SLF_AFTER_COMMAND));
+	/* --time=0-00:00 is no limit, as --time=0 (repro slurm-time-zero-days) */
+	n = lint_env("#!/bin/bash\n#SBATCH --gres=gpu:1\n#SBATCH --time=0-00:00\npython t.py\n", 3600);
+	assert_non_null(f = has(n, SLF_TIME_OVER_LIMIT));
+	assert_true(f->num == -1);
+}
+
+/* The generator refuses what would break its lines and quotes for sbatch (repro slurm-script-newline). */
+static void test_script(void **st)
+{
+	char py[] = "python", train[] = "train.py", nl[] = "a\nb";
+	char *cmd[] = {py, train, NULL};
+	struct slurm_emit e = {.cmd = cmd, .in = {.time_s = 3600}};
+	struct strbuf b = STRBUF_INIT;
+	const struct slurm_directive *d;
+
+	(void)st;
+	assert_int_equal(slurm_gen_plan(&e.in, &e.g, err, sizeof(err)), 0);
+	e.job_name = "a\ntouch INJECTED #";
+	assert_int_equal(slurm_script_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--job-name: expected a value without control characters"));
+	e.job_name = "ok";
+	e.account = "a\vb";
+	assert_int_equal(slurm_script_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--account:"));
+	e.account = NULL;
+	e.gpu_type = "a100,license:x";
+	assert_int_equal(slurm_script_check(&e, err, sizeof(err)), -1);
+	e.gpu_type = NULL;
+	e.log_dir = "lo\\gs";
+	assert_int_equal(slurm_script_check(&e, err, sizeof(err)), -1);
+	e.log_dir = "lo gs%1";
+	cmd[1] = nl;
+	assert_int_equal(slurm_script_check(&e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "CMD:"));
+	cmd[1] = train;
+	e.job_name = "bob's \"run\" #1";
+	e.account = "a\\b";
+	e.partition = "p#1";
+	assert_int_equal(slurm_script_check(&e, err, sizeof(err)), 0);
+	slurm_script_render(&e, &b);
+	assert_false(b.oom);
+	assert_non_null(strstr(b.p, "#SBATCH --account='a\\\\b'\n"));
+	assert_non_null(strstr(b.p, "#SBATCH --job-name='bob'\\''s \"run\" #1'\n"));
+	assert_non_null(strstr(b.p, "#SBATCH --output='lo gs%%1/%x-%j.out'\n"));
+	if (slurm_script_parse(b.p, b.len, "job.sh", &db, &sc, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_non_null(d = slurm_script_get(&sc, "job-name"));
+	assert_string_equal(d->value, "bob's \"run\" #1");
+	assert_non_null(d = slurm_script_get(&sc, "account"));
+	assert_string_equal(d->value, "a\\b");
+	assert_non_null(d = slurm_script_get(&sc, "partition"));
+	assert_string_equal(d->value, "p#1");
+	assert_non_null(d = slurm_script_get(&sc, "output"));
+	assert_string_equal(d->value, "lo gs%%1/%x-%j.out");
+	strbuf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +558,9 @@ int main(void)
 		cmocka_unit_test(test_conda),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_gen),
+		cmocka_unit_test(test_sbatch_arg),
+		cmocka_unit_test(test_lint_reader),
+		cmocka_unit_test(test_script),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
