@@ -32,6 +32,8 @@ command -v chromium >/dev/null 2>&1 || tools="$tools chromium"
 { command -v fc-list >/dev/null 2>&1 && fc-list :lang=zh | grep -q .; } || tools="$tools fonts-wqy-microhei"
 # ps/pgrep for the guard tests' orphan checks.
 command -v pgrep >/dev/null 2>&1 || tools="$tools procps"
+# ssh-keygen: tests/cli/release.sh plants a real unencrypted key (SKIP without it).
+command -v ssh-keygen >/dev/null 2>&1 || tools="$tools openssh-client"
 # zsh and fish, to check the completion scripts for them (SKIP without them).
 command -v zsh >/dev/null 2>&1 || tools="$tools zsh"
 command -v fish >/dev/null 2>&1 || tools="$tools fish"

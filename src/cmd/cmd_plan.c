@@ -273,8 +273,13 @@ static void print_release_check(const struct plan_result *r)
 		return;
 	if (a && a->effect == REL_RELEASES)
 		printf(_(" [ ] at the end: gpurent release --verify MANIFEST DIR --preset %s deletes the "
-			 "instance and its disks (or gpurent run --preset %s); stopping is not releasing "
-			 "(docs/release.md)\n"), p, p);
+			 "instance and the disks it was made with (or gpurent run --preset %s); its dry run "
+			 "lists what the provider keeps billing after (volumes, IPs, snapshots, buckets); "
+			 "stopping is not releasing (docs/release.md)\n"), p, p);
+	else if (a && a->effect == REL_ENDS_JOB)
+		printf(_(" [ ] at the end: gpurent release --preset %s --path DIR runs scancel: it ends the "
+			 "job and releases nothing; it deletes only the job's own --path, never the "
+			 "credentials of a cluster's home (docs/release.md)\n"), p);
 	else if (a)
 		printf(_(" [ ] at the end: gpurent release --preset %s only stops it: release the instance "
 			 "and its disk in the console, a stopped one keeps billing for them (docs/release.md)\n"),

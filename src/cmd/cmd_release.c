@@ -6,10 +6,15 @@
  * /dev/shm and the --path given (overwrite, then unlink: src/os/shred.c),
  * clear the shell histories, then the platform's release action, once;
  * the ledger records what was deleted by category and the action's answer.
+ * Where it runs decides what it may touch (issue 26, release_scope()):
+ * inside a Slurm job, on a network home, with a preset that only stops or
+ * with none, only the --path given goes. Every --path and --keep is
+ * resolved (realpath of its directory) before any comparison.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,39 +43,52 @@ extern char **environ;
 static const char usage[] = N_(
 	"usage: gpurent release [--dry-run] [--verify MANIFEST DIR] [--keep PATH]... [--path P]...\n"
 	"                       [--preset NAME | --on-release CMD] [--stop-timeout DUR]\n"
-	"                       [--ledger PATH] [--no-ledger]\n"
+	"                       [--wipe-credentials] [--ledger PATH] [--no-ledger]\n"
 	"\n"
 	"End a rental (seed 000 \xc2\xa7" "5.3: clean personal data before releasing the instance;\n"
 	"seed 004 \xc2\xa7" "5.1: a stopped instance still bills for its disk and IP). In order,\n"
 	"each step reported, stopping at the first failure:\n"
 	"  1. verify     with --verify MANIFEST DIR: `gpurent verify MANIFEST DIR` on the\n"
 	"                copy of your results; if it fails nothing is deleted or released\n"
-	"  2. delete     the credentials that `gpurent env` finds (~/.aws/credentials,\n"
-	"                gcloud keys, the Hugging Face token, ~/.netrc, ~/.git-credentials,\n"
-	"                ~/.docker/config.json, private keys in ~/.ssh, ./.env), your files\n"
-	"                of 1 GiB or more in /tmp and /dev/shm, and each --path (a file or\n"
-	"                a directory): overwritten with zeros, then unlinked (leftovers are\n"
-	"                only unlinked). On SSDs and copy-on-write filesystems (btrfs, ZFS,\n"
-	"                overlayfs) old blocks may survive the overwrite: only deleting\n"
-	"                the disk (step 4) ends them\n"
+	"  2. delete     each --path (a file or a directory), and on a box given back (a\n"
+	"                *-release preset or --on-release CMD) the credentials that `gpurent\n"
+	"                env` finds (~/.aws/credentials, gcloud keys, the Hugging Face token,\n"
+	"                ~/.netrc, ~/.git-credentials, ~/.docker/config.json, private keys in\n"
+	"                ~/.ssh, ./.env) and your files of 1 GiB or more in /tmp and\n"
+	"                /dev/shm: overwritten with zeros, then unlinked (leftovers are only\n"
+	"                unlinked). On SSDs and copy-on-write filesystems (btrfs, ZFS,\n"
+	"                overlayfs) old blocks may survive the overwrite: only deleting the\n"
+	"                disk (step 4) ends them. Inside a Slurm job, on a home on a network\n"
+	"                filesystem (NFS, Lustre, GPFS, BeeGFS, CIFS, ...), with a preset that\n"
+	"                only stops or ends a job, or with no action, only each --path goes:\n"
+	"                release says per credential why it kept it, and --wipe-credentials\n"
+	"                deletes them there too, saying whose home it is\n"
 	"  3. histories  ~/.bash_history, ~/.zsh_history, ~/.python_history, fish's, ...\n"
-	"  4. release    the platform's action, run once: --preset NAME (aws-release,\n"
-	"                azure-release, gcp-release, runpod-release, vastai-release, slurm\n"
-	"                delete the instance and its disks; autodl, runpod, shutdown, vastai\n"
-	"                only stop it, and release says what its storage keeps billing a\n"
-	"                day) or --on-release CMD (run with /bin/sh)\n"
+	"                (only where step 2 deletes the credentials)\n"
+	"  4. release    the platform's action, run once: --preset NAME: aws-release,\n"
+	"                azure-release, gcp-release, runpod-release, vastai-release delete the\n"
+	"                instance and the disks it was made with, and release lists what the\n"
+	"                provider keeps billing after (other volumes, IPs, snapshots, images,\n"
+	"                buckets: data/release_leftovers.csv) with the command that removes\n"
+	"                each; slurm runs scancel: it ends the job and releases nothing;\n"
+	"                autodl, runpod, shutdown, vastai only stop it, and release says what\n"
+	"                its storage keeps billing a day. Or --on-release CMD (run with /bin/sh)\n"
 	"Then the ledger records the release: when, what was deleted by category, the\n"
 	"action and its answer (never a path's content, nor the --on-release command).\n"
 	"\n"
 	"  --dry-run            list exactly what would be deleted and run; change nothing\n"
 	"  --verify MANIFEST DIR  check DIR against MANIFEST first (gpurent help verify)\n"
-	"  --keep PATH          never delete PATH or anything under it (repeatable)\n"
-	"  --path P             also delete P, a file or directory of yours (repeatable)\n"
+	"  --keep PATH          never delete PATH or anything under it (repeatable; it must\n"
+	"                       exist and hold or lie under something release would delete)\n"
+	"  --path P             also delete P, a file or directory of yours (repeatable; /,\n"
+	"                       your home, a directory above it and a mount point are refused)\n"
 	"  --preset NAME        the platform's action (docs/release.md: what each runs)\n"
 	"  --on-release CMD     run CMD with /bin/sh instead of a preset\n"
 	"  --stop-timeout DUR   how long the action may take (2m)\n"
 	"  --ledger PATH        the ledger to record in (default: gpurent ledger path)\n"
 	"  --no-ledger          do not record the release\n"
+	"  --wipe-credentials   delete the credentials and histories even inside a Slurm job,\n"
+	"                       on a network home or without a releasing action\n"
 	"\n"
 	"Exit status: 0 done, 1 a step failed (verify, a deletion, the action), 2 bad\n"
 	"usage. See docs/release.md.\n");
@@ -113,18 +131,135 @@ static void told(void *ctx, const char *path, uint64_t size, bool dir)
 	}
 }
 
-/* path made absolute against cwd, without a trailing '/'. */
-static int absolute(const char *path, const char *cwd, char *out, size_t n)
+/*
+ * path as the kernel reaches it (issue 26, release-home-dot): made
+ * absolute against cwd, trailing '/' dropped, then the realpath() of its
+ * directory with the last name appended, so that '.', '..', '//' and
+ * every symlink above the last name are folded. follow_last, a last
+ * name of '.' or '..', or a trailing '/': the whole path through realpath(). 0, or -1 with
+ * errno set (ENAMETOOLONG, or realpath's: ENOENT for a missing parent).
+ */
+static int resolve(const char *path, const char *cwd, bool follow_last, char *out, size_t n)
 {
+	char abs[PATH_MAX * 2], dir[PATH_MAX], *slash, *last;
 	size_t l;
 
-	if ((size_t)snprintf(out, n, path[0] == '/' ? "%s" : "%s/%s", path[0] == '/' ? path : cwd,
-			     path) >= n)
+	if ((size_t)snprintf(abs, sizeof(abs), path[0] == '/' ? "%s" : "%s/%s",
+			     path[0] == '/' ? path : cwd, path) >= sizeof(abs) || n < PATH_MAX) {
+		errno = ENAMETOOLONG;
 		return -1;
-	l = strlen(out);
-	while (l > 1 && out[l - 1] == '/')
-		out[--l] = '\0';
+	}
+	l = strlen(abs);
+	if (l > 1 && abs[l - 1] == '/')
+		follow_last = true;   /* "link/" names the directory the link leads to */
+	while (l > 1 && abs[l - 1] == '/')
+		abs[--l] = '\0';
+	slash = strrchr(abs, '/');
+	last = slash + 1;
+	if (follow_last || !*last || !strcmp(last, ".") || !strcmp(last, ".."))
+		return realpath(abs, out) ? 0 : -1;
+	*slash = '\0';
+	if (!realpath(slash == abs ? "/" : abs, dir))
+		return -1;
+	if ((size_t)snprintf(out, n, "%s/%s", strcmp(dir, "/") ? dir : "", last) >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	return 0;
+}
+
+/* The mount table: $GPURENT_MOUNT_TABLE (tests plant one), else
+ * /proc/self/mountinfo, else /proc/mounts. NULL (len 0) when none reads. */
+static char *read_mounts(size_t *len)
+{
+	const char *env = getenv("GPURENT_MOUNT_TABLE");
+	const char *const tries[] = {env && *env ? env : "/proc/self/mountinfo", "/proc/mounts"};
+	char err[512], *buf = NULL;
+
+	*len = 0;
+	for (size_t i = 0; i < (env && *env ? 1u : 2u); i++)
+		if (!common_read_file(tries[i], &buf, len, err, sizeof(err)))
+			return buf;
+	return NULL;
+}
+
+/* Is dir (resolved) a mount point: in the table, or on another device than its parent? */
+static bool mount_point(const char *dir, const char *mtab, size_t mlen)
+{
+	char mnt[8], type[8], src[8], parent[PATH_MAX + 4];
+	struct stat a, b;
+	bool is = false;
+
+	if (mtab)
+		release_mount_of(mtab, mlen, dir, mnt, sizeof(mnt), type, sizeof(type), src, sizeof(src), &is);
+	if (is)
+		return true;
+	if (lstat(dir, &a) || !S_ISDIR(a.st_mode))
+		return false;
+	snprintf(parent, sizeof(parent), "%s/..", dir);
+	return !stat(parent, &b) && (a.st_dev != b.st_dev || a.st_ino == b.st_ino);
+}
+
+/* The value of SLURM_JOB_ID (or the older SLURM_JOBID); NULL outside a job. */
+static const char *slurm_job(void)
+{
+	const char *v = getenv("SLURM_JOB_ID");
+
+	if (!v || !*v)
+		v = getenv("SLURM_JOBID");
+	return v && *v ? v : NULL;
+}
+
+/* Why release keeps a credential, a history or a leftover here: one clause. */
+static void scope_words(enum rel_scope sc, const struct rel_host *h, const char *preset,
+			const char *hmnt, char *out, size_t n)
+{
+	switch (sc) {
+	case REL_SCOPE_SLURM_JOB:
+		snprintf(out, n, _("inside Slurm job %s (SLURM_JOB_ID), whose home outlives the job; "
+				   "--wipe-credentials deletes it"), h->slurm_job);
+		break;
+	case REL_SCOPE_NETWORK_HOME:
+		snprintf(out, n, _("the home is on %s, a %s filesystem shared beyond this machine; "
+				   "--wipe-credentials deletes it"), hmnt, h->home_fstype);
+		break;
+	case REL_SCOPE_STOP_ONLY:
+		snprintf(out, n, h->action && h->action->effect == REL_ENDS_JOB
+			 ? _("preset %s only ends the job: the machine and its home stay; "
+			     "--wipe-credentials deletes it")
+			 : _("preset %s only stops the machine: its disk and this file stay; "
+			     "--wipe-credentials deletes it"), preset);
+		break;
+	case REL_SCOPE_NO_RELEASE:
+		snprintf(out, n, _("no *-release preset or --on-release says this machine is given back; "
+				   "--wipe-credentials deletes it"));
+		break;
+	case REL_SCOPE_WIPE:
+		snprintf(out, n, "-");
+		break;
+	}
+}
+
+/* What a releasing preset leaves billing at the provider (data/release_leftovers.csv). */
+static void say_provider_leftovers(const struct rel_leftovers *lo, const char *preset)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < lo->n; i++) {
+		if (strcmp(lo->v[i].preset, preset))
+			continue;
+		if (!any)
+			printf(_("  what the provider keeps billing after %s (data/release_leftovers.csv), "
+				 "and the command that removes each:\n"), preset);
+		any = true;
+		printf("    - ");
+		out_puts_safe(stdout, lo->v[i].keeps);
+		printf(": ");
+		out_puts_safe(stdout, lo->v[i].remove);
+		printf(" (");
+		out_puts_safe(stdout, lo->v[i].source);
+		printf(")\n");
+	}
 }
 
 /* `gpurent verify MANIFEST DIR` as a child of this same binary. */
@@ -198,7 +333,7 @@ static void say_line(void *ctx, const char *line)
 
 int cmd_release(int argc, char **argv)
 {
-	bool dry = false, no_ledger = false;
+	bool dry = false, no_ledger = false, wipe = false;
 	const char *manifest = NULL, *preset_name = NULL, *on_release = NULL, *ledger_path = NULL;
 	double timeout = 120;
 	struct opt_list keep_l = {0}, path_l = {0};
@@ -219,6 +354,9 @@ int cmd_release(int argc, char **argv)
 		 .min = 1, .max = 86400, .help = N_("how long the action may take (2m)")},
 		{.name = "verify", .type = OPT_FILE, .dest = &manifest, .arg = "MANIFEST",
 		 .example = "data.manifest", .help = N_("check the operand DIR against MANIFEST first")},
+		OPT_BOOL("wipe-credentials", &wipe,
+			 N_("delete credentials and histories even inside a Slurm job, on a network home or "
+			    "without a releasing action")),
 		OPT_TABLE_END,
 	};
 	const struct opt_cmd oc = {.name = "release", .usage = usage, .flags = 0, .min_operands = 0,
@@ -227,8 +365,16 @@ int cmd_release(int argc, char **argv)
 	const struct rel_action *ra = NULL;
 	const char **keeps = NULL, *home = getenv("HOME"), *shm = getenv("GPURENT_SHM_PATH");
 	struct sec_facts *sf = NULL;
-	struct rel_plan plan = {0};
+	struct rel_plan plan = {0}, held = {0};
 	struct rel_counts cnt = {0};
+	struct rel_leftovers lo = {0};
+	struct rel_host hf = {0};
+	enum rel_scope scope;
+	size_t nkeeps = 0, mlen = 0, nhist = 0;
+	size_t *keep_of = NULL;
+	bool *matched = NULL;
+	char *mtab = NULL, home_real[PATH_MAX] = "", hmnt[PATH_MAX] = "", htype[128] = "", hsrc[512] = "";
+	char reason[1024];
 	char cwd[4096], buf[4096], host[256], err[1024] = "", answer[256] = "";
 	const char *verify_state = "skipped", *status = "none";
 	int rc, nops = 0, step = 0;
@@ -276,19 +422,65 @@ int cmd_release(int argc, char **argv)
 		msg_usage(_("--on-release: expected a command, got ''"));
 		goto out_lists;
 	}
-	if (!(keeps = calloc(keep_l.n + 1, sizeof(*keeps))) || !(sf = calloc(1, sizeof(*sf)))) {
+	if (ra && ra->effect == REL_RELEASES) {
+		const char *dbuf, *path;
+		char *owned = NULL;
+		size_t len;
+		if ((rc = common_data_file("release_leftovers.csv", &dbuf, &len, &owned, &path)))
+			goto out_lists;
+		if (release_leftovers_load(dbuf, len, path, &lo, err, sizeof(err))) {
+			free(owned);
+			rc = msg_usage("%s", err);
+			goto out_lists;
+		}
+		free(owned);   /* lo copied what it keeps into its own table */
+	}
+	rc = EXIT_USAGE;
+	if (!(keeps = calloc(2 * keep_l.n + 1, sizeof(*keeps))) || !(sf = calloc(1, sizeof(*sf))) ||
+	    !(keep_of = calloc(2 * keep_l.n + 1, sizeof(*keep_of))) ||
+	    !(matched = calloc(keep_l.n + 1, sizeof(*matched)))) {
 		msg_error(_("out of memory"));
 		rc = EXIT_RUNTIME;
 		goto out_plan;
 	}
+	/* where this runs: a Slurm job, a home on a network filesystem (issue 26) */
+	mtab = read_mounts(&mlen);
+	if (home && *home) {
+		if (resolve(home, cwd, true, home_real, sizeof(home_real)))
+			snprintf(home_real, sizeof(home_real), "%s", home);
+		if (mtab && release_mount_of(mtab, mlen, home_real, hmnt, sizeof(hmnt), htype, sizeof(htype),
+					     hsrc, sizeof(hsrc), NULL) == 1 && release_network_fs(htype))
+			hf.home_fstype = htype;
+	}
+	hf.slurm_job = slurm_job();
+	hf.action = ra;
+	hf.command = on_release != NULL;
+	hf.wipe = wipe;
+	scope = release_scope(&hf);
+	/* every --keep resolved: its own name (a symlink kept as a link) and what it leads to */
 	for (size_t i = 0; i < keep_l.n; i++) {
-		char *k = malloc(4096);
-		if (!k || absolute(keep_l.v[i], cwd, k, 4096)) {
+		char *k = malloc(PATH_MAX), *t = malloc(PATH_MAX);
+		struct stat st;
+		if (!k || !t) {
 			free(k);
-			msg_usage(_("--keep %s: path too long"), keep_l.v[i]);
+			free(t);
+			goto out_nomem;
+		}
+		if (!*keep_l.v[i] || resolve(keep_l.v[i], cwd, false, k, PATH_MAX) || lstat(k, &st)) {
+			msg_usage(_("--keep %s: %s"), keep_l.v[i], *keep_l.v[i] ? strerror(errno) :
+				  _("expected a path"));
+			free(k);
+			free(t);
 			goto out_plan;
 		}
-		keeps[i] = k;
+		keep_of[nkeeps] = i;
+		keeps[nkeeps++] = k;
+		if (!resolve(keep_l.v[i], cwd, true, t, PATH_MAX) && strcmp(t, k)) {
+			keep_of[nkeeps] = i;
+			keeps[nkeeps++] = t;
+		} else {
+			free(t);
+		}
 	}
 	/* the plan: credentials and leftovers as env finds them, the --path given, histories */
 	credscan_files(sf, home, cwd);
@@ -296,35 +488,71 @@ int cmd_release(int argc, char **argv)
 		const char *roots[2] = {credscan_tmp_root(), shm && *shm ? shm : "/dev/shm"};
 		credscan_leftovers(sf, roots, strcmp(roots[0], roots[1]) ? 2 : 1, SEC_LARGE_FILE_BYTES);
 	}
-	for (size_t i = 0; i < sf->ncreds; i++)
-		if (release_plan_add(&plan, REL_CREDENTIAL, sf->creds[i].path, keeps, keep_l.n) < 0)
-			goto out_nomem;
-	for (size_t i = 0; i < sf->nleftovers; i++)
-		if (release_plan_add(&plan, REL_LEFTOVER, sf->leftovers[i].path, keeps, keep_l.n) < 0)
-			goto out_nomem;
 	for (size_t i = 0; i < path_l.n; i++) {
 		struct stat st;
-		if (!*path_l.v[i] || absolute(path_l.v[i], cwd, buf, sizeof(buf))) {
+		if (!*path_l.v[i]) {
 			msg_usage(_("--path: expected a path, got '%s'"), path_l.v[i]);
 			goto out_plan;
 		}
-		if (lstat(buf, &st)) {
+		if (resolve(path_l.v[i], cwd, false, buf, sizeof(buf)) || lstat(buf, &st)) {
 			msg_usage(_("--path %s: %s"), path_l.v[i], strerror(errno));
 			goto out_plan;
 		}
-		if (!strcmp(buf, "/") || (home && !strcmp(buf, home))) {
-			msg_usage(_("--path %s: refusing to delete / or your whole home directory"), path_l.v[i]);
+		if (!strcmp(buf, "/") || (*home_real && !strcmp(buf, home_real)) ||
+		    (home && *home && !strcmp(buf, home))) {
+			msg_usage(_("--path %s: refusing to delete / or your whole home directory (it is %s)"),
+				  path_l.v[i], buf);
 			goto out_plan;
 		}
-		if (release_plan_add(&plan, REL_PATH, buf, keeps, keep_l.n) < 0)
+		if ((*home_real && release_within(home_real, buf)) || (home && *home && release_within(home, buf))) {
+			msg_usage(_("--path %s: refusing to delete %s, a directory above your home directory"),
+				  path_l.v[i], buf);
+			goto out_plan;
+		}
+		if (mount_point(buf, mtab, mlen)) {
+			msg_usage(_("--path %s: refusing to delete %s, a mount point (name what is inside it "
+				    "instead)"), path_l.v[i], buf);
+			goto out_plan;
+		}
+		if (release_plan_add(&plan, REL_PATH, buf, keeps, nkeeps) < 0)
 			goto out_nomem;
+		for (size_t j = 0; j < nkeeps; j++)
+			if (release_within(keeps[j], buf) || release_within(buf, keeps[j]))
+				matched[keep_of[j]] = true;
 	}
-	for (size_t i = 0; home && *home && release_histories[i]; i++) {
+	/* credentials, leftovers and histories: deleted only on a box given back */
+	while (release_histories[nhist])
+		nhist++;
+	for (size_t i = 0; i < sf->ncreds + sf->nleftovers + nhist; i++) {
+		enum rel_cat cat = i < sf->ncreds ? REL_CREDENTIAL : i < sf->ncreds + sf->nleftovers
+			? REL_LEFTOVER : REL_HISTORY;
+		const char *p;
 		struct stat st;
-		snprintf(buf, sizeof(buf), "%s/%s", home, release_histories[i]);
-		if (!lstat(buf, &st) && release_plan_add(&plan, REL_HISTORY, buf, keeps, keep_l.n) < 0)
+		if (cat == REL_CREDENTIAL) {
+			p = sf->creds[i].path;
+		} else if (cat == REL_LEFTOVER) {
+			p = sf->leftovers[i - sf->ncreds].path;
+		} else {
+			size_t h = i - sf->ncreds - sf->nleftovers;
+			if (!home || !*home)
+				break;
+			snprintf(buf, sizeof(buf), "%s/%s", home, release_histories[h]);
+			if (lstat(buf, &st))
+				continue;
+			p = buf;
+		}
+		for (size_t j = 0; j < nkeeps; j++)
+			if (release_within(p, keeps[j]) || release_within(keeps[j], p))
+				matched[keep_of[j]] = true;
+		if (release_plan_add(scope == REL_SCOPE_WIPE ? &plan : &held, cat, p, keeps, nkeeps) < 0)
 			goto out_nomem;
 	}
+	for (size_t j = 0; j < nkeeps; j++)
+		if (!matched[keep_of[j]]) {
+			msg_usage(_("--keep %s: nothing release would delete is there or under it (it is %s)"),
+				  keep_l.v[keep_of[j]], keeps[j]);
+			goto out_plan;
+		}
 	release_plan_sort(&plan);
 	if (gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "(unknown host)");
@@ -361,7 +589,8 @@ int cmd_release(int argc, char **argv)
 	/* 2. delete; 3. histories */
 	cnt.dry = dry;
 	cnt.keeps = keeps;
-	cnt.nkeeps = keep_l.n;
+	cnt.nkeeps = nkeeps;
+	scope_words(scope, &hf, preset_name, hmnt, reason, sizeof(reason));
 	for (int s = 2; s <= 3; s++) {
 		size_t n = 0;
 		step = s;
@@ -369,6 +598,33 @@ int cmd_release(int argc, char **argv)
 			n += (plan.v[i].cat == REL_HISTORY) == (s == 3);
 		printf(s == 2 ? _("step 2/%d delete credentials, leftovers and your paths: %zu\n")
 			      : _("step 3/%d clear shell histories: %zu\n"), STEPS, n);
+		if (s == 2 && wipe && (hf.slurm_job || hf.home_fstype)) {
+			/* whose home this is, before anything of it goes */
+			const struct passwd *pw = getpwuid(geteuid());
+			char line[2048];
+			const char *who = pw && pw->pw_name ? pw->pw_name : "?", *hr = *home_real ? home_real : "?";
+			if (hf.home_fstype)
+				snprintf(line, sizeof(line), _("  --wipe-credentials: the credentials and histories of "
+							       "%s go: the home of %s (uid %u) on %s, on a %s "
+							       "filesystem from %s"),
+					 hr, who, (unsigned)geteuid(), host, hf.home_fstype, hsrc);
+			else
+				snprintf(line, sizeof(line), _("  --wipe-credentials: the credentials and histories of "
+							       "%s go: the home of %s (uid %u) on %s, inside Slurm "
+							       "job %s"),
+					 hr, who, (unsigned)geteuid(), host, hf.slurm_job);
+			out_puts_safe(stdout, line);
+			putchar('\n');
+		}
+		for (size_t i = 0; i < held.n; i++) {
+			if ((held.v[i].cat == REL_HISTORY) != (s == 3))
+				continue;
+			printf(_("  kept %s "), msg_tr(release_cat_name(held.v[i].cat)));
+			out_puts_safe(stdout, held.v[i].path);
+			printf(": ");
+			out_puts_safe(stdout, reason);
+			putchar('\n');
+		}
 		for (size_t i = 0; i < plan.n; i++) {
 			if ((plan.v[i].cat == REL_HISTORY) != (s == 3))
 				continue;
@@ -409,10 +665,21 @@ int cmd_release(int argc, char **argv)
 			}
 			if (ra && ra->effect == REL_STOPS)
 				say_stop_cost(ra, cwd);
+			if (ra && ra->effect == REL_ENDS_JOB) {
+				char line[1024];
+				snprintf(line, sizeof(line), _("  scancel ends Slurm job %s and frees its allocation: "
+							       "it releases nothing, and your home and the cluster's "
+							       "filesystems keep every file release did not delete"),
+					 hf.slurm_job ? hf.slurm_job : "$SLURM_JOB_ID");
+				out_puts_safe(stdout, line);
+				putchar('\n');
+			}
 			if (dry) {
 				printf(_("  would run: "));
 				out_puts_safe(stdout, shell);
 				putchar('\n');
+				if (ra && ra->effect == REL_RELEASES)
+					say_provider_leftovers(&lo, preset->name);
 			} else {
 				struct action_cfg a = {.shell = shell, .timeout_s = timeout};
 				struct action_event ev = {.reason = "release", .exit_status = 0, .cost = -1,
@@ -430,6 +697,8 @@ int cmd_release(int argc, char **argv)
 					status = "done";
 					snprintf(answer, sizeof(answer), "exit status 0");
 					printf(_("step 4/%d release: done\n"), STEPS);
+					if (ra && ra->effect == REL_RELEASES)
+						say_provider_leftovers(&lo, preset->name);
 				}
 			}
 		}
@@ -443,7 +712,7 @@ int cmd_release(int argc, char **argv)
 			.paths = cnt.files[REL_PATH], .histories = cnt.files[REL_HISTORY],
 			.bytes = cnt.bytes,
 			.action = preset ? preset->name : on_release ? "command" : NULL,
-			.effect = ra ? (ra->effect == REL_RELEASES ? "release" : "stop") : NULL,
+			.effect = ra ? (ra->effect == REL_RELEASES ? "release" : "stop") : NULL,   /* scancel: stop */
 			.status = step < 4 ? "not run" : status, .answer = answer,
 		};
 		int64_t id;
@@ -469,10 +738,15 @@ out_nomem:
 	rc = EXIT_RUNTIME;
 out_plan:
 	release_plan_free(&plan);
+	release_plan_free(&held);
+	release_leftovers_free(&lo);
+	free(mtab);
 	free(sf);
-	for (size_t i = 0; keeps && i < keep_l.n; i++)
+	for (size_t i = 0; keeps && i < nkeeps; i++)
 		free((void *)keeps[i]);
 	free(keeps);
+	free(keep_of);
+	free(matched);
 out_lists:
 	opt_list_free(&keep_l);
 	opt_list_free(&path_l);

@@ -54,6 +54,7 @@ extern const char *const release_histories[];
 enum rel_effect {
 	REL_RELEASES,            /* deletes the instance and its disks: billing ends */
 	REL_STOPS,               /* stops it: the disk (and an IP) keep billing */
+	REL_ENDS_JOB,            /* ends a batch job (scancel): releases nothing */
 };
 
 struct rel_action {
@@ -83,5 +84,73 @@ const char *release_preset_for(const char *provider, size_t len, bool campus);
  * first term alone.
  */
 double release_stopped_per_day(const struct billing_profile *p, double disk_gb);
+
+/* Is dir path itself or above it? Both absolute, without a trailing '/'
+ * (but "/" itself). */
+bool release_within(const char *path, const char *dir);
+
+/*
+ * Where release runs decides what it may delete (issue 26): the
+ * credentials, histories and leftovers of a home go only on a box the
+ * user rents and gives back; elsewhere only the paths of the job itself
+ * (--path). The first reason that holds, in this order.
+ */
+enum rel_scope {
+	REL_SCOPE_WIPE,          /* a box given back: credentials and histories may go */
+	REL_SCOPE_SLURM_JOB,     /* inside a Slurm job: a cluster's home outlives it */
+	REL_SCOPE_NETWORK_HOME,  /* the home is on a network filesystem */
+	REL_SCOPE_STOP_ONLY,     /* the preset only stops the box or ends a job */
+	REL_SCOPE_NO_RELEASE,    /* no action says the box is given back */
+};
+
+struct rel_host {
+	const char *slurm_job;   /* SLURM_JOB_ID's value; NULL outside a job */
+	const char *home_fstype; /* the home's filesystem when a network one; NULL else */
+	const struct rel_action *action;  /* the preset's row; NULL none */
+	bool command;            /* --on-release CMD: the user's own release */
+	bool wipe;               /* --wipe-credentials */
+};
+
+enum rel_scope release_scope(const struct rel_host *h);
+
+/* Is type (a mount table's filesystem type: "nfs4", "lustre", "fuse.sshfs")
+ * one whose files live beyond this machine? */
+bool release_network_fs(const char *type);
+
+/*
+ * The mount that holds path (absolute, resolved) in a mount table of len
+ * bytes: /proc/self/mountinfo's format or /proc/mounts' (fstab's), octal
+ * escapes such as \040 decoded. The longest mount point at or above path
+ * wins (the last such line when one is mounted over another). Fills mnt,
+ * type and source (each truncated to its size) and returns 1; 0 when no
+ * line holds it. *is_mount_point: path is itself a mount point.
+ */
+int release_mount_of(const char *table, size_t len, const char *path, char *mnt, size_t mntlen,
+		     char *type, size_t typelen, char *source, size_t sourcelen, bool *is_mount_point);
+
+/*
+ * What a releasing preset leaves billing at the provider:
+ * data/release_leftovers.csv, one row a thing (preset, keeps, remove,
+ * source). Rows borrowed from the parsed table.
+ */
+struct rel_leftover {
+	const char *preset, *keeps, *remove, *source;
+};
+
+struct rel_leftovers {
+	struct rel_leftover *v;  /* owned */
+	size_t n;
+	void *csv;               /* the parsed file; owned */
+};
+
+/*
+ * Parse buf (len bytes, named fname for messages). 0, or -1 with
+ * "FNAME:LINE: FIELD: expected ..." in err (a preset release_action()
+ * does not know as releasing, an empty field). Free with
+ * release_leftovers_free().
+ */
+int release_leftovers_load(const char *buf, size_t len, const char *fname, struct rel_leftovers *out,
+			   char *err, size_t errlen);
+void release_leftovers_free(struct rel_leftovers *l);
 
 #endif

@@ -40,10 +40,14 @@ plant() {
 	printf 'small\n' >"$T/shm/small"
 	chmod 600 "$H/.aws/credentials" "$H/.ssh/id_rsa" "$H/.ssh/id_kept"
 }
+# a rented box's mount table: everything on one local disk (the machine's own
+# table may put /tmp on a network filesystem)
+printf '22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n' >"$T/mounts.local"
+MT=$T/mounts.local
 rel() {
 	cd "$W" || return
 	run env -i HOME="$H" PATH=/usr/bin:/bin LANG=C GPURENT_TMP_ROOT="$T/tmproot" GPURENT_SHM_PATH="$T/shm" \
-		GPURENT_LEDGER="$T/ledger.db" "$G" release "$@"
+		GPURENT_LEDGER="$T/ledger.db" GPURENT_MOUNT_TABLE="$MT" "$G" release "$@"
 	cd "$T" || return
 }
 listed() {   # the paths a run names as deleted (or to be), in its order
@@ -185,6 +189,186 @@ usage 'expected the directory to check after it' --verify "$T/results.manifest"
 usage 'a directory operand goes with --verify MANIFEST' results
 usage 'No such file or directory' --path no-such-dir
 usage 'refusing to delete / or your whole home directory' --path "$H"
+
+# issue 26, release-home-dot: every spelling of /, the home and what is above
+# it is resolved before the comparison and refused (all with --dry-run: a
+# broken guard plans, it does not delete)
+ln -s "$H" "$T/homelink"
+for p in "$H/." "$H/" "$H//" "$H/./" "$W/../home" "$T/homelink/." "$T/homelink/" "$H/.ssh/.."; do
+	usage 'refusing to delete / or your whole home directory' --dry-run --path "$p"
+done
+for p in / /. // /../ /tmp/..; do
+	usage 'refusing to delete / or your whole home directory' --dry-run --path "$p"
+done
+usage 'a directory above your home directory' --dry-run --path "$T"
+usage 'a directory above your home directory' --dry-run --path "$H/.."
+# a mount point, as the mount table names it (\040: a space)
+mkdir -p "$W/data mnt"
+printf '22 1 8:1 / / rw - ext4 /dev/sda1 rw\n40 22 0:50 / %s rw - nfs4 fs:/x rw\n' "$(printf '%s' "$W/data mnt" | sed 's/ /\\040/g')" >"$T/mounts.mnt"
+MT=$T/mounts.mnt
+usage 'a mount point' --dry-run --path "data mnt"
+usage 'a mount point' --dry-run --path "./data mnt/"
+MT=$T/mounts.local
+# ... and the real run of the repro: $HOME/. is refused, nothing of it goes
+printf 'precious\n' >"$H/thesis.txt"
+rel --no-ledger --path "$H/."
+[ "$rc" -eq 2 ] && [ -f "$H/thesis.txt" ] && ok || bad "release-home-dot: --path \$HOME/.: rc $rc, thesis: $(ls "$H")"
+
+# issue 26, release-keep-dot: --keep in every spelling keeps the file
+keepcase() {   # keepcase A.BIN KEEP-ARGS...: under --path scratch, keep.txt stays, notes.txt goes, a.bin as told
+	abin=$1; shift
+	plant
+	ln -s scratch/deep "$W/deeplink"
+	ln -s "$W/scratch/deep" "$T/abslink"
+	rel --no-ledger --path scratch "$@"
+	if [ "$abin" = gone ]; then [ ! -e "$W/scratch/deep/a.bin" ]; else [ -f "$W/scratch/deep/a.bin" ]; fi
+	abin_ok=$?
+	[ "$rc" -eq 0 ] && [ "$abin_ok" -eq 0 ] && [ -f "$W/scratch/deep/keep.txt" ] && [ ! -e "$W/scratch/notes.txt" ] \
+		&& ok || bad "release-keep-dot: $*: rc $rc, left: $(find "$W/scratch" 2>&1 | tr '\n' ' ') $(cat "$T/err")"
+}
+for k in ./scratch/deep/keep.txt ../work/scratch/deep/keep.txt scratch//deep/./keep.txt \
+	"$W/scratch/deep/../deep/keep.txt" deeplink/keep.txt "$T/abslink/keep.txt" "$W/scratch/../scratch/deep/keep.txt"; do
+	keepcase gone --keep "$k"
+done
+for k in scratch/deep/ scratch/deep/. scratch//deep ./scratch/deep "$T/abslink/" "$T/abslink"; do
+	keepcase stays --keep "$k"
+done
+# a symlink to the kept tree keeps the tree (and the link)
+keepcase stays --keep deeplink
+[ -L "$W/deeplink" ] && ok || bad "--keep deeplink removed the link"
+# a symlink from the kept tree out: the link stays, what it points to under --path goes
+plant
+ln -s ../notes.txt "$W/scratch/deep/out"
+rel --no-ledger --path scratch --keep scratch/deep
+[ "$rc" -eq 0 ] && [ -L "$W/scratch/deep/out" ] && [ ! -e "$W/scratch/notes.txt" ] && [ -f "$W/scratch/deep/keep.txt" ] \
+	&& ok || bad "a symlink out of the kept tree: rc $rc $(cat "$T/err")"
+# a --path that is a symlink into the kept tree removes the link, never the tree
+plant
+ln -s "$W/results" "$W/reslink"
+rel --no-ledger --path reslink
+[ "$rc" -eq 0 ] && [ ! -L "$W/reslink" ] && [ -f "$W/results/model.bin" ] && ok || bad "--path to a link into a kept tree: rc $rc $(cat "$T/err")"
+# a --keep that matches nothing is an error, not a silent no-op
+plant
+usage 'nothing release would delete is there or under it' --path scratch --keep results
+usage 'No such file or directory' --path scratch --keep scratch/nosuch
+[ -f "$W/scratch/notes.txt" ] && ok || bad "a refused --keep deleted something"
+
+# issue 26: a campus home. Inside a Slurm job, the home on NFS as the mount
+# table shows it, a real unencrypted key and ~/.netrc: `release --preset
+# slurm` and `release` with no preset delete none of them, only the job's
+# own --path, and say per credential why
+mkdir -p "$T/bin"
+printf '#!/bin/sh\necho "$0 $*" >>"%s/provider.calls"\n' "$T" >"$T/bin/scancel"
+cp "$T/bin/scancel" "$T/bin/runpodctl"
+chmod +x "$T/bin/scancel" "$T/bin/runpodctl"
+printf '22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n41 22 0:52 / %s rw,relatime shared:30 - nfs4 fs01.campus:/export/home rw,vers=4.2\n' \
+	"$H" >"$T/mounts.campus"
+campus() {   # a campus home, or a rented box's with the same files
+	rm -rf "$H" "$W" "$T/provider.calls"
+	mkdir -p "$H/.ssh" "$W/job/out" "$T/tmproot" "$T/shm"
+	ssh-keygen -q -t ed25519 -N '' -C campus -f "$H/.ssh/id_ed25519" >/dev/null 2>&1
+	printf 'machine cluster.campus login u password %s\n' "$MARK" >"$H/.netrc"
+	printf 'ls\n' >"$H/.bash_history"
+	printf 'partial\n' >"$W/job/out/part.txt"
+}
+crel() {   # crel MOUNTTABLE ENV... -- ARGS...
+	mt=$1; shift
+	cd "$W" || return
+	run env -i HOME="$H" PATH="$T/bin:/usr/bin:/bin" LANG=C GPURENT_TMP_ROOT="$T/tmproot" GPURENT_SHM_PATH="$T/shm" \
+		GPURENT_MOUNT_TABLE="$mt" "$@"
+	cd "$T" || return
+}
+untouched() {   # untouched WHAT: the key, its .pub, ~/.netrc and the history are all there
+	[ -f "$H/.ssh/id_ed25519" ] && [ -f "$H/.ssh/id_ed25519.pub" ] && [ -f "$H/.netrc" ] && [ -f "$H/.bash_history" ] \
+		&& grep -q "$MARK" "$H/.netrc" && ok || bad "$1: deleted a campus credential: $(ls -a "$H" "$H/.ssh" | tr '\n' ' ')"
+}
+if ! command -v ssh-keygen >/dev/null 2>&1; then
+	echo "SKIP release campus home: no ssh-keygen (tools/deps.sh installs openssh-client)"
+else
+	campus
+	[ -f "$H/.ssh/id_ed25519" ] && head -1 "$H/.ssh/id_ed25519" | grep -q 'BEGIN OPENSSH PRIVATE KEY' && ok || bad "ssh-keygen made no key"
+	crel "$T/mounts.campus" SLURM_JOB_ID=4242 "$G" release --no-ledger --preset slurm --path job
+	[ "$rc" -eq 0 ] && ok || bad "campus --preset slurm: rc $rc $(cat "$T/err")"
+	untouched "release --preset slurm"
+	[ ! -e "$W/job" ] && ok || bad "campus --preset slurm: the job's own --path is still there"
+	[ "$(cat "$T/provider.calls" 2>/dev/null)" = "$T/bin/scancel 4242" ] && ok || bad "scancel calls: $(cat "$T/provider.calls" 2>/dev/null)"
+	grep -Fxq "  kept credential $H/.ssh/id_ed25519: inside Slurm job 4242 (SLURM_JOB_ID), whose home outlives the job; --wipe-credentials deletes it" "$T/out" \
+		&& grep -Fq "  kept credential $H/.netrc: inside Slurm job 4242" "$T/out" && grep -Fq "  kept history $H/.bash_history: inside Slurm job 4242" "$T/out" \
+		&& ok || bad "campus: no kept line per credential: $(cat "$T/out")"
+	grep -q 'scancel ends Slurm job 4242 and frees its allocation: it releases nothing' "$T/out" && ok || bad "slurm: not said that scancel releases nothing: $(cat "$T/out")"
+	grep -q 'what the provider keeps billing' "$T/out" && bad "slurm lists provider leftovers" || ok
+	# no preset at all, the same home
+	campus
+	crel "$T/mounts.campus" SLURM_JOB_ID=4242 "$G" release --no-ledger --path job
+	[ "$rc" -eq 0 ] && [ ! -e "$W/job" ] && ok || bad "campus, no preset: rc $rc $(cat "$T/err")"
+	untouched "release with no preset"
+	# the network home alone, with the user's own --on-release: still kept, the mount named
+	campus
+	crel "$T/mounts.campus" "$G" release --no-ledger --on-release true
+	untouched "release on an NFS home"
+	grep -Fxq "  kept credential $H/.netrc: the home is on $H, a nfs4 filesystem shared beyond this machine; --wipe-credentials deletes it" "$T/out" \
+		&& ok || bad "NFS home: $(grep kept "$T/out")"
+	# ... and Lustre, GPFS, BeeGFS, CIFS, fuse.sshfs homes, in /proc/mounts' format too
+	for fs in lustre gpfs beegfs cifs fuse.sshfs; do
+		printf '/dev/sda1 / ext4 rw 0 0\nsrv:/h %s %s rw 0 0\n' "$H" "$fs" >"$T/mounts.fs"
+		campus
+		crel "$T/mounts.fs" "$G" release --no-ledger --on-release true
+		untouched "release on a $fs home"
+		grep -Fq "a $fs filesystem shared beyond" "$T/out" && ok || bad "$fs home: $(grep kept "$T/out")"
+	done
+	# Slurm alone (a local home on the node)
+	campus
+	crel "$T/mounts.local" SLURM_JOB_ID=77 RUNPOD_POD_ID=p1 "$G" release --no-ledger --preset runpod-release
+	untouched "runpod-release inside a Slurm job"
+	# a stop-only preset on a rented box keeps them (the disk stays)
+	campus
+	crel "$T/mounts.local" RUNPOD_POD_ID=p1 "$G" release --no-ledger --preset runpod
+	untouched "release --preset runpod"
+	grep -Fq "  kept credential $H/.netrc: preset runpod only stops the machine" "$T/out" && ok || bad "runpod stop: $(grep kept "$T/out")"
+	# --wipe-credentials on the campus host: they go, and the line says whose home it is
+	campus
+	crel "$T/mounts.campus" SLURM_JOB_ID=4242 "$G" release --no-ledger --preset slurm --wipe-credentials
+	[ "$rc" -eq 0 ] && [ ! -e "$H/.ssh/id_ed25519" ] && [ ! -e "$H/.netrc" ] && [ ! -e "$H/.bash_history" ] && ok \
+		|| bad "--wipe-credentials: rc $rc $(ls -a "$H/.ssh")"
+	grep -Eq "^  --wipe-credentials: the credentials and histories of $H go: the home of [^ ]+ \(uid $(id -u)\) on .+, on a nfs4 filesystem from fs01.campus:/export/home$" "$T/out" \
+		&& ok || bad "--wipe-credentials: whose home: $(grep wipe "$T/out")"
+	campus
+	crel "$T/mounts.local" SLURM_JOB_ID=4243 "$G" release --no-ledger --dry-run --preset slurm --wipe-credentials
+	grep -Eq "^  --wipe-credentials: the credentials and histories of $H go: the home of [^ ]+ \(uid $(id -u)\) on .+, inside Slurm job 4243$" "$T/out" \
+		&& grep -q "^  would delete credential $H/.netrc" "$T/out" && ok || bad "--wipe-credentials in a job: $(cat "$T/out")"
+	# a rented box (local disk, no Slurm) with runpod-release: the dry run lists the credentials first, then they go
+	campus
+	crel "$T/mounts.local" RUNPOD_POD_ID=p1 "$G" release --no-ledger --dry-run --preset runpod-release --path job
+	listed "$T/out" >"$T/rented.list"
+	[ "$(head -2 "$T/rented.list")" = "credential $H/.netrc
+credential $H/.ssh/id_ed25519" ] && grep -q "^history $H/.bash_history$" "$T/rented.list" && grep -q "^path $W/job/out/part.txt$" "$T/rented.list" \
+		&& ok || bad "rented dry run: $(cat "$T/rented.list")"
+	grep -q '^  kept ' "$T/out" && bad "rented box: kept something: $(grep kept "$T/out")" || ok
+	[ -f "$H/.netrc" ] && [ ! -e "$T/provider.calls" ] && ok || bad "the dry run changed something"
+	grep -Fq '    - network volumes: they outlive the pod and bill per GB-month: runpodctl network-volume list, then runpodctl network-volume delete VOLUME_ID (https://docs.runpod.io/' "$T/out" \
+		&& ok || bad "runpod-release dry run: no provider leftovers: $(cat "$T/out")"
+	crel "$T/mounts.local" RUNPOD_POD_ID=p1 "$G" release --no-ledger --preset runpod-release --path job
+	[ "$rc" -eq 0 ] && [ ! -e "$H/.ssh/id_ed25519" ] && [ ! -e "$H/.netrc" ] && [ ! -e "$H/.bash_history" ] && [ ! -e "$W/job" ] \
+		&& [ -f "$H/.ssh/id_ed25519.pub" ] && ok || bad "rented box: rc $rc, left $(ls -a "$H" "$H/.ssh" | tr '\n' ' ') $(cat "$T/err")"
+	[ "$(cat "$T/provider.calls" 2>/dev/null)" = "$T/bin/runpodctl remove pod p1" ] && ok || bad "runpodctl calls: $(cat "$T/provider.calls" 2>/dev/null)"
+	sed -n '/^step 4\/4 release: done$/,$p' "$T/out" | grep -q 'runpodctl network-volume delete' && ok || bad "after the real run: no provider leftovers"
+fi
+
+# issue 26, aws-release: the dry run says what terminate-instances leaves billing
+for p in aws-release gcp-release azure-release vastai-release; do
+	"$G" release --dry-run --no-ledger --preset "$p" >"$T/out" 2>"$T/err"
+	grep -q "^  what the provider keeps billing after $p (data/release_leftovers.csv), and the command that removes each:$" "$T/out" \
+		&& [ "$(grep -c '^    - .*(https://' "$T/out")" -ge 1 ] && ok || bad "$p: provider leftovers: $(cat "$T/out")"
+done
+"$G" release --dry-run --no-ledger --preset aws-release >"$T/out" 2>&1
+grep -q 'DeleteOnTermination is false.*aws ec2 delete-volume' "$T/out" && grep -q 'Elastic IP addresses.*aws ec2 release-address' "$T/out" \
+	&& ok || bad "aws-release: volumes and Elastic IPs not named: $(cat "$T/out")"
+# a broken data file is one line and exit 2, before anything is done
+mkdir -p "$T/dd"
+printf 'preset,keeps,remove,source\nslurm,x,y,z\n' >"$T/dd/release_leftovers.csv"
+GPURENT_INSTANCE_ID=i-1 "$G" --data-dir "$T/dd" release --dry-run --no-ledger --preset aws-release >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'release_leftovers.csv:2: preset: expected a preset that releases' "$T/err" \
+	&& ok || bad "bad release_leftovers.csv: $(cat "$T/err")"
 
 # the guard: --release picks the preset's releasing variant
 RUNPOD_POD_ID=p1 "$G" run --no-ledger --dry-run --preset runpod --release -- true >"$T/out" 2>"$T/err"

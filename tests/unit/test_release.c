@@ -69,7 +69,7 @@ static void test_actions(void **state)
 	assert_int_equal(release_action("runpod-release")->effect, REL_RELEASES);
 	assert_int_equal(release_action("vastai-release")->effect, REL_RELEASES);
 	assert_int_equal(release_action("gcp-release")->effect, REL_RELEASES);
-	assert_int_equal(release_action("slurm")->effect, REL_RELEASES);
+	assert_int_equal(release_action("slurm")->effect, REL_ENDS_JOB);   /* scancel releases nothing */
 	assert_int_equal(release_action("autodl")->effect, REL_STOPS);
 	assert_null(release_action("nosuch"));
 	/* 24 x stopped_per_hour + GB x storage_gb_month / 30 */
@@ -118,12 +118,102 @@ static void test_ledger(void **state)
 	sql("DELETE FROM releases WHERE id = 999");   /* the schema took plain SQL too */
 }
 
+/* issue 26: where release runs decides what it may delete */
+static void test_scope(void **state)
+{
+	struct rel_host h = {.action = release_action("runpod-release")};
+
+	(void)state;
+	assert_int_equal(release_scope(&h), REL_SCOPE_WIPE);
+	h.home_fstype = "nfs4";
+	assert_int_equal(release_scope(&h), REL_SCOPE_NETWORK_HOME);
+	h.slurm_job = "42";
+	assert_int_equal(release_scope(&h), REL_SCOPE_SLURM_JOB);
+	h.wipe = true;
+	assert_int_equal(release_scope(&h), REL_SCOPE_WIPE);
+	h = (struct rel_host){.action = release_action("slurm")};
+	assert_int_equal(release_scope(&h), REL_SCOPE_STOP_ONLY);
+	h.action = release_action("runpod");
+	assert_int_equal(release_scope(&h), REL_SCOPE_STOP_ONLY);
+	h.action = NULL;
+	assert_int_equal(release_scope(&h), REL_SCOPE_NO_RELEASE);
+	h.command = true;
+	assert_int_equal(release_scope(&h), REL_SCOPE_WIPE);
+	assert_true(release_network_fs("nfs"));
+	assert_true(release_network_fs("lustre"));
+	assert_true(release_network_fs("gpfs"));
+	assert_true(release_network_fs("beegfs"));
+	assert_true(release_network_fs("fuse.sshfs"));
+	assert_false(release_network_fs("ext4"));
+	assert_false(release_network_fs("tmpfs"));
+	assert_false(release_network_fs("overlay"));
+	assert_false(release_network_fs(NULL));
+	assert_true(release_within("/a/b", "/a"));
+	assert_true(release_within("/a", "/a"));
+	assert_false(release_within("/ab", "/a"));
+	assert_true(release_within("/x", "/"));
+}
+
+static void test_mounts(void **state)
+{
+	static const char info[] =
+		"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+		"40 22 0:50 / /home rw,relatime shared:20 master:3 - nfs4 fs01:/export/home rw,vers=4.2\n"
+		"41 22 0:51 / /scratch\\040space rw - lustre 10.0.0.1@o2ib:/scratch rw\n"
+		"garbage\n";
+	static const char mounts[] = "/dev/sda1 / ext4 rw 0 0\nsrv:/h /home/u beegfs rw 0 0\n";
+	char mnt[64], type[16], src[64];
+	bool mp = true;
+
+	(void)state;
+	assert_int_equal(release_mount_of(info, strlen(info), "/home/u", mnt, sizeof(mnt), type, sizeof(type),
+					  src, sizeof(src), &mp), 1);
+	assert_string_equal(mnt, "/home");
+	assert_string_equal(type, "nfs4");
+	assert_string_equal(src, "fs01:/export/home");
+	assert_false(mp);
+	assert_int_equal(release_mount_of(info, strlen(info), "/scratch space", mnt, sizeof(mnt), type,
+					  sizeof(type), src, sizeof(src), &mp), 1);
+	assert_string_equal(type, "lustre");
+	assert_true(mp);
+	assert_int_equal(release_mount_of(info, strlen(info), "/homeless", mnt, sizeof(mnt), type,
+					  sizeof(type), src, sizeof(src), &mp), 1);
+	assert_string_equal(type, "ext4");
+	assert_int_equal(release_mount_of(mounts, strlen(mounts), "/home/u/.netrc", mnt, sizeof(mnt), type,
+					  sizeof(type), src, sizeof(src), NULL), 1);
+	assert_string_equal(type, "beegfs");
+	assert_int_equal(release_mount_of("", 0, "/x", mnt, sizeof(mnt), type, sizeof(type), src, sizeof(src),
+					  NULL), 0);
+}
+
+static void test_leftovers(void **state)
+{
+	static const char good[] = "# c\npreset,keeps,remove,source\naws-release,ips,aws ec2 release-address,https://x\n";
+	static const char stop[] = "preset,keeps,remove,source\nrunpod,v,r,s\n";
+	static const char empty[] = "preset,keeps,remove,source\naws-release,,r,s\n";
+	struct rel_leftovers l;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(release_leftovers_load(good, strlen(good), "f.csv", &l, err, sizeof(err)), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].remove, "aws ec2 release-address");
+	release_leftovers_free(&l);
+	assert_int_equal(release_leftovers_load(stop, strlen(stop), "f.csv", &l, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "f.csv:2: preset: expected a preset that releases"));
+	assert_int_equal(release_leftovers_load(empty, strlen(empty), "f.csv", &l, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "f.csv:2: keeps: expected a value"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_actions),
+		cmocka_unit_test(test_scope),
+		cmocka_unit_test(test_mounts),
+		cmocka_unit_test(test_leftovers),
 		cmocka_unit_test_setup_teardown(test_ledger, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
