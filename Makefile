@@ -179,7 +179,7 @@ REPLAY_BIN  := $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/fuzz_%)
 .PHONY: fuzz fuzz-build fuzz-replay
 .SECONDARY: $(FUZZ_OBJ)
 # fuzz_sky_task.c includes fuzz_workload.c, and others may share code so.
-$(FUZZ_BIN) $(REPLAY_BIN): $(FUZZ_SRC)
+$(FUZZ_BIN) $(REPLAY_BIN): $(FUZZ_SRC) $(wildcard tests/fuzz/*.h)
 
 # The core with coverage for libFuzzer (no -Werror: clang's warnings are not gcc's).
 $(FUZZ_DIR)/obj/%.o: %.c $(wildcard src/core/*.h)

@@ -12,25 +12,8 @@
 #include "../../src/core/audit.h"
 #include "../../src/core/bill.h"
 #include "fuzz.h"
+#include "fuzz_bill_rules.h"
 
-static const struct bill_rules *rules(void)
-{
-	static struct bill_rules r;
-	static int loaded;
-	char err[512];
-	size_t len;
-	const char *buf;
-
-	if (!loaded) {
-		buf = fuzz_data_file("bill_kinds.csv", &len);
-		if (bill_rules_load(buf, len, "bill_kinds.csv", &r, err, sizeof(err))) {
-			fprintf(stderr, "fuzz: %s\n", err);
-			abort();
-		}
-		loaded = 1;
-	}
-	return &r;
-}
 
 static double word(const uint8_t *p)
 {
