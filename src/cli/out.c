@@ -9,35 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/quote.h"
+
 size_t out_utf8_len(const unsigned char *s, size_t n)
 {
-	unsigned char c = s[0];
-	size_t len;
-	unsigned lo = 0x80, hi = 0xbf;   /* range of the second byte */
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0;           /* overlong */
-		else if (c == 0xed)
-			hi = 0x9f;           /* surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;           /* overlong */
-		else if (c == 0xf4)
-			hi = 0x8f;           /* past U+10FFFF */
-	} else {
-		return 0;
-	}
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
+	return s[0] < 0x80 ? 0 : quote_utf8_at(s, n, NULL);
 }
 
 /*

@@ -96,3 +96,35 @@ void quote_message(char *msg, size_t n)
 	}
 	free(copy);
 }
+
+size_t quote_utf8_at(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t v, min;
+
+	if (s[0] < 0x80) {
+		if (cp)
+			*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, v = s[0] & 0x1f, min = 0x80;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, v = s[0] & 0x0f, min = 0x800;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, v = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	if (cp)
+		*cp = v;
+	return len;
+}

@@ -7,6 +7,7 @@
 #define GPURENT_QUOTE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* At most this many bytes of the value are kept before the "…". */
 #define QUOTE_KEEP 64
@@ -28,5 +29,13 @@ int quote_has_control(const char *s, size_t n);
 /* Replace raw control bytes in a finished message with \xNN in place,
  * as far as msg's n bytes allow (the tail is cut, never left unescaped). */
 void quote_message(char *msg, size_t n);
+
+/*
+ * The code point of the well-formed UTF-8 sequence at s[0..n) (n >= 1) in
+ * *cp (when cp is not NULL) and its length (1..4), or 0 when s[0] starts
+ * none: a stray byte, an overlong form, a surrogate, past U+10FFFF. The
+ * one UTF-8 reader behind out_utf8_len() and the YAML emitter.
+ */
+size_t quote_utf8_at(const unsigned char *s, size_t n, uint32_t *cp);
 
 #endif

@@ -17,47 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quote.h"
 #include "units.h"
 #include "../util/util.h"
 
 const char *sky_emit_cloud(const struct offer *o)
 {
 	return sky_cloud_of(&o->provider);
-}
-
-/*
- * The code point of the well-formed UTF-8 sequence at s[0..n) in *cp and
- * its length (1..4), or 0 when s[0] starts none (a stray byte, an
- * overlong form, a surrogate, past U+10FFFF).
- */
-static size_t utf8_at(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t v, min;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, v = s[0] & 0x1f, min = 0x80;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, v = s[0] & 0x0f, min = 0x800;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, v = s[0] & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
 }
 
 /* Whether YAML takes code point cp as it is, as content that is no line
@@ -82,7 +48,7 @@ static void put_quoted(FILE *f, const char *s, size_t n)
 	fputc('"', f);
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t len = utf8_at(u + i, n - i, &cp);
+		size_t len = quote_utf8_at(u + i, n - i, &cp);
 		if (!len) {
 			fputs("\\uFFFD", f);
 			i++;
@@ -120,7 +86,7 @@ static void put_comment_text(FILE *f, const char *s, size_t n)
 
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t len = utf8_at(u + i, n - i, &cp);
+		size_t len = quote_utf8_at(u + i, n - i, &cp);
 		if (len && yaml_plain_char(cp)) {
 			fwrite(u + i, 1, len, f);
 			i += len;
@@ -144,7 +110,7 @@ static bool block_chars_ok(const char *t)
 		return false;
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t len = utf8_at(u + i, n - i, &cp);
+		size_t len = quote_utf8_at(u + i, n - i, &cp);
 		if (!len || (cp != '\n' && !yaml_plain_char(cp)))
 			return false;
 		i += len;

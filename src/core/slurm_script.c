@@ -14,16 +14,9 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "quote.h"
 
 /* ---- the values ---- */
-
-static bool has_control(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return true;
-	return false;
-}
 
 static bool gres_type_ok(const char *s)
 {
@@ -51,7 +44,7 @@ int slurm_script_check(const struct slurm_emit *e, char *err, size_t errlen)
 			snprintf(err, errlen, CE_("%s: expected a value, got an empty one"), vals[i].opt);
 			return -1;
 		}
-		if (has_control(v)) {
+		if (quote_has_control(v, strlen(v))) {
 			snprintf(err, errlen, CE_("%s: expected a value without control characters (a newline or "
 				 "tab would break the script's lines), got '%s'"), vals[i].opt, v);
 			return -1;
@@ -68,7 +61,7 @@ int slurm_script_check(const struct slurm_emit *e, char *err, size_t errlen)
 		return -1;
 	}
 	for (char *const *a = e->cmd; a && *a; a++)
-		if (has_control(*a)) {
+		if (quote_has_control(*a, strlen(*a))) {
 			snprintf(err, errlen, CE_("CMD: expected words without control characters (a newline or tab "
 				 "would break the script's lines; put such a command in a script file), got '%s'"), *a);
 			return -1;
