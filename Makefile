@@ -19,7 +19,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wpointer-arith -Wformat=2 -Wundef -Wcast-align -Wwrite-strings \
            -Wvla -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) \
+CFLAGS  += -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -Isrc \
            -DGPURENT_VERSION='"$(VERSION)"' $(shell pkg-config --cflags $(PKGS) $(DLOPEN_PKGS) 2>/dev/null) -pthread
 LDFLAGS += -pthread
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -ldl
@@ -28,13 +28,15 @@ CFLAGS  += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-CORE_SRC := $(sort $(wildcard src/core/*.c))
-# The command layer: commands (src/cmd), their shared library (src/cli),
-# the guard (src/guard), OS helpers (src/os), hardware loaders (src/hw) and
-# the header-only helpers every layer may use (src/util; its headers are
-# listed here so that objects rebuild when they change).
-LAYER_DIRS := src/cmd src/cli src/guard src/os src/hw src/util
+# The floors of src/ (src/LAYERS): the ground floor (src/base) and the pure
+# core (src/core/<capability>) link alone into the unit tests and fuzzers;
+# the OS helpers (src/os), hardware loaders (src/hw), the guard (src/guard),
+# the command kit (src/kit) and the commands (src/cmd/<capability>) make the
+# binary. Includes are written from src/ (-Isrc).
+CORE_SRC := $(sort $(wildcard src/base/*.c src/core/*/*.c))
+LAYER_DIRS := src/cmd/* src/kit src/guard src/os src/hw
 CMD_SRC  := $(sort $(foreach d,$(LAYER_DIRS),$(wildcard $(d)/*.c)))
+ALL_H    := $(wildcard src/*/*.h src/*/*/*.h include/*.h)
 DATA     := $(sort $(wildcard data/*.csv))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/src/main.o $(BUILD)/obj/embedded.o
@@ -45,6 +47,9 @@ CMD_OBJ  += $(STORE_OBJ)
 # The OS helpers whose logic the unit tests reach through a fake root
 # (src/os/sys.c: cgroup quotas under $GPURENT_CGROUP_ROOT).
 UNIT_OS_OBJ := $(BUILD)/obj/src/os/sys.o $(BUILD)/obj/src/os/dl.o $(BUILD)/obj/src/os/crypto.o
+# The words files (src/cmd/*/*words.c: core codes to sentences) link into the
+# unit tests too, which check their sentences.
+WORDS_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard src/cmd/*/*words.c)))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -55,12 +60,10 @@ $(BUILD)/gpurent: $(CMD_OBJ) $(CORE_OBJ)
 	@echo '  LINK    $@'
 	@$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c $(wildcard src/core/*.h $(addsuffix /*.h,$(LAYER_DIRS)) include/*.h)
+$(BUILD)/obj/%.o: %.c $(ALL_H)
 	@mkdir -p $(dir $@)
 	@echo '  CC      $<'
 	@$(CC) $(CFLAGS) -c -o $@ $<
-
-$(CMD_OBJ): $(wildcard src/store/*.h)
 
 # The data files travel inside the binary (used when --data-dir is absent).
 $(BUILD)/embed: tools/embed.c
@@ -73,10 +76,10 @@ $(BUILD)/obj/embedded.o: $(BUILD)/embedded.c
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
 # Unit tests link the core alone (no I/O layer), plus src/store for the ledger's.
-$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ) $(WORDS_OBJ)
 	@mkdir -p $(dir $@)
 	@echo '  TEST    $@'
-	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ) \
+	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ) $(WORDS_OBJ) \
 	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/embedded.c
@@ -94,10 +97,10 @@ $(FAKE_LIB): tests/fake/fake_nvml.c
 	@echo '  FAKE    $@'
 	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) -Wno-missing-prototypes \
 	    -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
-$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nvml.h src/os/dl.c src/os/dl.h src/core/i18n.c
+$(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nvml.h src/os/dl.c src/os/dl.h src/base/i18n.c src/base/i18n.h
 	@mkdir -p $(dir $@)
 	@echo '  PROG    $@'
-	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -o $@ $< src/os/dl.c src/core/i18n.c -ldl
+	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -Isrc -o $@ $< src/os/dl.c src/base/i18n.c -ldl
 
 # Every tests/cli/*.sh runs against the real binary and ends with
 # "<name>: N passed, M failed". Each script is its own target, so that
@@ -170,7 +173,7 @@ FUZZ_CC     ?= clang
 FUZZ_FLAGS  ?=
 FUZZ_DIR    := build/fuzz
 FUZZ_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g -pthread $(FUZZ_SAN) \
+FUZZ_CFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -O1 -g -pthread $(FUZZ_SAN) \
                $(shell pkg-config --cflags $(PKGS) $(DLOPEN_PKGS) 2>/dev/null) $(FUZZ_FLAGS)
 FUZZ_OBJ    := $(CORE_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/embedded.o
 FUZZ_BIN    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
@@ -182,7 +185,7 @@ REPLAY_BIN  := $(FUZZ_NAMES:%=$(BUILD)/fuzz-replay/fuzz_%)
 $(FUZZ_BIN) $(REPLAY_BIN): $(FUZZ_SRC) $(wildcard tests/fuzz/*.h)
 
 # The core with coverage for libFuzzer (no -Werror: clang's warnings are not gcc's).
-$(FUZZ_DIR)/obj/%.o: %.c $(wildcard src/core/*.h)
+$(FUZZ_DIR)/obj/%.o: %.c $(ALL_H)
 	@mkdir -p $(dir $@)
 	@echo '  FUZZCC  $<'
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<

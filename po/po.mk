@@ -1,5 +1,5 @@
 # po/po.mk - the message catalogs (GNU gettext), included by the Makefile.
-#   make pot         extract every _() / N_() / Q_() / CE_() of src/ into po/gpurent.pot
+#   make pot         extract every _() / N_() / Q_() of src/ into po/gpurent.pot
 #   make po-update   merge po/gpurent.pot into each po/LANG.po (msgmerge)
 #   make             also compiles po/LANG.po into $(BUILD)/locale/LANG/LC_MESSAGES/gpurent.mo
 #   make install     installs them under $(PREFIX)/share/locale
@@ -7,22 +7,22 @@
 # says so. The runtime is glibc's; GPURENT_LOCALEDIR overrides the directory.
 
 PO_LANGS   := zh_CN
-PO_SRC     := $(shell LC_ALL=C ls src/*.c src/*/*.c 2>/dev/null)
+PO_SRC     := $(shell LC_ALL=C ls src/*.c src/*/*.c src/*/*/*.c 2>/dev/null)
 PO_MO      := $(PO_LANGS:%=$(BUILD)/locale/%/LC_MESSAGES/gpurent.mo)
 XGETTEXT   ?= xgettext
 MSGFMT     ?= msgfmt
 MSGMERGE   ?= msgmerge
 LOCALEDIR  ?= $(PREFIX)/share/locale
 
-# The compiled-in default of msg_init() (src/cli/msg.c).
-$(BUILD)/obj/src/cli/msg.o: CFLAGS += -DGPURENT_LOCALEDIR='"$(LOCALEDIR)"'
+# The compiled-in default of msg_init() (src/kit/msg.c).
+$(BUILD)/obj/src/kit/msg.o: CFLAGS += -DGPURENT_LOCALEDIR='"$(LOCALEDIR)"'
 
 .PHONY: pot po-update mo install-mo
 all: mo
 mo: $(PO_MO)
 
 pot:
-	@$(XGETTEXT) --keyword=_ --keyword=N_ --keyword=CE_ --keyword=HW_ --keyword=Q_:1,2 --from-code=UTF-8 \
+	@$(XGETTEXT) --keyword=_ --keyword=N_ --keyword=Q_:1,2 --from-code=UTF-8 \
 	    --add-comments=TRANSLATORS --package-name=gpurent --package-version=$(VERSION) \
 	    --sort-by-file -o po/gpurent.pot $(PO_SRC)
 	@echo "pot: $$(grep -c '^msgid ' po/gpurent.pot) messages in po/gpurent.pot"

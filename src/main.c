@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cli/common.h"
-#include "cli/msg.h"
-#include "core/names.h"
-#include "util/util.h"
+#include "kit/cmd.h"
+#include "kit/common.h"
+#include "base/msg.h"
+#include "core/text/names.h"
+#include "base/util.h"
 
 #ifndef GPURENT_VERSION
 #define GPURENT_VERSION "0.1.0"

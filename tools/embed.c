@@ -1,7 +1,7 @@
 /*
  * embed.c - build tool: turn the data files into C arrays so that the
  * binary carries its data (used when --data-dir is not given), plus a
- * table of them by file name (struct embedded_file, src/cli/common.h).
+ * table of them by file name (struct embedded_file, src/kit/common.h).
  * Usage: embed OUT.c FILE...
  */
 #include <stdio.h>

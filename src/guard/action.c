@@ -20,12 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "action.h"
+#include "guard/action.h"
 
-#include "../os/dl.h"
-#include "../cli/gettext.h"
-#include "../util/util.h"
-#include "../os/child.h"
+#include "os/dl.h"
+#include "base/i18n.h"
+#include "base/util.h"
+#include "os/child.h"
 
 extern char **environ;
 

@@ -4,8 +4,8 @@
  * stop action exactly once when CMD ends, idles, stalls, runs out of time
  * or budget, or the guard is told to stop; restarts CMD from its newest
  * checkpoint after a crash; records the run in the ledger. The command
- * (src/cmd/cmd_run.c) parses the options into struct guard_opts and calls
- * guard_run(). The rules: src/core/guard.h; the story: docs/guard.md.
+ * (src/cmd/box/cmd_run.c) parses the options into struct guard_opts and calls
+ * guard_run(). The rules: src/core/box/guard.h; the story: docs/guard.md.
  */
 #ifndef GPURENT_GUARD_GUARD_H
 #define GPURENT_GUARD_GUARD_H
@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../core/guard.h"
-#include "action.h"
+#include "core/box/guard.h"
+#include "guard/action.h"
 
 /* One poll tick's readings of the job, for guard_opts.on_sample. */
 struct guard_reading {
@@ -57,7 +57,7 @@ struct guard_opts {
 	} slurm;
 	char **cmd;                  /* argv of CMD */
 	/*
-	 * Hooks for `gpurent probe` (src/cmd/cmd_probe.c); all NULL (and
+	 * Hooks for `gpurent probe` (src/cmd/probe/cmd_probe.c); all NULL (and
 	 * cmd_out_to_stderr false) for `gpurent run`, which then behaves as
 	 * without them. Each is called with hook_ctx.
 	 */

@@ -2,7 +2,7 @@
  * guard_int.h - what the files of the guard share (the .c files of src/guard): its
  * state and the functions one file gives the others. Not for commands.
  * The layout of struct guard is part of the guard's overhead budget: the
- * fields a poll tick reads come first and fit in one page (src/core/hot.h,
+ * fields a poll tick reads come first and fit in one page (src/base/hot.h,
  * docs/guard.md "Overhead"); keep it so.
  */
 #ifndef GPURENT_GUARD_INT_H
@@ -15,13 +15,13 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "../core/guard.h"
-#include "../core/hot.h"
-#include "../hw/nvml.h"
-#include "../os/child.h"
-#include "../os/proc.h"
-#include "guard.h"
-#include "../util/util.h"
+#include "core/box/guard.h"
+#include "base/hot.h"
+#include "hw/nvml.h"
+#include "os/child.h"
+#include "os/proc.h"
+#include "guard/guard.h"
+#include "base/util.h"
 
 /* One captured output stream of CMD. */
 #define STREAM_LINE 8192
@@ -37,7 +37,7 @@ struct stream {
 /*
  * The guard's state, on the heap. The fields a poll tick reads come first
  * and fit in one page; the big buffers only output and records use come
- * last, so that a tick touches as few pages as it can (src/core/hot.h).
+ * last, so that a tick touches as few pages as it can (src/base/hot.h).
  */
 struct guard {
 	/* read or written on every tick */

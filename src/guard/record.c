@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../store/ledger.h"
-#include "../cli/gettext.h"
-#include "guard_int.h"
+#include "store/ledger.h"
+#include "base/i18n.h"
+#include "guard/guard_int.h"
 
 static void ledger_fill(struct guard *g, struct ledger_run *r, double now)
 {

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../os/ckpt_dir.h"
-#include "../cli/gettext.h"
-#include "guard_int.h"
+#include "os/ckpt_dir.h"
+#include "base/i18n.h"
+#include "guard/guard_int.h"
 
 /* scontrol(1) "requeue": the job goes back to pending, its script runs again from the top. */
 #define SLURM_REQUEUE_CMD "scontrol requeue \"$SLURM_JOB_ID\""

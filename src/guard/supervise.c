@@ -23,11 +23,11 @@
 #include <sys/prctl.h>
 #endif
 
-#include "../cli/common.h"
-#include "../cli/gettext.h"
-#include "../os/ckpt_dir.h"
-#include "guard_int.h"
-#include "../util/util.h"
+#include "base/msg.h"
+#include "base/i18n.h"
+#include "os/ckpt_dir.h"
+#include "guard/guard_int.h"
+#include "base/util.h"
 
 extern char **environ;
 

@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "guard_int.h"
-#include "../cli/msg.h"
+#include "guard/guard_int.h"
+#include "base/msg.h"
 
 void tee_write_all(int fd, const char *p, size_t n)
 {

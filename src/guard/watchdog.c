@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../cli/gettext.h"
-#include "guard_int.h"
+#include "base/i18n.h"
+#include "guard/guard_int.h"
 
 /* When the watchdog acts: after the guard's own deadline, its grace, and a
  * slack of 5% (1 s to 60 s) for the guard to finish (docs/guard.md). */

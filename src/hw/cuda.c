@@ -4,19 +4,20 @@
  * header; the functions are a table of pointers resolved by name. The
  * benchmarks time with CUDA events on the legacy default stream.
  */
+/* The loaders' words: translated only where `gpurent env` sets hw_tr (base/i18n.h). */
+#define I18N_HOOK hw_tr
 #include <stdint.h>
-#include <libintl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../os/dl.h"
-#include "../util/util.h"
-#include "cuda.h"
-#include "nvml.h"
+#include "os/dl.h"
+#include "base/i18n.h"
+#include "base/util.h"
+#include "hw/cuda.h"
+#include "hw/nvml.h"
 
-#define HW_(s) (hw_words_translated ? dgettext("gpurent", s) : (s))
-#include "cuda_abi.h"
+#include "hw/cuda_abi.h"
 
 /* The CUDA runtime and cuBLAS types: handles are pointers, enums ints.
  * The constants are in cuda_abi.h. */
@@ -151,7 +152,7 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	if (errlen)
 		err[0] = '\0';
 	if (!(c = calloc(1, sizeof(*c)))) {
-		snprintf(err, errlen, HW_("out of memory loading the CUDA runtime"));
+		snprintf(err, errlen, _("out of memory loading the CUDA runtime"));
 		return -1;
 	}
 	c->handle_dev = -1;
@@ -192,7 +193,7 @@ int cuda_open(struct cuda **out, bool blas, char *err, size_t errlen)
 	}
 	if (!c->rt) {
 		if (!err[0])
-			snprintf(err, errlen, HW_("no CUDA runtime (libcudart) on this machine"));
+			snprintf(err, errlen, _("no CUDA runtime (libcudart) on this machine"));
 		goto out_free;
 	}
 	if (c->f.runtime_version(&v) != CUDA_SUCCESS_)
@@ -287,15 +288,15 @@ int cuda_device_count(const struct cuda *c, char *err, size_t errlen)
 	char eb[160];
 
 	if (!c) {
-		snprintf(err, errlen, HW_("no CUDA runtime"));
+		snprintf(err, errlen, _("no CUDA runtime"));
 		return 0;
 	}
 	if ((e = c->f.device_count(&n)) != CUDA_SUCCESS_) {
-		snprintf(err, errlen, HW_("no usable CUDA device (%s)"), cuda_strerror(c, e, eb, sizeof(eb)));
+		snprintf(err, errlen, _("no usable CUDA device (%s)"), cuda_strerror(c, e, eb, sizeof(eb)));
 		return 0;
 	}
 	if (n <= 0)
-		snprintf(err, errlen, HW_("no CUDA device"));
+		snprintf(err, errlen, _("no CUDA device"));
 	return n > 0 ? n : 0;
 }
 

@@ -3,17 +3,18 @@
  * gpurent needs are declared here (no vendor header), the functions are a
  * table of pointers resolved by name, versioned names first.
  */
-#include <libintl.h>
+/* The loaders' words: translated only where `gpurent env` sets hw_tr (base/i18n.h). */
+#define I18N_HOOK hw_tr
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/hot.h"
-#include "../os/dl.h"
-#include "../util/util.h"
-#include "nvml.h"
+#include "base/hot.h"
+#include "os/dl.h"
+#include "base/i18n.h"
+#include "base/util.h"
+#include "hw/nvml.h"
 
-#define HW_(s) (hw_words_translated ? dgettext("gpurent", s) : (s))
 
 /* NVML's ABI, as documented in NVIDIA's nvml.h (stable since driver 4xx). */
 typedef int nvmlReturn_t;
@@ -161,11 +162,11 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 
 	*out = NULL;
 	if (!(n = calloc(1, sizeof(*n)))) {
-		snprintf(err, errlen, HW_("out of memory loading NVML"));
+		snprintf(err, errlen, _("out of memory loading NVML"));
 		return -1;
 	}
 	if (forced && (!*forced || !strcmp(forced, "none"))) {
-		snprintf(err, errlen, HW_("NVML turned off (GPURENT_NVML_LIB=%s): 0 GPUs"), forced);
+		snprintf(err, errlen, _("NVML turned off (GPURENT_NVML_LIB=%s): 0 GPUs"), forced);
 		goto out_free;
 	}
 	if (forced) {
@@ -174,27 +175,27 @@ int nvml_open(struct nvml **out, char *err, size_t errlen)
 	}
 	rc = dl_open(libs, nlibs, nvml_syms, ARRAY_SIZE(nvml_syms), &n->f, &n->dl, why, sizeof(why));
 	if (rc == DL_ENOSYM) {
-		snprintf(err, errlen, HW_("%s (driver too old or not NVML): 0 GPUs"), why);
+		snprintf(err, errlen, _("%s (driver too old or not NVML): 0 GPUs"), why);
 		goto out_free;
 	}
 	if (rc == DL_ENOMEM) {
-		snprintf(err, errlen, HW_("out of memory loading NVML"));
+		snprintf(err, errlen, _("out of memory loading NVML"));
 		goto out_free;
 	}
 	if (rc && forced) {
-		snprintf(err, errlen, HW_("GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs"), forced);
+		snprintf(err, errlen, _("GPURENT_NVML_LIB=%s cannot be loaded: 0 GPUs"), forced);
 		goto out_free;
 	}
 	if (rc == DL_ELOAD) {
-		snprintf(err, errlen, HW_("%s: 0 GPUs"), why);
+		snprintf(err, errlen, _("%s: 0 GPUs"), why);
 		goto out_free;
 	}
 	if (rc) {
-		snprintf(err, errlen, HW_("no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs"));
+		snprintf(err, errlen, _("no NVIDIA driver library (libnvidia-ml.so.1) on this machine: 0 GPUs"));
 		goto out_free;
 	}
 	if ((r = n->f.init()) != NVML_SUCCESS) {
-		snprintf(err, errlen, HW_("NVML did not start (%s): no usable NVIDIA driver, 0 GPUs"),
+		snprintf(err, errlen, _("NVML did not start (%s): no usable NVIDIA driver, 0 GPUs"),
 			 nvml_strerror(n, r, ebuf, sizeof(ebuf)));
 		goto out_dlclose;
 	}
@@ -319,11 +320,11 @@ int nvml_device_info(const struct nvml *n, unsigned index, struct nvml_device_in
 	out->pcie_gen = out->pcie_gen_max = out->pcie_width = out->pcie_width_max = -1;
 	out->nvlink_active = -1;
 	if (!n) {
-		snprintf(err, errlen, HW_("no NVML: no GPU %u"), index);
+		snprintf(err, errlen, _("no NVML: no GPU %u"), index);
 		return -1;
 	}
 	if (nvml_handle(n, index, &dev)) {
-		snprintf(err, errlen, HW_("GPU %u: NVML cannot open it (index out of range or GPU lost)"), index);
+		snprintf(err, errlen, _("GPU %u: NVML cannot open it (index out of range or GPU lost)"), index);
 		return -1;
 	}
 	if (n->f.name && n->f.name(dev, out->name, sizeof(out->name)) != NVML_SUCCESS)

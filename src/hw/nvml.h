@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../os/dl.h"
+#include "os/dl.h"
 
 /* A loaded, initialised NVML. Opaque. */
 struct nvml;
@@ -121,8 +121,5 @@ int nvml_device_procs_mem(const struct nvml *n, unsigned index, const int *pids,
 
 /* "none", "passthrough", "vGPU", "host vGPU", "host vSGA", "unknown". Static. */
 const char *nvml_virt_mode_name(int mode);
-
-/* hw_words_translated (src/os/dl.h) also puts nvml.c's and cuda.c's
- * messages in the user's language. */
 
 #endif

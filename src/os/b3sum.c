@@ -1,7 +1,7 @@
 /*
  * b3sum.c - BLAKE3 of files through the b3sum program (b3sum.h).
  */
-#include "b3sum.h"
+#include "os/b3sum.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/hashing.h"
-#include "child.h"
-#include "../cli/gettext.h"
+#include "core/files/hashing.h"
+#include "os/child.h"
+#include "base/i18n.h"
 
 extern char **environ;
 

@@ -17,8 +17,8 @@
 #include <sys/prctl.h>
 #endif
 
-#include "../core/hot.h"
-#include "child.h"
+#include "base/hot.h"
+#include "os/child.h"
 
 /*
  * The C library's words for errno e in English whatever the locale: err's

@@ -1,6 +1,6 @@
 /*
  * ckpt_dir.c - read a checkpoint directory for the pure rules in
- * src/core/ckpt.c (ckpt_dir.h).
+ * src/core/box/ckpt.c (ckpt_dir.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ckpt_dir.h"
-#include "../cli/gettext.h"
+#include "os/ckpt_dir.h"
+#include "base/i18n.h"
 
 /* Look inside a checkpoint directory: is it empty, does it hold a marker? */
 static void dir_state(int dfd, const char *name, bool *empty, bool *marker)

@@ -1,5 +1,5 @@
 /*
- * ckpt_dir.h - the I/O half of the checkpoint rules (src/core/ckpt.h):
+ * ckpt_dir.h - the I/O half of the checkpoint rules (src/core/box/ckpt.h):
  * read a checkpoint directory into entries, find the newest complete
  * checkpoint, remove the ones `prune` chooses. Used by `gpurent ckpt` and
  * by `gpurent run --ckpt-dir` (GPURENT_RESUME).
@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "../core/ckpt.h"
+#include "core/box/ckpt.h"
 
 struct ckpt_dir {
 	struct ckpt_entry *v;   /* names owned by the list */

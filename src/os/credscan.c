@@ -1,10 +1,10 @@
 /*
  * credscan.c - credential files, secret-named variables and leftovers
  * (credscan.h). A credential's text is read only into a buffer that is
- * counted by src/core/secscan.c and zeroed; nothing of it is kept.
+ * counted by src/core/box/secscan.c and zeroed; nothing of it is kept.
  */
 #define _GNU_SOURCE
-#include "credscan.h"
+#include "os/credscan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../util/util.h"
+#include "base/util.h"
 
 #define CRED_READ_MAX (1u << 20)
 #define KEY_HEAD 128   /* enough for a PEM header or OpenSSH's cipher name, not a key */

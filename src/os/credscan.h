@@ -4,14 +4,14 @@
  * working directory (each read only to count what it holds, the buffer
  * zeroed after), the names (never the values) of environment variables
  * named like secrets, and the user's large files in /tmp and /dev/shm.
- * For `gpurent env` and `gpurent release`; verdicts in src/core/secscan.c.
+ * For `gpurent env` and `gpurent release`; verdicts in src/core/box/secscan.c.
  */
 #ifndef GPURENT_CREDSCAN_H
 #define GPURENT_CREDSCAN_H
 
 #include <stddef.h>
 
-#include "../core/secscan.h"
+#include "core/box/secscan.h"
 
 /* The credential files under home and cwd into f->creds (appended). */
 void credscan_files(struct sec_facts *f, const char *home, const char *cwd);

@@ -2,7 +2,7 @@
  * crypto.c - OpenSSL libcrypto's digests (EVP) behind the core's injected
  * hashing ops (crypto.h), loaded once through dl.h on first use.
  */
-#include "crypto.h"
+#include "os/crypto.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -11,9 +11,9 @@
 
 #include <openssl/evp.h>
 
-#include "../util/util.h"
-#include "dl.h"
-#include "../cli/gettext.h"
+#include "base/util.h"
+#include "os/dl.h"
+#include "base/i18n.h"
 
 /* The EVP calls used; the prototypes come from OpenSSL's header, the
  * addresses from dlsym. */

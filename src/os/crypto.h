@@ -1,7 +1,7 @@
 /*
  * crypto.h - the cryptographic hashes of manifests: MD5, SHA-1, SHA-256,
  * SHA-512 and BLAKE2b-512 from OpenSSL's libcrypto (EVP), for the core's
- * hashing (src/core/hashing.h takes them injected; BLAKE3 is b3sum.h's).
+ * hashing (src/core/files/hashing.h takes them injected; BLAKE3 is b3sum.h's).
  * libcrypto is loaded
  * through src/os/dl.h the first time a context is made, not linked: every
  * other command (the guard above all, docs/guard.md "Overhead") would
@@ -10,7 +10,7 @@
 #ifndef GPURENT_CRYPTO_H
 #define GPURENT_CRYPTO_H
 
-#include "../core/hashing.h"
+#include "core/files/hashing.h"
 
 /*
  * libcrypto's hashes as hashing ops: install with

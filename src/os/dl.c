@@ -3,8 +3,10 @@
  * names, dlsym over a table of symbols with alternative names, and a
  * one-line reason when a library or a required symbol is missing.
  */
-#include "dl.h"
-#include "../core/i18n.h"
+/* The loaders' words: translated only where `gpurent env` sets hw_tr (base/i18n.h). */
+#define I18N_HOOK hw_tr
+#include "os/dl.h"
+#include "base/i18n.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -12,10 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool hw_words_translated;
-
-/* The loader's words: translated only where hw_words_translated says (dl.h). */
-#define HW_(s) (hw_words_translated ? core_tr(s) : (s))
 
 struct dl_lib {
 	void *handle;
@@ -54,7 +52,7 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 	if (errlen)
 		err[0] = '\0';
 	if (!(l = calloc(1, sizeof(*l))) || (nsyms && !(found = calloc(nsyms, sizeof(*found))))) {
-		snprintf(err, errlen, HW_("out of memory loading %s"), nlibs ? libs[0] : HW_("a library"));
+		snprintf(err, errlen, _("out of memory loading %s"), nlibs ? libs[0] : _("a library"));
 		rc = DL_ENOMEM;
 		goto out_free;
 	}
@@ -73,11 +71,11 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 				worst = rank(code);
 				rc = code;
 				if (code == DL_ENOTFOUND && nlibs > 1)
-					snprintf(err, errlen, HW_("%s not found (%zu file names tried)"), libs[0], nlibs);
+					snprintf(err, errlen, _("%s not found (%zu file names tried)"), libs[0], nlibs);
 				else if (code == DL_ENOTFOUND)
-					snprintf(err, errlen, HW_("%s not found"), libs[i]);
+					snprintf(err, errlen, _("%s not found"), libs[i]);
 				else
-					snprintf(err, errlen, HW_("%s: cannot be loaded: %s"), libs[i], why);
+					snprintf(err, errlen, _("%s: cannot be loaded: %s"), libs[i], why);
 			}
 			continue;
 		}
@@ -85,7 +83,7 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 			if (rank(DL_ENOSYM) > worst) {
 				worst = rank(DL_ENOSYM);
 				rc = DL_ENOSYM;
-				snprintf(err, errlen, HW_("%s lacks %s"), libs[i], syms[miss].names[0]);
+				snprintf(err, errlen, _("%s lacks %s"), libs[i], syms[miss].names[0]);
 			}
 			dlclose(h);
 			continue;
@@ -103,7 +101,7 @@ int dl_open(const char *const *libs, size_t nlibs, const struct dl_sym *syms, si
 		return 0;
 	}
 	if (!nlibs)
-		snprintf(err, errlen, "%s", HW_("no library to load"));
+		snprintf(err, errlen, "%s", _("no library to load"));
 out_free:
 	free(found);
 	free(l);

@@ -75,12 +75,5 @@ void dl_close(struct dl_lib *l);
  */
 void dl_keep(struct dl_lib *l);
 
-/*
- * The hardware loaders' messages (dl.c, src/hw/nvml.c, src/hw/cuda.c) in
- * the user's language when set: only `gpurent env` sets it, for its
- * display; everywhere else (bench, run, probe, JSON) they stay English, as
- * the ledger and JSON keep them.
- */
-extern bool hw_words_translated;
 
 #endif

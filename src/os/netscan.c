@@ -4,7 +4,7 @@
  * Jupyter token only into a buffer that is zeroed after the verdict.
  */
 #define _GNU_SOURCE
-#include "netscan.h"
+#include "os/netscan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "../util/util.h"
+#include "os/child.h"
+#include "base/util.h"
 
 extern char **environ;
 

@@ -1,7 +1,7 @@
 /*
  * netscan.h - the listening TCP sockets of this box and the processes
  * behind them, for `gpurent env`'s security findings: /proc/net/tcp and
- * tcp6 (parsed by src/core/secscan.c), each socket's inode found among
+ * tcp6 (parsed by src/core/box/secscan.c), each socket's inode found among
  * /proc/PID/fd, the owner's command line, and for Jupyter its config
  * files, for sshd `sshd -T` (as root) or its sshd_config. The /proc root
  * is $GPURENT_PROC_ROOT when set (the tests give a private one), like
@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "../core/secscan.h"
+#include "core/box/secscan.h"
 
 /* $GPURENT_PROC_ROOT, or "/proc". Static or borrowed from the environment. */
 const char *netscan_proc_root(void);

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../core/hot.h"
-#include "proc.h"
+#include "base/hot.h"
+#include "os/proc.h"
 
 /* The unsigned number at *p, moving *p past it; -1 when there is none. */
 GPURENT_HOT static int take_num(const char **p, unsigned long long *out)

@@ -7,10 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "progress.h"
-#include "../cli/gettext.h"   /* the words of the line: stderr, a terminal only */
-#include "../core/units.h"
-#include "../util/util.h"
+#include "os/progress.h"
+#include "base/i18n.h"   /* the words of the line: stderr, a terminal only */
+#include "core/text/units.h"
+#include "base/util.h"
 
 static _Atomic int mode = PROGRESS_AUTO;
 

@@ -3,8 +3,8 @@
  * name order so that a dry run tells exactly what the real one deletes.
  */
 #define _GNU_SOURCE
-#include "shred.h"
-#include "../cli/gettext.h"
+#include "os/shred.h"
+#include "base/i18n.h"
 
 #include <dirent.h>
 #include <errno.h>

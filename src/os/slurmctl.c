@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/slurm.h"
-#include "../util/util.h"
-#include "child.h"
-#include "slurmctl.h"
-#include "../cli/gettext.h"
+#include "core/task/slurm.h"
+#include "base/util.h"
+#include "os/child.h"
+#include "os/slurmctl.h"
+#include "base/i18n.h"
 
 extern char **environ;
 

@@ -3,7 +3,7 @@
  * quotas and limits, /proc/meminfo.
  */
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
-#include "sys.h"
+#include "os/sys.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,8 +5,8 @@
  * POSIX_FADV_SEQUENTIAL, so the kernel reads ahead.
  */
 #define _GNU_SOURCE   /* O_NOATIME */
-#include "progress.h"
-#include "walk.h"
+#include "os/progress.h"
+#include "os/walk.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,12 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/pool.h"
-#include "../core/units.h"
-#include "../cli/gettext.h"
-#include "../cli/out.h"
-#include "sys.h"
-#include "../util/util.h"
+#include "base/pool.h"
+#include "core/text/units.h"
+#include "base/i18n.h"
+#include "base/out.h"
+#include "os/sys.h"
+#include "base/util.h"
 
 #define READ_BUF (1u << 20)     /* per worker; files up to MAP_MIN stream through it */
 #define MAP_MIN (8u << 20)      /* files this big are hashed from the page cache in place */

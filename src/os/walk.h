@@ -1,7 +1,7 @@
 /*
  * walk.h - the I/O half of `gpurent manifest` and `gpurent verify`: list a
- * directory tree into a struct manifest (src/core/manifest.h), and read
- * and hash its files in parallel on the thread pool (src/core/pool.h),
+ * directory tree into a struct manifest (src/core/files/manifest.h), and read
+ * and hash its files in parallel on the thread pool (src/base/pool.h),
  * with a progress line on a terminal.
  */
 #ifndef GPURENT_WALK_H
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "../core/manifest.h"
+#include "core/files/manifest.h"
 
 struct walk_opts {
 	bool follow_symlinks;   /* follow links to files and directories */

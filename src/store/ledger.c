@@ -4,7 +4,7 @@
  * damaged files, newer schemas), versioned migrations, and the helpers
  * the other parts share (ledger_int.h). Writes: ledger_write.c; reads:
  * ledger_query.c; bench results: ledger_bench.c; probes: ledger_probe.c; summaries: the pure
- * src/core/ledger_summary.c. The schema is documented in docs/ledger.md.
+ * src/core/books/ledger_summary.c. The schema is documented in docs/ledger.md.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ledger_int.h"
-#include "../cli/gettext.h"
-#include "../util/util.h"
+#include "store/ledger_int.h"
+#include "base/i18n.h"
+#include "base/util.h"
 
 /* PRAGMA application_id of a gpurent ledger: "GPRL". */
 #define LEDGER_APP_ID 0x4750524C

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 /* struct ledger_run, ledger_entry(ies), the bounds and the summaries */
-#include "../core/ledger_summary.h"
+#include "core/books/ledger_summary.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
 #define LEDGER_SCHEMA_VERSION 7
@@ -101,7 +101,7 @@ int ledger_add(struct ledger *l, const struct ledger_run *r, int64_t *id,
 	       char *err, size_t errlen);
 
 /*
- * Import n runs (from ledger_import_parse(), src/core/ledger_import.h) in
+ * Import n runs (from ledger_import_parse(), src/core/books/ledger_import.h) in
  * one transaction, all or none: a run the same as one stored before the
  * import began (start, end, cost, currency, command, host, GPU) is skipped
  * and counted in *known, the others are added (kind "manual" unless they
@@ -177,7 +177,7 @@ void ledger_bench_rows_free(struct ledger_bench_rows *r);
 /* ---- probes (gpurent probe; schema v4) ---- */
 
 /*
- * What one `gpurent probe` measured (src/core/probe.h's struct
+ * What one `gpurent probe` measured (src/core/estimate/probe.h's struct
  * probe_result, plus where and on what). Strings are borrowed for the call
  * that receives them; in rows read back they point into the rows'
  * storage. A double that is NaN is stored as unknown (NULL) and read back
@@ -258,7 +258,7 @@ int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t
 		       char *err, size_t errlen);
 /* ---- bill items (gpurent bill import; schema v6) ---- */
 
-#include "../core/bill.h"
+#include "core/books/bill.h"
 
 /*
  * Store the n items of one parsed export in one transaction: each keyed

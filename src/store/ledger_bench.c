@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ledger_int.h"
-#include "../cli/gettext.h"
-#include "../util/util.h"
+#include "store/ledger_int.h"
+#include "base/i18n.h"
+#include "base/util.h"
 
 /* ---- benchmark results ---- */
 

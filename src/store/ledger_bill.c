@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger_int.h"
-#include "../cli/gettext.h"
-#include "../util/util.h"
+#include "store/ledger_int.h"
+#include "base/i18n.h"
+#include "base/util.h"
 
 struct keyed {
 	uint64_t digest;

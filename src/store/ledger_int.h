@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "ledger.h"
+#include "store/ledger.h"
 
 /* How long a writer waits for the others before giving up (ms). */
 #define LEDGER_BUSY_MS 30000

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger_int.h"
-#include "../cli/gettext.h"
-#include "../util/util.h"
+#include "store/ledger_int.h"
+#include "base/i18n.h"
+#include "base/util.h"
 
 /* The columns every read selects, in the order probe_row() reads them;
  * the text columns (host, gpu, workload_digest, model, diagnoses, command)

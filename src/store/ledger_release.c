@@ -7,8 +7,8 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "ledger_int.h"
-#include "../cli/gettext.h"
+#include "store/ledger_int.h"
+#include "base/i18n.h"
 
 int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t *id,
 		       char *err, size_t errlen)

@@ -7,8 +7,8 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
-#include "ledger_int.h"
-#include "../cli/gettext.h"
+#include "store/ledger_int.h"
+#include "base/i18n.h"
 
 static bool bad_figure(double v)
 {

@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ledger_int.h"
-#include "../cli/gettext.h"
-#include "../core/ledger_import.h"
-#include "../core/names.h"
+#include "store/ledger_int.h"
+#include "base/i18n.h"
+#include "core/books/ledger_import.h"
+#include "core/text/names.h"
 
 /* ---- writing ---- */
 

@@ -11,7 +11,7 @@
 #include <cuda_runtime_api.h>
 #include <library_types.h>
 
-#include "../../src/hw/cuda_abi.h"
+#include "hw/cuda_abi.h"
 
 /* as ints: the two sides are different enum types */
 #define EQ(ours, theirs, what) _Static_assert((int)(ours) == (int)(theirs), what)

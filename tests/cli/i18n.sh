@@ -139,7 +139,7 @@ help_ok run
 help_ok slurm
 help_ok verify
 help_ok help        # gpurent help help: the usage and every command's summary
-# the offer query fields are Chinese (src/core/query.c, through msg_tr())
+# the offer query fields are Chinese (src/core/market/query.c, through msg_tr())
 zh "$G" help offers | grep -q '^  gpu_mem  *GB  *每张 GPU 的显存' && ok ||
 	bad "help offers: the query fields are not Chinese: $(zh "$G" help offers | grep '^  gpu_mem')"
 
@@ -184,7 +184,7 @@ err_ok "slurm lint: no file" 2 "无法打开: 没有那个文件或目录" "cann
 	"$G" slurm lint "$T/none.sbatch"
 err_ok "report: a chart" 2 "--svg: 需要以下之一" "--svg: expected one of" "$G" report --svg pie
 err_ok "bill import: no file" 2 "需要 FILE" "expected FILE" "$G" bill import
-# the core's own parse errors (CE_(), src/core/i18n.h): Chinese under zh_CN,
+# the core's own parse errors (_(), src/base/i18n.h): Chinese under zh_CN,
 # one line with the same FILE:LINE: FIELD: prefix, exit 2; in the C locale
 # the very bytes gpurent printed before the core's messages were marked.
 # core_err NAME PREFIX ZH EN-LINE CMD...

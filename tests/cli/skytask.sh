@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli/skytask.sh - `gpurent plan` on SkyPilot task files read as
-# SkyPilot's yaml-spec.rst says (src/core/skytask.c): one case per
+# SkyPilot's yaml-spec.rst says (src/core/task/skytask.c): one case per
 # misreading of issue 11 on a fixture catalog, then every real task file
 # in ../shared/data/sky-tasks (SKIP where absent).
 # Prints "skytask: N passed, M failed".

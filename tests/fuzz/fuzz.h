@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/catalog.h"
-#include "../../src/core/gpu.h"
-#include "../../src/core/model.h"
+#include "core/market/catalog.h"
+#include "core/model/gpu.h"
+#include "core/model/model.h"
 
 /* Called by libFuzzer, or by tests/fuzz/replay.c once per file. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,13 +1,13 @@
 /*
  * fuzz_bill.c - a billing export as `gpurent bill import` reads it
- * (bill_parse of src/core/bill.h, data/bill_kinds.csv's rules), then the
- * audit of its lines (audit_bill of src/core/audit.h).
+ * (bill_parse of src/core/books/bill.h, data/bill_kinds.csv's rules), then the
+ * audit of its lines (audit_bill of src/core/books/audit.h).
  */
 #include <math.h>
 #include <string.h>
 
-#include "../../src/core/audit.h"
-#include "../../src/core/bill.h"
+#include "core/books/audit.h"
+#include "core/books/bill.h"
 #include "fuzz.h"
 #include "fuzz_bill_rules.h"
 

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/core/audit.h"
-#include "../../src/core/bill.h"
+#include "core/books/audit.h"
+#include "core/books/bill.h"
 #include "fuzz.h"
 #include "fuzz_bill_rules.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../src/core/bill.h"
+#include "core/books/bill.h"
 #include "fuzz.h"
 
 static const struct bill_rules *rules(void)

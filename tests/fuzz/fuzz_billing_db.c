@@ -1,10 +1,10 @@
 /*
- * fuzz_billing_db.c - billing_db_load (src/core/billing.h) on a
+ * fuzz_billing_db.c - billing_db_load (src/core/market/billing.h) on a
  * data/billing.csv, then each profile found and priced in every mode.
  */
 #include <math.h>
 
-#include "../../src/core/billing.h"
+#include "core/market/billing.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

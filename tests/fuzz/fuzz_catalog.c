@@ -1,10 +1,10 @@
 /*
- * fuzz_catalog.c - catalog_load (src/core/catalog.h) on gpurent's own offer
+ * fuzz_catalog.c - catalog_load (src/core/market/catalog.h) on gpurent's own offer
  * format (data/offers.csv); fuzz_catalog_sky.c runs it on SkyPilot vms.csv.
  */
 #include <math.h>
 
-#include "../../src/core/catalog.h"
+#include "core/market/catalog.h"
 #include "fuzz.h"
 
 #ifndef FUZZ_FNAME

@@ -1,11 +1,11 @@
 /*
- * fuzz_config.c - the defaults file parser (src/core/config.h) on any
+ * fuzz_config.c - the defaults file parser (src/core/text/config.h) on any
  * bytes, then a render and an edit of every entry it accepted.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/config.h"
+#include "core/text/config.h"
 #include "fuzz.h"
 
 static const char *const keys[] = {"access", "catalog", "currency", "rate", "rate_source", NULL};

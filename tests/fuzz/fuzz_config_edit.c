@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/config.h"
+#include "core/text/config.h"
 #include "fuzz.h"
 
 static const char *const keys[] = {"access", "catalog", "currency", "rate", "rate_source", NULL};

@@ -1,8 +1,8 @@
 /*
- * fuzz_csv.c - csv_parse (src/core/csv.h), the RFC 4180 reader under every
+ * fuzz_csv.c - csv_parse (src/core/text/csv.h), the RFC 4180 reader under every
  * data-file loader, and csv_col/csv_get on what it read.
  */
-#include "../../src/core/csv.h"
+#include "core/text/csv.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

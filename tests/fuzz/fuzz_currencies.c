@@ -1,11 +1,11 @@
 /*
  * fuzz_currencies.c - data/currencies.csv as the commands load it
- * (currency_table_load of src/core/currency.h), then a --rate on top.
+ * (currency_table_load of src/core/text/currency.h), then a --rate on top.
  */
 #include <math.h>
 #include <string.h>
 
-#include "../../src/core/currency.h"
+#include "core/text/currency.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

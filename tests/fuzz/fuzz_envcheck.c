@@ -1,10 +1,10 @@
 /*
- * fuzz_envcheck.c - envcheck_tables_load (src/core/envcheck.h): the input as
+ * fuzz_envcheck.c - envcheck_tables_load (src/core/box/envcheck.h): the input as
  * data/cuda_driver.csv, then as data/cuda_arch.csv, each with the other real.
  */
-#include "../../src/core/envcheck.h"
+#include "core/box/envcheck.h"
 #include "fuzz.h"
-#include "../../src/util/util.h"
+#include "base/util.h"
 
 static void lookups(const struct env_tables *t)
 {

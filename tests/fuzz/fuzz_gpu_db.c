@@ -1,5 +1,5 @@
 /*
- * fuzz_gpu_db.c - gpu_db_load (src/core/gpu.h) on a data/gpus.csv, then every
+ * fuzz_gpu_db.c - gpu_db_load (src/core/model/gpu.h) on a data/gpus.csv, then every
  * name and alias looked up and suggested.
  */
 #include <math.h>

@@ -1,12 +1,12 @@
 /*
  * fuzz_ledger_import.c - a CSV as `gpurent ledger import --csv` reads it
- * (ledger_import_parse of src/core/ledger_import.h): all rows or none, and
+ * (ledger_import_parse of src/core/books/ledger_import.h): all rows or none, and
  * every run returned passes the store's own check (ledger_run_check).
  */
 #include <math.h>
 #include <string.h>
 
-#include "../../src/core/ledger_import.h"
+#include "core/books/ledger_import.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,9 @@
 /*
- * fuzz_manifest.c - manifest_parse (src/core/manifest.h) on the input, in any
+ * fuzz_manifest.c - manifest_parse (src/core/files/manifest.h) on the input, in any
  * of its formats, under a file name that names a hash or none (picked by the
  * input's length); what parses is rendered and parsed back with that hash.
  */
-#include "../../src/core/manifest.h"
+#include "core/files/manifest.h"
 #include "fuzz.h"
 
 static bool renderable(const struct manifest *m, const struct mf_entry *e)

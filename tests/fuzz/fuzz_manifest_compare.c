@@ -2,7 +2,7 @@
  * fuzz_manifest_compare.c - manifest_plan and manifest_compare (manifest.h)
  * on two manifests, the recorded and the walked one, split at the first NUL.
  */
-#include "../../src/core/manifest.h"
+#include "core/files/manifest.h"
 #include "fuzz.h"
 
 static void check_diff(const struct manifest *want, const struct manifest *have,

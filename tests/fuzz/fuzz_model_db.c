@@ -1,5 +1,5 @@
 /*
- * fuzz_model_db.c - model_db_load (src/core/model.h) on a data/models.csv,
+ * fuzz_model_db.c - model_db_load (src/core/model/model.h) on a data/models.csv,
  * then each preset looked up and its parameter counts computed.
  */
 #include <math.h>

@@ -1,12 +1,12 @@
 /*
- * fuzz_nettcp.c - secscan_parse_tcp() (src/core/secscan.h) on the input
+ * fuzz_nettcp.c - secscan_parse_tcp() (src/core/box/secscan.h) on the input
  * as /proc/net/tcp and as tcp6, and secscan_key_kind() on it as a key
  * file's first bytes.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/secscan.h"
+#include "core/box/secscan.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /*
  * fuzz_probe.c - probe_line / probe_progress / probe_sample / probe_finish
- * (src/core/probe.h) on the input as a job's output. The first byte picks
+ * (src/core/estimate/probe.h) on the input as a job's output. The first byte picks
  * the mode: odd, the first line is a --step-regex; lines starting "@p " go
  * to probe_progress, the others to probe_line, each a little later than
  * the one before (by its length), with a reading after each.
@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "../../src/core/probe.h"
+#include "core/estimate/probe.h"
 #include "fuzz.h"
 
 static void check_result(const struct probe *p, const struct probe_result *r)

@@ -1,8 +1,8 @@
 /*
- * fuzz_query.c - query_parse (src/core/query.h) on the input as one offer
+ * fuzz_query.c - query_parse (src/core/market/query.h) on the input as one offer
  * query, and query_match of what parsed against data/offers.csv.
  */
-#include "../../src/core/query.h"
+#include "core/market/query.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,8 +1,8 @@
 /*
- * fuzz_query_sort.c - query_sort_parse (src/core/query.h) on the input as a
+ * fuzz_query_sort.c - query_sort_parse (src/core/market/query.h) on the input as a
  * sort key (or several, vast's -o form), and query_compare of what parsed over data/offers.csv.
  */
-#include "../../src/core/query.h"
+#include "core/market/query.h"
 #include "fuzz.h"
 
 static int sign(int x)

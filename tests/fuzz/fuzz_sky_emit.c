@@ -1,14 +1,14 @@
 /*
  * fuzz_sky_emit.c - a SkyPilot task (the bytes, as YAML) read by
- * sky_task_parse (src/core/skytask.c), each document written back by the
- * emitter of `plan --emit sky` (src/core/skyemit.c) for a fixed choice, and
+ * sky_task_parse (src/core/task/skytask.c), each document written back by the
+ * emitter of `plan --emit sky` (src/core/plan/skyemit.c) for a fixed choice, and
  * the emitted text read again by the same reader: it must read (one
  * document), and what survives the trip must be equal: the name, every
  * env, the setup: text, and the run: script (in its heredoc, or in the
  * GPURENT_JOB env that holds a script no literal block can).
  */
-#include "../../src/core/skyemit.h"
-#include "../../src/core/skytask.h"
+#include "core/plan/skyemit.h"
+#include "core/task/skytask.h"
 #include "fuzz.h"
 
 static const struct sky_env *env_of(const struct sky_doc *d, const char *key)

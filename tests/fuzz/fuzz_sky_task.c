@@ -1,10 +1,10 @@
 /*
- * fuzz_sky_task.c - sky_task_parse (src/core/skytask.c) on SkyPilot task
+ * fuzz_sky_task.c - sky_task_parse (src/core/task/skytask.c) on SkyPilot task
  * YAMLs, every candidate matched by sky_res_fits against a fixed offer.
  */
 #include <math.h>
 
-#include "../../src/core/skytask.h"
+#include "core/task/skytask.h"
 #include "fuzz.h"
 
 #define FNAME "task.yaml"

@@ -1,8 +1,8 @@
 /*
- * fuzz_slurm.c - slurm_script_parse and slurm_lint (src/core/slurm.c) on
+ * fuzz_slurm.c - slurm_script_parse and slurm_lint (src/core/task/slurm.c) on
  * sbatch scripts, with sbatch's options from data/sbatch_options.csv.
  */
-#include "../../src/core/slurm.h"
+#include "core/task/slurm.h"
 #include "fuzz.h"
 
 #define FNAME "job.sh"

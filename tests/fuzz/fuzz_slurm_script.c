@@ -1,5 +1,5 @@
 /*
- * fuzz_slurm_script.c - the sbatch script generator (src/core/slurm_script.c)
+ * fuzz_slurm_script.c - the sbatch script generator (src/core/task/slurm_script.c)
  * on fuzzer bytes as its option values, its output read back with the model
  * of sbatch's reader lint uses (slurm_sbatch_arg()): a value with a control
  * byte (or a GPU type that is no GRES type, a log directory with '\') is
@@ -11,7 +11,7 @@
  * partition, account, GPU type, log dir, checkpoint dir, conda env, venv,
  * gpurent, then CMD's words (none: "true"). An empty field is not given.
  */
-#include "../../src/core/slurm_script.h"
+#include "core/task/slurm_script.h"
 #include "fuzz.h"
 
 #include <stdbool.h>

@@ -1,11 +1,11 @@
 /*
- * fuzz_sshd.c - secscan_sshd_passwords() (src/core/secscan.h) on the input
+ * fuzz_sshd.c - secscan_sshd_passwords() (src/core/box/secscan.h) on the input
  * as an sshd_config, secscan_jupyter_auth() on it as Jupyter's config, and
  * secscan_cred_facts() on it as each kind of credential file.
  */
 #include <string.h>
 
-#include "../../src/core/secscan.h"
+#include "core/box/secscan.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

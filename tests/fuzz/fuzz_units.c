@@ -1,13 +1,13 @@
 /*
- * fuzz_units.c - every units_parse_* (src/core/units.h) on the input as one
+ * fuzz_units.c - every units_parse_* (src/core/text/units.h) on the input as one
  * string, and every formatter on what was parsed.
  */
 #include <limits.h>
 #include <math.h>
 
-#include "../../src/core/units.h"
+#include "core/text/units.h"
 #include "fuzz.h"
-#include "../../src/util/util.h"
+#include "base/util.h"
 
 /* "Parsers reject NaN, infinity, negative values" (units.h); the
  * infinity half is a known bug (overflowing suffixes), hence strict. */

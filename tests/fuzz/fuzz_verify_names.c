@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/manifest.h"
+#include "core/files/manifest.h"
 #include "fuzz.h"
 
 #define H32 "0123456789abcdef0123456789abcdef"

@@ -1,12 +1,12 @@
 /*
- * fuzz_workload.c - workload_load_yaml (src/core/workload_yaml.c) on a
+ * fuzz_workload.c - workload_load_yaml (src/core/task/workload_yaml.c) on a
  * workload file, then workload_resolve against the embedded data, then the
  * estimate of what resolved: every figure finite and not negative.
  */
 #include <math.h>
 
-#include "../../src/core/estimate.h"
-#include "../../src/core/workload.h"
+#include "core/estimate/estimate.h"
+#include "core/model/workload.h"
 #include "fuzz.h"
 
 #define FUZZ_FNAME "fuzz.yaml"

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "../../src/hw/nvml.c"
+#include "hw/nvml.c"
 
 int main(void)
 {

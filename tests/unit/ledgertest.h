@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/store/ledger.h"
+#include "store/ledger.h"
 
 static char dir[sizeof(LEDGERTEST_DIR)];
 static char path[sizeof(dir) + 32];

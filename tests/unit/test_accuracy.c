@@ -7,7 +7,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/csv.h"
+#include "core/text/csv.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -1,6 +1,6 @@
 /*
- * test_bill.c - billing exports (src/core/bill.h) and their audit
- * (src/core/audit.h): format detection, every column of every format,
+ * test_bill.c - billing exports (src/core/books/bill.h) and their audit
+ * (src/core/books/audit.h): format detection, every column of every format,
  * times, kinds by data/bill_kinds.csv, errors naming file, line and
  * column, and the audit's amounts on the seeds' stories, exact.
  */
@@ -8,8 +8,8 @@
 
 #include <math.h>
 
-#include "../../src/core/audit.h"
-#include "../../src/core/bill.h"
+#include "core/books/audit.h"
+#include "core/books/bill.h"
 
 static struct bill_rules rules;
 

@@ -5,7 +5,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/billing.h"
+#include "core/market/billing.h"
 
 static struct billing_db db;
 

@@ -3,8 +3,8 @@
  * query language. Fixtures: tests/data/catalogs/, tests/data/offers-mixed.csv. */
 #include "testutil.h"
 
-#include "../../src/core/catalog.h"
-#include "../../src/core/query.h"
+#include "core/market/catalog.h"
+#include "core/market/query.h"
 
 static char bad_lines[16][256];
 static int nbad;

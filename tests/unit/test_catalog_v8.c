@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "../../src/core/catalog.h"
+#include "core/market/catalog.h"
 
 static int nbad;
 static char last_bad[256];

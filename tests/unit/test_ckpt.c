@@ -1,5 +1,5 @@
 /*
- * test_ckpt.c - choosing the checkpoint to resume from (src/core/ckpt.c):
+ * test_ckpt.c - choosing the checkpoint to resume from (src/core/box/ckpt.c):
  * numeric step order, temp files, torn files, markers, prune; and the
  * public header include/gpurent_ckpt.h agreeing with the core on the same
  * names and on a real directory.
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../../include/gpurent_ckpt.h"
-#include "../../src/core/ckpt.h"
+#include "core/box/ckpt.h"
 
 #define E(name) {name, false, false, false, 0}
 

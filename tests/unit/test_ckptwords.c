@@ -1,13 +1,13 @@
 /*
  * test_ckptwords.c - the words of `gpurent ckpt latest --explain`
- * (src/cli/ckptwords.c): every reason code is worded, word for word as
+ * (src/cmd/box/ckptwords.c): every reason code is worded, word for word as
  * always, and ckpt_word_classes() fills each class's why. The unit tests
  * link the core alone, so this one compiles the command layer's file into
  * itself.
  */
 #include "testutil.h"
 
-#include "../../src/cli/ckptwords.c"
+#include "cmd/box/ckptwords.h"
 
 static void test_words(void **s)
 {

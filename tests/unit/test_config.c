@@ -1,9 +1,9 @@
-/* test_config.c - the defaults file (src/core/config.h): parsing with
+/* test_config.c - the defaults file (src/core/text/config.h): parsing with
  * file:line:key errors, rendering values YAML reads back the same, and
  * text edits that keep comments and the other settings. */
 #include "testutil.h"
 
-#include "../../src/core/config.h"
+#include "core/text/config.h"
 
 static const char *const keys[] = {"access", "currency", "rate", "rate_source", NULL};
 

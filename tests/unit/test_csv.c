@@ -1,7 +1,7 @@
 /* test_csv.c - the RFC 4180 reader under the data loaders. */
 #include "testutil.h"
 
-#include "../../src/core/csv.h"
+#include "core/text/csv.h"
 
 static void test_quotes_crlf_comments(void **s)
 {

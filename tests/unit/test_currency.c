@@ -1,13 +1,13 @@
 /*
- * test_currency.c - the currency table (src/core/currency.h): loading
+ * test_currency.c - the currency table (src/core/text/currency.h): loading
  * data/currencies.csv and bad variants, aliases, --rate parsing and its
  * bounds, growth past any fixed size.
  */
 #include "testutil.h"
 
-#include "../../src/core/currency.h"
-#include "../../src/core/units.h"
-#include "../../src/util/util.h"
+#include "core/text/currency.h"
+#include "core/text/units.h"
+#include "base/util.h"
 
 static const char hdr[] = "code,usd,source\n";
 

@@ -10,7 +10,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/envcheck.h"
+#include "core/box/envcheck.h"
 
 #define GB 1e9
 #define GiB 1073741824.0

@@ -1,5 +1,5 @@
 /*
- * test_envwords.c - the words of `gpurent env` (src/cli/envwords.c): every
+ * test_envwords.c - the words of `gpurent env` (src/cmd/box/envwords.c): every
  * finding code yields a sentence, and a fix when it is a warn or a fail,
  * with no printf conversion left over; a few sentences word for word,
  * singular and plural; sentences cut to the buffer. The unit tests link
@@ -10,7 +10,7 @@
 
 #include <ctype.h>
 
-#include "../../src/cli/envwords.c"
+#include "cmd/box/envwords.h"
 
 #define GB 1e9
 #define GiB 1073741824.0

@@ -1,5 +1,5 @@
 /*
- * test_estwords.c - the words of `gpurent estimate` (src/cli/estwords.c):
+ * test_estwords.c - the words of `gpurent estimate` (src/cmd/estimate/estwords.c):
  * every assumption and warning code, and every link, yields a sentence
  * with no printf conversion left over; a few sentences word for word;
  * sentences cut to the buffer. The unit tests link the core alone, so this
@@ -9,7 +9,7 @@
 
 #include <ctype.h>
 
-#include "../../src/cli/estwords.c"
+#include "cmd/estimate/estwords.h"
 
 /* A printf conversion that was not expanded: '%' then a flag, digit,
  * length or conversion letter ("65% of" is text). */

@@ -9,7 +9,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/csv.h"
+#include "core/text/csv.h"
 
 static const char *const categories[] = {
 	"full", "lora", "qlora", "sharded", "inference", "kv_cache", "decode_speed", "train_speed",

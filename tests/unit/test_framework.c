@@ -1,5 +1,5 @@
 /*
- * test_framework.c - framework profiles (src/core/framework.c) and the
+ * test_framework.c - framework profiles (src/core/model/framework.c) and the
  * memory mechanisms they switch (docs/formulas.md "Framework profiles",
  * "Activations", "Optimizer step", "Sharded training", "Inference").
  * Each expected figure is worked from the formula by hand here, not read
@@ -9,7 +9,7 @@
 
 #include "testutil.h"
 
-#include "../../src/core/framework.h"
+#include "core/model/framework.h"
 
 #define GB 1e9
 

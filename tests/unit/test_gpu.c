@@ -8,7 +8,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/names.h"
+#include "core/text/names.h"
 
 static struct gpu_db db;
 

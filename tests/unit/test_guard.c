@@ -1,10 +1,10 @@
 /*
- * test_guard.c - the stop rules of `gpurent run` (src/core/guard.c) on
+ * test_guard.c - the stop rules of `gpurent run` (src/core/box/guard.c) on
  * hand-made reading sequences: idle, stall, max-runtime, budget, back-off.
  */
 #include "testutil.h"
 
-#include "../../src/core/guard.h"
+#include "core/box/guard.h"
 
 static const struct guard_limits idle5 = {.idle_s = 10, .idle_util = 5};
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "../../src/core/ledger_import.h"
-#include "../../src/store/ledger.h"
+#include "core/books/ledger_import.h"
+#include "store/ledger.h"
 
 static char tmpdir[256];
 

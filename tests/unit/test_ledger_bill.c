@@ -6,7 +6,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/bill.h"
+#include "core/books/bill.h"
 
 #define LEDGERTEST_DIR "/tmp/gpurent-ledger-bill-XXXXXX"
 #include "ledgertest.h"

@@ -6,7 +6,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/workload.h"
+#include "core/model/workload.h"
 
 #define LEDGERTEST_DIR "/tmp/gpurent-ledger-probe-XXXXXX"
 #include "ledgertest.h"

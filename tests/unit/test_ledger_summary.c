@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "testutil.h"
-#include "../../src/core/ledger_summary.h"
-#include "../../src/core/names.h"
+#include "core/books/ledger_summary.h"
+#include "core/text/names.h"
 
 /* 2024-03-05 12:00 UTC and 2024-04-10 12:00 UTC */
 #define MAR 1709640000.0

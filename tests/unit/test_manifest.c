@@ -8,11 +8,11 @@
 #include <pthread.h>
 #include <sched.h>
 
-#include "../../src/core/hashing.h"
-#include "../../src/core/manifest.h"
-#include "../../src/core/pool.h"
-#include "../../src/os/crypto.h"
-#include "../../src/util/util.h"
+#include "core/files/hashing.h"
+#include "core/files/manifest.h"
+#include "base/pool.h"
+#include "os/crypto.h"
+#include "base/util.h"
 
 /* ---- hashing ---- */
 

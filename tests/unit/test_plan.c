@@ -6,8 +6,8 @@
 
 #include <math.h>
 
-#include "../../src/core/plan.h"
-#include "../../src/core/spot.h"
+#include "core/plan/plan.h"
+#include "core/market/spot.h"
 
 #define MTBF (6 * 3600.0)
 

@@ -1,5 +1,5 @@
 /*
- * test_plan_price.c - the planner's pricer (src/core/plan_price.h) on the
+ * test_plan_price.c - the planner's pricer (src/core/plan/plan_price.h) on the
  * bundled data/billing.csv: which profile an offer gets, its spot MTBF,
  * and bills whose figures are worked out by hand from the profiles' rules
  * in the comments (docs/billing.md).
@@ -8,9 +8,9 @@
 
 #include "testutil.h"
 
-#include "../../src/core/billing.h"
-#include "../../src/core/currency.h"
-#include "../../src/core/plan_price.h"
+#include "core/market/billing.h"
+#include "core/text/currency.h"
+#include "core/plan/plan_price.h"
 
 static struct billing_db db;
 static struct currency_table fx;   /* USD 1, CNY 0.125 (8 per USD): round figures */

@@ -1,6 +1,6 @@
 /*
- * test_planwords.c - the words of `gpurent plan` (src/cli/planwords.c):
- * every code of src/core/plan.h yields a sentence with no printf
+ * test_planwords.c - the words of `gpurent plan` (src/cmd/plan/planwords.c):
+ * every code of src/core/plan/plan.h yields a sentence with no printf
  * conversion left over; a few sentences word for word; sentences cut to
  * the buffer. The unit tests link the core alone, so this one compiles the
  * command layer's file into itself.
@@ -9,8 +9,8 @@
 
 #include <ctype.h>
 
-#include "../../src/cli/out.c"
-#include "../../src/cli/planwords.c"
+#include "base/out.h"
+#include "cmd/plan/planwords.h"
 
 static struct gpu_spec gpu;
 static struct offer offer;

@@ -1,5 +1,5 @@
 /*
- * test_pool.c - the thread pools (src/core/pool.c): the ordered pool gives
+ * test_pool.c - the thread pools (src/base/pool.c): the ordered pool gives
  * jobs back in submission order with a bounded window; the work queue runs
  * jobs that queue more jobs, every one exactly once, and workq_wait()
  * returns only when the whole tree of jobs has run.
@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 
 #include "testutil.h"
-#include "../../src/core/pool.h"
+#include "base/pool.h"
 
 struct ojob {
 	unsigned long n;

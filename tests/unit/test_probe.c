@@ -1,5 +1,5 @@
 /*
- * test_probe.c - src/core/probe.c: each built-in step format on lines as
+ * test_probe.c - src/core/estimate/probe.c: each built-in step format on lines as
  * the projects print them (the formats cited in probe.c), ANSI codes and
  * '\r' refreshes, repeats and restarts, --step-regex and its errors, the
  * warm-up, each diagnosis firing and not firing, and the throughput, MFU
@@ -7,7 +7,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/probe.h"
+#include "core/estimate/probe.h"
 
 static struct probe P;
 

@@ -1,12 +1,12 @@
 /*
  * test_query.c - the offer query language with vast.ai's forms
- * (src/core/query.h) on tests/data/vast-offers.csv, a hand-made catalog
+ * (src/core/market/query.h) on tests/data/vast-offers.csv, a hand-made catalog
  * in SkyPilot's vast layout: every operator, "not in", =any, lists,
  * country codes, several sort keys, live-API fields, and docs/offers.md's
  * table of vast fields against query_vast_fields[].
  */
 #include "testutil.h"
-#include "../../src/core/query.h"
+#include "core/market/query.h"
 
 static struct offer_set set;
 static char *buf;

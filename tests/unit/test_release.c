@@ -1,5 +1,5 @@
 /*
- * test_release.c - the plan of gpurent release (src/core/release.c):
+ * test_release.c - the plan of gpurent release (src/core/box/release.c):
  * --keep, duplicates, category order, the actions that release or only
  * stop, what a stop keeps billing; and the ledger's releases table
  * (src/store/ledger_release.c) (issue 16).
@@ -7,7 +7,7 @@
 #define LEDGERTEST_DIR "/tmp/gpurent-release-XXXXXX"
 #include "testutil.h"
 #include "ledgertest.h"
-#include "../../src/core/release.h"
+#include "core/box/release.h"
 
 static void test_kept(void **state)
 {

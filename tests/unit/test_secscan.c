@@ -1,11 +1,11 @@
 /*
  * test_secscan.c - the security findings' parsers and verdicts
- * (src/core/secscan.c): /proc/net/tcp and tcp6 lines, what a process is,
+ * (src/core/box/secscan.c): /proc/net/tcp and tcp6 lines, what a process is,
  * Jupyter's token, sshd's PasswordAuthentication, key headers, the counts
  * of credential files, and the judge (issue 16).
  */
 #include "testutil.h"
-#include "../../src/core/secscan.h"
+#include "core/box/secscan.h"
 
 #define TCP_HDR "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
 

@@ -1,10 +1,10 @@
 /*
- * test_secwords.c - the words of the security findings (src/cli/secwords.c,
+ * test_secwords.c - the words of the security findings (src/cmd/box/secwords.c,
  * included whole): every code is worded, every warn and fail has a fix,
  * and the facts a sentence states are the finding's (issue 16).
  */
 #include "testutil.h"
-#include "../../src/cli/secwords.c"
+#include "cmd/box/secwords.h"
 
 static void test_every_code(void **state)
 {

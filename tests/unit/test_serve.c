@@ -1,4 +1,4 @@
-/* test_serve.c - a service priced by the month (src/core/serve.c) on
+/* test_serve.c - a service priced by the month (src/core/plan/serve.c) on
  * hand-made offers with a hand-made pricer: the tensor-parallel degree,
  * the replica count, exclusions, the monthly arithmetic of each mode with
  * egress and storage, the checklist, and the serve schedule's syntax.
@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#include "../../src/core/serve.h"
+#include "core/plan/serve.h"
 
 /* the test pricer: on-demand at the offer's price for the busy hours; a
  * monthly package 720 h at 20% off; reserved 1y/3y 40%/60% off the busy

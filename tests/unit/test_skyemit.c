@@ -1,15 +1,15 @@
 /*
- * test_skyemit.c - `plan --emit sky` (src/core/skyemit.c): the task written
+ * test_skyemit.c - `plan --emit sky` (src/core/plan/skyemit.c): the task written
  * for a choice is read back with gpurent's own SkyPilot reader
- * (src/core/skytask.c) and every field is checked against the choice and
+ * (src/core/task/skytask.c) and every field is checked against the choice and
  * against the values SkyPilot's yaml-spec.rst documents for it.
  */
 #include "testutil.h"
 
 #include <ctype.h>
 
-#include "../../src/core/skyemit.h"
-#include "../../src/core/skytask.h"
+#include "core/plan/skyemit.h"
+#include "core/task/skytask.h"
 
 static struct offer_set set;
 

@@ -3,7 +3,7 @@
  * a candidate against offers (sky_res_fits). */
 #include "testutil.h"
 
-#include "../../src/core/skytask.h"
+#include "core/task/skytask.h"
 
 static struct sky_task t;
 static char err[512];

@@ -1,12 +1,12 @@
-/* test_slurm.c - sbatch scripts as facts (src/core/slurm.c): the options
+/* test_slurm.c - sbatch scripts as facts (src/core/task/slurm.c): the options
  * table, the parser, each lint rule with a script that breaks it and one
  * that does not, Slurm's durations and the generator's decisions (issue 14). */
 #include "testutil.h"
 
 #include <math.h>
 
-#include "../../src/core/slurm.h"
-#include "../../src/core/slurm_script.h"
+#include "core/task/slurm.h"
+#include "core/task/slurm_script.h"
 
 static struct slurm_optdb db;
 static struct slurm_script sc;

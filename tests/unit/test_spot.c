@@ -5,7 +5,7 @@
  */
 #include "testutil.h"
 
-#include "../../src/core/spot.h"
+#include "core/market/spot.h"
 
 /* splitmix64: small, seeded, reproducible. */
 static uint64_t rng_state;

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "../../src/os/sys.h"
+#include "os/sys.h"
 
 static char root[256];
 

@@ -1,7 +1,7 @@
 /* test_units.c - the quantity parsers every command shares. */
 #include "testutil.h"
 
-#include "../../src/core/units.h"
+#include "core/text/units.h"
 
 static void test_count(void **s)
 {

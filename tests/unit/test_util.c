@@ -1,10 +1,10 @@
 /*
- * test_util.c - src/util/util.h: ARRAY_SIZE, util_grow's growth and its
+ * test_util.c - src/base/util.h: ARRAY_SIZE, util_grow's growth and its
  * overflow refusal, the two clocks.
  */
 #include "testutil.h"
 
-#include "../../src/util/util.h"
+#include "base/util.h"
 
 static void test_array_size(void **s)
 {

@@ -16,12 +16,12 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../src/core/catalog.h"
-#include "../../src/core/estimate.h"
-#include "../../src/core/gpu.h"
-#include "../../src/core/model.h"
-#include "../../src/core/workload.h"
-#include "../../src/util/util.h"
+#include "core/market/catalog.h"
+#include "core/estimate/estimate.h"
+#include "core/model/gpu.h"
+#include "core/model/model.h"
+#include "core/model/workload.h"
+#include "base/util.h"
 
 static inline char *tu_read(const char *rel, size_t *len)
 {

@@ -1,0 +1,678 @@
+/*
+ * audit.c - the bill against the ledger (audit.h): the split by kind and
+ * resource, and the findings. Every formula is in docs/bill.md "Audit".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <stdint.h>
+#include <xxhash.h>
+
+#include "core/books/audit.h"
+#include "base/util.h"
+#include "base/i18n.h"
+
+static const char *const audit_code_names[AUDIT_NCODES] = {
+	"rounding", "storage-outlived", "egress-over-gpu", "stopped-not-released",
+	"unguarded-gpu", "run-cost-mismatch", "over-budget", "balance-runout",
+};
+
+const char *audit_code_name(enum audit_code c)
+{
+	return (unsigned)c < AUDIT_NCODES ? audit_code_names[c] : "unknown";
+}
+
+void audit_result_free(struct audit_result *r)
+{
+	if (!r)
+		return;
+	free(r->res);
+	free(r->f);
+	r->res = NULL;
+	r->f = NULL;
+	r->nres = r->nf = 0;
+}
+
+/* The share of item it inside [from, to): its overlap over its length; an
+ * instant counts whole when it falls inside. */
+static double share(const struct bill_item *it, double from, double to)
+{
+	double lo = it->start > from ? it->start : from;
+	double hi = it->end < to ? it->end : to;
+
+	if (it->end <= it->start)
+		return it->start >= from && it->start < to ? 1.0 : 0.0;
+	if (hi <= lo)
+		return 0.0;
+	return (hi - lo) / (it->end - it->start);
+}
+
+/*
+ * The findings and resources of an audit, each with an open-addressing
+ * index (slot: position + 1, 0 empty; at most half full) so that a line
+ * finds its own in constant time: a linear search made a bill of distinct
+ * resources quadratic (bill-audit-quadratic, 100k lines 35.6 s).
+ */
+struct ctx {
+	struct audit_result *r;
+	size_t fcap, rcap;
+	size_t *fidx, *ridx;      /* owned: free_ctx() */
+	size_t fmask, rmask;      /* slots - 1 (a power of two), 0 before the first */
+};
+
+static void free_ctx(struct ctx *c)
+{
+	free(c->fidx);
+	free(c->ridx);
+	c->fidx = c->ridx = NULL;
+}
+
+static uint64_t key_hash(int code, const char *res)
+{
+	return XXH3_64bits_withSeed(res, strlen(res), (uint64_t)code + 1);
+}
+
+/* Index item n (its key hash h) into *idx; grows it (rehashing every item
+ * through hash_of) to keep it at most half full. 0 or -1 (out of memory). */
+static int index_add(size_t **idx, size_t *mask, size_t n, uint64_t h,
+		     uint64_t (*hash_of)(const struct ctx *, size_t), const struct ctx *c)
+{
+	if (!*idx || (n + 1) * 2 > *mask + 1) {
+		size_t slots = *idx ? (*mask + 1) * 2 : 64, *t;
+		if (slots > SIZE_MAX / 2 / sizeof(*t) || !(t = calloc(slots, sizeof(*t))))
+			return -1;
+		for (size_t i = 0; i < n; i++) {
+			size_t s = (size_t)hash_of(c, i) & (slots - 1);
+			while (t[s])
+				s = (s + 1) & (slots - 1);
+			t[s] = i + 1;
+		}
+		free(*idx);
+		*idx = t;
+		*mask = slots - 1;
+	}
+	for (size_t s = (size_t)h & *mask;; s = (s + 1) & *mask)
+		if (!(*idx)[s]) {
+			(*idx)[s] = n + 1;
+			return 0;
+		}
+}
+
+static uint64_t finding_hash(const struct ctx *c, size_t i)
+{
+	return key_hash((int)c->r->f[i].code, c->r->f[i].resource);
+}
+
+static uint64_t resource_hash(const struct ctx *c, size_t i)
+{
+	return key_hash(-1, c->r->res[i].resource);
+}
+
+static struct audit_finding *add_finding(struct ctx *c, enum audit_code code, const char *res)
+{
+	struct audit_result *r = c->r;
+	struct audit_finding *f;
+	char key[sizeof(f->resource)];
+	uint64_t h;
+
+	/* the key as stored (cut to the field) */
+	snprintf(key, sizeof(key), "%s", res);
+	h = key_hash((int)code, key);
+	if (c->fidx)
+		for (size_t s = (size_t)h & c->fmask, i; (i = c->fidx[s]); s = (s + 1) & c->fmask)
+			if (r->f[i - 1].code == code && !strcmp(r->f[i - 1].resource, key))
+				return &r->f[i - 1];
+	if (util_grow((void **)&r->f, &c->fcap, r->nf + 1, sizeof(*r->f)) ||
+	    index_add(&c->fidx, &c->fmask, r->nf, h, finding_hash, c))
+		return NULL;
+	f = &r->f[r->nf++];
+	memset(f, 0, sizeof(*f));
+	f->code = code;
+	f->from = INFINITY;
+	f->to = -INFINITY;
+	memcpy(f->resource, key, sizeof(key));
+	return f;
+}
+
+static void span(struct audit_finding *f, double from, double to)
+{
+	if (from < f->from)
+		f->from = from;
+	if (to > f->to)
+		f->to = to;
+}
+
+static struct audit_resource *resource_of(struct ctx *c, const char *res)
+{
+	struct audit_result *r = c->r;
+	char key[sizeof(r->res[0].resource)];
+	uint64_t h;
+
+	snprintf(key, sizeof(key), "%s", res);
+	h = key_hash(-1, key);
+	if (c->ridx)
+		for (size_t s = (size_t)h & c->rmask, i; (i = c->ridx[s]); s = (s + 1) & c->rmask)
+			if (!strcmp(r->res[i - 1].resource, key))
+				return &r->res[i - 1];
+	if (util_grow((void **)&r->res, &c->rcap, r->nres + 1, sizeof(*r->res)) ||
+	    index_add(&c->ridx, &c->rmask, r->nres, h, resource_hash, c))
+		return NULL;
+	memset(&r->res[r->nres], 0, sizeof(r->res[0]));
+	memcpy(r->res[r->nres].resource, key, sizeof(key));
+	return &r->res[r->nres++];
+}
+
+/* qsort() has no context argument: the items being ordered (one audit at a time) */
+static _Thread_local const struct bill_item *sort_items;
+
+static int by_item_start(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (sort_items[x].start != sort_items[y].start)
+		return sort_items[x].start < sort_items[y].start ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int by_amount(const void *a, const void *b)
+{
+	const struct audit_finding *x = a, *y = b;
+
+	if (x->amount != y->amount)
+		return x->amount < y->amount ? 1 : -1;
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	return strcmp(x->resource, y->resource);
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct audit_resource *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->resource, y->resource);
+}
+
+static bool overlaps(const struct audit_run *ru, double s, double e)
+{
+	double end = isnan(ru->end) ? INFINITY : ru->end;
+
+	if (e <= s)
+		return ru->start <= s && s <= end;
+	return ru->start < e && end > s;
+}
+
+/* ---- which run a line is (docs/bill.md "Which run a line is") ---- */
+
+static bool word_char(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* w (non-empty) appears in s, ignoring ASCII case, not inside a longer word */
+static bool has_word(const char *s, const char *w)
+{
+	size_t wl = strlen(w);
+
+	if (!wl)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!strncasecmp(p, w, wl) && (p == s || !word_char(p[-1]) || !word_char(w[0])) &&
+		    (!p[wl] || !word_char(p[wl]) || !word_char(w[wl - 1])))
+			return true;
+	return false;
+}
+
+/* the line's resource id carries the run's host */
+static bool host_match(const struct audit_run *ru, const struct bill_item *it)
+{
+	return ru->host[0] && it->resource[0] && has_word(it->resource, ru->host);
+}
+
+/* The model of the run's GPU ("A100-80GB": "a100") named in the line's text */
+static bool gpu_named(const struct audit_run *ru, const struct bill_item *it)
+{
+	char m[sizeof(ru->gpu)];
+	size_t k = 0;
+
+	while (k + 1 < sizeof(m) && word_char(ru->gpu[k])) {
+		m[k] = ru->gpu[k];
+		k++;
+	}
+	m[k] = '\0';
+	return k && (has_word(it->item, m) || has_word(it->service, m) || has_word(it->resource, m));
+}
+
+struct match {
+	const struct audit_run *runs;
+	size_t nruns;
+	const struct bill_item *items;
+	bool *carried;      /* per run: some GPU line carries its host */
+	bool *owned;        /* per line: some run's host is carried by it */
+	const char **bound; /* per run: the resource of the lines it was given, by time */
+	size_t *assign;     /* per line: the run it counts against; SIZE_MAX none */
+};
+
+/* run k may be on the box of line i */
+static bool may_match(const struct match *m, size_t k, size_t i)
+{
+	return host_match(&m->runs[k], &m->items[i]) || (!m->carried[k] && !m->owned[i]);
+}
+
+/* ... and is not already given to another box by time */
+static bool on_box(const struct match *m, size_t k, size_t i)
+{
+	const char *res = m->items[i].resource;
+
+	if (!may_match(m, k, i))
+		return false;
+	return host_match(&m->runs[k], &m->items[i]) || !m->bound[k] || !res[0] ||
+	       !strcmp(m->bound[k], res);
+}
+
+static double overlap_s(const struct audit_run *ru, const struct bill_item *it)
+{
+	double e = isnan(ru->end) ? it->end : ru->end;
+	double lo = ru->start > it->start ? ru->start : it->start;
+	double hi = e < it->end ? e : it->end;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/* Give each GPU line (in cur) to one run: a run whose host it carries,
+ * else one already given lines of its resource, else a free one; then the
+ * run naming the line's GPU model, the longest overlap, the first run. */
+static void match_lines(struct match *m, size_t n, const char *cur)
+{
+	for (size_t i = 0; i < n; i++) {
+		m->owned[i] = false;
+		m->assign[i] = SIZE_MAX;
+	}
+	for (size_t k = 0; k < m->nruns; k++) {
+		m->carried[k] = false;
+		m->bound[k] = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (m->items[i].kind == BILL_GPU && !strcmp(m->items[i].currency, cur) &&
+			    host_match(&m->runs[k], &m->items[i]))
+				m->carried[k] = m->owned[i] = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct bill_item *it = &m->items[i];
+		size_t best = SIZE_MAX;
+		int best_level = 0;
+		bool best_gpu = false;
+		double best_ov = 0;
+		if (it->kind != BILL_GPU || strcmp(it->currency, cur))
+			continue;
+		for (size_t k = 0; k < m->nruns; k++) {
+			const struct audit_run *ru = &m->runs[k];
+			int level;
+			bool g;
+			double ov;
+			if (!overlaps(ru, it->start, it->end) || !on_box(m, k, i))
+				continue;
+			level = host_match(ru, it) ? 0 : m->bound[k] ? 1 : 2;
+			g = gpu_named(ru, it);
+			ov = overlap_s(ru, it);
+			if (best == SIZE_MAX || level < best_level ||
+			    (level == best_level && ((g && !best_gpu) || (g == best_gpu && ov > best_ov)))) {
+				best = k;
+				best_level = level;
+				best_gpu = g;
+				best_ov = ov;
+			}
+		}
+		m->assign[i] = best;
+		if (best != SIZE_MAX && !m->bound[best] && it->resource[0] && !host_match(&m->runs[best], it))
+			m->bound[best] = it->resource;
+	}
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Seconds of line i inside the union of the runs on its box; iv holds
+ * 2 x nruns doubles */
+static double used_by_runs(const struct match *m, size_t i, double *iv)
+{
+	const struct bill_item *it = &m->items[i];
+	size_t q = 0;
+	double sum = 0, lo = 0, hi = 0;
+
+	for (size_t k = 0; k < m->nruns; k++) {
+		const struct audit_run *ru = &m->runs[k];
+		double e = isnan(ru->end) ? it->end : ru->end;
+		double a = ru->start > it->start ? ru->start : it->start;
+		double b = e < it->end ? e : it->end;
+		if (b > a && on_box(m, k, i)) {
+			iv[2 * q] = a;
+			iv[2 * q + 1] = b;
+			q++;
+		}
+	}
+	if (q)
+		qsort(iv, q, 2 * sizeof(*iv), by_start);
+	for (size_t j = 0; j < q; j++) {
+		if (j && iv[2 * j] <= hi) {
+			if (iv[2 * j + 1] > hi)
+				hi = iv[2 * j + 1];
+			continue;
+		}
+		sum += hi - lo;
+		lo = iv[2 * j];
+		hi = iv[2 * j + 1];
+	}
+	return sum + (hi - lo);
+}
+
+static void free_match(struct match *m, double *iv)
+{
+	free(m->owned);
+	free(m->assign);
+	free(m->carried);
+	free((void *)m->bound);
+	free(iv);
+}
+
+/* Add name to the list "a, b" in dst once; "..." when it does not fit */
+static void add_name(char *dst, size_t n, const char *name)
+{
+	size_t len = strlen(dst), nl = strlen(name);
+	const char *p = dst;
+
+	if (!nl)
+		return;
+	while ((p = strstr(p, name))) {
+		if ((p == dst || p[-1] == ' ') && (p[nl] == ',' || !p[nl]))
+			return;
+		p++;
+	}
+	if (len >= 3 && !strcmp(dst + len - 3, "..."))
+		return;
+	if (len + (len ? 2 : 0) + nl + 4 < n)
+		snprintf(dst + len, n - len, "%s%s", len ? ", " : "", name);
+	else if (len + 5 < n)
+		snprintf(dst + len, n - len, "%s...", len ? ", " : "");
+}
+
+int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *runs,
+	       size_t nruns, const struct audit_opts *o, struct audit_result *out,
+	       char *err, size_t errlen)
+{
+	struct ctx c = {.r = out};
+	double from = o->from, to = o->to, last_gpu = -INFINITY;
+	double ip_after = 0, storage_after = 0;
+	size_t ip_lines = 0, runs_in_period = 0;
+	struct audit_finding *f;
+	struct match mt = {.runs = runs, .nruns = nruns, .items = items};
+	double *iv = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if ((n && (!(mt.owned = calloc(n, sizeof(*mt.owned))) || !(mt.assign = calloc(n, sizeof(*mt.assign))))) ||
+	    (nruns && (!(mt.carried = calloc(nruns, sizeof(*mt.carried))) ||
+		       !(mt.bound = calloc(nruns, sizeof(*mt.bound))) ||
+		       !(iv = calloc(2 * nruns, sizeof(*iv))))))
+		goto out_nomem;
+	snprintf(out->currency, sizeof(out->currency), "%s", o->currency ? o->currency : "");
+	/* the period: as given, else the span of the bill's lines in this currency */
+	if (isnan(from) || isnan(to)) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(items[i].currency, out->currency))
+				continue;
+			if (items[i].start < lo)
+				lo = items[i].start;
+			if (items[i].end > hi)
+				hi = items[i].end;
+		}
+		/* a default --from never passes the --to given: a --to before
+		 * the first line leaves the empty period [to, to)
+		 * (bill-audit-inverted-period) */
+		if (isnan(from))
+			from = isfinite(lo) ? (!isnan(to) && lo > to ? to : lo) : (isnan(to) ? 0 : to);
+		if (isnan(to))
+			to = isfinite(hi) ? (hi > from ? hi : from + 1) : from + 1;
+	}
+	if (!(to >= from) || !isfinite(from) || !isfinite(to)) {
+		snprintf(err, errlen, _("period: expected its end after its start"));
+		free_match(&mt, iv);
+		free_ctx(&c);
+		return -1;
+	}
+	out->from = from;
+	out->to = to;
+	match_lines(&mt, n, out->currency);
+
+	/* the split, and the end of the last GPU line */
+	for (size_t i = 0; i < n; i++) {
+		const struct bill_item *it = &items[i];
+		struct audit_resource *res;
+		double a;
+		if (strcmp(it->currency, out->currency))
+			continue;
+		/* over the whole bill: the instance's end does not depend on the period */
+		if (it->kind == BILL_GPU && it->end > last_gpu)
+			last_gpu = it->end;
+		if (!(share(it, from, to) > 0))
+			continue;
+		a = it->amount * share(it, from, to);
+		out->lines++;
+		out->by_kind[it->kind] += a;
+		out->total += a;
+		if (!(res = resource_of(&c, it->resource)))
+			goto out_nomem;
+		res->by_kind[it->kind] += a;
+		res->total += a;
+	}
+	for (size_t k = 0; k < nruns; k++)
+		if (overlaps(&runs[k], from, to))
+			runs_in_period++;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct bill_item *it = &items[i];
+		double sh, unit_s;
+		if (strcmp(it->currency, out->currency) || !((sh = share(it, from, to)) > 0))
+			continue;
+		/* rounding: a GPU line whose billed time (quantity x unit) exceeds
+		 * its own span, the session it billed */
+		unit_s = bill_unit_seconds(it->unit);
+		if (it->kind == BILL_GPU && unit_s > 0 && it->end > it->start && it->quantity > 0) {
+			double billed = it->quantity * unit_s, used = it->end - it->start;
+			/* a line that sums a day (Azure) or an hour: the time used is
+			 * the ledger's runs inside it, when there are any */
+			if (billed <= used + 0.5 && runs_in_period) {
+				double in_runs = used_by_runs(&mt, i, iv);
+				if (in_runs > 0)
+					used = in_runs;
+			}
+			if (billed > used + 0.5) {
+				if (!(f = add_finding(&c, AUDIT_ROUNDING, it->resource)))
+					goto out_nomem;
+				f->amount += it->amount * sh * (billed - used) / billed;
+				f->billed += billed / 3600.0;
+				f->used += used / 3600.0;
+				f->count++;
+				span(f, it->start, it->end);
+			}
+		}
+		/* after the last GPU line: IP lines mean a stopped box, storage
+		 * lines alone a disk that outlived it (whole lines only) */
+		if (isfinite(last_gpu) && it->start >= last_gpu) {
+			if (it->kind == BILL_IP) {
+				ip_after += it->amount * sh;
+				ip_lines++;
+			} else if (it->kind == BILL_STORAGE) {
+				storage_after += it->amount * sh;
+			}
+		}
+		/* GPU lines no run overlaps, once the ledger has runs in the period */
+		if (it->kind == BILL_GPU && runs_in_period) {
+			bool seen = false;
+			for (size_t k = 0; k < nruns && !seen; k++)
+				seen = overlaps(&runs[k], it->start, it->end) && may_match(&mt, k, i);
+			if (!seen) {
+				if (!(f = add_finding(&c, AUDIT_UNGUARDED_GPU, it->resource)))
+					goto out_nomem;
+				f->amount += it->amount * sh;
+				f->billed += it->amount * sh;
+				f->count++;
+				span(f, it->start, it->end);
+			}
+		}
+	}
+	if (ip_lines) {
+		/* named after every resource it covers, in the bill's order */
+		if (!(f = add_finding(&c, AUDIT_STOPPED_NOT_RELEASED, "")))
+			goto out_nomem;
+		f->amount = ip_after + storage_after;
+		f->billed = ip_after;
+		f->used = storage_after;
+		for (size_t i = 0; i < n; i++) {
+			const struct bill_item *it = &items[i];
+			if (!strcmp(it->currency, out->currency) && it->start >= last_gpu &&
+			    (it->kind == BILL_IP || it->kind == BILL_STORAGE) && share(it, from, to) > 0) {
+				f->count++;
+				span(f, it->start, it->end);
+				add_name(f->resource, sizeof(f->resource), it->resource);
+			}
+		}
+	} else if (storage_after > 0) {
+		for (size_t i = 0; i < n; i++) {
+			const struct bill_item *it = &items[i];
+			double sh;
+			if (strcmp(it->currency, out->currency) || it->kind != BILL_STORAGE ||
+			    it->start < last_gpu || !((sh = share(it, from, to)) > 0))
+				continue;
+			if (!(f = add_finding(&c, AUDIT_STORAGE_OUTLIVED, it->resource)))
+				goto out_nomem;
+			f->amount += it->amount * sh;
+			f->count++;
+			f->used = last_gpu;
+			span(f, it->start, it->end);
+		}
+	}
+	/* egress above the GPU time it served */
+	if (out->by_kind[BILL_EGRESS] > out->by_kind[BILL_GPU] && out->by_kind[BILL_EGRESS] > 0) {
+		if (!(f = add_finding(&c, AUDIT_EGRESS_OVER_GPU, "")))
+			goto out_nomem;
+		f->amount = out->by_kind[BILL_EGRESS] - out->by_kind[BILL_GPU];
+		f->billed = out->by_kind[BILL_EGRESS];
+		f->used = out->by_kind[BILL_GPU];
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(items[i].currency, out->currency) && items[i].kind == BILL_EGRESS &&
+			    share(&items[i], from, to) > 0) {
+				f->count++;
+				span(f, items[i].start, items[i].end);
+			}
+	}
+	/* runs whose ledger cost differs from the GPU lines over their time */
+	for (size_t k = 0; k < nruns; k++) {
+		const struct audit_run *ru = &runs[k];
+		double billed = 0, diff;
+		size_t lines = 0;
+		char name[32];
+		if (isnan(ru->cost) || isnan(ru->end) || strcmp(ru->currency, out->currency) ||
+		    !overlaps(ru, from, to))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const struct bill_item *it = &items[i];
+			double sh;
+			/* the lines given to this run (one run a line, match_lines()) */
+			if (mt.assign[i] != k)
+				continue;
+			/* only lines inside the run's time: a daily line is not one run's */
+			if (it->start >= ru->start - 1 && it->end <= ru->end + 1 &&
+			    (sh = share(it, ru->start, ru->end)) > 0) {
+				billed += it->amount * sh;
+				lines++;
+			}
+		}
+		diff = billed - ru->cost;
+		/* the bill's cent and 1 % of the cost are noise */
+		if (!lines || fabs(diff) <= 0.01 || fabs(diff) <= 0.01 * fabs(ru->cost))
+			continue;
+		snprintf(name, sizeof(name), "run %lld", (long long)ru->id);
+		if (!(f = add_finding(&c, AUDIT_RUN_COST_MISMATCH, name)))
+			goto out_nomem;
+		f->amount = fabs(diff);
+		f->billed = billed;
+		f->used = ru->cost;
+		f->count = lines;
+		span(f, ru->start, ru->end);
+	}
+	/* the budget: spend after it was used up, and the day it runs out at
+	 * the period's mean rate */
+	if (isfinite(o->budget) && out->total > 0) {
+		double cum = 0, cross = NAN, rate, runout;
+		size_t *order = NULL, m = 0;
+		if (n && !(order = malloc(n * sizeof(*order))))
+			goto out_nomem;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(items[i].currency, out->currency) && share(&items[i], from, to) > 0)
+				order[m++] = i;
+		/* by start, then position: a bill newest first was quadratic in an insertion sort */
+		sort_items = items;
+		if (m)
+			qsort(order, m, sizeof(*order), by_item_start);
+		for (size_t i = 0; i < m && isnan(cross); i++) {
+			cum += items[order[i]].amount * share(&items[order[i]], from, to);
+			if (cum > o->budget)
+				cross = items[order[i]].start;
+		}
+		free(order);
+		if (!isnan(cross)) {
+			if (!(f = add_finding(&c, AUDIT_OVER_BUDGET, "")))
+				goto out_nomem;
+			f->amount = out->total - o->budget;
+			f->billed = out->total;
+			f->used = o->budget;
+			f->from = cross;
+			f->to = to;
+			f->count = 1;
+		}
+		rate = out->total / (to - from);
+		if (!(f = add_finding(&c, AUDIT_BALANCE_RUNOUT, "")))
+			goto out_nomem;
+		f->amount = 0;
+		f->billed = out->total;
+		f->used = o->budget;
+		/* bounded: a balance that lasts past AUDIT_RUNOUT_MAX_S (or a rate
+		 * too small to divide by) has count 0 and that day */
+		runout = o->budget / rate;
+		if (isfinite(runout) && runout <= AUDIT_RUNOUT_MAX_S) {
+			f->from = f->to = from + (runout > 0 ? runout : 0);
+			f->count = 1;
+		} else {
+			f->from = f->to = from + AUDIT_RUNOUT_MAX_S;
+			f->count = 0;
+		}
+	}
+	/* credits (negative lines) can leave nothing at stake: no finding then */
+	for (size_t i = 0, k = 0, n0 = out->nf; i < n0; i++) {
+		if (out->f[i].amount > 0 || out->f[i].code == AUDIT_BALANCE_RUNOUT)
+			out->f[k++] = out->f[i];
+		if (i + 1 == n0)
+			out->nf = k;
+	}
+	if (out->nf)
+		qsort(out->f, out->nf, sizeof(*out->f), by_amount);
+	if (out->nres)
+		qsort(out->res, out->nres, sizeof(*out->res), by_total);
+	free_match(&mt, iv);
+	free_ctx(&c);
+	return 0;
+out_nomem:
+	snprintf(err, errlen, _("out of memory"));
+	free_match(&mt, iv);
+	free_ctx(&c);
+	audit_result_free(out);
+	return -1;
+}

@@ -1,0 +1,614 @@
+/*
+ * catalog_sky.c - the SkyPilot vms.csv reader: one row at a time in
+ * prefetching batches, and a second thread for a large catalog, whose
+ * half is merged back in order. Internal: catalog_int.h.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/market/catalog_int.h"
+#include "base/util.h"
+#include "base/i18n.h"
+
+/* 0 (no price) or a price a row can hold. */
+static bool price_ok(double p)
+{
+	return p == 0 || (p >= CAT_MIN_PRICE && p <= CAT_MAX_PRICE);
+}
+
+/* "'SizeInMiB': 81920" or "\"SizeInMiB\":81920" inside GpuInfo */
+static double gpuinfo_number(const struct csv_field *f, const char *key)
+{
+	const char *p = f->p, *end = f->p + f->len;
+	size_t kl = strlen(key);
+	double v;
+
+	while (p < end) {
+		const char *q = memchr(p, key[0], (size_t)(end - p));
+		if (!q || (size_t)(end - q) < kl)
+			return 0;
+		if (!memcmp(q, key, kl)) {
+			q += kl;
+			while (q < end && (*q == '\'' || *q == '"' || *q == ':' || *q == ' '))
+				q++;
+			p = q;
+			while (p < end && (isdigit((unsigned char)*p) || *p == '.' || *p == 'e' ||
+					   *p == 'E' || *p == '+' || *p == '-'))
+				p++;
+			if (p > q && !catalog_parse_number(q, (size_t)(p - q), &v))
+				return v;
+			return p > q ? -1 : 0;   /* a number that is none: refused by the caller */
+		}
+		p = q + 1;
+	}
+	return 0;
+}
+
+/* The form factor an instance name states: 1 PCIe ("pcie", "pci_", "-pci"),
+ * 2 SXM, 3 NVL (in that priority: "H200-sxm5x8-NVLINK" is SXM), 0 none.
+ * One pass over the bytes, ignoring case. */
+static int instance_hint(const struct csv_field *f)
+{
+	bool pci = false, sxm = false, nvl = false;
+
+	for (uint32_t i = 0; i + 2 < f->len; i++) {
+		int a = tolower((unsigned char)f->p[i]), b = tolower((unsigned char)f->p[i + 1]);
+		int c = tolower((unsigned char)f->p[i + 2]);
+		if (a == 'p' && b == 'c' && c == 'i') {
+			int d = i + 3 < f->len ? tolower((unsigned char)f->p[i + 3]) : 0;
+			pci |= d == 'e' || d == '_' || (i > 0 && f->p[i - 1] == '-');
+		}
+		sxm |= a == 's' && b == 'x' && c == 'm';
+		nvl |= a == 'n' && b == 'v' && c == 'l';
+	}
+	return pci ? 1 : sxm ? 2 : nvl ? 3 : 0;
+}
+
+/* A scanned record waiting for its duplicate-table slot to arrive in cache. */
+struct pending {
+	struct csv_field f[MAX_FIELDS];
+	int nf;
+	size_t line;
+	uint64_t h;
+};
+#define BATCH 16
+
+/* GCP: keep a CPU-only row that can host GPUs (catalog_gcp.c) with what
+ * the join needs; a row without a price cannot host. 0, or -1 out
+ * of memory. */
+static int gcp_host_row(struct loader *ld, const struct csv_field *f, int nf, const int *col)
+{
+	struct gcp_host hst;
+	const struct csv_field *fi, *fz;
+	double v;
+
+	if (col[SK_INSTANCE] < 0 || col[SK_INSTANCE] >= nf)
+		return 0;
+	fi = &f[col[SK_INSTANCE]];
+	if (!gcp_is_host(fi->p, fi->len))
+		return 0;
+	memset(&hst, 0, sizeof(hst));
+	if (col[SK_PRICE] >= nf || catalog_parse_number(f[col[SK_PRICE]].p, f[col[SK_PRICE]].len, &hst.price) ||
+	    !price_ok(hst.price))
+		return 0;   /* no price (SkyPilot drops it): hosts nothing */
+	/* a host at 0 is not billed apart from its GPUs (a4-highgpu-8g in the
+	 * shared catalog: 0.0, 0.0), as SkyPilot adds it; a spot of 0 on a
+	 * priced host is a placeholder: no spot */
+	if (col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len &&
+	    !catalog_parse_number(f[col[SK_SPOT]].p, f[col[SK_SPOT]].len, &v) &&
+	    ((v == 0 && hst.price == 0) || (v >= CAT_MIN_PRICE && v < 1e5 && v <= 100 * hst.price))) {
+		hst.spot = v;
+		hst.has_spot = true;
+	}
+	if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf &&
+	    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &hst.vcpus) ||
+	     !(hst.vcpus >= CAT_MIN_VCPUS && hst.vcpus <= CAT_MAX_VCPUS)))
+		return 0;
+	if (col[SK_MEM] >= 0 && col[SK_MEM] < nf &&
+	    (catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &hst.ram_gib) ||
+	     !(hst.ram_gib >= CAT_MIN_RAM_GIB && hst.ram_gib <= CAT_MAX_RAM_GIB)))
+		return 0;
+	fz = col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len ? &f[col[SK_ZONE]] :
+	     col[SK_REGION] >= 0 && col[SK_REGION] < nf ? &f[col[SK_REGION]] : NULL;
+	if (!fz || !fz->len)
+		return 0;
+	hst.name = str_of(ld, fi);
+	hst.zone = str_of(ld, fz);
+	return gcp_add_host(ld, &hst);
+}
+
+/* One SkyPilot row, already split and fingerprinted. 0, or -1 out of memory. */
+static int sky_row(struct loader *ld, const struct pending *pr, const int *col, const char *prov,
+		   enum supply_type supply)
+{
+	const struct csv_field *f = pr->f;
+	int nf = pr->nf;
+	size_t rec_line = pr->line;
+	uint64_t h = pr->h;
+	struct offer o;
+	double count = 0, size_mib = 0, v = 0;
+	int mem_case, spot_kind = 0, gcp_kind = 0;
+	bool ambiguous, gcp_gpu = false, has_spot;
+	double raw_spot = 0;
+	const struct csv_field *fa, *fp;
+
+	do {
+		if (!h) {
+			char what[64];
+			snprintf(what, sizeof(what), _("expected the header's fields, got %d"), nf);
+			bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
+			break;
+		}
+		fa = &f[col[SK_ACCEL]];
+		if (fa->len && (catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count) ||
+				count < 0 || (count > 0 && count < CAT_MIN_GPUS) || count > CAT_MAX_GPUS)) {
+			bad(ld, (uint32_t)rec_line, "AcceleratorCount",
+			    _("expected a number from 0.001 to 1024 (0 for none)"), &f[col[SK_COUNT]]);
+			break;
+		}
+		if (!fa->len || count <= 0) {
+			if (seen_hash(ld, h, ROW_CODE(ROW_CPU, 0, 0, 0))) {
+				ld->rep->duplicates++;
+				break;
+			}
+			ld->rep->cpu_only++;
+			if (ld->gcp && gcp_host_row(ld, f, nf, col))
+				return -1;
+			break;
+		}
+		fp = &f[col[SK_PRICE]];
+		memset(&o, 0, sizeof(o));
+		if (fp->len && (catalog_parse_number(fp->p, fp->len, &o.price) || !price_ok(o.price))) {
+			bad(ld, (uint32_t)rec_line, "Price", _("expected a price from 0 to 1e6 USD per hour"), fp);
+			break;
+		}
+		has_spot = col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len;
+		if (has_spot) {
+			const struct csv_field *fs = &f[col[SK_SPOT]];
+			if (catalog_parse_number(fs->p, fs->len, &v) || v < 0) {
+				bad(ld, (uint32_t)rec_line, "SpotPrice", _("expected a price >= 0 in USD per hour"), fs);
+				break;
+			}
+			if (v > 0 && v < CAT_MIN_PRICE)
+				v = 0;   /* a sub-micro-dollar spot price is a placeholder too */
+		}
+		if (o.price == 0) {
+			/* no on-demand price: a spot-only offer when a real spot
+			 * price is stated (verda, spheron), else skipped; GCP's GPU
+			 * rows are priced with their host, which needs on-demand */
+			if (ld->gcp || !has_spot || !(v >= CAT_MIN_PRICE && v < 1e5)) {
+				if (seen_hash(ld, h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
+					ld->rep->duplicates++;
+				else
+					ld->rep->missing_price++;
+				break;
+			}
+			o.spot_only = true;
+			o.spot_price = v;
+			spot_kind = SPOT_ONLY_CODE;
+		} else if (has_spot) {
+			spot_kind = v == 0 || v >= 1e5 || v > 100 * o.price ? 1 : v >= o.price ? 2 : 0;
+			if (!spot_kind)
+				o.spot_price = v;
+		}
+		/* GCP: a GPU row alone (no InstanceType) waits for its host VM;
+		 * TPU rows are not GPUs and stay as they are */
+		gcp_gpu = ld->gcp && (col[SK_INSTANCE] < 0 || col[SK_INSTANCE] >= nf || !f[col[SK_INSTANCE]].len) &&
+			  !(fa->len > 4 && !memcmp(fa->p, "tpu-", 4));
+		if (gcp_gpu) {
+			raw_spot = spot_kind != 1 ? v : 0;
+			gcp_kind = spot_kind == 1;
+			spot_kind = 0;   /* decided on the joined prices */
+			o.spot_price = 0;
+		}
+		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf) {
+			size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
+			if (!(size_mib >= 0) || size_mib > CAT_MAX_GPU_MIB) {
+				bad(ld, (uint32_t)rec_line, "GpuInfo",
+				    _("expected SizeInMiB from 0 to 1e9"), &f[col[SK_GPUINFO]]);
+				break;
+			}
+		}
+		if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf && f[col[SK_VCPU]].len &&
+		    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &o.vcpus) ||
+		     !(o.vcpus >= CAT_MIN_VCPUS) || o.vcpus > CAT_MAX_VCPUS)) {
+			bad(ld, (uint32_t)rec_line, "vCPUs", _("expected a number from 0.001 to 1e5"), &f[col[SK_VCPU]]);
+			break;
+		}
+		if (col[SK_MEM] >= 0 && col[SK_MEM] < nf && f[col[SK_MEM]].len &&
+		    (catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o.ram_gib) ||
+		     !(o.ram_gib >= CAT_MIN_RAM_GIB) || o.ram_gib > CAT_MAX_RAM_GIB)) {
+			bad(ld, (uint32_t)rec_line, "MemoryGiB", _("expected a number from 0.001 to 1e7"), &f[col[SK_MEM]]);
+			break;
+		}
+		o.gpus = count;
+		o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, 0, &mem_case, &ambiguous);
+		if (ambiguous && col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf) {
+			int hint = instance_hint(&f[col[SK_INSTANCE]]);
+			if (hint)
+				o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, hint, &mem_case, &ambiguous);
+		}
+		if (!o.gpu) {
+			/* no specs: the memory the catalog states, per GPU */
+			bool divided;
+			o.gpu_mem = catalog_gpuinfo_per_gpu(prov, size_mib, count, &divided) * 1048576.0;
+			if (divided)
+				mem_case = 1;
+		}
+		if (seen_hash(ld, h, ROW_CODE(ROW_LOADED, spot_kind, mem_case, !o.gpu))) {
+			ld->rep->duplicates++;
+			break;
+		}
+		if (spot_kind == 1)
+			ld->rep->spot_placeholder++;
+		else if (spot_kind == 2)
+			spot_at_or_above(ld, &o, v);
+		else if (spot_kind == SPOT_ONLY_CODE)
+			ld->rep->spot_only++;
+		if (mem_case == 1 && !gcp_gpu)
+			ld->rep->mem_total_fixed++;
+		else if (mem_case == 2 && !gcp_gpu)
+			ld->rep->mem_from_spec++;
+		if (o.gpu) {
+			/* matched to a spec: its nominal memory, as the estimate's tiers use */
+			o.gpu_mem = o.gpu->memory_bytes;
+		} else if (!gcp_gpu) {   /* a joined row is noted once it is an offer */
+			note_unknown(ld, fa);
+		}
+		o.fp = h;
+		o.provider.p = prov;
+		o.provider.len = (uint32_t)strlen(prov);
+		if (col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf)
+			o.instance = str_of(ld, &f[col[SK_INSTANCE]]);
+		/* region and zone as the catalog states them (a task's infra
+		 * matches each whole); the GCP join matches on the zone */
+		if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len)
+			o.zone = str_of(ld, &f[col[SK_ZONE]]);
+		if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
+			o.region = str_of(ld, &f[col[SK_REGION]]);
+		if (!o.region.len)
+			o.region = o.zone;
+		o.gpu_name = str_of(ld, fa);
+		o.supply = supply;
+		o.billing = o.provider;
+		o.file = ld->file_index;
+		o.line = (uint32_t)rec_line;
+		if (gcp_gpu) {
+			struct gcp_gpu g = {.o = o, .spot = raw_spot, .spot_kind = gcp_kind, .mem_case = mem_case};
+			if (gcp_add_gpu(ld, &g))
+				return -1;
+			break;
+		}
+		if (push(ld, &o))
+			return -1;
+	} while (0);
+	return 0;
+}
+
+int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
+			 const int *col)
+{
+	struct pending *batch;
+	enum supply_type supply = SUPPLY_UNKNOWN;
+	const char *prov = ld->o->provider ? ld->o->provider : "";
+	static const char *const hyper[] = {"aws", "gcp", "azure", "oci", "ibm"};
+	static const char *const market[] = {"vast"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(hyper); i++)
+		if (!strcmp(prov, hyper[i]))
+			supply = SUPPLY_HYPERSCALER;
+	for (size_t i = 0; i < ARRAY_SIZE(market); i++)
+		if (!strcmp(prov, market[i]))
+			supply = SUPPLY_MARKETPLACE;
+	if (gcp_provider(prov))   /* gcp, or a fixture named gcp-* */
+		supply = SUPPLY_HYPERSCALER;
+	if (supply == SUPPLY_UNKNOWN && *prov)
+		supply = SUPPLY_AI_CLOUD;
+
+	batch = malloc(BATCH * sizeof(*batch));
+	if (!batch)
+		return -1;
+	/* Rows go in batches: split and fingerprint a batch, prefetch each
+	 * duplicate-table slot, then parse them: the cache misses overlap. */
+	while (pos < len) {
+		int nb = 0, stop = 0;
+		while (nb < BATCH && pos < len) {
+			struct pending *pr = &batch[nb];
+			const char *rec;
+			size_t rec_len;
+			if (buf[pos] == '\n' || buf[pos] == '\r') {
+				if (buf[pos] == '\n')
+					line++;
+				pos++;
+				continue;
+			}
+			pr->line = line;
+			pr->nf = csv_scan_record(buf, len, &pos, &line, pr->f, MAX_FIELDS, &rec, &rec_len);
+			if (pr->nf < 0) {
+				stop = 1;
+				break;
+			}
+			ld->rep->rows++;
+			pr->h = 0;   /* a short row is reported in order, with the others */
+			if (pr->nf <= MAX_FIELDS && pr->nf > col[SK_PRICE] && pr->nf > col[SK_ACCEL] &&
+			    pr->nf > col[SK_COUNT]) {
+				pr->h = hash_record(rec, rec_len) | 1;
+				seen_prefetch(ld, pr->h);
+			}
+			nb++;
+		}
+		for (int k = 0; k < nb; k++)
+			if (sky_row(ld, &batch[k], col, prov, supply)) {
+				free(batch);
+				return -1;
+			}
+		if (stop) {
+			bad(ld, (uint32_t)batch[nb].line, "(row)", _("unterminated quoted field"), NULL);
+			break;
+		}
+	}
+	ld->end_line = line;
+	free(batch);
+	return 0;
+}
+
+/* ---- two threads for a large SkyPilot catalog ---- */
+
+/* A record boundary near the middle of [pos, len): after a newline that is
+ * not inside a quoted field (an even number of '"' before it). 0 if none. */
+static size_t find_split(const char *buf, size_t pos, size_t len)
+{
+	/* the second half also keeps its offers and is merged: give it less */
+	size_t mid = pos + (len - pos) / 20 * 11, quotes = 0, i = pos;
+	uint64_t acc = 0;
+
+	/* Only the parity of the '"' count matters: XOR the words' "byte is
+	 * not a quote" masks together and count their bits once at the end. */
+	for (; i + 8 <= mid; i += 8) {
+		uint64_t w, x;
+		memcpy(&w, buf + i, 8);
+		x = w ^ 0x2222222222222222ULL;
+		acc ^= (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x) & 0x8080808080808080ULL;
+	}
+	quotes = (size_t)(i - pos) - (size_t)__builtin_popcountll(acc);   /* parity is what counts */
+	for (; i < mid; i++)
+		quotes += buf[i] == '"';
+	for (i = mid; i < len; i++) {
+		if (buf[i] == '"')
+			quotes++;
+		else if (buf[i] == '\n' && !(quotes & 1))
+			return i + 1 < len ? i + 1 : 0;
+	}
+	return 0;
+}
+
+struct half {
+	struct loader *ld;
+	const char *buf;
+	size_t len, pos, line;
+	const int *col;
+	int rc;
+};
+
+static void *run_half(void *arg)
+{
+	struct half *h = arg;
+
+	h->rc = load_skypilot(h->ld, h->buf, h->len, h->pos, h->line, h->col);
+	return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Fold the second half (b, with its offers in b->set) into the first (a):
+ * rows whose fingerprint the first half has already seen become
+ * duplicates (their counts undone through the code kept in the table),
+ * the rest of its offers go through keep, in order. */
+static int merge_second_half(struct loader *a, struct loader *b)
+{
+	struct catalog_report *ra = a->rep, *rb = b->rep;
+	struct offer_set *s = a->set, *t = b->set;
+
+	uint64_t *cross = NULL;   /* fingerprints the first half already had */
+	size_t ncross = 0;
+
+	for (size_t i = 0; i < b->seen_cap; i++) {
+		uint64_t e = b->seen[i];
+		/* the probe 32 slots ahead: its cache line arrives in time */
+		if (i + 32 < b->seen_cap && b->seen[i + 32] && a->seen_cap)
+			__builtin_prefetch(&a->seen[slot_of(b->seen[i + 32], a->seen_cap)]);
+		if (!e || !table_has(a->seen, a->seen_cap, e))
+			continue;
+		if ((e & 3) == ROW_LOADED) {
+			uint64_t *nc = realloc(cross, (ncross + 1) * sizeof(*nc));
+			if (!nc) {
+				free(cross);
+				return -1;
+			}
+			cross = nc;
+			cross[ncross++] = e & FP_MASK;
+		}
+		switch (e & 3) {
+		case ROW_LOADED: {
+			int spot = (int)(e >> 2 & 3), mem = (int)(e >> 4 & 3);
+			rb->loaded--;
+			rb->spot_placeholder -= spot == 1;
+			rb->spot_above_price -= spot == 2;
+			rb->spot_only -= spot == SPOT_ONLY_CODE;
+			rb->mem_total_fixed -= mem == 1;
+			rb->mem_from_spec -= mem == 2;
+			rb->unknown_gpu -= (e >> 6) & 1;
+			break;
+		}
+		case ROW_CPU:
+			rb->cpu_only--;
+			break;
+		case ROW_NOPRICE:
+			rb->missing_price--;
+			break;
+		}
+		rb->duplicates++;
+	}
+	ra->rows += rb->rows;
+	ra->loaded += rb->loaded;
+	ra->cpu_only += rb->cpu_only;
+	ra->missing_price += rb->missing_price;
+	ra->duplicates += rb->duplicates;
+	ra->bad_rows += rb->bad_rows;
+	ra->spot_placeholder += rb->spot_placeholder;
+	ra->spot_above_price += rb->spot_above_price;
+	ra->spot_only += rb->spot_only;
+	ra->unknown_gpu += rb->unknown_gpu;
+	ra->mem_total_fixed += rb->mem_total_fixed;
+	ra->mem_from_spec += rb->mem_from_spec;
+	ra->no_host += rb->no_host;
+	ra->hosts_joined += rb->hosts_joined;
+	{
+		char *u = ra->unknown_names, *v = rb->unknown_names;
+		while (*v) {
+			size_t n = strcspn(v, ",");
+			char nm[64];
+			snprintf(nm, sizeof(nm), "%.*s", (int)(n < sizeof(nm) ? n : sizeof(nm) - 1), v);
+			if (!strstr(u, nm) && strlen(u) + n + 3 < sizeof(ra->unknown_names))
+				snprintf(u + strlen(u), sizeof(ra->unknown_names) - strlen(u), "%s%s",
+					 *u ? ", " : "", nm);
+			v += n;
+			while (*v == ',' || *v == ' ')
+				v++;
+		}
+	}
+	for (size_t i = 0; i < b->nmsgs; i++) {
+		snprintf(a->msg, sizeof(a->msg), "%s:%zu: %s", a->fname, b->msg_lines[i] - 1 + a->end_line,
+			 b->msgs[i]);
+		a->o->bad_row(a->o->bad_ctx, a->msg);
+		free(b->msgs[i]);
+	}
+	free(b->msgs);
+	free(b->msg_lines);
+	/* its strings outlive it: the arena chunks move to the set */
+	if (t->narena) {
+		char **na = realloc(s->arena, (s->narena + t->narena) * sizeof(*na));
+		if (!na) {
+			free(cross);
+			return -1;
+		}
+		s->arena = na;
+		memcpy(s->arena + s->narena, t->arena, t->narena * sizeof(*na));
+		s->narena += t->narena;
+		t->narena = 0;
+	}
+	/* the second half's peer prices, less the rows the first half had */
+	if (ncross)
+		qsort(cross, ncross, sizeof(*cross), cmp_u64);
+	for (size_t i = 0; i < t->npeers; i++) {
+		uint64_t key = b->peer_fp[i] & FP_MASK;
+		if (ncross && bsearch(&key, cross, ncross, sizeof(*cross), cmp_u64))
+			continue;
+		if (s->npeers == s->peers_cap) {
+			size_t ncap = s->peers_cap ? s->peers_cap * 2 : 256;
+			struct offer_peer *np = realloc(s->peers, ncap * sizeof(*np));
+			if (!np) {
+				free(cross);
+				return -1;
+			}
+			s->peers = np;
+			s->peers_cap = ncap;
+		}
+		s->peers[s->npeers++] = t->peers[i];
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		struct offer *o = &t->v[i];
+		bool dup = false;
+		o->line += (uint32_t)(a->end_line - 1);
+		uint64_t key = o->fp & FP_MASK;
+		dup = ncross && bsearch(&key, cross, ncross, sizeof(*cross), cmp_u64);
+		if (dup)
+			continue;
+		if (a->o->keep && !a->o->keep(a->o->ctx, o))
+			continue;
+		if (s->n == s->cap) {
+			size_t ncap = s->cap ? s->cap * 2 : 256;
+			struct offer *nv = realloc(s->v, ncap * sizeof(*nv));
+			if (!nv) {
+				free(cross);
+				return -1;
+			}
+			s->v = nv;
+			s->cap = ncap;
+		}
+		s->v[s->n++] = *o;
+	}
+	free(cross);
+	return 0;
+}
+
+/* Both halves at once; falls back to one thread when a thread cannot start. */
+int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, size_t line,
+			   const int *col)
+{
+	size_t split = find_split(buf, pos, len);
+	struct loader *b;
+	struct offer_set tmp;
+	struct catalog_report rb;
+	struct half hb;
+	pthread_t th;
+	int rc = -1;
+
+	if (!split)
+		return load_skypilot(a, buf, len, pos, line, col);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return load_skypilot(a, buf, len, pos, line, col);
+	offer_set_init(&tmp);
+	memset(&rb, 0, sizeof(rb));
+	b->set = &tmp;
+	b->o = a->o;
+	b->rep = &rb;
+	b->fname = a->fname;
+	b->families = a->families;   /* read-only */
+	b->file_index = a->file_index;
+	b->second = true;
+	b->seen_cap = table_cap_for(len - split);
+	b->seen = table_alloc(b->seen_cap);
+	if (!b->seen)
+		b->seen_cap = 0;
+	/* room for every row of the half up front: growing it with realloc
+	 * while another thread runs costs TLB shootdowns; untouched pages of
+	 * the reservation never become resident */
+	tmp.cap = (len - split) / 32 + 256;
+	tmp.v = malloc(tmp.cap * sizeof(*tmp.v));
+	if (!tmp.v)
+		tmp.cap = 0;
+	hb.ld = b;
+	hb.buf = buf;
+	hb.len = len;
+	hb.pos = split;
+	hb.line = 1;   /* counted from the split; shifted once the first half knows where it ends */
+	hb.col = col;
+	if (pthread_create(&th, NULL, run_half, &hb)) {
+		free(b->seen);
+		free(b->peer_fp);
+		free(b);
+		offer_set_free(&tmp);
+		return load_skypilot(a, buf, len, pos, line, col);
+	}
+	rc = load_skypilot(a, buf, split, pos, line, col);
+	pthread_join(th, NULL);
+	if (!rc && !hb.rc)
+		rc = merge_second_half(a, b);
+	else
+		rc = -1;
+	free(b->seen);
+	free(b->peer_fp);
+	free(b);
+	offer_set_free(&tmp);
+	return rc;
+}
