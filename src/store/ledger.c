@@ -288,6 +288,46 @@ int ldb_step_retry(sqlite3_stmt *st)
 	return rc;
 }
 
+int ldb_insert(struct ledger *l, sqlite3_stmt *st, int64_t *id, const char *what, char *err,
+	       size_t errlen)
+{
+	int rc = ldb_step_retry(st);
+
+	if (rc != SQLITE_DONE) {
+		ldb_error(l, rc, what, err, errlen);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	if (id)
+		*id = sqlite3_last_insert_rowid(l->db);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+char *ldb_text_cols(sqlite3_stmt *st, int first, int n, const char **const *dest)
+{
+	size_t total = 0, used = 0;
+	char *mem;
+
+	for (int c = first; c < first + n; c++)
+		total += (size_t)sqlite3_column_bytes(st, c) + 1;
+	if (!(mem = malloc(total)))
+		return NULL;
+	for (int c = first; c < first + n; c++) {
+		const unsigned char *s = sqlite3_column_text(st, c);
+		size_t len = (size_t)sqlite3_column_bytes(st, c);
+		if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+			*dest[c - first] = NULL;
+			continue;
+		}
+		memcpy(mem + used, s ? (const char *)s : "", len);
+		mem[used + len] = '\0';
+		*dest[c - first] = mem + used;
+		used += len + 1;
+	}
+	return mem;
+}
+
 /* Roll back whatever transaction is open; the original error is kept. */
 void ldb_rollback(struct ledger *l)
 {

@@ -72,25 +72,10 @@ out_db_error:
 static char *bench_row(sqlite3_stmt *st, struct ledger_bench *r)
 {
 	const char **dest[4] = {&r->host, &r->gpu, &r->test, &r->unit};
-	size_t total = 0, used = 0;
-	char *mem;
+	char *mem = ldb_text_cols(st, 1, 4, dest);
 
-	for (int c = 1; c <= 4; c++)
-		total += (size_t)sqlite3_column_bytes(st, c) + 1;
-	if (!(mem = malloc(total)))
+	if (!mem)
 		return NULL;
-	for (int c = 1; c <= 4; c++) {
-		const unsigned char *s = sqlite3_column_text(st, c);
-		size_t len = (size_t)sqlite3_column_bytes(st, c);
-		if (sqlite3_column_type(st, c) == SQLITE_NULL) {
-			*dest[c - 1] = NULL;
-			continue;
-		}
-		memcpy(mem + used, s ? (const char *)s : "", len);
-		mem[used + len] = '\0';
-		*dest[c - 1] = mem + used;
-		used += len + 1;
-	}
 	r->at = sqlite3_column_double(st, 0);
 	r->value = sqlite3_column_double(st, 5);
 	r->nominal = ldb_col_real(st, 6);

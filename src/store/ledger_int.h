@@ -44,6 +44,16 @@ int ldb_exec_retry(struct ledger *l, const char *sql, const char *what, char *er
  * as the run writes do. Returns the step's code. */
 int ldb_step_retry(sqlite3_stmt *st);
 
+/* Run a prepared INSERT (ldb_step_retry), put its rowid in *id (when id is
+ * not NULL) and finalize st: 0, or -1 with ldb_error(what)'s message. */
+int ldb_insert(struct ledger *l, sqlite3_stmt *st, int64_t *id, const char *what, char *err,
+	       size_t errlen);
+
+/* Copy the current row's text columns first..first+n-1 into one allocation
+ * (returned, owned by the caller; NULL when out of memory) and point
+ * *dest[i] at column first+i's copy, NULL for SQL NULL. */
+char *ldb_text_cols(sqlite3_stmt *st, int first, int n, const char **const *dest);
+
 /* Roll back whatever transaction is open; the original error is kept. */
 void ldb_rollback(struct ledger *l);
 

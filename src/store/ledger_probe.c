@@ -77,13 +77,7 @@ int ledger_probe_add(struct ledger *l, const struct ledger_probe *p, int64_t *id
 	ldb_bind_str(st, 18, p->diagnoses && *p->diagnoses ? p->diagnoses : NULL);
 	ldb_bind_str(st, 19, p->command && *p->command ? p->command : NULL);
 	sqlite3_bind_double(st, 20, ldb_now());
-	rc = ldb_step_retry(st);
-	if (rc != SQLITE_DONE)
-		goto out_db_error;
-	if (id)
-		*id = sqlite3_last_insert_rowid(l->db);
-	sqlite3_finalize(st);
-	return 0;
+	return ldb_insert(l, st, id, _("recording the probe"), err, errlen);
 out_db_error:
 	ldb_error(l, rc, _("recording the probe"), err, errlen);
 	sqlite3_finalize(st);
@@ -93,29 +87,13 @@ out_db_error:
 /* Copy the current row's text columns into one allocation and fill r. */
 static char *probe_row(sqlite3_stmt *st, struct ledger_probe *r)
 {
-	const char **dest[PROBE_NTEXT] = {&r->host, &r->gpu, NULL, &r->model, &r->diagnoses,
-					  &r->command};
 	const char *digest = NULL;
-	size_t total = 0, used = 0;
-	char *mem;
+	const char **dest[PROBE_NTEXT] = {&r->host, &r->gpu, &digest, &r->model, &r->diagnoses,
+					  &r->command};
+	char *mem = ldb_text_cols(st, 1, PROBE_NTEXT, dest);
 
-	for (int c = 1; c <= PROBE_NTEXT; c++)
-		total += (size_t)sqlite3_column_bytes(st, c) + 1;
-	if (!(mem = malloc(total)))
+	if (!mem)
 		return NULL;
-	for (int c = 1; c <= PROBE_NTEXT; c++) {
-		const unsigned char *s = sqlite3_column_text(st, c);
-		size_t len = (size_t)sqlite3_column_bytes(st, c);
-		const char **d = dest[c - 1] ? dest[c - 1] : &digest;
-		if (sqlite3_column_type(st, c) == SQLITE_NULL) {
-			*d = NULL;
-			continue;
-		}
-		memcpy(mem + used, s ? (const char *)s : "", len);
-		mem[used + len] = '\0';
-		*d = mem + used;
-		used += len + 1;
-	}
 	r->id = sqlite3_column_int64(st, 0);
 	r->workload_digest = digest ? (uint64_t)strtoull(digest, NULL, 16) : 0;
 	r->at = sqlite3_column_double(st, 7);

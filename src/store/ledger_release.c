@@ -44,13 +44,7 @@ int ledger_release_add(struct ledger *l, const struct ledger_release *r, int64_t
 	ldb_bind_str(st, 11, r->status);
 	ldb_bind_str(st, 12, r->answer && *r->answer ? r->answer : NULL);
 	sqlite3_bind_double(st, 13, ldb_now());
-	rc = ldb_step_retry(st);
-	if (rc != SQLITE_DONE)
-		goto out_db_error;
-	if (id)
-		*id = sqlite3_last_insert_rowid(l->db);
-	sqlite3_finalize(st);
-	return 0;
+	return ldb_insert(l, st, id, _("recording the release"), err, errlen);
 out_db_error:
 	ldb_error(l, rc, _("recording the release"), err, errlen);
 	sqlite3_finalize(st);
