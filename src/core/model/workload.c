@@ -577,17 +577,9 @@ static void serving_by_card(struct workload *w, const struct gpu_spec *g)
 	}
 }
 
-int workload_resolve(struct workload *w, const struct model_db *mdb,
-		     const struct gpu_db *gdb, struct model_spec *arch,
-		     const struct gpu_spec **gpu, int *bad, char *err, size_t errlen)
+/* The defaults that depend on no other field. */
+static void resolve_defaults(struct workload *w, const struct model_spec *arch)
 {
-	long maxpos;
-
-	*bad = -1;
-	*gpu = NULL;
-	if (build_arch(w, mdb, arch, bad, err, errlen))
-		return -1;
-
 	if (!SET(w, "precision")) w->precision = PREC_BF16;
 	if (!SET(w, "nodes")) w->nodes = 1;
 	if (!SET(w, "gpus")) w->gpus = w->nodes;
@@ -599,77 +591,89 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (!SET(w, "alloc_overhead")) w->alloc_overhead = 0.10;
 	if (!SET(w, "headroom")) w->headroom = 0.10;
 	if (w->dropout < 0) w->dropout = arch->dropout;
-	{
-		/* formulas.md "Framework profiles": what the framework does unless told */
-		const struct fw_profile *fp = fw_profile(w->framework);
-		if (SET(w, "activation_checkpointing") && SET(w, "grad_checkpointing") &&
-		    (w->activation_checkpointing == AC_FULL) != (w->grad_checkpointing != 0))
-			return fail_field("grad_checkpointing", bad, err, errlen,
-					  _("says %s, activation_checkpointing says otherwise: give one of them"),
-					  w->grad_checkpointing ? "true" : "false", 0);
-		/* PEFT's prepare_model_for_kbit_training turns checkpointing on */
-		bool kbit = (w->task == TASK_QLORA || (w->task == TASK_LORA && SET(w, "quant_bits") &&
-						       w->quant_bits < 16));
-		if (!SET(w, "activation_checkpointing"))
-			w->activation_checkpointing = SET(w, "grad_checkpointing") ?
-						      (w->grad_checkpointing ? AC_FULL : AC_NONE) :
-						      kbit && fp->kbit_fp32_rest ? AC_FULL : fp->ac;
-		if (!SET(w, "double_quant")) w->double_quant = fp->double_quant;
-		if (!SET(w, "memory_efficient_linear")) w->memory_efficient_linear = 1;
-		if (!SET(w, "fsdp_root_gathered")) w->fsdp_root_gathered = fp->root_unsharded;
-		if (!SET(w, "fsdp_wrap_cache")) w->fsdp_wrap_cache = fp->wrap_cache;
-		/* formulas.md "Framework profiles": capped attention logits
-		 * (Gemma 2) keep the framework off its fused attention */
-		if (!SET(w, "flash_attention")) w->flash_attention = !(arch->attn_softcap > 0 && fp->softcap_eager);
-		w->grad_checkpointing = w->activation_checkpointing == AC_FULL;
-		if (!SET(w, "activation_offloading"))
-			w->activation_offloading = fp->ac_offload && w->activation_checkpointing == AC_FULL;
-		if (w->activation_offloading && w->activation_checkpointing != AC_FULL && w->task != TASK_INFER)
-			return fail_field("activation_offloading", bad, err, errlen,
-					  _("offloads the inputs full checkpointing keeps: give activation_checkpointing full%s"),
-					  "", 0);
-		if (!SET(w, "optimizer_step")) w->optimizer_step = fp->step;
-		if (!SET(w, "compile")) w->compile = fp->compile;
-		if (!SET(w, "prefill_chunk")) w->prefill_chunk = fp->prefill_chunk;
-		if (!SET(w, "gpu_memory_utilization")) w->gpu_memory_utilization = fp->gpu_mem_util;
-		if (SET(w, "gpu_memory_utilization") && !(w->gpu_memory_utilization > 0))
-			return fail_field("gpu_memory_utilization", bad, err, errlen,
-					  _("expected a share of the card above 0%s, up to 100%%"), "", 0);
-		if (fp->serving && w->task != TASK_INFER && SET(w, "framework"))
-			return fail_field("framework", bad, err, errlen,
-					  _("%s is a serving engine: it applies to task infer (train with another "
-					  "framework)"), fp->name, 0);
-		if (w->optimizer_step == STEP_IN_BWD && w->grad_accum > 1)
-			return fail_field(SET(w, "optimizer_step") ? "optimizer_step" : "grad_accum", bad, err, errlen,
-					  _("in_bwd steps as each gradient is ready, so it cannot accumulate gradients%s: "
-					  "expected grad_accum 1, got %ld"), "", w->grad_accum);
-		if (w->task == TASK_INFER) {
-			static const char *const trn[] = {"activation_checkpointing", "activation_offloading",
-							  "grad_checkpointing", "optimizer_step"};
-			for (size_t i = 0; i < ARRAY_SIZE(trn); i++)
-				if (SET(w, trn[i]))
-					return fail_field(trn[i], bad, err, errlen,
-							  _("applies to training, not task infer%s"), "", 0);
-			w->activation_checkpointing = AC_NONE;
-			w->grad_checkpointing = 0;
-			w->activation_offloading = 0;
-		}
-		if (SET(w, "gpu_memory_utilization") && !w->gpu[0])
-			return fail_field("gpu_memory_utilization", bad, err, errlen,
-					  _("is a share of a card: give gpu too%s"), "", 0);
-		if (w->task != TASK_INFER) {
-			static const char *const inf[] = {"prefill_chunk", "gpu_memory_utilization"};
-			for (size_t i = 0; i < ARRAY_SIZE(inf); i++)
-				if (SET(w, inf[i]))
-					return fail_field(inf[i], bad, err, errlen,
-							  _("applies to task infer, not %s"), task_names[w->task], 0);
-		}
+}
+
+/* What the framework does unless told (checkpointing, offloading, the
+ * optimizer step, serving shares), and the fields that apply to training
+ * or to inference only. */
+static int resolve_framework(struct workload *w, const struct model_spec *arch, int *bad, char *err,
+			     size_t errlen)
+{
+	/* formulas.md "Framework profiles": what the framework does unless told */
+	const struct fw_profile *fp = fw_profile(w->framework);
+	if (SET(w, "activation_checkpointing") && SET(w, "grad_checkpointing") &&
+	    (w->activation_checkpointing == AC_FULL) != (w->grad_checkpointing != 0))
+		return fail_field("grad_checkpointing", bad, err, errlen,
+				  _("says %s, activation_checkpointing says otherwise: give one of them"),
+				  w->grad_checkpointing ? "true" : "false", 0);
+	/* PEFT's prepare_model_for_kbit_training turns checkpointing on */
+	bool kbit = (w->task == TASK_QLORA || (w->task == TASK_LORA && SET(w, "quant_bits") &&
+					       w->quant_bits < 16));
+	if (!SET(w, "activation_checkpointing"))
+		w->activation_checkpointing = SET(w, "grad_checkpointing") ?
+					      (w->grad_checkpointing ? AC_FULL : AC_NONE) :
+					      kbit && fp->kbit_fp32_rest ? AC_FULL : fp->ac;
+	if (!SET(w, "double_quant")) w->double_quant = fp->double_quant;
+	if (!SET(w, "memory_efficient_linear")) w->memory_efficient_linear = 1;
+	if (!SET(w, "fsdp_root_gathered")) w->fsdp_root_gathered = fp->root_unsharded;
+	if (!SET(w, "fsdp_wrap_cache")) w->fsdp_wrap_cache = fp->wrap_cache;
+	/* formulas.md "Framework profiles": capped attention logits
+	 * (Gemma 2) keep the framework off its fused attention */
+	if (!SET(w, "flash_attention")) w->flash_attention = !(arch->attn_softcap > 0 && fp->softcap_eager);
+	w->grad_checkpointing = w->activation_checkpointing == AC_FULL;
+	if (!SET(w, "activation_offloading"))
+		w->activation_offloading = fp->ac_offload && w->activation_checkpointing == AC_FULL;
+	if (w->activation_offloading && w->activation_checkpointing != AC_FULL && w->task != TASK_INFER)
+		return fail_field("activation_offloading", bad, err, errlen,
+				  _("offloads the inputs full checkpointing keeps: give activation_checkpointing full%s"),
+				  "", 0);
+	if (!SET(w, "optimizer_step")) w->optimizer_step = fp->step;
+	if (!SET(w, "compile")) w->compile = fp->compile;
+	if (!SET(w, "prefill_chunk")) w->prefill_chunk = fp->prefill_chunk;
+	if (!SET(w, "gpu_memory_utilization")) w->gpu_memory_utilization = fp->gpu_mem_util;
+	if (SET(w, "gpu_memory_utilization") && !(w->gpu_memory_utilization > 0))
+		return fail_field("gpu_memory_utilization", bad, err, errlen,
+				  _("expected a share of the card above 0%s, up to 100%%"), "", 0);
+	if (fp->serving && w->task != TASK_INFER && SET(w, "framework"))
+		return fail_field("framework", bad, err, errlen,
+				  _("%s is a serving engine: it applies to task infer (train with another "
+				  "framework)"), fp->name, 0);
+	if (w->optimizer_step == STEP_IN_BWD && w->grad_accum > 1)
+		return fail_field(SET(w, "optimizer_step") ? "optimizer_step" : "grad_accum", bad, err, errlen,
+				  _("in_bwd steps as each gradient is ready, so it cannot accumulate gradients%s: "
+				  "expected grad_accum 1, got %ld"), "", w->grad_accum);
+	if (w->task == TASK_INFER) {
+		static const char *const trn[] = {"activation_checkpointing", "activation_offloading",
+						  "grad_checkpointing", "optimizer_step"};
+		for (size_t i = 0; i < ARRAY_SIZE(trn); i++)
+			if (SET(w, trn[i]))
+				return fail_field(trn[i], bad, err, errlen,
+						  _("applies to training, not task infer%s"), "", 0);
+		w->activation_checkpointing = AC_NONE;
+		w->grad_checkpointing = 0;
+		w->activation_offloading = 0;
 	}
+	if (SET(w, "gpu_memory_utilization") && !w->gpu[0])
+		return fail_field("gpu_memory_utilization", bad, err, errlen,
+				  _("is a share of a card: give gpu too%s"), "", 0);
+	if (w->task != TASK_INFER) {
+		static const char *const inf[] = {"prefill_chunk", "gpu_memory_utilization"};
+		for (size_t i = 0; i < ARRAY_SIZE(inf); i++)
+			if (SET(w, inf[i]))
+				return fail_field(inf[i], bad, err, errlen,
+						  _("applies to task infer, not %s"), task_names[w->task], 0);
+	}
+	return 0;
+}
+
+/* The GPUs over the nodes, LoRA's fields, the quantized base and what
+ * FSDP, DeepSpeed and autocast options apply to. */
+static int resolve_quant(struct workload *w, int *bad, char *err, size_t errlen)
+{
 	if (w->gpus % w->nodes)
 		return fail_field(SET(w, "gpus") ? "gpus" : "nodes", bad, err, errlen,
 				  _("expected the GPUs over all nodes: gpus a multiple of nodes%s (%ld)"), "",
 				  w->nodes);
-
 	if (w->task == TASK_LORA || w->task == TASK_QLORA) {
 		if (!SET(w, "lora_rank")) w->lora_rank = 8;
 		if (!SET(w, "lora_targets")) snprintf(w->lora_targets, sizeof(w->lora_targets), "q,v");
@@ -704,7 +708,6 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 			const char *name;
 			int on;
 		} fsdp[] = {{"fsdp_root_gathered", w->fsdp_root_gathered}, {"fsdp_wrap_cache", w->fsdp_wrap_cache}};
-
 		for (size_t i = 0; i < sizeof(fsdp) / sizeof(fsdp[0]); i++)
 			if (SET(w, fsdp[i].name) && fsdp[i].on &&
 			    !(w->zero == 3 && w->task != TASK_INFER && w->framework != FW_DEEPSPEED))
@@ -722,6 +725,12 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	    !(w->task == TASK_INFER && (w->precision == PREC_AMP || w->precision == PREC_BF16 || w->precision == PREC_FP16)))
 		return fail_field("autocast_inference_cache", bad, err, errlen,
 				  _("applies to task infer in mixed precision (amp, bf16 or fp16)%s"), "", 0);
+	return 0;
+}
+
+/* A service's fields (serve, rps, user_tps, ...) and their defaults. */
+static int resolve_service(struct workload *w, int *bad, char *err, size_t errlen)
+{
 	if (SET(w, "serve") && w->task != TASK_INFER)
 		return fail_field("serve", bad, err, errlen,
 				  _("applies to task infer (a model served to users), not %s"), task_names[w->task], 0);
@@ -745,6 +754,14 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (w->zero > 0 && w->task == TASK_INFER)
 		return fail_field("zero", bad, err, errlen,
 				  _("applies to training, not inference%s (got %ld)"), "", w->zero);
+	return 0;
+}
+
+/* What the model's kind allows: image sizes or sequence lengths, tensor
+ * parallel degrees, the KV cache's blocks. */
+static int resolve_shape(struct workload *w, const struct model_spec *arch, int *bad, char *err, size_t errlen)
+{
+	long maxpos;
 
 	if (arch->kind == MODEL_RESNET && w->activation_checkpointing == AC_SELECTIVE)
 		return fail_field("activation_checkpointing", bad, err, errlen,
@@ -801,7 +818,21 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	    (SET(w, "context") || SET(w, "concurrency")))
 		return fail_field(SET(w, "context") ? "context" : "concurrency", bad, err, errlen,
 				  _("KV-cache inference applies to decoder models, not '%s'"), arch->name, 0);
+	return 0;
+}
 
+int workload_resolve(struct workload *w, const struct model_db *mdb,
+		     const struct gpu_db *gdb, struct model_spec *arch,
+		     const struct gpu_spec **gpu, int *bad, char *err, size_t errlen)
+{
+	*bad = -1;
+	*gpu = NULL;
+	if (build_arch(w, mdb, arch, bad, err, errlen))
+		return -1;
+	resolve_defaults(w, arch);
+	if (resolve_framework(w, arch, bad, err, errlen) || resolve_quant(w, bad, err, errlen) ||
+	    resolve_service(w, bad, err, errlen) || resolve_shape(w, arch, bad, err, errlen))
+		return -1;
 	if (w->gpu[0]) {
 		*gpu = gpu_db_find(gdb, w->gpu);
 		if (!*gpu) {

@@ -6,19 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
-
 #include "base/quote.h"
 
 #include "core/task/skytask.h"
+#include "core/text/yaml.h"
 #include "core/model/workload.h"
 #include "base/util.h"
 #include "base/i18n.h"
-
-static size_t ev_line(const yaml_event_t *e)
-{
-	return e->start_mark.line + 1;
-}
 
 /* A sequence of scalars (lora_targets: [q, v]) joined with commas. */
 static int read_list(yaml_parser_t *p, char *out, size_t n, const char *fname,
@@ -39,12 +33,12 @@ static int read_list(yaml_parser_t *p, char *out, size_t n, const char *fname,
 		}
 		if (e.type != YAML_SCALAR_EVENT) {
 			snprintf(err, errlen, _("%s:%zu: %s: expected a list of names"), fname,
-				 ev_line(&e), key);
+				 yt_ev_line(&e), key);
 			yaml_event_delete(&e);
 			return -1;
 		}
 		if (strlen(out) + e.data.scalar.length + 2 > n) {
-			snprintf(err, errlen, _("%s:%zu: %s: list too long"), fname, ev_line(&e), key);
+			snprintf(err, errlen, _("%s:%zu: %s: list too long"), fname, yt_ev_line(&e), key);
 			yaml_event_delete(&e);
 			return -1;
 		}
@@ -60,44 +54,6 @@ static int read_list(yaml_parser_t *p, char *out, size_t n, const char *fname,
 	return 0;
 }
 
-
-/* Nodes gpurent skips (envs:, run:, resources' any_of, ...) may nest
- * this deep; deeper is refused, so a file of 40,000 '[' ends at once
- * (libyaml's scanner slows with every open flow level). */
-#define YAML_MAX_DEPTH 64
-
-/*
- * Consume the rest of a node whose start event `first` was just read.
- * Returns 0; -1 on a YAML syntax error (the parser's problem is set);
- * -2 when it nests deeper than YAML_MAX_DEPTH (*line: where).
- */
-static int skip_node(yaml_parser_t *p, const yaml_event_t *first, int depth0, size_t *line)
-{
-	yaml_event_t e;
-	int depth;
-
-	if (first->type != YAML_MAPPING_START_EVENT && first->type != YAML_SEQUENCE_START_EVENT)
-		return 0;
-	depth = 1;
-	while (depth > 0) {
-		if (!yaml_parser_parse(p, &e))
-			return -1;
-		if (e.type == YAML_MAPPING_START_EVENT || e.type == YAML_SEQUENCE_START_EVENT) {
-			if (++depth + depth0 > YAML_MAX_DEPTH) {
-				*line = ev_line(&e);
-				yaml_event_delete(&e);
-				return -2;
-			}
-		} else if (e.type == YAML_MAPPING_END_EVENT || e.type == YAML_SEQUENCE_END_EVENT) {
-			depth--;
-		} else if (e.type == YAML_STREAM_END_EVENT) {
-			yaml_event_delete(&e);
-			return -1;
-		}
-		yaml_event_delete(&e);
-	}
-	return 0;
-}
 
 /* Whether the first document's top-level keys include a workload field. */
 static bool has_field(const char *buf, size_t len)
@@ -132,7 +88,7 @@ static bool has_field(const char *buf, size_t len)
 			key = !key;
 		}
 		yaml_event_delete(&e);
-		if (depth > YAML_MAX_DEPTH)
+		if (depth > YT_MAX_DEPTH)
 			break;
 	}
 	yaml_parser_delete(&p);
@@ -167,178 +123,206 @@ static void not_a_task(const char *buf, size_t len, const char *fname, char *err
 	sky_task_free(&t);
 }
 
+/* The reader's state over one file. */
+struct wl_rd {
+	struct yt_rd r;
+	struct workload *w;
+	const char *buf;
+	size_t len;
+	char key[128], value[512], msg[384];
+	size_t key_line, seen_line[WORKLOAD_MAX_FIELDS];
+	int depth, expect_key, docs;
+	bool field_seen, skip_val;
+	int is_task;   /* the file read as a SkyPilot task: -1 not yet asked */
+};
+
+/* A skipped value's node (name: x, run: ..., resources: skytask.c's),
+ * whose first event e was just read. */
+static int skip_value(struct wl_rd *s, const yaml_event_t *e)
+{
+	size_t dline = 0;
+	int k = yt_skip(&s->r.p, e, s->depth, &dline);
+
+	if (k == -2)
+		return yt_too_deep(s->r.err, s->r.errlen, s->r.fname, dline, s->key);
+	if (k) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: %s: YAML syntax error: %s"), s->r.fname,
+			 s->r.p.problem_mark.line + 1, s->key, s->r.p.problem ? s->r.p.problem : "unknown");
+		return -1;
+	}
+	s->expect_key = 1;
+	return 0;
+}
+
+/* A field name (scalar event e) at the top level. */
+static int on_key(struct wl_rd *s, const yaml_event_t *e)
+{
+	char q[QUOTE_KEEP * 4 + 8];
+	size_t *first = NULL;
+	int idx;
+
+	if (e->data.scalar.length >= sizeof(s->key)) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: field name too long"), s->r.fname, yt_ev_line(e));
+		return -1;
+	}
+	memcpy(s->key, e->data.scalar.value, e->data.scalar.length);
+	s->key[e->data.scalar.length] = '\0';
+	s->key_line = yt_ev_line(e);
+	idx = workload_field_index(s->key);
+	if (idx >= 0 && s->docs > 1) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: %s: a workload field in YAML document %d; gpurent reads "
+			 "the workload from the first document (later ones may hold SkyPilot task keys "
+			 "only)"), s->r.fname, s->key_line, quote_value(s->key, q, sizeof(q)), s->docs);
+		return -1;
+	}
+	if (idx >= 0)
+		first = &s->seen_line[idx];
+	/* a task key, or in a SkyPilot task any other non-field key
+	 * (a job group's primary_tasks:): skytask.c reads the task */
+	s->skip_val = idx < 0 && (sky_task_key(s->key) || file_is_task(s->buf, s->len, s->r.fname, &s->is_task));
+	if (first && *first) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: %s: duplicate field (first given on line %zu)"),
+			 s->r.fname, s->key_line, quote_value(s->key, q, sizeof(q)), *first);
+		return -1;
+	}
+	if (first)
+		*first = s->key_line;
+	s->expect_key = 0;
+	return 0;
+}
+
+/* value (NUL-ended) into the field just named. */
+static int set_field(struct wl_rd *s)
+{
+	if (workload_set(s->w, s->key, s->value, s->key_line, s->msg, sizeof(s->msg))) {
+		snprintf(s->r.err, s->r.errlen, "%s:%zu: %s: %s", s->r.fname, s->key_line, s->key, s->msg);
+		return -1;
+	}
+	s->field_seen = true;
+	s->expect_key = 1;
+	return 0;
+}
+
+/* A scalar event: an empty document, a field name or its value. */
+static int on_scalar(struct wl_rd *s, const yaml_event_t *e)
+{
+	if (s->depth == 0 && e->data.scalar.plain_implicit && !e->data.scalar.length)
+		return 0;   /* an empty document ('---' at the end) */
+	if (s->depth == 0) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: expected a mapping of field: value, got a plain value"),
+			 s->r.fname, yt_ev_line(e));
+		return -1;
+	}
+	if (s->expect_key)
+		return on_key(s, e);
+	if (s->skip_val) {   /* name: x, run: ..., num_nodes: 2: skytask.c's */
+		s->expect_key = 1;
+		return 0;
+	}
+	if (e->data.scalar.length >= sizeof(s->value)) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: %s: value too long"), s->r.fname, yt_ev_line(e), s->key);
+		return -1;
+	}
+	memcpy(s->value, e->data.scalar.value, e->data.scalar.length);
+	s->value[e->data.scalar.length] = '\0';
+	if (e->data.scalar.plain_implicit && yt_null_word(s->value, e->data.scalar.length, false)) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: %s: expected a value, got nothing"),
+			 s->r.fname, s->key_line, s->key);
+		return -1;
+	}
+	return set_field(s);
+}
+
+/* A mapping's start: the top level, or a skipped value. */
+static int on_mapping(struct wl_rd *s, const yaml_event_t *e)
+{
+	if (s->depth > 0 && !s->expect_key && s->skip_val)
+		return skip_value(s, e);
+	if (s->depth > 0) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: %s: expected a single value, got a nested mapping"),
+			 s->r.fname, yt_ev_line(e), s->expect_key ? "(key)" : s->key);
+		return -1;
+	}
+	s->depth++;
+	return 0;
+}
+
+/* A list's start: a field's list of names, or a skipped value. */
+static int on_sequence(struct wl_rd *s, const yaml_event_t *e)
+{
+	if (s->depth > 0 && !s->expect_key && s->skip_val)
+		return skip_value(s, e);
+	if (s->depth == 0 || s->expect_key) {
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: expected a mapping of field: value, got a list"),
+			 s->r.fname, yt_ev_line(e));
+		return -1;
+	}
+	if (read_list(&s->r.p, s->value, sizeof(s->value), s->r.fname, s->key, s->key_line, s->r.err, s->r.errlen))
+		return -1;
+	return set_field(s);
+}
+
+/* One event of the stream; *done at its end. 0, or -1 with the error. */
+static int on_event(struct wl_rd *s, const yaml_event_t *e, int *done)
+{
+	switch (e->type) {
+	case YAML_STREAM_END_EVENT:
+		*done = 1;
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		/* a SkyPilot pipeline's later documents may hold task keys
+		 * only: a workload field there is refused below, not dropped */
+		s->docs++;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		return on_mapping(s, e);
+	case YAML_MAPPING_END_EVENT:
+		s->depth--;
+		break;
+	case YAML_SCALAR_EVENT:
+		return on_scalar(s, e);
+	case YAML_SEQUENCE_START_EVENT:
+		return on_sequence(s, e);
+	case YAML_ALIAS_EVENT:
+		if (s->depth > 0 && !s->expect_key && s->skip_val) {
+			s->expect_key = 1;
+			break;
+		}
+		snprintf(s->r.err, s->r.errlen, _("%s:%zu: %s: YAML aliases are not supported here"),
+			 s->r.fname, yt_ev_line(e), s->expect_key ? "(key)" : s->key);
+		return -1;
+	default:   /* document end, stream start, sequence end */
+		break;
+	}
+	return 0;
+}
+
 int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 		       const char *fname, char *err, size_t errlen)
 {
-	yaml_parser_t p;
+	struct wl_rd s = {.w = w, .buf = buf, .len = len, .expect_key = 1, .is_task = -1};
 	yaml_event_t e;
-	char key[128], value[512], msg[384], q[QUOTE_KEEP * 4 + 8];
-	size_t key_line = 0, seen_line[WORKLOAD_MAX_FIELDS] = {0}, dline = 0;
-	int depth = 0, expect_key = 1, rc = -1, done = 0, docs = 0;
-	bool field_seen = false, skip_val = false;
-	int is_task = -1;   /* the file read as a SkyPilot task: -1 not yet asked */
+	int rc = -1, done = 0;
 
-	key[0] = '\0';
-	if (!yaml_parser_initialize(&p)) {
-		snprintf(err, errlen, _("%s: out of memory"), fname);
+	if (yt_open(&s.r, buf, len, fname, err, errlen))
 		return -1;
-	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	while (!done) {
-		if (!yaml_parser_parse(&p, &e)) {
+		if (!yaml_parser_parse(&s.r.p, &e)) {
 			snprintf(err, errlen, _("%s:%zu: YAML syntax error: %s%s%s"), fname,
-				 p.problem_mark.line + 1, p.problem ? p.problem : "unknown",
-				 p.context ? " " : "", p.context ? p.context : "");
+				 s.r.p.problem_mark.line + 1, s.r.p.problem ? s.r.p.problem : "unknown",
+				 s.r.p.context ? " " : "", s.r.p.context ? s.r.p.context : "");
 			goto out;
 		}
-		switch (e.type) {
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		case YAML_DOCUMENT_END_EVENT:
-		case YAML_STREAM_START_EVENT:
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			/* a SkyPilot pipeline's later documents may hold task keys
-			 * only: a workload field there is refused below, not dropped */
-			docs++;
-			break;
-		case YAML_MAPPING_START_EVENT:
-			if (depth > 0 && !expect_key && skip_val) {
-				int k = skip_node(&p, &e, depth, &dline);
-				if (k == -2)
-					goto too_deep;
-				if (k)
-					goto syntax_in_skip;
-				expect_key = 1;
-				break;
-			}
-			if (depth > 0) {
-				snprintf(err, errlen, _("%s:%zu: %s: expected a single value, got a nested mapping"),
-					 fname, ev_line(&e), expect_key ? "(key)" : key);
-				goto out_event;
-			}
-			depth++;
-			break;
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		case YAML_SCALAR_EVENT:
-			if (depth == 0 && e.data.scalar.plain_implicit && !e.data.scalar.length)
-				break;   /* an empty document ('---' at the end) */
-			if (depth == 0) {
-				snprintf(err, errlen, _("%s:%zu: expected a mapping of field: value, got a plain value"),
-					 fname, ev_line(&e));
-				goto out_event;
-			}
-			if (expect_key) {
-				int idx;
-				size_t *first = NULL;
-				if (e.data.scalar.length >= sizeof(key)) {
-					snprintf(err, errlen, _("%s:%zu: field name too long"), fname, ev_line(&e));
-					goto out_event;
-				}
-				memcpy(key, e.data.scalar.value, e.data.scalar.length);
-				key[e.data.scalar.length] = '\0';
-				key_line = ev_line(&e);
-				idx = workload_field_index(key);
-				if (idx >= 0 && docs > 1) {
-					snprintf(err, errlen, _("%s:%zu: %s: a workload field in YAML document %d; gpurent reads "
-						 "the workload from the first document (later ones may hold SkyPilot task keys "
-						 "only)"), fname, key_line, quote_value(key, q, sizeof(q)), docs);
-					goto out_event;
-				}
-				if (idx >= 0)
-					first = &seen_line[idx];
-				/* a task key, or in a SkyPilot task any other non-field key
-				 * (a job group's primary_tasks:): skytask.c reads the task */
-				skip_val = idx < 0 && (sky_task_key(key) || file_is_task(buf, len, fname, &is_task));
-				if (first && *first) {
-					snprintf(err, errlen, _("%s:%zu: %s: duplicate field (first given on line %zu)"),
-						 fname, key_line, quote_value(key, q, sizeof(q)), *first);
-					goto out_event;
-				}
-				if (first)
-					*first = key_line;
-				expect_key = 0;
-			} else {
-				int r;
-				if (skip_val) {   /* name: x, run: ..., num_nodes: 2: skytask.c's */
-					expect_key = 1;
-					break;
-				}
-				if (e.data.scalar.length >= sizeof(value)) {
-					snprintf(err, errlen, _("%s:%zu: %s: value too long"), fname, ev_line(&e), key);
-					goto out_event;
-				}
-				memcpy(value, e.data.scalar.value, e.data.scalar.length);
-				value[e.data.scalar.length] = '\0';
-				if (e.data.scalar.plain_implicit && (!strcmp(value, "~") || !strcmp(value, "null") || !value[0])) {
-					snprintf(err, errlen, _("%s:%zu: %s: expected a value, got nothing"),
-						 fname, key_line, key);
-					goto out_event;
-				}
-				r = workload_set(w, key, value, key_line, msg, sizeof(msg));
-				if (r) {
-					snprintf(err, errlen, "%s:%zu: %s: %s", fname, key_line, key, msg);
-					goto out_event;
-				}
-				field_seen = true;
-				expect_key = 1;
-			}
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-			if (depth > 0 && !expect_key && skip_val) {
-				int k = skip_node(&p, &e, depth, &dline);
-				if (k == -2)
-					goto too_deep;
-				if (k)
-					goto syntax_in_skip;
-				expect_key = 1;
-				break;
-			}
-			if (depth == 0 || expect_key) {
-				snprintf(err, errlen, _("%s:%zu: expected a mapping of field: value, got a list"),
-					 fname, ev_line(&e));
-				goto out_event;
-			}
-			if (read_list(&p, value, sizeof(value), fname, key, key_line, err, errlen))
-				goto out_event;
-			if (workload_set(w, key, value, key_line, msg, sizeof(msg))) {
-				snprintf(err, errlen, "%s:%zu: %s: %s", fname, key_line, key, msg);
-				goto out_event;
-			}
-			field_seen = true;
-			expect_key = 1;
-			break;
-		case YAML_ALIAS_EVENT:
-			if (depth > 0 && !expect_key && skip_val) {
-				expect_key = 1;
-				break;
-			}
-			snprintf(err, errlen, _("%s:%zu: %s: YAML aliases are not supported here"),
-				 fname, ev_line(&e), expect_key ? "(key)" : key);
-			goto out_event;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_NO_EVENT:
-			break;
+		if (on_event(&s, &e, &done)) {
+			yaml_event_delete(&e);
+			goto out;
 		}
 		yaml_event_delete(&e);
 	}
 	rc = 0;
-	goto out;
-too_deep:
-	snprintf(err, errlen, _("%s:%zu: %s: nesting deeper than %d levels"), fname, dline, key,
-		 YAML_MAX_DEPTH);
-	goto out_event;
-syntax_in_skip:
-	snprintf(err, errlen, _("%s:%zu: %s: YAML syntax error: %s"), fname, p.problem_mark.line + 1, key,
-		 p.problem ? p.problem : "unknown");
-out_event:
-	yaml_event_delete(&e);
 out:
-	yaml_parser_delete(&p);
-	if (rc && !field_seen)
+	yt_close(&s.r);
+	if (rc && !s.field_seen)
 		not_a_task(buf, len, fname, err, errlen);
 	/* one line, whatever bytes the file's keys and values held: \xNN */
 	if (rc)

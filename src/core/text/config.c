@@ -1,14 +1,14 @@
 /*
- * config.c - the defaults file: a flat YAML mapping read with libyaml's
- * event parser, and edited as text (config.h).
+ * config.c - the defaults file: a flat YAML mapping read event by event
+ * with the YAML reader (core/text/yaml.h), and edited as text (config.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <yaml.h>
 
 #include "core/text/config.h"
+#include "core/text/yaml.h"
 #include "core/text/names.h"
 #include "base/i18n.h"
 #include "base/quote.h"
@@ -39,11 +39,6 @@ const struct config_entry *config_find(const struct config *c, const char *key)
 	return NULL;
 }
 
-static size_t line_of(const yaml_mark_t *m)
-{
-	return m->line + 1;
-}
-
 /* A scalar's bytes as a value: no control bytes, at most CONFIG_MAX_VALUE. */
 static int take_value(struct config_entry *e, const yaml_event_t *ev, const char *fname, char *err,
 		      size_t errlen)
@@ -53,22 +48,22 @@ static int take_value(struct config_entry *e, const yaml_event_t *ev, const char
 
 	if (n > CONFIG_MAX_VALUE) {
 		snprintf(err, errlen, _("%s:%zu: %s: expected a value of at most %d bytes"), fname,
-			 line_of(&ev->start_mark), e->key, CONFIG_MAX_VALUE);
+			 yt_line(&ev->start_mark), e->key, CONFIG_MAX_VALUE);
 		return -1;
 	}
 	if (quote_has_control((const char *)s, n)) {
 		snprintf(err, errlen, _("%s:%zu: %s: expected text without control characters"),
-			 fname, line_of(&ev->start_mark), e->key);
+			 fname, yt_line(&ev->start_mark), e->key);
 		return -1;
 	}
 	if (!n) {
 		snprintf(err, errlen, _("%s:%zu: %s: expected a value (use `gpurent config unset %s` to "
-			 "drop it)"), fname, line_of(&ev->start_mark), e->key, e->key);
+			 "drop it)"), fname, yt_line(&ev->start_mark), e->key, e->key);
 		return -1;
 	}
 	if (e->nvals >= CONFIG_MAX_VALUES) {
 		snprintf(err, errlen, _("%s:%zu: %s: expected at most %d values"), fname,
-			 line_of(&ev->start_mark), e->key, CONFIG_MAX_VALUES);
+			 yt_line(&ev->start_mark), e->key, CONFIG_MAX_VALUES);
 		return -1;
 	}
 	if (!(e->vals[e->nvals] = malloc(n + 1))) {
@@ -80,7 +75,7 @@ static int take_value(struct config_entry *e, const yaml_event_t *ev, const char
 	/* the last line the value is on: a block scalar (| or >) ends at the
 	 * start of the next line */
 	size_t last = ev->end_mark.column == 0 && ev->end_mark.line > ev->start_mark.line ?
-		      (size_t)ev->end_mark.line : line_of(&ev->end_mark);
+		      (size_t)ev->end_mark.line : yt_line(&ev->end_mark);
 	if (last > e->end_line)
 		e->end_line = last;
 	return 0;
@@ -116,7 +111,7 @@ static int syntax(yaml_parser_t *p, const char *fname, char *err, size_t errlen)
 int config_parse(const char *buf, size_t len, const char *fname, const char *const *keys,
 		 struct config *c, char *err, size_t errlen)
 {
-	yaml_parser_t p;
+	struct yt_rd r;
 	yaml_event_t ev;
 	int rc = -1, depth = 0;
 	bool have_ev = false;
@@ -126,18 +121,15 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 	c->v = NULL;
 	c->n = 0;
 	c->flow = false;
-	if (!yaml_parser_initialize(&p)) {
-		snprintf(err, errlen, _("%s: out of memory"), fname);
+	if (yt_open(&r, buf, len, fname, err, errlen))
 		return -1;
-	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	for (;;) {
-		if (!yaml_parser_parse(&p, &ev)) {
-			syntax(&p, fname, err, errlen);
+		if (!yaml_parser_parse(&r.p, &ev)) {
+			syntax(&r.p, fname, err, errlen);
 			goto out;
 		}
 		have_ev = true;
-		size_t line = line_of(&ev.start_mark);
+		size_t line = yt_line(&ev.start_mark);
 		switch (ev.type) {
 		case YAML_STREAM_START_EVENT:
 		case YAML_STREAM_END_EVENT:
@@ -230,7 +222,7 @@ int config_parse(const char *buf, size_t len, const char *fname, const char *con
 out:
 	if (have_ev)
 		yaml_event_delete(&ev);
-	yaml_parser_delete(&p);
+	yt_close(&r);
 	if (rc)
 		config_free(c);
 	return rc;
