@@ -29,48 +29,6 @@
 
 extern char **environ;
 
-/* MUST stay sorted by name; docs/guard.md describes each. */
-const struct action_preset action_presets[] = {
-	{"autodl", "/usr/bin/shutdown", {NULL},
-	 "AutoDL: `shutdown` inside the instance powers it off and stops billing"},
-	/* the *-release rows delete the instance and its disks: docs/release.md cites each CLI */
-	{"aws-release", "aws ec2 terminate-instances --instance-ids \"$GPURENT_INSTANCE_ID\"",
-	 {"GPURENT_INSTANCE_ID", NULL},
-	 "AWS EC2: terminate the instance; volumes with DeleteOnTermination (the root volume by default) go with it"},
-	{"azure-release",
-	 "ids=$(az vm show -g \"$GPURENT_RESOURCE_GROUP\" -n \"$GPURENT_INSTANCE_NAME\" --query "
-	 "\"[storageProfile.osDisk.managedDisk.id, storageProfile.dataDisks[].managedDisk.id][]\" -o tsv) && "
-	 "az vm delete -g \"$GPURENT_RESOURCE_GROUP\" -n \"$GPURENT_INSTANCE_NAME\" --yes && "
-	 "az disk delete --ids $ids --yes",
-	 {"GPURENT_RESOURCE_GROUP", "GPURENT_INSTANCE_NAME", NULL},
-	 "Azure: delete the VM, then its OS and data disks (az vm delete keeps them unless created with delete-option Delete)"},
-	{"gcp-release",
-	 "gcloud compute instances delete \"$GPURENT_INSTANCE_NAME\" --zone \"$GPURENT_ZONE\" --delete-disks=all --quiet",
-	 {"GPURENT_INSTANCE_NAME", "GPURENT_ZONE", NULL},
-	 "Google Compute Engine: delete the instance and all its disks"},
-	{"runpod", "runpodctl stop pod \"$RUNPOD_POD_ID\"", {"RUNPOD_POD_ID", NULL},
-	 "RunPod: stop this pod (runpodctl and RUNPOD_API_KEY are present in RunPod pods); the volume is kept"},
-	{"runpod-release", "runpodctl remove pod \"$RUNPOD_POD_ID\"", {"RUNPOD_POD_ID", NULL},
-	 "RunPod: remove (terminate) this pod and its volume disk; billing ends"},
-	{"shutdown", "shutdown -h now || sudo -n shutdown -h now", {NULL},
-	 "any VM: power off (root or passwordless sudo); EC2/GCE/Azure then stop billing for compute"},
-	{"slurm", "scancel \"$SLURM_JOB_ID\"", {"SLURM_JOB_ID", NULL},
-	 "Slurm (campus HPC): cancel this job's allocation"},
-	{"vastai", "vastai stop instance \"$CONTAINER_ID\"", {"CONTAINER_ID", NULL},
-	 "Vast.ai: stop this instance (the vastai CLI with an API key set by 'vastai set api-key')"},
-	{"vastai-release", "echo y | vastai destroy instance \"$CONTAINER_ID\"", {"CONTAINER_ID", NULL},
-	 "Vast.ai: destroy this instance and its data (irreversible); the 'y' answers newer CLIs' prompt"},
-	{NULL, NULL, {NULL}, NULL},
-};
-
-const struct action_preset *action_preset_find(const char *name)
-{
-	for (const struct action_preset *p = action_presets; p->name; p++)
-		if (!strcmp(p->name, name))
-			return p;
-	return NULL;
-}
-
 static void say_f(action_say_fn *say, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say_f(action_say_fn *say, void *ctx, const char *fmt, ...)
 {

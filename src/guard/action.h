@@ -1,7 +1,8 @@
 /*
  * run_action.h - what `gpurent run` does when it stops: a shell command
- * (--on-stop, or a platform preset) and/or an HTTP POST with a bearer
- * token (--stop-url, through libcurl loaded by src/os/dl.c). The token is
+ * (--on-stop, or a platform preset of core/market/provider.h) and/or an
+ * HTTP POST with a bearer token (--stop-url, through libcurl loaded by
+ * src/os/dl.c). The token is
  * kept in memory only: never in argv, the environment of children, logs,
  * messages or the ledger.
  */
@@ -10,20 +11,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* A platform preset: the command it runs and the variables it needs. */
-struct action_preset {
-	const char *name;
-	const char *shell;        /* run with /bin/sh -c */
-	const char *vars[3];      /* environment variables that must be set; NULL-terminated */
-	const char *what;         /* one line for --help and docs/guard.md */
-};
-
-/* The preset called name, or NULL. */
-const struct action_preset *action_preset_find(const char *name);
-
-/* Every preset, ending with a NULL name. */
-extern const struct action_preset action_presets[];
 
 struct action_cfg {
 	const char *shell;        /* --on-stop or a preset's command; NULL: none */

@@ -12,10 +12,10 @@
 #include "kit/config.h"
 #include "base/i18n.h"
 #include "core/text/currency.h"
+#include "core/market/provider.h"
 #include "core/model/framework.h"
 #include "core/text/names.h"
 #include "core/text/units.h"
-#include "guard/action.h"
 #include "base/util.h"
 
 static int check_currency(const char *v, char *err, size_t errlen)
@@ -63,7 +63,7 @@ static int check_framework(const char *v, char *err, size_t errlen)
 
 static int check_preset(const char *v, char *err, size_t errlen)
 {
-	if (action_preset_find(v))
+	if (provider_preset_find(v))
 		return 0;
 	snprintf(err, errlen, "%s", _("expected a stop preset of 'gpurent help run'"));
 	return -1;

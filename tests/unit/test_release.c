@@ -54,6 +54,16 @@ static void test_plan(void **state)
 	assert_int_equal(p.n, 0);
 }
 
+/* release_action() of name in a slot of its own (a few at a time), or NULL */
+static const struct rel_action *act(const char *name)
+{
+	static struct rel_action slot[4];
+	static size_t next;
+	struct rel_action *a = &slot[next++ % 4];
+
+	return release_action(name, a) ? a : NULL;
+}
+
 static void test_actions(void **state)
 {
 	const struct rel_action *a;
@@ -63,15 +73,15 @@ static void test_actions(void **state)
 			       free_stop = {.storage_gb_month = 0.10, .storage_bills_stopped = false};
 
 	(void)state;
-	assert_non_null(a = release_action("runpod"));
+	assert_non_null(a = act("runpod"));
 	assert_int_equal(a->effect, REL_STOPS);
 	assert_string_equal(a->better, "runpod-release");
-	assert_int_equal(release_action("runpod-release")->effect, REL_RELEASES);
-	assert_int_equal(release_action("vastai-release")->effect, REL_RELEASES);
-	assert_int_equal(release_action("gcp-release")->effect, REL_RELEASES);
-	assert_int_equal(release_action("slurm")->effect, REL_ENDS_JOB);   /* scancel releases nothing */
-	assert_int_equal(release_action("autodl")->effect, REL_STOPS);
-	assert_null(release_action("nosuch"));
+	assert_int_equal(act("runpod-release")->effect, REL_RELEASES);
+	assert_int_equal(act("vastai-release")->effect, REL_RELEASES);
+	assert_int_equal(act("gcp-release")->effect, REL_RELEASES);
+	assert_int_equal(act("slurm")->effect, REL_ENDS_JOB);   /* scancel releases nothing */
+	assert_int_equal(act("autodl")->effect, REL_STOPS);
+	assert_null(act("nosuch"));
 	/* 24 x stopped_per_hour + GB x storage_gb_month / 30 */
 	assert_float_equal(release_stopped_per_day(&runpod, 60), 0.2, 1e-12);
 	assert_float_equal(release_stopped_per_day(&aws, 100), 0.12 + 100 * 0.08 / 30, 1e-12);
@@ -121,7 +131,7 @@ static void test_ledger(void **state)
 /* issue 26: where release runs decides what it may delete */
 static void test_scope(void **state)
 {
-	struct rel_host h = {.action = release_action("runpod-release")};
+	struct rel_host h = {.action = act("runpod-release")};
 
 	(void)state;
 	assert_int_equal(release_scope(&h), REL_SCOPE_WIPE);
@@ -131,9 +141,9 @@ static void test_scope(void **state)
 	assert_int_equal(release_scope(&h), REL_SCOPE_SLURM_JOB);
 	h.wipe = true;
 	assert_int_equal(release_scope(&h), REL_SCOPE_WIPE);
-	h = (struct rel_host){.action = release_action("slurm")};
+	h = (struct rel_host){.action = act("slurm")};
 	assert_int_equal(release_scope(&h), REL_SCOPE_STOP_ONLY);
-	h.action = release_action("runpod");
+	h.action = act("runpod");
 	assert_int_equal(release_scope(&h), REL_SCOPE_STOP_ONLY);
 	h.action = NULL;
 	assert_int_equal(release_scope(&h), REL_SCOPE_NO_RELEASE);

@@ -26,6 +26,7 @@
 
 #include "core/market/billing.h"
 #include "core/box/release.h"
+#include "core/market/provider.h"
 #include "core/box/secscan.h"
 #include "guard/action.h"
 #include "os/child.h"
@@ -361,7 +362,8 @@ int cmd_release(int argc, char **argv)
 	};
 	const struct opt_cmd oc = {.name = "release", .usage = usage, .flags = 0, .min_operands = 0,
 				   .max_operands = 1, .operands = N_("DIR (after --verify MANIFEST)")};
-	const struct action_preset *preset = NULL;
+	const struct provider_preset *preset = NULL;
+	struct rel_action ra_row;
 	const struct rel_action *ra = NULL;
 	const char **keeps = NULL, *home = getenv("HOME"), *shm = getenv("GPURENT_SHM_PATH");
 	struct sec_facts *sf = NULL;
@@ -402,10 +404,11 @@ int cmd_release(int argc, char **argv)
 		goto out_lists;
 	}
 	if (preset_name) {
-		if (!(preset = action_preset_find(preset_name)) || !(ra = release_action(preset_name))) {
+		if (!(preset = provider_preset_find(preset_name)) || !release_action(preset_name, &ra_row)) {
 			msg_usage(_("--preset %s: unknown preset (gpurent help release lists them)"), preset_name);
 			goto out_lists;
 		}
+		ra = &ra_row;
 		for (size_t k = 0; preset->vars[k]; k++) {
 			const char *v = getenv(preset->vars[k]);
 			if (v && *v)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/box/guard.h"
+#include "core/market/provider.h"
 #include "core/text/names.h"
 #include "core/text/units.h"
 #include "kit/cmd.h"
@@ -370,17 +371,18 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char ***copy)
 	    (strlen(o->preset) < 8 || strcmp(o->preset + strlen(o->preset) - 8, "-release"))) {
 		/* slurm's scancel already ends the allocation: it is its own release */
 		snprintf(o->release_name, sizeof(o->release_name), "%s-release", o->preset);
-		if (!action_preset_find(o->release_name))
+		if (!provider_preset_find(o->release_name))
 			return run_usage_error(_("--release: preset %s has no release variant (docs/release.md "
 					       "says what the platform allows)"), o->preset);
 		o->preset = o->release_name;
 	}
 	if (o->preset) {
-		const struct action_preset *p = action_preset_find(o->preset);
+		const struct provider_preset *p = provider_preset_find(o->preset);
 		if (!p) {
 			struct names_suggest sg;
 			names_suggest_init(&sg, o->preset);
-			for (const struct action_preset *q = action_presets; q->name; q++)
+			const struct provider_preset *q;
+			for (size_t i = 0; (q = provider_preset_at(i)); i++)
 				names_suggest_add(&sg, q->name);
 			if (sg.best[0])
 				return run_usage_error(_("--preset %s: unknown preset (did you mean '%s'?) "

@@ -267,7 +267,8 @@ static const char *release_preset_of(const struct plan_result *r)
 static void print_release_check(const struct plan_result *r)
 {
 	const char *p = release_preset_of(r);
-	const struct rel_action *a = p ? release_action(p) : NULL;
+	struct rel_action ra;
+	const struct rel_action *a = p && release_action(p, &ra) ? &ra : NULL;
 
 	if (!r->n)
 		return;

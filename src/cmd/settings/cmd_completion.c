@@ -24,9 +24,9 @@
 #include "base/msg.h"
 #include "kit/opt.h"
 #include "core/text/currency.h"
+#include "core/market/provider.h"
 #include "core/model/gpu.h"
 #include "core/model/model.h"
-#include "guard/action.h"
 #include "os/child.h"
 #include "base/util.h"
 
@@ -196,7 +196,8 @@ static bool print_data_values(const char *opt, const char *cur, const char *pre)
 		return true;
 	}
 	if (!strcmp(opt, "preset")) {
-		for (const struct action_preset *p = action_presets; p->name; p++)
+		const struct provider_preset *p;
+		for (size_t i = 0; (p = provider_preset_at(i)); i++)
 			if (!strncmp(p->name, cur, n))
 				printf("%s%s\n", pre, p->name);
 		return true;

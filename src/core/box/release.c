@@ -82,46 +82,32 @@ const char *const release_histories[] = {
 	".sqlite_history", NULL,
 };
 
-/* MUST name presets of src/guard/action.c; docs/release.md cites each. */
-static const struct rel_action actions[] = {
-	{"autodl", REL_STOPS, "autodl", NULL},
-	{"aws-release", REL_RELEASES, "aws", NULL},
-	{"azure-release", REL_RELEASES, "azure", NULL},
-	{"gcp-release", REL_RELEASES, "gcp", NULL},
-	{"runpod", REL_STOPS, "runpod", "runpod-release"},
-	{"runpod-release", REL_RELEASES, "runpod", NULL},
-	{"shutdown", REL_STOPS, NULL, NULL},
-	{"slurm", REL_ENDS_JOB, "campus-hpc", NULL},   /* scancel: the job ends, the home stays */
-	{"vastai", REL_STOPS, "vast", "vastai-release"},
-	{"vastai-release", REL_RELEASES, "vast", NULL},
-};
-
-const struct rel_action *release_action(const char *preset)
+bool release_action(const char *preset, struct rel_action *out)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(actions); i++)
-		if (!strcmp(actions[i].preset, preset))
-			return &actions[i];
-	return NULL;
+	const struct provider_preset *p = provider_preset_find(preset);
+	const struct provider *pv = provider_of_preset(p);
+
+	if (!p || !pv)
+		return false;
+	out->preset = p->name;
+	out->effect = p->effect;
+	out->billing = pv->billing;
+	out->better = p == &pv->stop ? pv->release.name : NULL;
+	return true;
 }
 
 const char *release_preset_for(const char *provider, size_t len, bool campus)
 {
-	static const struct {
-		const char *prefix, *preset;
-	} map[] = {
-		{"runpod", "runpod-release"}, {"vast", "vastai-release"}, {"aws", "aws-release"},
-		{"gcp", "gcp-release"}, {"google", "gcp-release"}, {"azure", "azure-release"},
-		{"autodl", "autodl"},
-	};
+	const struct provider *p = NULL;
 
-	if (campus)
-		return "slurm";
-	for (size_t i = 0; i < ARRAY_SIZE(map); i++) {
-		size_t l = strlen(map[i].prefix);
-		if (len >= l && !strncasecmp(provider, map[i].prefix, l))
-			return map[i].preset;
-	}
-	return NULL;
+	if (!campus)
+		p = provider_by_prefix(provider, len);
+	for (size_t i = 0; campus && !p && i < providers_n; i++)
+		if (providers[i].supply == SUPPLY_CAMPUS_HPC)
+			p = &providers[i];
+	if (!p)
+		return NULL;
+	return p->release.name ? p->release.name : p->stop.name;
 }
 
 double release_stopped_per_day(const struct billing_profile *p, double disk_gb)
@@ -293,7 +279,7 @@ int release_leftovers_load(const char *buf, size_t len, const char *fname, struc
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct csv_row *r = &c->rows[i];
-		const struct rel_action *a;
+		const struct provider_preset *a;
 		const char *f[ARRAY_SIZE(cols)];
 		if (r->nfields != c->ncols) {
 			snprintf(err, errlen, _("%s:%zu: expected %zu fields, got %zu"), fname, r->line,
@@ -305,7 +291,7 @@ int release_leftovers_load(const char *buf, size_t len, const char *fname, struc
 				snprintf(err, errlen, _("%s:%zu: %s: expected a value"), fname, r->line, cols[k]);
 				goto out_free;
 			}
-		if (!(a = release_action(f[0])) || a->effect != REL_RELEASES) {
+		if (!(a = provider_preset_find(f[0])) || a->effect != REL_RELEASES) {
 			snprintf(err, errlen, _("%s:%zu: preset: expected a preset that releases (such as "
 						  "aws-release), got '%s'"), fname, r->line, f[0]);
 			goto out_free;

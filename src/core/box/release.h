@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "core/market/billing.h"
+#include "core/market/provider.h"
 
 /* What a deleted path was, in the order release deletes them. */
 enum rel_cat { REL_CREDENTIAL, REL_LEFTOVER, REL_PATH, REL_HISTORY, REL_CAT_COUNT };
@@ -50,29 +51,24 @@ void release_plan_free(struct rel_plan *p);
 /* The shell history files release clears, relative to $HOME, NULL-ended. */
 extern const char *const release_histories[];
 
-/* What a platform action does to the bill. */
-enum rel_effect {
-	REL_RELEASES,            /* deletes the instance and its disks: billing ends */
-	REL_STOPS,               /* stops it: the disk (and an IP) keep billing */
-	REL_ENDS_JOB,            /* ends a batch job (scancel): releases nothing */
-};
-
+/* A preset as release sees it (core/market/provider.h: enum rel_effect, the presets). */
 struct rel_action {
-	const char *preset;      /* the name in src/guard/action.c's presets */
+	const char *preset;      /* the name among core/market/provider.c's presets */
 	enum rel_effect effect;
-	const char *billing;     /* its data/billing.csv profile; NULL none */
-	const char *better;      /* for REL_STOPS: the preset that releases; NULL none */
+	const char *billing;     /* its provider's data/billing.csv profile; NULL none */
+	const char *better;      /* for a stop: its provider's preset that releases; NULL none */
 };
 
-/* The row of preset name; NULL when release does not know it. Static. */
-const struct rel_action *release_action(const char *preset);
+/* The preset called preset, as release sees it, into *out (its strings
+ * static); false, *out untouched, when there is none. */
+bool release_action(const char *preset, struct rel_action *out);
 
 /*
  * The preset that ends the bill on an offer of provider (len bytes, not
- * NUL-terminated; matched case-insensitively by the name's start:
- * "runpod", "vast", "aws", "gcp"/"google", "azure", "autodl") or, campus
- * true, on a campus cluster (slurm). NULL when gpurent has none for it.
- * Static.
+ * NUL-terminated; matched case-insensitively by the name's start, the
+ * prefixes of core/market/provider.c: "runpod", "vast", "aws",
+ * "gcp"/"google", "azure", "autodl") or, campus true, on a campus cluster
+ * (slurm). NULL when gpurent has none for it. Static.
  */
 const char *release_preset_for(const char *provider, size_t len, bool campus);
 
@@ -106,7 +102,7 @@ enum rel_scope {
 struct rel_host {
 	const char *slurm_job;   /* SLURM_JOB_ID's value; NULL outside a job */
 	const char *home_fstype; /* the home's filesystem when a network one; NULL else */
-	const struct rel_action *action;  /* the preset's row; NULL none */
+	const struct rel_action *action;  /* the preset (release_action()); NULL none */
 	bool command;            /* --on-release CMD: the user's own release */
 	bool wipe;               /* --wipe-credentials */
 };
@@ -145,8 +141,8 @@ struct rel_leftovers {
 
 /*
  * Parse buf (len bytes, named fname for messages). 0, or -1 with
- * "FNAME:LINE: FIELD: expected ..." in err (a preset release_action()
- * does not know as releasing, an empty field). Free with
+ * "FNAME:LINE: FIELD: expected ..." in err (a preset that is not one
+ * that releases, an empty field). Free with
  * release_leftovers_free().
  */
 int release_leftovers_load(const char *buf, size_t len, const char *fname, struct rel_leftovers *out,

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "core/market/catalog_int.h"
+#include "core/market/provider.h"
 #include "core/text/names.h"
 #include "base/quote.h"
 #include "base/i18n.h"
@@ -62,31 +63,21 @@ double offer_rank_per_gpu(const struct offer *o)
 	return o->spot_only ? offer_spot_per_gpu(o) : offer_price_per_gpu(o);
 }
 
-/* provider is name, or name followed by '-' (a fixture: "vast-small") */
-static bool provider_is(const char *provider, const char *name)
-{
-	size_t n = strlen(name);
-
-	return provider && !strncmp(provider, name, n) && (!provider[n] || provider[n] == '-');
-}
-
 double catalog_gpuinfo_per_gpu(const char *provider, double size_mib, double count, bool *divided)
 {
 	/* SkyPilot's GpuInfo copies AWS's DescribeInstanceTypes GpuInfo, where
 	 * MemoryInfo.SizeInMiB is one GPU's and TotalGpuMemoryInMiB the sum;
-	 * the providers below put the instance total in SizeInMiB instead.
-	 * TotalGpuMemoryInMiB cannot tell them apart (primeintellect states
-	 * Count x the total, lambda the one GPU's figure): the provider decides. */
-	static const char *const total_in_size[] = {"vast", "primeintellect"};
-
+	 * the providers of quirk PROV_GPUINFO_TOTAL (core/market/provider.c)
+	 * put the instance total in SizeInMiB instead. TotalGpuMemoryInMiB
+	 * cannot tell them apart (primeintellect states Count x the total,
+	 * lambda the one GPU's figure): the provider decides. */
 	*divided = false;
 	if (!(count > 1) || !(size_mib > 0))
 		return size_mib;
-	for (size_t i = 0; i < sizeof(total_in_size) / sizeof(total_in_size[0]); i++)
-		if (provider_is(provider, total_in_size[i])) {
-			*divided = true;
-			return size_mib / count;
-		}
+	if (provider_has_quirk(provider, PROV_GPUINFO_TOTAL)) {
+		*divided = true;
+		return size_mib / count;
+	}
 	return size_mib;
 }
 

@@ -189,7 +189,8 @@ double offer_rank_per_gpu(const struct offer *o);
 
 /* How a SkyPilot row's GpuInfo memory reads (catalog_sky.c; docs/offers.md
  * "Catalog folders"): SizeInMiB is per GPU, except for the providers known
- * to state the instance total there (vast, primeintellect: see
+ * to state the instance total there (quirk PROV_GPUINFO_TOTAL of
+ * core/market/provider.c: vast, primeintellect; see
  * ../shared/data/catalogs/SOURCES.md "Known quirks"; a fixture named
  * vast-* or primeintellect-* reads the same). size_mib is the row's
  * SizeInMiB, count its AcceleratorCount. Returns the MiB of one GPU and

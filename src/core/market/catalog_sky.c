@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/market/catalog_int.h"
+#include "core/market/provider.h"
 #include "base/util.h"
 #include "base/i18n.h"
 
@@ -294,15 +295,10 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 	struct pending *batch;
 	enum supply_type supply = SUPPLY_UNKNOWN;
 	const char *prov = ld->o->provider ? ld->o->provider : "";
-	static const char *const hyper[] = {"aws", "gcp", "azure", "oci", "ibm"};
-	static const char *const market[] = {"vast"};
+	const struct provider *pv = provider_by_sky_cloud(prov, false);
 
-	for (size_t i = 0; i < ARRAY_SIZE(hyper); i++)
-		if (!strcmp(prov, hyper[i]))
-			supply = SUPPLY_HYPERSCALER;
-	for (size_t i = 0; i < ARRAY_SIZE(market); i++)
-		if (!strcmp(prov, market[i]))
-			supply = SUPPLY_MARKETPLACE;
+	if (pv)   /* the supply of a cloud core/market/provider.c knows */
+		supply = pv->supply;
 	if (gcp_provider(prov))   /* gcp, or a fixture named gcp-* */
 		supply = SUPPLY_HYPERSCALER;
 	if (supply == SUPPLY_UNKNOWN && *prov)

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/market/provider.h"
 #include "core/model/gpu.h"
 #include "core/text/names.h"
 #include "base/quote.h"
@@ -447,45 +448,18 @@ out:
 
 /* ---- matching ---- */
 
-/* SkyPilot's cloud names (the sky/clouds/ modules, `sky check`) and the provider
- * names the same cloud has in catalogs: SkyPilot's own catalog folders
- * (the cloud name itself) and gpurent's offers format (data/offers.csv). */
-static const struct { const char *cloud, *names; } cloud_names[] = {
-	{"aws", "aws|Amazon|Amazon Web Services"},
-	{"azure", "azure|Microsoft Azure"},
-	{"cudo", "cudo|Cudo Compute"},
-	{"do", "do|DigitalOcean"},
-	{"fluidstack", "fluidstack"},
-	{"gcp", "gcp|Google Cloud|Google Cloud Platform"},
-	{"hyperbolic", "hyperbolic"},
-	{"hyperstack", "hyperstack"},
-	{"ibm", "ibm|IBM Cloud"},
-	{"kubernetes", "kubernetes|k8s"},
-	{"lambda", "lambda|Lambda|Lambda Cloud|Lambda Labs"},
-	{"nebius", "nebius"},
-	{"oci", "oci|Oracle|Oracle Cloud"},
-	{"paperspace", "paperspace"},
-	{"primeintellect", "primeintellect|Prime Intellect"},
-	{"runpod", "runpod"},
-	{"scp", "scp|Samsung Cloud Platform"},
-	{"seeweb", "seeweb"},
-	{"shadeform", "shadeform"},
-	{"together", "together|Together AI"},
-	{"vast", "vast|Vast.ai"},
-	{"vsphere", "vsphere"},
-};
-
+/* SkyPilot's cloud names and the provider names the same cloud has in
+ * catalogs: core/market/provider.c's sky_cloud and names. */
 const char *sky_cloud_of(const struct cat_str *provider)
 {
+	const struct provider *pv;
 	char p[128];
 
 	if (!provider->len || provider->len >= sizeof(p))
 		return NULL;
 	snprintf(p, sizeof(p), "%.*s", (int)provider->len, provider->p);
-	for (size_t i = 0; i < ARRAY_SIZE(cloud_names); i++)
-		if (names_in_list(p, cloud_names[i].names))
-			return cloud_names[i].cloud;
-	return NULL;
+	pv = provider_by_name(p);
+	return pv ? pv->sky_cloud : NULL;
 }
 
 /* The offer's provider is that cloud: by name, or by one of the names the
@@ -493,6 +467,7 @@ const char *sky_cloud_of(const struct cat_str *provider)
  * for: this runs for every offer and candidate). */
 static bool cloud_is(const struct cat_str *prov, const char *cloud)
 {
+	const struct provider *pv;
 	char p[128];
 
 	if (cat_str_eq_ci(prov, cloud))
@@ -500,10 +475,8 @@ static bool cloud_is(const struct cat_str *prov, const char *cloud)
 	if (prov->len >= sizeof(p))
 		return false;
 	snprintf(p, sizeof(p), "%.*s", (int)prov->len, prov->p);
-	for (size_t i = 0; i < ARRAY_SIZE(cloud_names); i++)
-		if (!strcasecmp(cloud_names[i].cloud, cloud))
-			return names_in_list(p, cloud_names[i].names);
-	return false;
+	pv = provider_by_sky_cloud(cloud, true);
+	return pv && names_in_list(p, pv->names);
 }
 
 /* A zone against an offer: its own zone, else (no zone named) its region
