@@ -334,7 +334,7 @@ cmp -s "$T/out" "$T/help1" && grep -q '^usage: gpurent bench' "$T/out" && ok || 
 # 15. the hand-written CUDA ABI (src/hw/cuda_abi.h) against NVIDIA's headers, where installed
 CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
 if [ -f "$CUDA_INC/cublas_api.h" ] && [ -f "$CUDA_INC/cuda_runtime_api.h" ]; then
-	cc -std=c17 -fsyntax-only -Wall -Wextra -Werror -I"$CUDA_INC" "$ROOT/tests/abi/cuda_abi_check.c" 2>"$T/abi.err" \
+	cc -std=c17 -fsyntax-only -Wall -Wextra -Werror -I"$CUDA_INC" -I"$ROOT/src" "$ROOT/tests/abi/cuda_abi_check.c" 2>"$T/abi.err" \
 		&& ok || bad "src/hw/cuda_abi.h disagrees with $CUDA_INC: $(head -5 "$T/abi.err")"
 else
 	echo "SKIP CUDA ABI check: no CUDA headers in $CUDA_INC"

@@ -570,11 +570,193 @@ static void print_json_sec(const struct sec_report *sr, const char *host)
 	fputc('\n', stdout);
 }
 
+/* key: v, or null when v is negative (unknown) */
+static void json_int_or_null(struct json *j, const char *key, long v)
+{
+	if (v >= 0)
+		json_int(j, key, v);
+	else
+		json_null(j, key);
+}
+
+/* "driver": NVML, the driver's version and the CUDA it supports. */
+static void json_driver(struct json *j, const struct env_facts *f)
+{
+	char buf[32];
+
+	json_obj_begin(j, "driver");
+	json_bool(j, "nvml", f->nvml);
+	if (f->nvml) {
+		json_str(j, "version", f->driver);
+		if (f->driver_cuda_major > 0) {
+			snprintf(buf, sizeof(buf), "%d.%d", f->driver_cuda_major, f->driver_cuda_minor);
+			json_str(j, "cuda", buf);
+		} else {
+			json_null(j, "cuda");
+		}
+	} else {
+		json_str(j, "error", f->nvml_error);
+	}
+	json_obj_end(j);
+}
+
+/* "gpus": each GPU as NVML sees it, and its data/gpus.csv row (gdb). */
+static void json_gpus(struct json *j, const struct env_facts *f, const struct gpu_db *gdb)
+{
+	char buf[32];
+
+	json_arr_begin(j, "gpus");
+	for (size_t i = 0; i < f->ngpus; i++) {
+		const struct env_gpu *g = &f->gpus[i];
+		const struct gpu_spec *s = envcheck_find_gpu(gdb, g->name, g->mem_total);
+		json_obj_begin(j, NULL);
+		json_int(j, "index", (long)i);
+		json_str(j, "name", g->name);
+		json_num(j, "memory_total_bytes", (double)g->mem_total);
+		json_num(j, "memory_free_bytes", (double)g->mem_free);
+		if (g->mig >= 0)
+			json_bool(j, "mig", g->mig == 1);
+		else
+			json_null(j, "mig");
+		json_str(j, "virtualization", env_virt_name(g->virt));
+		if (g->cc_major >= 0) {
+			snprintf(buf, sizeof(buf), "%d.%d", g->cc_major, g->cc_minor);
+			json_str(j, "compute_capability", buf);
+		} else {
+			json_null(j, "compute_capability");
+		}
+		json_int_or_null(j, "pcie_gen", g->pcie_gen);
+		json_int_or_null(j, "pcie_gen_max", g->pcie_gen_max);
+		json_int_or_null(j, "pcie_width", g->pcie_width);
+		json_int_or_null(j, "pcie_width_max", g->pcie_width_max);
+		json_int_or_null(j, "nvlink_active", g->nvlink_active);
+		if (s) {
+			json_str(j, "spec", s->name);
+			json_num(j, "nominal_memory_bytes", s->memory_bytes);
+		} else {
+			json_null(j, "spec");
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* "cuda": the runtime, nvcc and CUDA_VISIBLE_DEVICES. */
+static void json_cuda(struct json *j, const struct env_facts *f)
+{
+	char buf[32];
+
+	json_obj_begin(j, "cuda");
+	if (f->cudart_version) {
+		snprintf(buf, sizeof(buf), "%d.%d", f->cudart_version / 1000,
+			 (f->cudart_version % 1000) / 10);
+		json_str(j, "runtime", buf);
+		json_str(j, "runtime_library", f->cudart_lib);
+	} else {
+		json_null(j, "runtime");
+	}
+	if (f->nvcc_version[0])
+		json_str(j, "nvcc", f->nvcc_version);
+	else
+		json_null(j, "nvcc");
+	if (f->cvd_set)
+		json_str(j, "cuda_visible_devices", f->cuda_visible_devices);
+	json_obj_end(j);
+}
+
+/* "python": the interpreter and each framework it imports. */
+static void json_python(struct json *j, const struct env_facts *f)
+{
+	json_obj_begin(j, "python");
+	json_bool(j, "found", f->python);
+	if (f->python)
+		json_str(j, "version", f->python_version);
+	if (f->python_error[0])
+		json_str(j, "error", f->python_error);
+	json_arr_begin(j, "frameworks");
+	for (size_t i = 0; i < f->nfw; i++) {
+		const struct env_framework *w = &f->fw[i];
+		json_obj_begin(j, NULL);
+		json_str(j, "name", w->name);
+		json_bool(j, "installed", w->installed);
+		if (w->installed && !w->import_failed) {
+			json_str(j, "version", w->version);
+			if (w->cuda[0])
+				json_str(j, "cuda", w->cuda);
+			else
+				json_null(j, "cuda");
+			json_int_or_null(j, "gpus", w->gpus);
+			if (w->archs[0])
+				json_str(j, "archs", w->archs);
+		}
+		if (w->error[0])
+			json_str(j, "error", w->error);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+/* "host_resources" (CPUs, memory, /dev/shm) and "dirs" (the disks that matter). */
+static void json_host(struct json *j, const struct env_facts *f)
+{
+	json_obj_begin(j, "host_resources");
+	json_int_or_null(j, "cpus", f->cpus);
+	json_int_or_null(j, "cpus_online", f->cpus_online);
+	json_str(j, "cpu_model", f->cpu_model);
+	json_num(j, "ram_bytes", (double)f->ram_total);
+	json_num(j, "ram_available_bytes", (double)f->ram_avail);
+	json_num(j, "ram_host_bytes", (double)f->ram_host);
+	json_obj_begin(j, "shm");
+	json_str(j, "path", f->shm_path);
+	json_bool(j, "exists", f->shm_exists);
+	json_num(j, "total_bytes", (double)f->shm_total);
+	json_num(j, "free_bytes", (double)f->shm_free);
+	json_obj_end(j);
+	json_obj_end(j);
+
+	json_arr_begin(j, "dirs");
+	for (size_t i = 0; i < f->ndirs; i++) {
+		const struct env_dir *d = &f->dirs[i];
+		json_obj_begin(j, NULL);
+		json_str(j, "role", d->role);
+		json_str(j, "path", d->path);
+		json_bool(j, "exists", d->exists);
+		json_num(j, "free_bytes", (double)d->free_bytes);
+		json_num(j, "total_bytes", (double)d->total_bytes);
+		if (d->error[0])
+			json_str(j, "error", d->error);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* The environment's findings, each an element of "checks". */
+static void json_env_checks(struct json *j, const struct env_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct env_finding *v = &r->v[i];
+		char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
+
+		env_word(v, what, sizeof(what), fix, sizeof(fix));
+		json_obj_begin(j, NULL);
+		json_str(j, "level", env_level_name(v->level));
+		json_str(j, "topic", v->topic);
+		json_str(j, "code", env_code_name(v->code));
+		json_str(j, "message", what);
+		if (fix[0])
+			json_str(j, "fix", fix);
+		else
+			json_null(j, "fix");
+		json_obj_end(j);
+	}
+}
+
+/* --json: every fact, then the checks, the security's among them. */
 static void print_json(const struct env_facts *f, const struct env_report *r,
 		       const struct sec_report *sr, const struct gpu_db *gdb, const char *host)
 {
 	struct json j;
-	char buf[32];
 
 	json_init(&j, stdout);
 	json_obj_begin(&j, NULL);
@@ -585,152 +767,13 @@ static void print_json(const struct env_facts *f, const struct env_report *r,
 	for (int l = ENV_INFO; l <= ENV_FAIL; l++)
 		json_int(&j, env_level_name((enum env_level)l), (long)count_of(r, sr, l));
 	json_obj_end(&j);
-
-	json_obj_begin(&j, "driver");
-	json_bool(&j, "nvml", f->nvml);
-	if (f->nvml) {
-		json_str(&j, "version", f->driver);
-		if (f->driver_cuda_major > 0) {
-			snprintf(buf, sizeof(buf), "%d.%d", f->driver_cuda_major, f->driver_cuda_minor);
-			json_str(&j, "cuda", buf);
-		} else {
-			json_null(&j, "cuda");
-		}
-	} else {
-		json_str(&j, "error", f->nvml_error);
-	}
-	json_obj_end(&j);
-
-	json_arr_begin(&j, "gpus");
-	for (size_t i = 0; i < f->ngpus; i++) {
-		const struct env_gpu *g = &f->gpus[i];
-		const struct gpu_spec *s = envcheck_find_gpu(gdb, g->name, g->mem_total);
-		json_obj_begin(&j, NULL);
-		json_int(&j, "index", (long)i);
-		json_str(&j, "name", g->name);
-		json_num(&j, "memory_total_bytes", (double)g->mem_total);
-		json_num(&j, "memory_free_bytes", (double)g->mem_free);
-		if (g->mig >= 0)
-			json_bool(&j, "mig", g->mig == 1);
-		else
-			json_null(&j, "mig");
-		json_str(&j, "virtualization", env_virt_name(g->virt));
-		if (g->cc_major >= 0) {
-			snprintf(buf, sizeof(buf), "%d.%d", g->cc_major, g->cc_minor);
-			json_str(&j, "compute_capability", buf);
-		} else {
-			json_null(&j, "compute_capability");
-		}
-#define INT_OR_NULL(key, v) do { if ((v) >= 0) json_int(&j, key, v); else json_null(&j, key); } while (0)
-		INT_OR_NULL("pcie_gen", g->pcie_gen);
-		INT_OR_NULL("pcie_gen_max", g->pcie_gen_max);
-		INT_OR_NULL("pcie_width", g->pcie_width);
-		INT_OR_NULL("pcie_width_max", g->pcie_width_max);
-		INT_OR_NULL("nvlink_active", g->nvlink_active);
-		if (s) {
-			json_str(&j, "spec", s->name);
-			json_num(&j, "nominal_memory_bytes", s->memory_bytes);
-		} else {
-			json_null(&j, "spec");
-		}
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-
-	json_obj_begin(&j, "cuda");
-	if (f->cudart_version) {
-		snprintf(buf, sizeof(buf), "%d.%d", f->cudart_version / 1000,
-			 (f->cudart_version % 1000) / 10);
-		json_str(&j, "runtime", buf);
-		json_str(&j, "runtime_library", f->cudart_lib);
-	} else {
-		json_null(&j, "runtime");
-	}
-	if (f->nvcc_version[0])
-		json_str(&j, "nvcc", f->nvcc_version);
-	else
-		json_null(&j, "nvcc");
-	if (f->cvd_set)
-		json_str(&j, "cuda_visible_devices", f->cuda_visible_devices);
-	json_obj_end(&j);
-
-	json_obj_begin(&j, "python");
-	json_bool(&j, "found", f->python);
-	if (f->python)
-		json_str(&j, "version", f->python_version);
-	if (f->python_error[0])
-		json_str(&j, "error", f->python_error);
-	json_arr_begin(&j, "frameworks");
-	for (size_t i = 0; i < f->nfw; i++) {
-		const struct env_framework *w = &f->fw[i];
-		json_obj_begin(&j, NULL);
-		json_str(&j, "name", w->name);
-		json_bool(&j, "installed", w->installed);
-		if (w->installed && !w->import_failed) {
-			json_str(&j, "version", w->version);
-			if (w->cuda[0])
-				json_str(&j, "cuda", w->cuda);
-			else
-				json_null(&j, "cuda");
-			INT_OR_NULL("gpus", w->gpus);
-			if (w->archs[0])
-				json_str(&j, "archs", w->archs);
-		}
-		if (w->error[0])
-			json_str(&j, "error", w->error);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-
-	json_obj_begin(&j, "host_resources");
-	INT_OR_NULL("cpus", f->cpus);
-	INT_OR_NULL("cpus_online", f->cpus_online);
-#undef INT_OR_NULL
-	json_str(&j, "cpu_model", f->cpu_model);
-	json_num(&j, "ram_bytes", (double)f->ram_total);
-	json_num(&j, "ram_available_bytes", (double)f->ram_avail);
-	json_num(&j, "ram_host_bytes", (double)f->ram_host);
-	json_obj_begin(&j, "shm");
-	json_str(&j, "path", f->shm_path);
-	json_bool(&j, "exists", f->shm_exists);
-	json_num(&j, "total_bytes", (double)f->shm_total);
-	json_num(&j, "free_bytes", (double)f->shm_free);
-	json_obj_end(&j);
-	json_obj_end(&j);
-
-	json_arr_begin(&j, "dirs");
-	for (size_t i = 0; i < f->ndirs; i++) {
-		const struct env_dir *d = &f->dirs[i];
-		json_obj_begin(&j, NULL);
-		json_str(&j, "role", d->role);
-		json_str(&j, "path", d->path);
-		json_bool(&j, "exists", d->exists);
-		json_num(&j, "free_bytes", (double)d->free_bytes);
-		json_num(&j, "total_bytes", (double)d->total_bytes);
-		if (d->error[0])
-			json_str(&j, "error", d->error);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-
+	json_driver(&j, f);
+	json_gpus(&j, f, gdb);
+	json_cuda(&j, f);
+	json_python(&j, f);
+	json_host(&j, f);
 	json_arr_begin(&j, "checks");
-	for (size_t i = 0; i < r->n; i++) {
-		const struct env_finding *v = &r->v[i];
-		char what[ENV_WHAT_MAX], fix[ENV_FIX_MAX];
-
-		env_word(v, what, sizeof(what), fix, sizeof(fix));
-		json_obj_begin(&j, NULL);
-		json_str(&j, "level", env_level_name(v->level));
-		json_str(&j, "topic", v->topic);
-		json_str(&j, "code", env_code_name(v->code));
-		json_str(&j, "message", what);
-		if (fix[0])
-			json_str(&j, "fix", fix);
-		else
-			json_null(&j, "fix");
-		json_obj_end(&j);
-	}
+	json_env_checks(&j, r);
 	json_sec_checks(&j, sr);
 	json_arr_end(&j);
 	json_obj_end(&j);

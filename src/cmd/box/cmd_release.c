@@ -9,37 +9,28 @@
  * Where it runs decides what it may touch (issue 26, release_scope()):
  * inside a Slurm job, on a network home, with a preset that only stops or
  * with none, only the --path given goes. Every --path and --keep is
- * resolved (realpath of its directory) before any comparison.
+ * resolved (realpath of its directory) before any comparison. This file
+ * checks the options, finds where it runs and plans; the steps are
+ * cmd_release_run.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "core/market/billing.h"
 #include "core/box/release.h"
 #include "core/market/provider.h"
 #include "core/box/secscan.h"
 #include "guard/action.h"
-#include "os/child.h"
 #include "os/credscan.h"
-#include "os/shred.h"
-#include "os/sys.h"
-#include "store/ledger.h"
 #include "kit/cmd.h"
 #include "kit/common.h"
 #include "kit/opt.h"
-#include "base/out.h"
-
-extern char **environ;
+#include "cmd/box/cmd_release_int.h"
 
 static const char usage[] = N_(
 	"usage: gpurent release [--dry-run] [--verify MANIFEST DIR] [--keep PATH]... [--path P]...\n"
@@ -94,43 +85,6 @@ static const char usage[] = N_(
 	"Exit status: 0 done, 1 a step failed (verify, a deletion, the action), 2 bad\n"
 	"usage. See docs/release.md.\n");
 
-#define STEPS 4
-
-struct rel_counts {
-	long files[REL_CAT_COUNT];
-	double bytes;
-	bool dry;
-	enum rel_cat cat;
-	const char *const *keeps;   /* --keep, absolute */
-	size_t nkeeps;
-};
-
-/* A --keep inside a --path directory stays, and so do the directories above it. */
-static bool kept(void *ctx, const char *path)
-{
-	const struct rel_counts *c = ctx;
-
-	return release_kept(path, c->keeps, c->nkeeps);
-}
-
-static void told(void *ctx, const char *path, uint64_t size, bool dir)
-{
-	struct rel_counts *c = ctx;
-
-	if (dir)
-		printf(c->dry ? _("  would remove directory %s ") : _("  removed directory %s "),
-		       msg_tr(release_cat_name(c->cat)));
-	else
-		printf(c->dry ? _("  would delete %s ") : _("  deleted %s "), msg_tr(release_cat_name(c->cat)));
-	out_puts_safe(stdout, path);
-	if (!dir)
-		printf(_(" (%llu bytes)"), (unsigned long long)size);
-	putchar('\n');
-	if (!dir) {
-		c->files[c->cat]++;
-		c->bytes += (double)size;
-	}
-}
 
 /*
  * path as the kernel reaches it (issue 26, release-home-dot): made
@@ -211,319 +165,175 @@ static const char *slurm_job(void)
 	return v && *v ? v : NULL;
 }
 
-/* Why release keeps a credential, a history or a leftover here: one clause. */
-static void scope_words(enum rel_scope sc, const struct rel_host *h, const char *preset,
-			const char *hmnt, char *out, size_t n)
+static int no_memory(void)
 {
-	switch (sc) {
-	case REL_SCOPE_SLURM_JOB:
-		snprintf(out, n, _("inside Slurm job %s (SLURM_JOB_ID), whose home outlives the job; "
-				   "--wipe-credentials deletes it"), h->slurm_job);
-		break;
-	case REL_SCOPE_NETWORK_HOME:
-		snprintf(out, n, _("the home is on %s, a %s filesystem shared beyond this machine; "
-				   "--wipe-credentials deletes it"), hmnt, h->home_fstype);
-		break;
-	case REL_SCOPE_STOP_ONLY:
-		snprintf(out, n, h->action && h->action->effect == REL_ENDS_JOB
-			 ? _("preset %s only ends the job: the machine and its home stay; "
-			     "--wipe-credentials deletes it")
-			 : _("preset %s only stops the machine: its disk and this file stay; "
-			     "--wipe-credentials deletes it"), preset);
-		break;
-	case REL_SCOPE_NO_RELEASE:
-		snprintf(out, n, _("no *-release preset or --on-release says this machine is given back; "
-				   "--wipe-credentials deletes it"));
-		break;
-	case REL_SCOPE_WIPE:
-		snprintf(out, n, "-");
-		break;
-	}
+	msg_error(_("out of memory"));
+	return EXIT_RUNTIME;
 }
 
-/* What a releasing preset leaves billing at the provider (data/release_leftovers.csv). */
-static void say_provider_leftovers(const struct rel_leftovers *lo, const char *preset)
+/* --preset NAME: its rows, and the environment it needs (with --dry-run
+ * a warning for each missing). 0, or the exit status. */
+static int check_preset(struct rel_run *r)
 {
-	bool any = false;
-
-	for (size_t i = 0; i < lo->n; i++) {
-		if (strcmp(lo->v[i].preset, preset))
+	if (!(r->preset = provider_preset_find(r->preset_name)) || !release_action(r->preset_name, &r->ra_row))
+		return msg_usage(_("--preset %s: unknown preset (gpurent help release lists them)"),
+				 r->preset_name);
+	r->ra = &r->ra_row;
+	for (size_t k = 0; r->preset->vars[k]; k++) {
+		const char *v = getenv(r->preset->vars[k]);
+		if (v && *v)
 			continue;
-		if (!any)
-			printf(_("  what the provider keeps billing after %s (data/release_leftovers.csv), "
-				 "and the command that removes each:\n"), preset);
-		any = true;
-		printf("    - ");
-		out_puts_safe(stdout, lo->v[i].keeps);
-		printf(": ");
-		out_puts_safe(stdout, lo->v[i].remove);
-		printf(" (");
-		out_puts_safe(stdout, lo->v[i].source);
-		printf(")\n");
+		if (!r->dry)
+			return msg_usage(_("--preset %s: needs the environment variable %s (docs/release.md)"),
+					 r->preset->name, r->preset->vars[k]);
+		msg_warn(_("--preset %s needs %s, which is not set"), r->preset->name, r->preset->vars[k]);
 	}
+	return 0;
 }
 
-/* `gpurent verify MANIFEST DIR` as a child of this same binary. */
-static int run_verify(const char *manifest, const char *dir)
+/* A releasing preset: what its provider keeps billing (data/release_leftovers.csv). */
+static int load_leftovers(struct rel_run *r)
 {
-	char self[PATH_MAX], err[256];
-	long n = sys_self_path(self, sizeof(self));
-	const char *argv[] = {self, "verify", manifest, dir, NULL};
-	struct child_opts co = {0};
-	struct child c;
-	int eno, st = 0;
+	const char *dbuf, *path;
+	char *owned = NULL, err[1024] = "";
+	size_t len;
+	int rc;
 
-	if (n <= 0) {
-		msg_error(_("verify: cannot find this program: %s"), strerror(errno));
-		return -1;
+	if ((rc = common_data_file("release_leftovers.csv", &dbuf, &len, &owned, &path)))
+		return rc;
+	if (release_leftovers_load(dbuf, len, path, &r->lo, err, sizeof(err))) {
+		free(owned);
+		return msg_usage("%s", err);
 	}
-	fflush(stdout);
-	co.argv = argv;
-	co.envp = environ;
-	co.in_fd = -1;
-	if (child_spawn(&co, &c, &eno, err, sizeof(err))) {
-		msg_error("verify: %s", err);
-		return -1;
-	}
-	if (child_wait(c.pid, &st, 0) < 0)
-		return -1;
-	return child_exit_code(st);
+	free(owned);   /* lo copied what it keeps into its own table */
+	return 0;
 }
 
-/* What a stop-only preset leaves billing, in words. */
-static void say_stop_cost(const struct rel_action *ra, const char *cwd)
+/* The options once parsed (nops operands): what goes together, the
+ * preset, the working directory. 0, or the exit status. */
+static int check_options(struct rel_run *r, int nops)
 {
-	struct billing_db db = {0};
-	const struct billing_profile *p;
-	struct statvfs s;
-	double gb = 0;
+	int rc;
 
-	if (!statvfs(cwd, &s))
-		gb = (double)(s.f_blocks - s.f_bfree) * (double)s.f_frsize / 1e9;
-	if (!ra->billing || common_load_billing(&db) || !(p = billing_find(&db, ra->billing))) {
-		msg_warn(_("preset %s only stops the instance: its disk (and a public IP) keep billing at "
-			   "the provider's price until you release it in the console"), ra->preset);
-		billing_db_free(&db);
-		return;
-	}
-	/* docs/release.md "What a stop keeps billing" */
-	if (p->storage_bills_stopped)
-		msg_warn(_("preset %s only stops the instance: its storage keeps billing, about %.2f %s a "
-			   "day for the %.0f GB used here (data/billing.csv '%s': storage %.2f %s per "
-			   "GB-month, stopped %.3f %s an hour)"),
-			 ra->preset, release_stopped_per_day(p, gb), p->currency, gb, p->name,
-			 p->storage_gb_month, p->currency, p->stopped_per_hour, p->currency);
-	else
-		msg_warn(_("preset %s only stops the instance: about %.2f %s a day while stopped "
-			   "(data/billing.csv '%s': storage not billed while stopped, stopped %.3f %s an "
-			   "hour)"),
-			 ra->preset, release_stopped_per_day(p, gb), p->currency, p->name,
-			 p->stopped_per_hour, p->currency);
-	if (ra->better)
-		msg_note(_("preset %s deletes the instance and its disks instead"), ra->better);
-	billing_db_free(&db);
-}
-
-static void say_line(void *ctx, const char *line)
-{
-	(void)ctx;
-	printf("  ");
-	out_puts_safe(stdout, line);
-	putchar('\n');
-}
-
-int cmd_release(int argc, char **argv)
-{
-	bool dry = false, no_ledger = false, wipe = false;
-	const char *manifest = NULL, *preset_name = NULL, *on_release = NULL, *ledger_path = NULL;
-	double timeout = 120;
-	struct opt_list keep_l = {0}, path_l = {0};
-	const struct opt opts[] = {
-		OPT_BOOL("dry-run", &dry, N_("list what would be deleted and run; change nothing")),
-		{.name = "keep", .type = OPT_LIST, .dest = &keep_l, .arg = "PATH", .example = "README.md",
-		 .help = N_("never delete PATH or anything under it (repeatable)")},
-		{.name = "ledger", .type = OPT_FILE, .dest = &ledger_path, .arg = "PATH", .example = "ledger.db",
-		 .help = N_("the ledger to record in")},
-		OPT_BOOL("no-ledger", &no_ledger, N_("do not record the release")),
-		{.name = "on-release", .type = OPT_STRING, .dest = &on_release, .arg = "CMD", .example = "true",
-		 .help = N_("run CMD with /bin/sh instead of a preset")},
-		{.name = "path", .type = OPT_LIST, .dest = &path_l, .arg = "P", .example = "README.md",
-		 .help = N_("also delete P, a file or directory (repeatable)")},
-		{.name = "preset", .type = OPT_STRING, .dest = &preset_name, .arg = "NAME", .example = "slurm",
-		 .help = N_("the platform's release action")},
-		{.name = "stop-timeout", .type = OPT_DURATION, .dest = &timeout, .arg = "DUR", .example = "2m",
-		 .min = 1, .max = 86400, .help = N_("how long the action may take (2m)")},
-		{.name = "verify", .type = OPT_FILE, .dest = &manifest, .arg = "MANIFEST",
-		 .example = "data.manifest", .help = N_("check the operand DIR against MANIFEST first")},
-		OPT_BOOL("wipe-credentials", &wipe,
-			 N_("delete credentials and histories even inside a Slurm job, on a network home or "
-			    "without a releasing action")),
-		OPT_TABLE_END,
-	};
-	const struct opt_cmd oc = {.name = "release", .usage = usage, .flags = 0, .min_operands = 0,
-				   .max_operands = 1, .operands = N_("DIR (after --verify MANIFEST)")};
-	const struct provider_preset *preset = NULL;
-	struct rel_action ra_row;
-	const struct rel_action *ra = NULL;
-	const char **keeps = NULL, *home = getenv("HOME"), *shm = getenv("GPURENT_SHM_PATH");
-	struct sec_facts *sf = NULL;
-	struct rel_plan plan = {0}, held = {0};
-	struct rel_counts cnt = {0};
-	struct rel_leftovers lo = {0};
-	struct rel_host hf = {0};
-	enum rel_scope scope;
-	size_t nkeeps = 0, mlen = 0, nhist = 0;
-	size_t *keep_of = NULL;
-	bool *matched = NULL;
-	char *mtab = NULL, home_real[PATH_MAX] = "", hmnt[PATH_MAX] = "", htype[128] = "", hsrc[512] = "";
-	char reason[1024];
-	char cwd[4096], buf[4096], host[256], err[1024] = "", answer[256] = "";
-	const char *verify_state = "skipped", *status = "none";
-	int rc, nops = 0, step = 0;
-	bool failed = false;
-
-	rc = opt_parse(&oc, opts, argc, argv, NULL, &nops);
-	if (rc != OPT_GO)
-		goto out_lists;
-	rc = EXIT_USAGE;
-	if (!getcwd(cwd, sizeof(cwd))) {
+	if (!getcwd(r->cwd, sizeof(r->cwd))) {
 		msg_error(_("cannot read the working directory: %s"), strerror(errno));
-		rc = EXIT_RUNTIME;
-		goto out_lists;
+		return EXIT_RUNTIME;
 	}
-	if (nops && !manifest) {
-		msg_usage(_("%s: a directory operand goes with --verify MANIFEST"), argv[0]);
-		goto out_lists;
+	if (nops && !r->manifest)
+		return msg_usage(_("%s: a directory operand goes with --verify MANIFEST"), r->dir);
+	if (r->manifest && !nops)
+		return msg_usage(_("--verify MANIFEST: expected the directory to check after it"));
+	if (r->preset_name && r->on_release)
+		return msg_usage(_("--preset and --on-release: give one release action"));
+	if (r->preset_name && (rc = check_preset(r)))
+		return rc;
+	if (r->on_release && !*r->on_release)
+		return msg_usage(_("--on-release: expected a command, got ''"));
+	if (r->ra && r->ra->effect == REL_RELEASES)
+		return load_leftovers(r);
+	return 0;
+}
+
+/* Where this runs: a Slurm job, a home on a network filesystem (issue 26). */
+static void host_scope(struct rel_run *r)
+{
+	r->mtab = read_mounts(&r->mlen);
+	if (r->home && *r->home) {
+		if (resolve(r->home, r->cwd, true, r->home_real, sizeof(r->home_real)))
+			snprintf(r->home_real, sizeof(r->home_real), "%s", r->home);
+		if (r->mtab && release_mount_of(r->mtab, r->mlen, r->home_real, r->hmnt, sizeof(r->hmnt),
+						r->htype, sizeof(r->htype), r->hsrc, sizeof(r->hsrc), NULL) == 1 &&
+		    release_network_fs(r->htype))
+			r->hf.home_fstype = r->htype;
 	}
-	if (manifest && !nops) {
-		msg_usage(_("--verify MANIFEST: expected the directory to check after it"));
-		goto out_lists;
-	}
-	if (preset_name && on_release) {
-		msg_usage(_("--preset and --on-release: give one release action"));
-		goto out_lists;
-	}
-	if (preset_name) {
-		if (!(preset = provider_preset_find(preset_name)) || !release_action(preset_name, &ra_row)) {
-			msg_usage(_("--preset %s: unknown preset (gpurent help release lists them)"), preset_name);
-			goto out_lists;
-		}
-		ra = &ra_row;
-		for (size_t k = 0; preset->vars[k]; k++) {
-			const char *v = getenv(preset->vars[k]);
-			if (v && *v)
-				continue;
-			if (!dry) {
-				msg_usage(_("--preset %s: needs the environment variable %s (docs/release.md)"),
-					  preset->name, preset->vars[k]);
-				goto out_lists;
-			}
-			msg_warn(_("--preset %s needs %s, which is not set"), preset->name, preset->vars[k]);
-		}
-	}
-	if (on_release && !*on_release) {
-		msg_usage(_("--on-release: expected a command, got ''"));
-		goto out_lists;
-	}
-	if (ra && ra->effect == REL_RELEASES) {
-		const char *dbuf, *path;
-		char *owned = NULL;
-		size_t len;
-		if ((rc = common_data_file("release_leftovers.csv", &dbuf, &len, &owned, &path)))
-			goto out_lists;
-		if (release_leftovers_load(dbuf, len, path, &lo, err, sizeof(err))) {
-			free(owned);
-			rc = msg_usage("%s", err);
-			goto out_lists;
-		}
-		free(owned);   /* lo copied what it keeps into its own table */
-	}
-	rc = EXIT_USAGE;
-	if (!(keeps = calloc(2 * keep_l.n + 1, sizeof(*keeps))) || !(sf = calloc(1, sizeof(*sf))) ||
-	    !(keep_of = calloc(2 * keep_l.n + 1, sizeof(*keep_of))) ||
-	    !(matched = calloc(keep_l.n + 1, sizeof(*matched)))) {
-		msg_error(_("out of memory"));
-		rc = EXIT_RUNTIME;
-		goto out_plan;
-	}
-	/* where this runs: a Slurm job, a home on a network filesystem (issue 26) */
-	mtab = read_mounts(&mlen);
-	if (home && *home) {
-		if (resolve(home, cwd, true, home_real, sizeof(home_real)))
-			snprintf(home_real, sizeof(home_real), "%s", home);
-		if (mtab && release_mount_of(mtab, mlen, home_real, hmnt, sizeof(hmnt), htype, sizeof(htype),
-					     hsrc, sizeof(hsrc), NULL) == 1 && release_network_fs(htype))
-			hf.home_fstype = htype;
-	}
-	hf.slurm_job = slurm_job();
-	hf.action = ra;
-	hf.command = on_release != NULL;
-	hf.wipe = wipe;
-	scope = release_scope(&hf);
-	/* every --keep resolved: its own name (a symlink kept as a link) and what it leads to */
-	for (size_t i = 0; i < keep_l.n; i++) {
+	r->hf.slurm_job = slurm_job();
+	r->hf.action = r->ra;
+	r->hf.command = r->on_release != NULL;
+	r->hf.wipe = r->wipe;
+	r->scope = release_scope(&r->hf);
+}
+
+/* Every --keep resolved: its own name (a symlink kept as a link) and what
+ * it leads to. 0, or the exit status. */
+static int resolve_keeps(struct rel_run *r)
+{
+	for (size_t i = 0; i < r->keep_l.n; i++) {
+		const char *arg = r->keep_l.v[i];
 		char *k = malloc(PATH_MAX), *t = malloc(PATH_MAX);
 		struct stat st;
 		if (!k || !t) {
 			free(k);
 			free(t);
-			goto out_nomem;
+			return no_memory();
 		}
-		if (!*keep_l.v[i] || resolve(keep_l.v[i], cwd, false, k, PATH_MAX) || lstat(k, &st)) {
-			msg_usage(_("--keep %s: %s"), keep_l.v[i], *keep_l.v[i] ? strerror(errno) :
-				  _("expected a path"));
+		if (!*arg || resolve(arg, r->cwd, false, k, PATH_MAX) || lstat(k, &st)) {
+			msg_usage(_("--keep %s: %s"), arg, *arg ? strerror(errno) : _("expected a path"));
 			free(k);
 			free(t);
-			goto out_plan;
+			return EXIT_USAGE;
 		}
-		keep_of[nkeeps] = i;
-		keeps[nkeeps++] = k;
-		if (!resolve(keep_l.v[i], cwd, true, t, PATH_MAX) && strcmp(t, k)) {
-			keep_of[nkeeps] = i;
-			keeps[nkeeps++] = t;
+		r->keep_of[r->nkeeps] = i;
+		r->keeps[r->nkeeps++] = k;
+		if (!resolve(arg, r->cwd, true, t, PATH_MAX) && strcmp(t, k)) {
+			r->keep_of[r->nkeeps] = i;
+			r->keeps[r->nkeeps++] = t;
 		} else {
 			free(t);
 		}
 	}
-	/* the plan: credentials and leftovers as env finds them, the --path given, histories */
-	credscan_files(sf, home, cwd);
-	{
-		const char *roots[2] = {credscan_tmp_root(), shm && *shm ? shm : "/dev/shm"};
-		credscan_leftovers(sf, roots, strcmp(roots[0], roots[1]) ? 2 : 1, SEC_LARGE_FILE_BYTES);
-	}
-	for (size_t i = 0; i < path_l.n; i++) {
+	return 0;
+}
+
+/* A --keep inside or above p: one that guards something release would delete. */
+static void mark_keeps(struct rel_run *r, const char *p)
+{
+	for (size_t j = 0; j < r->nkeeps; j++)
+		if (release_within(p, r->keeps[j]) || release_within(r->keeps[j], p))
+			r->matched[r->keep_of[j]] = true;
+}
+
+/* Each --path resolved, refused when it is /, the home or above it, or a
+ * mount point, and planned. 0, or the exit status. */
+static int plan_paths(struct rel_run *r)
+{
+	const char *home = r->home;
+	char buf[4096];
+
+	for (size_t i = 0; i < r->path_l.n; i++) {
+		const char *arg = r->path_l.v[i];
 		struct stat st;
-		if (!*path_l.v[i]) {
-			msg_usage(_("--path: expected a path, got '%s'"), path_l.v[i]);
-			goto out_plan;
-		}
-		if (resolve(path_l.v[i], cwd, false, buf, sizeof(buf)) || lstat(buf, &st)) {
-			msg_usage(_("--path %s: %s"), path_l.v[i], strerror(errno));
-			goto out_plan;
-		}
-		if (!strcmp(buf, "/") || (*home_real && !strcmp(buf, home_real)) ||
-		    (home && *home && !strcmp(buf, home))) {
-			msg_usage(_("--path %s: refusing to delete / or your whole home directory (it is %s)"),
-				  path_l.v[i], buf);
-			goto out_plan;
-		}
-		if ((*home_real && release_within(home_real, buf)) || (home && *home && release_within(home, buf))) {
-			msg_usage(_("--path %s: refusing to delete %s, a directory above your home directory"),
-				  path_l.v[i], buf);
-			goto out_plan;
-		}
-		if (mount_point(buf, mtab, mlen)) {
-			msg_usage(_("--path %s: refusing to delete %s, a mount point (name what is inside it "
-				    "instead)"), path_l.v[i], buf);
-			goto out_plan;
-		}
-		if (release_plan_add(&plan, REL_PATH, buf, keeps, nkeeps) < 0)
-			goto out_nomem;
-		for (size_t j = 0; j < nkeeps; j++)
-			if (release_within(keeps[j], buf) || release_within(buf, keeps[j]))
-				matched[keep_of[j]] = true;
+		if (!*arg)
+			return msg_usage(_("--path: expected a path, got '%s'"), arg);
+		if (resolve(arg, r->cwd, false, buf, sizeof(buf)) || lstat(buf, &st))
+			return msg_usage(_("--path %s: %s"), arg, strerror(errno));
+		if (!strcmp(buf, "/") || (*r->home_real && !strcmp(buf, r->home_real)) ||
+		    (home && *home && !strcmp(buf, home)))
+			return msg_usage(_("--path %s: refusing to delete / or your whole home directory "
+					   "(it is %s)"),
+					 arg, buf);
+		if ((*r->home_real && release_within(r->home_real, buf)) ||
+		    (home && *home && release_within(home, buf)))
+			return msg_usage(_("--path %s: refusing to delete %s, a directory above your home "
+					   "directory"),
+					 arg, buf);
+		if (mount_point(buf, r->mtab, r->mlen))
+			return msg_usage(_("--path %s: refusing to delete %s, a mount point (name what is "
+					   "inside it instead)"), arg, buf);
+		if (release_plan_add(&r->plan, REL_PATH, buf, r->keeps, r->nkeeps) < 0)
+			return no_memory();
+		mark_keeps(r, buf);
 	}
-	/* credentials, leftovers and histories: deleted only on a box given back */
+	return 0;
+}
+
+/* Credentials, leftovers and histories as `gpurent env` finds them:
+ * planned on a box given back, held otherwise. 0, or the exit status. */
+static int plan_found(struct rel_run *r)
+{
+	const struct sec_facts *sf = r->sf;
+	size_t nhist = 0;
+	char buf[4096];
+
 	while (release_histories[nhist])
 		nhist++;
 	for (size_t i = 0; i < sf->ncreds + sf->nleftovers + nhist; i++) {
@@ -537,221 +347,103 @@ int cmd_release(int argc, char **argv)
 			p = sf->leftovers[i - sf->ncreds].path;
 		} else {
 			size_t h = i - sf->ncreds - sf->nleftovers;
-			if (!home || !*home)
+			if (!r->home || !*r->home)
 				break;
-			snprintf(buf, sizeof(buf), "%s/%s", home, release_histories[h]);
+			snprintf(buf, sizeof(buf), "%s/%s", r->home, release_histories[h]);
 			if (lstat(buf, &st))
 				continue;
 			p = buf;
 		}
-		for (size_t j = 0; j < nkeeps; j++)
-			if (release_within(p, keeps[j]) || release_within(keeps[j], p))
-				matched[keep_of[j]] = true;
-		if (release_plan_add(scope == REL_SCOPE_WIPE ? &plan : &held, cat, p, keeps, nkeeps) < 0)
-			goto out_nomem;
+		mark_keeps(r, p);
+		if (release_plan_add(r->scope == REL_SCOPE_WIPE ? &r->plan : &r->held, cat, p, r->keeps,
+				     r->nkeeps) < 0)
+			return no_memory();
 	}
-	for (size_t j = 0; j < nkeeps; j++)
-		if (!matched[keep_of[j]]) {
-			msg_usage(_("--keep %s: nothing release would delete is there or under it (it is %s)"),
-				  keep_l.v[keep_of[j]], keeps[j]);
-			goto out_plan;
-		}
-	release_plan_sort(&plan);
-	if (gethostname(host, sizeof(host)))
-		snprintf(host, sizeof(host), "(unknown host)");
-	host[sizeof(host) - 1] = '\0';
-	if (dry)
-		printf(_("gpurent release --dry-run on %s: nothing is changed\n"), host);
-	else
-		printf(_("gpurent release on %s\n"), host);
+	return 0;
+}
 
-	/* 1. verify */
-	step = 1;
-	if (manifest) {
-		int v;
-		printf(_("step 1/%d verify: gpurent verify "), STEPS);
-		out_puts_safe(stdout, manifest);
-		putchar(' ');
-		out_puts_safe(stdout, argv[0]);
-		putchar('\n');
-		v = run_verify(manifest, argv[0]);
-		if (v != 0) {
-			printf(_("step 1/%d verify: failed: nothing is deleted, the instance is not released\n"),
-			       STEPS);
-			rc = msg_fail(_("verify found differences (exit status %d): copy your results again, "
-					"then release"), v);
-			goto out_plan;
-		}
-		verify_state = "ok";
-		printf(_("step 1/%d verify: ok\n"), STEPS);
-	} else {
-		printf(_("step 1/%d verify: skipped (no --verify MANIFEST DIR: nothing checks that your "
-			 "results are copied)\n"), STEPS);
-	}
+/* The plan: credentials and leftovers as env finds them, the --path
+ * given, histories; every --keep must guard something in it. 0, or the
+ * exit status. */
+static int plan_all(struct rel_run *r)
+{
+	const char *roots[2] = {NULL, r->shm && *r->shm ? r->shm : "/dev/shm"};
+	int rc;
 
-	/* 2. delete; 3. histories */
-	cnt.dry = dry;
-	cnt.keeps = keeps;
-	cnt.nkeeps = nkeeps;
-	scope_words(scope, &hf, preset_name, hmnt, reason, sizeof(reason));
-	for (int s = 2; s <= 3; s++) {
-		size_t n = 0;
-		step = s;
-		for (size_t i = 0; i < plan.n; i++)
-			n += (plan.v[i].cat == REL_HISTORY) == (s == 3);
-		printf(s == 2 ? _("step 2/%d delete credentials, leftovers and your paths: %zu\n")
-			      : _("step 3/%d clear shell histories: %zu\n"), STEPS, n);
-		if (s == 2 && wipe && (hf.slurm_job || hf.home_fstype)) {
-			/* whose home this is, before anything of it goes */
-			const struct passwd *pw = getpwuid(geteuid());
-			char line[2048];
-			const char *who = pw && pw->pw_name ? pw->pw_name : "?", *hr = *home_real ? home_real : "?";
-			if (hf.home_fstype)
-				snprintf(line, sizeof(line), _("  --wipe-credentials: the credentials and histories of "
-							       "%s go: the home of %s (uid %u) on %s, on a %s "
-							       "filesystem from %s"),
-					 hr, who, (unsigned)geteuid(), host, hf.home_fstype, hsrc);
-			else
-				snprintf(line, sizeof(line), _("  --wipe-credentials: the credentials and histories of "
-							       "%s go: the home of %s (uid %u) on %s, inside Slurm "
-							       "job %s"),
-					 hr, who, (unsigned)geteuid(), host, hf.slurm_job);
-			out_puts_safe(stdout, line);
-			putchar('\n');
-		}
-		for (size_t i = 0; i < held.n; i++) {
-			if ((held.v[i].cat == REL_HISTORY) != (s == 3))
-				continue;
-			printf(_("  kept %s "), msg_tr(release_cat_name(held.v[i].cat)));
-			out_puts_safe(stdout, held.v[i].path);
-			printf(": ");
-			out_puts_safe(stdout, reason);
-			putchar('\n');
-		}
-		for (size_t i = 0; i < plan.n; i++) {
-			if ((plan.v[i].cat == REL_HISTORY) != (s == 3))
-				continue;
-			cnt.cat = plan.v[i].cat;
-			if (shred_path(plan.v[i].path, plan.v[i].cat != REL_LEFTOVER, dry, kept, told, &cnt,
-				       err, sizeof(err))) {
-				printf(_("step %d/%d: failed: %s\n"), s, STEPS, err);
-				msg_error(_("%s; stopped here: the instance is not released"), err);
-				failed = true;
-				break;
-			}
-		}
-		if (failed)
-			break;
-		if (s == 2 && n)
-			printf(_("  (files are overwritten with zeros before unlink; on SSDs and copy-on-write "
-				 "filesystems such as btrfs, ZFS or overlayfs old blocks may survive until the "
-				 "disk itself is deleted)\n"));
-		if (s == 3)
-			printf(_("  (a shell still running writes its history again when it exits: run "
-				 "'unset HISTFILE' in it, or end it with 'kill -9 $$')\n"));
-	}
+	credscan_files(r->sf, r->home, r->cwd);
+	roots[0] = credscan_tmp_root();
+	credscan_leftovers(r->sf, roots, strcmp(roots[0], roots[1]) ? 2 : 1, SEC_LARGE_FILE_BYTES);
+	if ((rc = plan_paths(r)) || (rc = plan_found(r)))
+		return rc;
+	for (size_t j = 0; j < r->nkeeps; j++)
+		if (!r->matched[r->keep_of[j]])
+			return msg_usage(_("--keep %s: nothing release would delete is there or under it "
+					   "(it is %s)"),
+					 r->keep_l.v[r->keep_of[j]], r->keeps[j]);
+	release_plan_sort(&r->plan);
+	return 0;
+}
 
-	/* 4. the release action, once */
-	if (!failed) {
-		step = 4;
-		if (!preset && !on_release) {
-			printf(_("step 4/%d release: no --preset or --on-release given: the instance keeps "
-				 "billing until you release it in the platform's console\n"), STEPS);
-		} else {
-			const char *shell = preset ? preset->shell : on_release;
-			if (preset) {
-				printf(_("step 4/%d release: %s: "), STEPS, preset->name);
-				out_puts_safe(stdout, shell);
-				putchar('\n');
-			} else {
-				printf(_("step 4/%d release: --on-release\n"), STEPS);
-			}
-			if (ra && ra->effect == REL_STOPS)
-				say_stop_cost(ra, cwd);
-			if (ra && ra->effect == REL_ENDS_JOB) {
-				char line[1024];
-				snprintf(line, sizeof(line), _("  scancel ends Slurm job %s and frees its allocation: "
-							       "it releases nothing, and your home and the cluster's "
-							       "filesystems keep every file release did not delete"),
-					 hf.slurm_job ? hf.slurm_job : "$SLURM_JOB_ID");
-				out_puts_safe(stdout, line);
-				putchar('\n');
-			}
-			if (dry) {
-				printf(_("  would run: "));
-				out_puts_safe(stdout, shell);
-				putchar('\n');
-				if (ra && ra->effect == REL_RELEASES)
-					say_provider_leftovers(&lo, preset->name);
-			} else {
-				struct action_cfg a = {.shell = shell, .timeout_s = timeout};
-				struct action_event ev = {.reason = "release", .exit_status = 0, .cost = -1,
-							  .host = host, .ledger_id = -1};
-				fflush(stdout);
-				if (action_fire(&a, &ev, say_line, NULL, err, sizeof(err))) {
-					status = "failed";
-					failed = true;
-					/* the preset's text is ours; a command of the user's may hold a secret */
-					snprintf(answer, sizeof(answer), "%.255s",
-						 preset ? err : "the --on-release command failed");
-					printf(_("step 4/%d release: failed\n"), STEPS);
-					msg_error("%s", err);
-				} else {
-					status = "done";
-					snprintf(answer, sizeof(answer), "exit status 0");
-					printf(_("step 4/%d release: done\n"), STEPS);
-					if (ra && ra->effect == REL_RELEASES)
-						say_provider_leftovers(&lo, preset->name);
-				}
-			}
-		}
-	}
+int cmd_release(int argc, char **argv)
+{
+	struct rel_run r = {.timeout = 120, .home = getenv("HOME"), .shm = getenv("GPURENT_SHM_PATH")};
+	const struct opt opts[] = {
+		OPT_BOOL("dry-run", &r.dry, N_("list what would be deleted and run; change nothing")),
+		{.name = "keep", .type = OPT_LIST, .dest = &r.keep_l, .arg = "PATH", .example = "README.md",
+		 .help = N_("never delete PATH or anything under it (repeatable)")},
+		{.name = "ledger", .type = OPT_FILE, .dest = &r.ledger_path, .arg = "PATH", .example = "ledger.db",
+		 .help = N_("the ledger to record in")},
+		OPT_BOOL("no-ledger", &r.no_ledger, N_("do not record the release")),
+		{.name = "on-release", .type = OPT_STRING, .dest = &r.on_release, .arg = "CMD", .example = "true",
+		 .help = N_("run CMD with /bin/sh instead of a preset")},
+		{.name = "path", .type = OPT_LIST, .dest = &r.path_l, .arg = "P", .example = "README.md",
+		 .help = N_("also delete P, a file or directory (repeatable)")},
+		{.name = "preset", .type = OPT_STRING, .dest = &r.preset_name, .arg = "NAME", .example = "slurm",
+		 .help = N_("the platform's release action")},
+		{.name = "stop-timeout", .type = OPT_DURATION, .dest = &r.timeout, .arg = "DUR", .example = "2m",
+		 .min = 1, .max = 86400, .help = N_("how long the action may take (2m)")},
+		{.name = "verify", .type = OPT_FILE, .dest = &r.manifest, .arg = "MANIFEST",
+		 .example = "data.manifest", .help = N_("check the operand DIR against MANIFEST first")},
+		OPT_BOOL("wipe-credentials", &r.wipe,
+			 N_("delete credentials and histories even inside a Slurm job, on a network home or "
+			    "without a releasing action")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = "release", .usage = usage, .flags = 0, .min_operands = 0,
+				   .max_operands = 1, .operands = N_("DIR (after --verify MANIFEST)")};
+	size_t nk;
+	int rc, nops = 0;
 
-	if (!dry && !no_ledger) {
-		struct ledger *l = NULL;
-		struct ledger_release lr = {
-			.at = (double)time(NULL), .host = host, .verify = verify_state,
-			.credentials = cnt.files[REL_CREDENTIAL], .leftovers = cnt.files[REL_LEFTOVER],
-			.paths = cnt.files[REL_PATH], .histories = cnt.files[REL_HISTORY],
-			.bytes = cnt.bytes,
-			.action = preset ? preset->name : on_release ? "command" : NULL,
-			.effect = ra ? (ra->effect == REL_RELEASES ? "release" : "stop") : NULL,   /* scancel: stop */
-			.status = step < 4 ? "not run" : status, .answer = answer,
-		};
-		int64_t id;
-		char lerr[512], path[4096];
-		if (ledger_path)
-			snprintf(path, sizeof(path), "%s", ledger_path);
-		if ((!ledger_path && ledger_default_path(path, sizeof(path), lerr, sizeof(lerr))) ||
-		    ledger_open(path, &l, lerr, sizeof(lerr)) ||
-		    ledger_release_add(l, &lr, &id, lerr, sizeof(lerr)))
-			msg_warn(_("the release is not recorded: %s"), lerr);
-		else
-			printf(_("recorded in the ledger as release %lld\n"), (long long)id);
-		ledger_close(l);
+	rc = opt_parse(&oc, opts, argc, argv, NULL, &nops);
+	if (rc != OPT_GO)
+		goto out_lists;
+	r.dir = nops ? argv[0] : NULL;
+	if ((rc = check_options(&r, nops)))
+		goto out_lists;
+	nk = r.keep_l.n;
+	if (!(r.keeps = calloc(2 * nk + 1, sizeof(*r.keeps))) || !(r.sf = calloc(1, sizeof(*r.sf))) ||
+	    !(r.keep_of = calloc(2 * nk + 1, sizeof(*r.keep_of))) ||
+	    !(r.matched = calloc(nk + 1, sizeof(*r.matched)))) {
+		rc = no_memory();
+		goto out_plan;
 	}
-	if (!failed && !dry)
-		printf(_("released: %ld credential, %ld leftover, %ld path and %ld history files deleted "
-			 "(%.0f bytes)\n"), cnt.files[REL_CREDENTIAL], cnt.files[REL_LEFTOVER],
-		       cnt.files[REL_PATH], cnt.files[REL_HISTORY], cnt.bytes);
-	rc = msg_finish(failed ? EXIT_RUNTIME : EXIT_OK);
-	goto out_plan;
-out_nomem:
-	msg_error(_("out of memory"));
-	rc = EXIT_RUNTIME;
+	host_scope(&r);
+	if ((rc = resolve_keeps(&r)) || (rc = plan_all(&r)))
+		goto out_plan;
+	rc = release_run(&r);
 out_plan:
-	release_plan_free(&plan);
-	release_plan_free(&held);
-	release_leftovers_free(&lo);
-	free(mtab);
-	free(sf);
-	for (size_t i = 0; keeps && i < nkeeps; i++)
-		free((void *)keeps[i]);
-	free(keeps);
-	free(keep_of);
-	free(matched);
+	release_plan_free(&r.plan);
+	release_plan_free(&r.held);
+	release_leftovers_free(&r.lo);
+	free(r.mtab);
+	free(r.sf);
+	for (size_t i = 0; r.keeps && i < r.nkeeps; i++)
+		free((void *)r.keeps[i]);
+	free(r.keeps);
+	free(r.keep_of);
+	free(r.matched);
 out_lists:
-	opt_list_free(&keep_l);
-	opt_list_free(&path_l);
+	opt_list_free(&r.keep_l);
+	opt_list_free(&r.path_l);
 	return rc;
 }

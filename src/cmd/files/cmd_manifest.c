@@ -127,6 +127,99 @@ static void command_line(int argc, char **argv, char *buf, size_t n)
 		o += (size_t)snprintf(buf + o, n - o, " %s", argv[i]);
 }
 
+/* Every name can be written in format: 0, or -1 with the message said.
+ * The files' positions go into idx (*nidx of them), to be hashed. */
+static int names_fit(const struct manifest *m, enum mf_format format, enum hash_algo algo, size_t *idx,
+		     size_t *nidx)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		if (!manifest_path_fits(format, algo, m->v[i].path)) {
+			if (format == MF_HASHDEEP)
+				msg_error(_("%s: a name with a newline cannot be written in the hashdeep "
+					    "format (use --format gpurent or sha256sum)"), m->v[i].path);
+			else
+				msg_error(_("%s: a name with a newline or a final carriage return cannot "
+					    "be written in xxhsum's format (xxhsum 0.8.1 does not escape "
+					    "names; use --format gpurent)"), m->v[i].path);
+			return -1;
+		}
+		if (m->v[i].kind == MF_FILE)
+			idx[(*nidx)++] = i;
+	}
+	return 0;
+}
+
+/* Each entry that could not be read, said; the symlinks a format other
+ * than gpurent leaves out, noted; the FIFOs, sockets and devices counted
+ * into *others. 0, or -1 when one could not be read (no manifest then). */
+static int entries_read(const struct manifest *m, enum mf_format format, size_t *others)
+{
+	size_t bad = 0, links = 0;
+
+	for (size_t i = 0; i < m->n; i++) {
+		const struct mf_entry *e = &m->v[i];
+		if (e->kind == MF_UNREADABLE || e->kind == MF_DIR_UNREADABLE) {
+			msg_error(e->kind == MF_DIR_UNREADABLE ? _("%s: cannot list: %s") : _("%s: cannot read: %s"),
+				  e->path, strerror(e->err));
+			bad++;
+		}
+		links += e->kind == MF_SYMLINK;
+		*others += e->kind == MF_OTHER;
+	}
+	if (bad) {
+		msg_error(Q_("%zu entry could not be read; no manifest written",
+			     "%zu entries could not be read; no manifest written", bad), bad);
+		return -1;
+	}
+	if (links && format != MF_GPURENT)
+		msg_note(Q_("note: %zu symlink left out: the %s format cannot record "
+			    "links (--follow-symlinks records what they point to)",
+			    "note: %zu symlinks left out: the %s format cannot record "
+			    "links (--follow-symlinks records what they point to)", links),
+			 links, manifest_format_name(format));
+	return 0;
+}
+
+/* sha256sum lines name no hash: a note when neither the digits' length
+ * nor the file's name (out; to_stdout: none) tells which (docs/manifest.md). */
+static void note_unnamed_hash(enum hash_algo algo, bool to_stdout, const char *out)
+{
+	enum hash_algo by_name, by_len;
+	const char *names;
+	bool any;
+
+	if (manifest_algo_by_length(2 * hash_size(algo), &by_len, &names) != 1 &&
+	    (to_stdout || manifest_algo_by_filename(out, &by_name, &any) ||
+	     (by_name != algo && !(any && algo == HASH_XXH3))))
+		msg_note(_("note: %zu hex digits could be %s: name the file *.%s (or give "
+			   "verify --hash %s) so that the hash is known when it is checked"),
+			 2 * hash_size(algo), names, algo == HASH_XXH3 ? "xxh128" : hash_name(algo),
+			 algo == HASH_XXH3 ? "xxh128" : hash_name(algo));
+}
+
+/* The line a manifest written to out says: files, bytes, hash, format,
+ * time since t0 and rate; then the entries left out (others). */
+static void say_written(const struct manifest *m, const char *out, enum mf_format format,
+			enum hash_algo algo, size_t others, double t0)
+{
+	struct mf_totals t;
+	char b[32], rate[32], oesc[8192];
+	double sec;
+
+	manifest_totals(m, &t);
+	sec = util_now_mono() - t0;
+	units_fmt_bytes((double)t.bytes, b, sizeof(b));
+	units_fmt_bytes(sec > 0 ? (double)t.bytes / sec : 0, rate, sizeof(rate));
+	printf(_("%s: %llu files, %s"), out_safe(out, strlen(out), oesc, sizeof(oesc)),
+	       (unsigned long long)t.files, b);
+	if (t.symlinks && format == MF_GPURENT)
+		printf(_(", %llu symlinks"), (unsigned long long)t.symlinks);
+	printf(_(" (%s, %s format) in %.2f s, %s/s\n"), hash_name(algo),
+	       manifest_format_name(format), sec, rate);
+	if (others)
+		printf(_("left out: %zu FIFOs, sockets or devices\n"), others);
+}
+
 int cmd_manifest(int argc, char **argv)
 {
 	/* xxh3 is XXH3-128, as in every gpurent release; xxhsum -H3's 64-bit XXH3 is xxh3-64 */
@@ -146,9 +239,8 @@ int cmd_manifest(int argc, char **argv)
 	unsigned jobs = walk_default_jobs();
 	struct walk_opts wo = {0};
 	struct manifest m;
-	struct mf_totals t;
 	struct stat st;
-	size_t *idx = NULL, nidx = 0, bad = 0, links = 0, others = 0, len;
+	size_t *idx = NULL, nidx = 0, others = 0, len;
 	char err[512], cwd[4096], cmdline[1024], *text = NULL, **args;
 	double t0 = util_now_mono();
 	int rootfd, rc = EXIT_RUNTIME, hash_i = 0, format_i = 0, r;
@@ -217,58 +309,16 @@ int cmd_manifest(int argc, char **argv)
 		msg_error(_("out of memory"));
 		goto out_free;
 	}
-	for (size_t i = 0; i < m.n; i++) {
-		if (!manifest_path_fits(format, algo, m.v[i].path)) {
-			if (format == MF_HASHDEEP)
-				msg_error(_("%s: a name with a newline cannot be written in the hashdeep "
-					    "format (use --format gpurent or sha256sum)"), m.v[i].path);
-			else
-				msg_error(_("%s: a name with a newline or a final carriage return cannot "
-					    "be written in xxhsum's format (xxhsum 0.8.1 does not escape "
-					    "names; use --format gpurent)"), m.v[i].path);
-			goto out_free;
-		}
-		if (m.v[i].kind == MF_FILE)
-			idx[nidx++] = i;
-	}
+	if (names_fit(&m, format, algo, idx, &nidx))
+		goto out_free;
 	if (walk_hash(rootfd, &m, idx, nidx, jobs, "manifest", err, sizeof(err))) {
 		msg_error("%s", err);
 		goto out_free;
 	}
-	for (size_t i = 0; i < m.n; i++) {
-		const struct mf_entry *e = &m.v[i];
-		if (e->kind == MF_UNREADABLE || e->kind == MF_DIR_UNREADABLE) {
-			msg_error(e->kind == MF_DIR_UNREADABLE ? _("%s: cannot list: %s") : _("%s: cannot read: %s"),
-				  e->path, strerror(e->err));
-			bad++;
-		}
-		links += e->kind == MF_SYMLINK;
-		others += e->kind == MF_OTHER;
-	}
-	if (bad) {
-		msg_error(Q_("%zu entry could not be read; no manifest written",
-			     "%zu entries could not be read; no manifest written", bad), bad);
+	if (entries_read(&m, format, &others))
 		goto out_free;
-	}
-	if (links && format != MF_GPURENT)
-		msg_note(Q_("note: %zu symlink left out: the %s format cannot record "
-			    "links (--follow-symlinks records what they point to)",
-			    "note: %zu symlinks left out: the %s format cannot record "
-			    "links (--follow-symlinks records what they point to)", links),
-			 links, manifest_format_name(format));
-	if (format == MF_SHA256SUM && algo != HASH_XXH3_64) {
-		/* Nothing in these lines names the hash: the file's name should (docs/manifest.md) */
-		enum hash_algo by_name, by_len;
-		const char *names;
-		bool any;
-		if (manifest_algo_by_length(2 * hash_size(algo), &by_len, &names) != 1 &&
-		    (to_stdout || manifest_algo_by_filename(out, &by_name, &any) ||
-		     (by_name != algo && !(any && algo == HASH_XXH3))))
-			msg_note(_("note: %zu hex digits could be %s: name the file *.%s (or give "
-				   "verify --hash %s) so that the hash is known when it is checked"),
-				 2 * hash_size(algo), names, algo == HASH_XXH3 ? "xxh128" : hash_name(algo),
-				 algo == HASH_XXH3 ? "xxh128" : hash_name(algo));
-	}
+	if (format == MF_SHA256SUM && algo != HASH_XXH3_64)
+		note_unnamed_hash(algo, to_stdout, out);
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
 	if (format == MF_HASHDEEP && dir[0] != '/') {
@@ -292,21 +342,7 @@ int cmd_manifest(int argc, char **argv)
 		msg_error("%s", err);
 		goto out_free;
 	}
-	manifest_totals(&m, &t);
-	{
-		char b[32], rate[32], oesc[8192];
-		double sec = util_now_mono() - t0;
-		units_fmt_bytes((double)t.bytes, b, sizeof(b));
-		units_fmt_bytes(sec > 0 ? (double)t.bytes / sec : 0, rate, sizeof(rate));
-		printf(_("%s: %llu files, %s"), out_safe(out, strlen(out), oesc, sizeof(oesc)),
-		       (unsigned long long)t.files, b);
-		if (t.symlinks && format == MF_GPURENT)
-			printf(_(", %llu symlinks"), (unsigned long long)t.symlinks);
-		printf(_(" (%s, %s format) in %.2f s, %s/s\n"), hash_name(algo),
-		       manifest_format_name(format), sec, rate);
-		if (others)
-			printf(_("left out: %zu FIFOs, sockets or devices\n"), others);
-	}
+	say_written(&m, out, format, algo, others, t0);
 	rc = msg_finish(EXIT_OK);
 out_free:
 	free(text);

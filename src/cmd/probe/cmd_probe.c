@@ -486,6 +486,71 @@ fail:
 	msg_warn(_("the probe is not recorded: %s"), err);
 }
 
+/* CMD (cmd) under the guard with the probe's hooks (g filled from po;
+ * prices in cur), PyTorch's memory file read into rp: CMD's exit status. */
+static int run_guarded(const struct probe_opts *po, struct probe_run *run, const char *cur, char **cmd,
+		       struct guard_opts *g, struct report *rp)
+{
+	char torch_path[4096];
+	int status;
+
+	snprintf(torch_path, sizeof(torch_path), "%s/gpurent-probe-%ld.torch",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	unlink(torch_path);
+	setenv("GPURENT_PROBE_TORCH_FILE", torch_path, 1);
+	run->steps_wanted = po->steps;
+	run->warmup = po->warmup_seen ? po->warmup : -1;
+	run->for_s = po->for_seen ? po->for_s : 0;
+	run->t0 = util_now_mono();
+	run->p.t0 = run->t0;
+	g->grace_s = po->grace_s;
+	g->poll_s = 0.1;   /* ten readings a second: the memory rule wants several a third */
+	g->no_ledger = true;   /* the probe's record is the probes table, not a run */
+	g->log_dir = po->log_dir;
+	g->progress_file = po->progress_file;
+	g->lim.price_per_hour = po->price_seen ? po->price.amount : 0;
+	snprintf(g->currency, sizeof(g->currency), "%s", cur);
+	g->action.timeout_s = 30;
+	g->cmd = cmd;
+	g->hook_ctx = run;
+	g->on_line = on_line;
+	g->on_progress = po->progress_file ? on_progress : NULL;
+	g->on_sample = on_sample;
+	g->should_stop = should_stop;
+	g->status = status_line;
+	g->cmd_out_to_stderr = po->json;
+	status = guard_run(g);
+	unsetenv("GPURENT_PROBE_TORCH_FILE");
+	read_torch_file(torch_path, &rp->torch_alloc, &rp->torch_reserved);
+	unlink(torch_path);
+	return status;
+}
+
+/* The estimate of workload w (model arch) on gpu, what the run is
+ * measured against, into in: true, or false with a warning. */
+static bool estimate_inputs(const struct workload *w, const struct model_spec *arch, const struct gpu_spec *gpu,
+			    struct probe_inputs *in)
+{
+	struct estimate e;
+	char err[512];
+
+	if (estimate_run(w, arch, gpu, &e, err, sizeof(err))) {
+		msg_warn(_("no estimate to measure against: %s"), err);
+		return false;
+	}
+	in->units_are_samples = e.work_is_samples;
+	in->gpus = w->gpus > 0 ? w->gpus : 1;
+	in->units_per_step = (double)(w->micro_batch > 0 ? w->micro_batch : 1) *
+			     (double)(w->grad_accum > 0 ? w->grad_accum : 1) * (double)in->gpus *
+			     (e.work_is_samples ? 1.0 : (double)(w->seq > 0 ? w->seq : 1));
+	in->flops_per_unit = e.flops_per_unit;
+	in->peak_flops = e.peak_flops;
+	in->work = e.work;
+	in->est_mem = e.mem.total;
+	in->est_step_s = e.have_time && e.steps > 0 ? e.wall_seconds / e.steps : 0;
+	return true;
+}
+
 /* ---- the options ---- */
 
 int cmd_probe(int argc, char **argv)
@@ -498,12 +563,11 @@ int cmd_probe(int argc, char **argv)
 	struct model_db mdb = {0};
 	struct model_spec arch;
 	const struct gpu_spec *wgpu = NULL, *ngpu = NULL, *gpu;
-	struct estimate e;
 	struct probe_inputs in = {0};
 	struct probe_result res;
 	struct report rp = {0};
 	const char *file = NULL;
-	char err[512], torch_path[4096], gname[96], cur[8] = "USD";
+	char err[512], gname[96], cur[8] = "USD";
 	uint64_t gmem = 0;
 	bool wl_given = false, have_est = false, data_loaded = false;
 	int rc, bad, dd = -1, status;
@@ -563,35 +627,7 @@ int cmd_probe(int argc, char **argv)
 	}
 
 	/* the run */
-	snprintf(torch_path, sizeof(torch_path), "%s/gpurent-probe-%ld.torch",
-		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-	unlink(torch_path);
-	setenv("GPURENT_PROBE_TORCH_FILE", torch_path, 1);
-	run.steps_wanted = po.steps;
-	run.warmup = po.warmup_seen ? po.warmup : -1;
-	run.for_s = po.for_seen ? po.for_s : 0;
-	run.t0 = util_now_mono();
-	run.p.t0 = run.t0;
-	g.grace_s = po.grace_s;
-	g.poll_s = 0.1;   /* ten readings a second: the memory rule wants several a third */
-	g.no_ledger = true;   /* the probe's record is the probes table, not a run */
-	g.log_dir = po.log_dir;
-	g.progress_file = po.progress_file;
-	g.lim.price_per_hour = po.price_seen ? po.price.amount : 0;
-	snprintf(g.currency, sizeof(g.currency), "%s", cur);
-	g.action.timeout_s = 30;
-	g.cmd = argv + dd + 1;
-	g.hook_ctx = &run;
-	g.on_line = on_line;
-	g.on_progress = po.progress_file ? on_progress : NULL;
-	g.on_sample = on_sample;
-	g.should_stop = should_stop;
-	g.status = status_line;
-	g.cmd_out_to_stderr = po.json;
-	status = guard_run(&g);
-	unsetenv("GPURENT_PROBE_TORCH_FILE");
-	read_torch_file(torch_path, &rp.torch_alloc, &rp.torch_reserved);
-	unlink(torch_path);
+	status = run_guarded(&po, &run, cur, argv + dd + 1, &g, &rp);
 
 	/* what it is measured against */
 	if (nvml_gpu(gname, sizeof(gname), &gmem))
@@ -600,21 +636,8 @@ int cmd_probe(int argc, char **argv)
 	in.warmup = run.warmup;
 	in.price_per_hour = g.lim.price_per_hour;
 	in.nominal_mem = ngpu ? ngpu->memory_bytes : wgpu ? wgpu->memory_bytes : 0;
-	if (wl_given && !estimate_run(&w, &arch, gpu, &e, err, sizeof(err))) {
-		have_est = true;
-		in.units_are_samples = e.work_is_samples;
-		in.gpus = w.gpus > 0 ? w.gpus : 1;
-		in.units_per_step = (double)(w.micro_batch > 0 ? w.micro_batch : 1) *
-				    (double)(w.grad_accum > 0 ? w.grad_accum : 1) * (double)in.gpus *
-				    (e.work_is_samples ? 1.0 : (double)(w.seq > 0 ? w.seq : 1));
-		in.flops_per_unit = e.flops_per_unit;
-		in.peak_flops = e.peak_flops;
-		in.work = e.work;
-		in.est_mem = e.mem.total;
-		in.est_step_s = e.have_time && e.steps > 0 ? e.wall_seconds / e.steps : 0;
-	} else if (wl_given) {
-		msg_warn(_("no estimate to measure against: %s"), err);
-	}
+	if (wl_given)
+		have_est = estimate_inputs(&w, &arch, gpu, &in);
 	probe_finish(&run.p, &in, &res);
 
 	if (!po.no_ledger)

@@ -403,30 +403,40 @@ static void add_name(char *dst, size_t n, const char *name)
 		snprintf(dst + len, n - len, "%s...", len ? ", " : "");
 }
 
-int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *runs,
-	       size_t nruns, const struct audit_opts *o, struct audit_result *out,
-	       char *err, size_t errlen)
-{
-	struct ctx c = {.r = out};
-	double from = o->from, to = o->to, last_gpu = -INFINITY;
-	double ip_after = 0, storage_after = 0;
-	size_t ip_lines = 0, runs_in_period = 0;
-	struct audit_finding *f;
-	struct match mt = {.runs = runs, .nruns = nruns, .items = items};
-	double *iv = NULL;
+/* One audit under way: the bill, the runs, the period and what the split
+ * found, shared by the finding kinds below. */
+struct pass {
+	const struct bill_item *items;
+	size_t n;
+	const struct audit_run *runs;
+	size_t nruns;
+	const struct audit_opts *o;
+	struct audit_result *out;
+	struct ctx *c;
+	struct match *mt;
+	double *iv;             /* 2 * nruns, used_by_runs()'s */
+	double from, to;        /* the period */
+	double last_gpu;        /* the end of the last GPU line, over the whole bill */
+	size_t runs_in_period;
+};
 
-	memset(out, 0, sizeof(*out));
-	if ((n && (!(mt.owned = calloc(n, sizeof(*mt.owned))) || !(mt.assign = calloc(n, sizeof(*mt.assign))))) ||
-	    (nruns && (!(mt.carried = calloc(nruns, sizeof(*mt.carried))) ||
-		       !(mt.bound = calloc(nruns, sizeof(*mt.bound))) ||
-		       !(iv = calloc(2 * nruns, sizeof(*iv))))))
-		goto out_nomem;
-	snprintf(out->currency, sizeof(out->currency), "%s", o->currency ? o->currency : "");
-	/* the period: as given, else the span of the bill's lines in this currency */
+/* Line i of the bill, in the audit's currency, with a share of the period > 0 */
+static bool in_period(const struct pass *p, size_t i)
+{
+	return !strcmp(p->items[i].currency, p->out->currency) && share(&p->items[i], p->from, p->to) > 0;
+}
+
+/* The period: as given, else the span of the bill's lines in the audit's
+ * currency. 0, or -1 when it ends before it starts. */
+static int audit_period(struct pass *p)
+{
+	const struct bill_item *items = p->items;
+	double from = p->o->from, to = p->o->to;
+
 	if (isnan(from) || isnan(to)) {
 		double lo = INFINITY, hi = -INFINITY;
-		for (size_t i = 0; i < n; i++) {
-			if (strcmp(items[i].currency, out->currency))
+		for (size_t i = 0; i < p->n; i++) {
+			if (strcmp(items[i].currency, p->out->currency))
 				continue;
 			if (items[i].start < lo)
 				lo = items[i].start;
@@ -441,71 +451,164 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		if (isnan(to))
 			to = isfinite(hi) ? (hi > from ? hi : from + 1) : from + 1;
 	}
-	if (!(to >= from) || !isfinite(from) || !isfinite(to)) {
-		snprintf(err, errlen, _("period: expected its end after its start"));
-		free_match(&mt, iv);
-		free_ctx(&c);
+	if (!(to >= from) || !isfinite(from) || !isfinite(to))
 		return -1;
-	}
-	out->from = from;
-	out->to = to;
-	match_lines(&mt, n, out->currency);
+	p->from = p->out->from = from;
+	p->to = p->out->to = to;
+	return 0;
+}
 
-	/* the split, and the end of the last GPU line */
-	for (size_t i = 0; i < n; i++) {
-		const struct bill_item *it = &items[i];
+/* The split by kind and resource, the end of the last GPU line, the runs
+ * in the period. 0, or -1 out of memory. */
+static int split_lines(struct pass *p)
+{
+	struct audit_result *out = p->out;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct bill_item *it = &p->items[i];
 		struct audit_resource *res;
 		double a;
 		if (strcmp(it->currency, out->currency))
 			continue;
 		/* over the whole bill: the instance's end does not depend on the period */
-		if (it->kind == BILL_GPU && it->end > last_gpu)
-			last_gpu = it->end;
-		if (!(share(it, from, to) > 0))
+		if (it->kind == BILL_GPU && it->end > p->last_gpu)
+			p->last_gpu = it->end;
+		if (!(share(it, p->from, p->to) > 0))
 			continue;
-		a = it->amount * share(it, from, to);
+		a = it->amount * share(it, p->from, p->to);
 		out->lines++;
 		out->by_kind[it->kind] += a;
 		out->total += a;
-		if (!(res = resource_of(&c, it->resource)))
-			goto out_nomem;
+		if (!(res = resource_of(p->c, it->resource)))
+			return -1;
 		res->by_kind[it->kind] += a;
 		res->total += a;
 	}
-	for (size_t k = 0; k < nruns; k++)
-		if (overlaps(&runs[k], from, to))
-			runs_in_period++;
+	for (size_t k = 0; k < p->nruns; k++)
+		if (overlaps(&p->runs[k], p->from, p->to))
+			p->runs_in_period++;
+	return 0;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		const struct bill_item *it = &items[i];
-		double sh, unit_s;
-		if (strcmp(it->currency, out->currency) || !((sh = share(it, from, to)) > 0))
-			continue;
-		/* rounding: a GPU line whose billed time (quantity x unit) exceeds
-		 * its own span, the session it billed */
-		unit_s = bill_unit_seconds(it->unit);
-		if (it->kind == BILL_GPU && unit_s > 0 && it->end > it->start && it->quantity > 0) {
-			double billed = it->quantity * unit_s, used = it->end - it->start;
-			/* a line that sums a day (Azure) or an hour: the time used is
-			 * the ledger's runs inside it, when there are any */
-			if (billed <= used + 0.5 && runs_in_period) {
-				double in_runs = used_by_runs(&mt, i, iv);
-				if (in_runs > 0)
-					used = in_runs;
-			}
-			if (billed > used + 0.5) {
-				if (!(f = add_finding(&c, AUDIT_ROUNDING, it->resource)))
-					goto out_nomem;
-				f->amount += it->amount * sh * (billed - used) / billed;
-				f->billed += billed / 3600.0;
-				f->used += used / 3600.0;
-				f->count++;
-				span(f, it->start, it->end);
-			}
+/* rounding: GPU line i (share sh of the period) whose billed time
+ * (quantity x unit) exceeds its own span, the session it billed. 0, or -1
+ * out of memory. */
+static int find_rounding(struct pass *p, size_t i, double sh)
+{
+	const struct bill_item *it = &p->items[i];
+	double unit_s = bill_unit_seconds(it->unit), billed, used;
+	struct audit_finding *f;
+
+	if (it->kind != BILL_GPU || !(unit_s > 0) || !(it->end > it->start) || !(it->quantity > 0))
+		return 0;
+	billed = it->quantity * unit_s;
+	used = it->end - it->start;
+	/* a line that sums a day (Azure) or an hour: the time used is
+	 * the ledger's runs inside it, when there are any */
+	if (billed <= used + 0.5 && p->runs_in_period) {
+		double in_runs = used_by_runs(p->mt, i, p->iv);
+		if (in_runs > 0)
+			used = in_runs;
+	}
+	if (!(billed > used + 0.5))
+		return 0;
+	if (!(f = add_finding(p->c, AUDIT_ROUNDING, it->resource)))
+		return -1;
+	f->amount += it->amount * sh * (billed - used) / billed;
+	f->billed += billed / 3600.0;
+	f->used += used / 3600.0;
+	f->count++;
+	span(f, it->start, it->end);
+	return 0;
+}
+
+/* unguarded-gpu: GPU line i no run overlaps, once the ledger has runs in
+ * the period. 0, or -1 out of memory. */
+static int find_unguarded(struct pass *p, size_t i, double sh)
+{
+	const struct bill_item *it = &p->items[i];
+	struct audit_finding *f;
+	bool seen = false;
+
+	if (it->kind != BILL_GPU || !p->runs_in_period)
+		return 0;
+	for (size_t k = 0; k < p->nruns && !seen; k++)
+		seen = overlaps(&p->runs[k], it->start, it->end) && may_match(p->mt, k, i);
+	if (seen)
+		return 0;
+	if (!(f = add_finding(p->c, AUDIT_UNGUARDED_GPU, it->resource)))
+		return -1;
+	f->amount += it->amount * sh;
+	f->billed += it->amount * sh;
+	f->count++;
+	span(f, it->start, it->end);
+	return 0;
+}
+
+/* stopped-not-released: IP lines after the last GPU line (ip_after, with
+ * the storage_after beside them) mean a stopped box, named after every
+ * resource it covers, in the bill's order. 0, or -1 out of memory. */
+static int find_stopped(struct pass *p, double ip_after, double storage_after)
+{
+	struct audit_finding *f;
+
+	if (!(f = add_finding(p->c, AUDIT_STOPPED_NOT_RELEASED, "")))
+		return -1;
+	f->amount = ip_after + storage_after;
+	f->billed = ip_after;
+	f->used = storage_after;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct bill_item *it = &p->items[i];
+		if (!strcmp(it->currency, p->out->currency) && it->start >= p->last_gpu &&
+		    (it->kind == BILL_IP || it->kind == BILL_STORAGE) && share(it, p->from, p->to) > 0) {
+			f->count++;
+			span(f, it->start, it->end);
+			add_name(f->resource, sizeof(f->resource), it->resource);
 		}
+	}
+	return 0;
+}
+
+/* storage-outlived: storage lines alone after the last GPU line, a disk
+ * that outlived the box (whole lines only). 0, or -1 out of memory. */
+static int find_storage_outlived(struct pass *p)
+{
+	struct audit_finding *f;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct bill_item *it = &p->items[i];
+		double sh;
+		if (strcmp(it->currency, p->out->currency) || it->kind != BILL_STORAGE ||
+		    it->start < p->last_gpu || !((sh = share(it, p->from, p->to)) > 0))
+			continue;
+		if (!(f = add_finding(p->c, AUDIT_STORAGE_OUTLIVED, it->resource)))
+			return -1;
+		f->amount += it->amount * sh;
+		f->count++;
+		f->used = p->last_gpu;
+		span(f, it->start, it->end);
+	}
+	return 0;
+}
+
+/* The findings of the bill's lines, one by one: rounding and
+ * unguarded-gpu, then what stayed after the last GPU line. 0, or -1 out
+ * of memory. */
+static int find_by_line(struct pass *p)
+{
+	double ip_after = 0, storage_after = 0;
+	size_t ip_lines = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct bill_item *it = &p->items[i];
+		double sh;
+		if (strcmp(it->currency, p->out->currency) || !((sh = share(it, p->from, p->to)) > 0))
+			continue;
+		if (find_rounding(p, i, sh))
+			return -1;
 		/* after the last GPU line: IP lines mean a stopped box, storage
 		 * lines alone a disk that outlived it (whole lines only) */
-		if (isfinite(last_gpu) && it->start >= last_gpu) {
+		if (isfinite(p->last_gpu) && it->start >= p->last_gpu) {
 			if (it->kind == BILL_IP) {
 				ip_after += it->amount * sh;
 				ip_lines++;
@@ -513,80 +616,56 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 				storage_after += it->amount * sh;
 			}
 		}
-		/* GPU lines no run overlaps, once the ledger has runs in the period */
-		if (it->kind == BILL_GPU && runs_in_period) {
-			bool seen = false;
-			for (size_t k = 0; k < nruns && !seen; k++)
-				seen = overlaps(&runs[k], it->start, it->end) && may_match(&mt, k, i);
-			if (!seen) {
-				if (!(f = add_finding(&c, AUDIT_UNGUARDED_GPU, it->resource)))
-					goto out_nomem;
-				f->amount += it->amount * sh;
-				f->billed += it->amount * sh;
-				f->count++;
-				span(f, it->start, it->end);
-			}
-		}
+		if (find_unguarded(p, i, sh))
+			return -1;
 	}
-	if (ip_lines) {
-		/* named after every resource it covers, in the bill's order */
-		if (!(f = add_finding(&c, AUDIT_STOPPED_NOT_RELEASED, "")))
-			goto out_nomem;
-		f->amount = ip_after + storage_after;
-		f->billed = ip_after;
-		f->used = storage_after;
-		for (size_t i = 0; i < n; i++) {
-			const struct bill_item *it = &items[i];
-			if (!strcmp(it->currency, out->currency) && it->start >= last_gpu &&
-			    (it->kind == BILL_IP || it->kind == BILL_STORAGE) && share(it, from, to) > 0) {
-				f->count++;
-				span(f, it->start, it->end);
-				add_name(f->resource, sizeof(f->resource), it->resource);
-			}
-		}
-	} else if (storage_after > 0) {
-		for (size_t i = 0; i < n; i++) {
-			const struct bill_item *it = &items[i];
-			double sh;
-			if (strcmp(it->currency, out->currency) || it->kind != BILL_STORAGE ||
-			    it->start < last_gpu || !((sh = share(it, from, to)) > 0))
-				continue;
-			if (!(f = add_finding(&c, AUDIT_STORAGE_OUTLIVED, it->resource)))
-				goto out_nomem;
-			f->amount += it->amount * sh;
+	if (ip_lines)
+		return find_stopped(p, ip_after, storage_after);
+	if (storage_after > 0)
+		return find_storage_outlived(p);
+	return 0;
+}
+
+/* egress-over-gpu: egress above the GPU time it served. 0, or -1 out of memory. */
+static int find_egress(struct pass *p)
+{
+	struct audit_result *out = p->out;
+	struct audit_finding *f;
+
+	if (!(out->by_kind[BILL_EGRESS] > out->by_kind[BILL_GPU] && out->by_kind[BILL_EGRESS] > 0))
+		return 0;
+	if (!(f = add_finding(p->c, AUDIT_EGRESS_OVER_GPU, "")))
+		return -1;
+	f->amount = out->by_kind[BILL_EGRESS] - out->by_kind[BILL_GPU];
+	f->billed = out->by_kind[BILL_EGRESS];
+	f->used = out->by_kind[BILL_GPU];
+	for (size_t i = 0; i < p->n; i++)
+		if (in_period(p, i) && p->items[i].kind == BILL_EGRESS) {
 			f->count++;
-			f->used = last_gpu;
-			span(f, it->start, it->end);
+			span(f, p->items[i].start, p->items[i].end);
 		}
-	}
-	/* egress above the GPU time it served */
-	if (out->by_kind[BILL_EGRESS] > out->by_kind[BILL_GPU] && out->by_kind[BILL_EGRESS] > 0) {
-		if (!(f = add_finding(&c, AUDIT_EGRESS_OVER_GPU, "")))
-			goto out_nomem;
-		f->amount = out->by_kind[BILL_EGRESS] - out->by_kind[BILL_GPU];
-		f->billed = out->by_kind[BILL_EGRESS];
-		f->used = out->by_kind[BILL_GPU];
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(items[i].currency, out->currency) && items[i].kind == BILL_EGRESS &&
-			    share(&items[i], from, to) > 0) {
-				f->count++;
-				span(f, items[i].start, items[i].end);
-			}
-	}
-	/* runs whose ledger cost differs from the GPU lines over their time */
-	for (size_t k = 0; k < nruns; k++) {
-		const struct audit_run *ru = &runs[k];
+	return 0;
+}
+
+/* run-cost-mismatch: runs whose ledger cost differs from the GPU lines
+ * over their time. 0, or -1 out of memory. */
+static int find_run_costs(struct pass *p)
+{
+	struct audit_finding *f;
+
+	for (size_t k = 0; k < p->nruns; k++) {
+		const struct audit_run *ru = &p->runs[k];
 		double billed = 0, diff;
 		size_t lines = 0;
 		char name[32];
-		if (isnan(ru->cost) || isnan(ru->end) || strcmp(ru->currency, out->currency) ||
-		    !overlaps(ru, from, to))
+		if (isnan(ru->cost) || isnan(ru->end) || strcmp(ru->currency, p->out->currency) ||
+		    !overlaps(ru, p->from, p->to))
 			continue;
-		for (size_t i = 0; i < n; i++) {
-			const struct bill_item *it = &items[i];
+		for (size_t i = 0; i < p->n; i++) {
+			const struct bill_item *it = &p->items[i];
 			double sh;
 			/* the lines given to this run (one run a line, match_lines()) */
-			if (mt.assign[i] != k)
+			if (p->mt->assign[i] != k)
 				continue;
 			/* only lines inside the run's time: a daily line is not one run's */
 			if (it->start >= ru->start - 1 && it->end <= ru->end + 1 &&
@@ -600,62 +679,89 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		if (!lines || fabs(diff) <= 0.01 || fabs(diff) <= 0.01 * fabs(ru->cost))
 			continue;
 		snprintf(name, sizeof(name), "run %lld", (long long)ru->id);
-		if (!(f = add_finding(&c, AUDIT_RUN_COST_MISMATCH, name)))
-			goto out_nomem;
+		if (!(f = add_finding(p->c, AUDIT_RUN_COST_MISMATCH, name)))
+			return -1;
 		f->amount = fabs(diff);
 		f->billed = billed;
 		f->used = ru->cost;
 		f->count = lines;
 		span(f, ru->start, ru->end);
 	}
-	/* the budget: spend after it was used up, and the day it runs out at
-	 * the period's mean rate */
-	if (isfinite(o->budget) && out->total > 0) {
-		double cum = 0, cross = NAN, rate, runout;
-		size_t *order = NULL, m = 0;
-		if (n && !(order = malloc(n * sizeof(*order))))
-			goto out_nomem;
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(items[i].currency, out->currency) && share(&items[i], from, to) > 0)
-				order[m++] = i;
-		/* by start, then position: a bill newest first was quadratic in an insertion sort */
-		sort_items = items;
-		if (m)
-			qsort(order, m, sizeof(*order), by_item_start);
-		for (size_t i = 0; i < m && isnan(cross); i++) {
-			cum += items[order[i]].amount * share(&items[order[i]], from, to);
-			if (cum > o->budget)
-				cross = items[order[i]].start;
-		}
-		free(order);
-		if (!isnan(cross)) {
-			if (!(f = add_finding(&c, AUDIT_OVER_BUDGET, "")))
-				goto out_nomem;
-			f->amount = out->total - o->budget;
-			f->billed = out->total;
-			f->used = o->budget;
-			f->from = cross;
-			f->to = to;
-			f->count = 1;
-		}
-		rate = out->total / (to - from);
-		if (!(f = add_finding(&c, AUDIT_BALANCE_RUNOUT, "")))
-			goto out_nomem;
-		f->amount = 0;
-		f->billed = out->total;
-		f->used = o->budget;
-		/* bounded: a balance that lasts past AUDIT_RUNOUT_MAX_S (or a rate
-		 * too small to divide by) has count 0 and that day */
-		runout = o->budget / rate;
-		if (isfinite(runout) && runout <= AUDIT_RUNOUT_MAX_S) {
-			f->from = f->to = from + (runout > 0 ? runout : 0);
-			f->count = 1;
-		} else {
-			f->from = f->to = from + AUDIT_RUNOUT_MAX_S;
-			f->count = 0;
-		}
+	return 0;
+}
+
+/* over-budget: spend after the budget was used up (the start of the line
+ * that crossed it; NAN none). 0, or -1 out of memory. */
+static int budget_crossed(const struct pass *p, double *cross)
+{
+	const struct bill_item *items = p->items;
+	double cum = 0;
+	size_t *order = NULL, m = 0;
+
+	*cross = NAN;
+	if (p->n && !(order = malloc(p->n * sizeof(*order))))
+		return -1;
+	for (size_t i = 0; i < p->n; i++)
+		if (in_period(p, i))
+			order[m++] = i;
+	/* by start, then position: a bill newest first was quadratic in an insertion sort */
+	sort_items = items;
+	if (m)
+		qsort(order, m, sizeof(*order), by_item_start);
+	for (size_t i = 0; i < m && isnan(*cross); i++) {
+		cum += items[order[i]].amount * share(&items[order[i]], p->from, p->to);
+		if (cum > p->o->budget)
+			*cross = items[order[i]].start;
 	}
-	/* credits (negative lines) can leave nothing at stake: no finding then */
+	free(order);
+	return 0;
+}
+
+/* The budget: over-budget, and balance-runout, the day it runs out at the
+ * period's mean rate. 0, or -1 out of memory. */
+static int find_budget(struct pass *p)
+{
+	const struct audit_result *out = p->out;
+	double budget = p->o->budget, cross, rate, runout;
+	struct audit_finding *f;
+
+	if (!isfinite(budget) || !(out->total > 0))
+		return 0;
+	if (budget_crossed(p, &cross))
+		return -1;
+	if (!isnan(cross)) {
+		if (!(f = add_finding(p->c, AUDIT_OVER_BUDGET, "")))
+			return -1;
+		f->amount = out->total - budget;
+		f->billed = out->total;
+		f->used = budget;
+		f->from = cross;
+		f->to = p->to;
+		f->count = 1;
+	}
+	rate = out->total / (p->to - p->from);
+	if (!(f = add_finding(p->c, AUDIT_BALANCE_RUNOUT, "")))
+		return -1;
+	f->amount = 0;
+	f->billed = out->total;
+	f->used = budget;
+	/* bounded: a balance that lasts past AUDIT_RUNOUT_MAX_S (or a rate
+	 * too small to divide by) has count 0 and that day */
+	runout = budget / rate;
+	if (isfinite(runout) && runout <= AUDIT_RUNOUT_MAX_S) {
+		f->from = f->to = p->from + (runout > 0 ? runout : 0);
+		f->count = 1;
+	} else {
+		f->from = f->to = p->from + AUDIT_RUNOUT_MAX_S;
+		f->count = 0;
+	}
+	return 0;
+}
+
+/* Credits (negative lines) can leave nothing at stake: no finding then;
+ * the findings by amount, the resources by total. */
+static void drop_and_sort(struct audit_result *out)
+{
 	for (size_t i = 0, k = 0, n0 = out->nf; i < n0; i++) {
 		if (out->f[i].amount > 0 || out->f[i].code == AUDIT_BALANCE_RUNOUT)
 			out->f[k++] = out->f[i];
@@ -666,12 +772,40 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		qsort(out->f, out->nf, sizeof(*out->f), by_amount);
 	if (out->nres)
 		qsort(out->res, out->nres, sizeof(*out->res), by_total);
-	free_match(&mt, iv);
+}
+
+int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *runs,
+	       size_t nruns, const struct audit_opts *o, struct audit_result *out,
+	       char *err, size_t errlen)
+{
+	struct ctx c = {.r = out};
+	struct match mt = {.runs = runs, .nruns = nruns, .items = items};
+	struct pass p = {.items = items, .n = n, .runs = runs, .nruns = nruns, .o = o, .out = out,
+			 .c = &c, .mt = &mt, .last_gpu = -INFINITY};
+
+	memset(out, 0, sizeof(*out));
+	if ((n && (!(mt.owned = calloc(n, sizeof(*mt.owned))) || !(mt.assign = calloc(n, sizeof(*mt.assign))))) ||
+	    (nruns && (!(mt.carried = calloc(nruns, sizeof(*mt.carried))) ||
+		       !(mt.bound = calloc(nruns, sizeof(*mt.bound))) ||
+		       !(p.iv = calloc(2 * nruns, sizeof(*p.iv))))))
+		goto out_nomem;
+	snprintf(out->currency, sizeof(out->currency), "%s", o->currency ? o->currency : "");
+	if (audit_period(&p)) {
+		snprintf(err, errlen, _("period: expected its end after its start"));
+		free_match(&mt, p.iv);
+		free_ctx(&c);
+		return -1;
+	}
+	match_lines(&mt, n, out->currency);
+	if (split_lines(&p) || find_by_line(&p) || find_egress(&p) || find_run_costs(&p) || find_budget(&p))
+		goto out_nomem;
+	drop_and_sort(out);
+	free_match(&mt, p.iv);
 	free_ctx(&c);
 	return 0;
 out_nomem:
 	snprintf(err, errlen, _("out of memory"));
-	free_match(&mt, iv);
+	free_match(&mt, p.iv);
 	free_ctx(&c);
 	audit_result_free(out);
 	return -1;

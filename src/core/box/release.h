@@ -5,7 +5,7 @@
  * what `gpurent release` deletes, by category and in order, with the
  * user's --keep paths left out; which platform actions release and which
  * only stop; what a stopped instance keeps billing per day. The deletion
- * itself is src/os/shred.c's, the steps src/cmd/box/cmd_release.c's.
+ * itself is src/os/shred.c's, the steps src/cmd/box/cmd_release_run.c's.
  */
 #ifndef GPURENT_RELEASE_H
 #define GPURENT_RELEASE_H

@@ -121,172 +121,210 @@ static int gcp_host_row(struct loader *ld, const struct csv_field *f, int nf, co
 	return gcp_add_host(ld, &hst);
 }
 
+/* The row's prices into o (zeroed): on-demand, and spot, *v as stated;
+ * *spot_kind 0 a spot price kept, 1 a placeholder, 2 at or above
+ * on-demand, SPOT_ONLY_CODE a spot-only offer. false, or true when the
+ * row is done with (a bad price said, or counted as missing one). */
+static bool sky_prices(struct loader *ld, const struct pending *pr, const int *col, struct offer *o,
+		       double *v, int *spot_kind)
+{
+	const struct csv_field *f = pr->f, *fp = &f[col[SK_PRICE]];
+	int nf = pr->nf;
+	bool has_spot;
+
+	if (fp->len && (catalog_parse_number(fp->p, fp->len, &o->price) || !price_ok(o->price))) {
+		bad(ld, (uint32_t)pr->line, "Price", _("expected a price from 0 to 1e6 USD per hour"), fp);
+		return true;
+	}
+	has_spot = col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len;
+	if (has_spot) {
+		const struct csv_field *fs = &f[col[SK_SPOT]];
+		if (catalog_parse_number(fs->p, fs->len, v) || *v < 0) {
+			bad(ld, (uint32_t)pr->line, "SpotPrice", _("expected a price >= 0 in USD per hour"), fs);
+			return true;
+		}
+		if (*v > 0 && *v < CAT_MIN_PRICE)
+			*v = 0;   /* a sub-micro-dollar spot price is a placeholder too */
+	}
+	if (o->price == 0) {
+		/* no on-demand price: a spot-only offer when a real spot
+		 * price is stated (verda, spheron), else skipped; GCP's GPU
+		 * rows are priced with their host, which needs on-demand */
+		if (ld->gcp || !has_spot || !(*v >= CAT_MIN_PRICE && *v < 1e5)) {
+			if (seen_hash(ld, pr->h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
+				ld->rep->duplicates++;
+			else
+				ld->rep->missing_price++;
+			return true;
+		}
+		o->spot_only = true;
+		o->spot_price = *v;
+		*spot_kind = SPOT_ONLY_CODE;
+	} else if (has_spot) {
+		*spot_kind = *v == 0 || *v >= 1e5 || *v > 100 * o->price ? 1 : *v >= o->price ? 2 : 0;
+		if (!*spot_kind)
+			o->spot_price = *v;
+	}
+	return false;
+}
+
+/* The row's GpuInfo SizeInMiB (*size_mib), vCPUs and MemoryGiB (into o).
+ * false, or true when one is bad (said). */
+static bool sky_sizes(struct loader *ld, const struct pending *pr, const int *col, struct offer *o,
+		      double *size_mib)
+{
+	const struct csv_field *f = pr->f;
+	int nf = pr->nf;
+
+	if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf) {
+		*size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
+		if (!(*size_mib >= 0) || *size_mib > CAT_MAX_GPU_MIB) {
+			bad(ld, (uint32_t)pr->line, "GpuInfo",
+			    _("expected SizeInMiB from 0 to 1e9"), &f[col[SK_GPUINFO]]);
+			return true;
+		}
+	}
+	if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf && f[col[SK_VCPU]].len &&
+	    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &o->vcpus) ||
+	     !(o->vcpus >= CAT_MIN_VCPUS) || o->vcpus > CAT_MAX_VCPUS)) {
+		bad(ld, (uint32_t)pr->line, "vCPUs", _("expected a number from 0.001 to 1e5"), &f[col[SK_VCPU]]);
+		return true;
+	}
+	if (col[SK_MEM] >= 0 && col[SK_MEM] < nf && f[col[SK_MEM]].len &&
+	    (catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o->ram_gib) ||
+	     !(o->ram_gib >= CAT_MIN_RAM_GIB) || o->ram_gib > CAT_MAX_RAM_GIB)) {
+		bad(ld, (uint32_t)pr->line, "MemoryGiB", _("expected a number from 0.001 to 1e7"), &f[col[SK_MEM]]);
+		return true;
+	}
+	return false;
+}
+
+/* A loaded row's counts in the report: its spot price (spot_kind, v as
+ * stated), its memory (mem_case), an unknown GPU (fa as written); and
+ * o's memory from its spec. A GCP GPU row (gcp_gpu) is counted once joined. */
+static void sky_count(struct loader *ld, struct offer *o, const struct csv_field *fa, int spot_kind,
+		      int mem_case, bool gcp_gpu, double v)
+{
+	if (spot_kind == 1)
+		ld->rep->spot_placeholder++;
+	else if (spot_kind == 2)
+		spot_at_or_above(ld, o, v);
+	else if (spot_kind == SPOT_ONLY_CODE)
+		ld->rep->spot_only++;
+	if (mem_case == 1 && !gcp_gpu)
+		ld->rep->mem_total_fixed++;
+	else if (mem_case == 2 && !gcp_gpu)
+		ld->rep->mem_from_spec++;
+	if (o->gpu) {
+		/* matched to a spec: its nominal memory, as the estimate's tiers use */
+		o->gpu_mem = o->gpu->memory_bytes;
+	} else if (!gcp_gpu) {   /* a joined row is noted once it is an offer */
+		note_unknown(ld, fa);
+	}
+}
+
+/* What names offer o and where it is: its provider prov, instance, region
+ * and zone as the catalog states them (a task's infra matches each whole;
+ * the GCP join matches on the zone), the GPU as written (fa), supply and
+ * the row it came from. */
+static void sky_place(struct loader *ld, const struct pending *pr, const int *col, const struct csv_field *fa,
+		      const char *prov, enum supply_type supply, struct offer *o)
+{
+	const struct csv_field *f = pr->f;
+	int nf = pr->nf;
+
+	o->fp = pr->h;
+	o->provider.p = prov;
+	o->provider.len = (uint32_t)strlen(prov);
+	if (col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf)
+		o->instance = str_of(ld, &f[col[SK_INSTANCE]]);
+	if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len)
+		o->zone = str_of(ld, &f[col[SK_ZONE]]);
+	if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
+		o->region = str_of(ld, &f[col[SK_REGION]]);
+	if (!o->region.len)
+		o->region = o->zone;
+	o->gpu_name = str_of(ld, fa);
+	o->supply = supply;
+	o->billing = o->provider;
+	o->file = ld->file_index;
+	o->line = (uint32_t)pr->line;
+}
+
 /* One SkyPilot row, already split and fingerprinted. 0, or -1 out of memory. */
 static int sky_row(struct loader *ld, const struct pending *pr, const int *col, const char *prov,
 		   enum supply_type supply)
 {
-	const struct csv_field *f = pr->f;
+	const struct csv_field *f = pr->f, *fa;
 	int nf = pr->nf;
 	size_t rec_line = pr->line;
 	uint64_t h = pr->h;
 	struct offer o;
-	double count = 0, size_mib = 0, v = 0;
+	double count = 0, size_mib = 0, v = 0, raw_spot = 0;
 	int mem_case, spot_kind = 0, gcp_kind = 0;
-	bool ambiguous, gcp_gpu = false, has_spot;
-	double raw_spot = 0;
-	const struct csv_field *fa, *fp;
+	bool ambiguous, gcp_gpu = false;
 
-	do {
-		if (!h) {
-			char what[64];
-			snprintf(what, sizeof(what), _("expected the header's fields, got %d"), nf);
-			bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
-			break;
-		}
-		fa = &f[col[SK_ACCEL]];
-		if (fa->len && (catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count) ||
-				count < 0 || (count > 0 && count < CAT_MIN_GPUS) || count > CAT_MAX_GPUS)) {
-			bad(ld, (uint32_t)rec_line, "AcceleratorCount",
-			    _("expected a number from 0.001 to 1024 (0 for none)"), &f[col[SK_COUNT]]);
-			break;
-		}
-		if (!fa->len || count <= 0) {
-			if (seen_hash(ld, h, ROW_CODE(ROW_CPU, 0, 0, 0))) {
-				ld->rep->duplicates++;
-				break;
-			}
-			ld->rep->cpu_only++;
-			if (ld->gcp && gcp_host_row(ld, f, nf, col))
-				return -1;
-			break;
-		}
-		fp = &f[col[SK_PRICE]];
-		memset(&o, 0, sizeof(o));
-		if (fp->len && (catalog_parse_number(fp->p, fp->len, &o.price) || !price_ok(o.price))) {
-			bad(ld, (uint32_t)rec_line, "Price", _("expected a price from 0 to 1e6 USD per hour"), fp);
-			break;
-		}
-		has_spot = col[SK_SPOT] >= 0 && col[SK_SPOT] < nf && f[col[SK_SPOT]].len;
-		if (has_spot) {
-			const struct csv_field *fs = &f[col[SK_SPOT]];
-			if (catalog_parse_number(fs->p, fs->len, &v) || v < 0) {
-				bad(ld, (uint32_t)rec_line, "SpotPrice", _("expected a price >= 0 in USD per hour"), fs);
-				break;
-			}
-			if (v > 0 && v < CAT_MIN_PRICE)
-				v = 0;   /* a sub-micro-dollar spot price is a placeholder too */
-		}
-		if (o.price == 0) {
-			/* no on-demand price: a spot-only offer when a real spot
-			 * price is stated (verda, spheron), else skipped; GCP's GPU
-			 * rows are priced with their host, which needs on-demand */
-			if (ld->gcp || !has_spot || !(v >= CAT_MIN_PRICE && v < 1e5)) {
-				if (seen_hash(ld, h, ROW_CODE(ROW_NOPRICE, 0, 0, 0)))
-					ld->rep->duplicates++;
-				else
-					ld->rep->missing_price++;
-				break;
-			}
-			o.spot_only = true;
-			o.spot_price = v;
-			spot_kind = SPOT_ONLY_CODE;
-		} else if (has_spot) {
-			spot_kind = v == 0 || v >= 1e5 || v > 100 * o.price ? 1 : v >= o.price ? 2 : 0;
-			if (!spot_kind)
-				o.spot_price = v;
-		}
-		/* GCP: a GPU row alone (no InstanceType) waits for its host VM;
-		 * TPU rows are not GPUs and stay as they are */
-		gcp_gpu = ld->gcp && (col[SK_INSTANCE] < 0 || col[SK_INSTANCE] >= nf || !f[col[SK_INSTANCE]].len) &&
-			  !(fa->len > 4 && !memcmp(fa->p, "tpu-", 4));
-		if (gcp_gpu) {
-			raw_spot = spot_kind != 1 ? v : 0;
-			gcp_kind = spot_kind == 1;
-			spot_kind = 0;   /* decided on the joined prices */
-			o.spot_price = 0;
-		}
-		if (col[SK_GPUINFO] >= 0 && col[SK_GPUINFO] < nf) {
-			size_mib = gpuinfo_number(&f[col[SK_GPUINFO]], "SizeInMiB");
-			if (!(size_mib >= 0) || size_mib > CAT_MAX_GPU_MIB) {
-				bad(ld, (uint32_t)rec_line, "GpuInfo",
-				    _("expected SizeInMiB from 0 to 1e9"), &f[col[SK_GPUINFO]]);
-				break;
-			}
-		}
-		if (col[SK_VCPU] >= 0 && col[SK_VCPU] < nf && f[col[SK_VCPU]].len &&
-		    (catalog_parse_number(f[col[SK_VCPU]].p, f[col[SK_VCPU]].len, &o.vcpus) ||
-		     !(o.vcpus >= CAT_MIN_VCPUS) || o.vcpus > CAT_MAX_VCPUS)) {
-			bad(ld, (uint32_t)rec_line, "vCPUs", _("expected a number from 0.001 to 1e5"), &f[col[SK_VCPU]]);
-			break;
-		}
-		if (col[SK_MEM] >= 0 && col[SK_MEM] < nf && f[col[SK_MEM]].len &&
-		    (catalog_parse_number(f[col[SK_MEM]].p, f[col[SK_MEM]].len, &o.ram_gib) ||
-		     !(o.ram_gib >= CAT_MIN_RAM_GIB) || o.ram_gib > CAT_MAX_RAM_GIB)) {
-			bad(ld, (uint32_t)rec_line, "MemoryGiB", _("expected a number from 0.001 to 1e7"), &f[col[SK_MEM]]);
-			break;
-		}
-		o.gpus = count;
-		o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, 0, &mem_case, &ambiguous);
-		if (ambiguous && col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf) {
-			int hint = instance_hint(&f[col[SK_INSTANCE]]);
-			if (hint)
-				o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, hint, &mem_case, &ambiguous);
-		}
-		if (!o.gpu) {
-			/* no specs: the memory the catalog states, per GPU */
-			bool divided;
-			o.gpu_mem = catalog_gpuinfo_per_gpu(prov, size_mib, count, &divided) * 1048576.0;
-			if (divided)
-				mem_case = 1;
-		}
-		if (seen_hash(ld, h, ROW_CODE(ROW_LOADED, spot_kind, mem_case, !o.gpu))) {
+	if (!h) {
+		char what[64];
+		snprintf(what, sizeof(what), _("expected the header's fields, got %d"), nf);
+		bad(ld, (uint32_t)rec_line, "(row)", what, NULL);
+		return 0;
+	}
+	fa = &f[col[SK_ACCEL]];
+	if (fa->len && (catalog_parse_number(f[col[SK_COUNT]].p, f[col[SK_COUNT]].len, &count) ||
+			count < 0 || (count > 0 && count < CAT_MIN_GPUS) || count > CAT_MAX_GPUS)) {
+		bad(ld, (uint32_t)rec_line, "AcceleratorCount",
+		    _("expected a number from 0.001 to 1024 (0 for none)"), &f[col[SK_COUNT]]);
+		return 0;
+	}
+	if (!fa->len || count <= 0) {
+		if (seen_hash(ld, h, ROW_CODE(ROW_CPU, 0, 0, 0))) {
 			ld->rep->duplicates++;
-			break;
+			return 0;
 		}
-		if (spot_kind == 1)
-			ld->rep->spot_placeholder++;
-		else if (spot_kind == 2)
-			spot_at_or_above(ld, &o, v);
-		else if (spot_kind == SPOT_ONLY_CODE)
-			ld->rep->spot_only++;
-		if (mem_case == 1 && !gcp_gpu)
-			ld->rep->mem_total_fixed++;
-		else if (mem_case == 2 && !gcp_gpu)
-			ld->rep->mem_from_spec++;
-		if (o.gpu) {
-			/* matched to a spec: its nominal memory, as the estimate's tiers use */
-			o.gpu_mem = o.gpu->memory_bytes;
-		} else if (!gcp_gpu) {   /* a joined row is noted once it is an offer */
-			note_unknown(ld, fa);
-		}
-		o.fp = h;
-		o.provider.p = prov;
-		o.provider.len = (uint32_t)strlen(prov);
-		if (col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf)
-			o.instance = str_of(ld, &f[col[SK_INSTANCE]]);
-		/* region and zone as the catalog states them (a task's infra
-		 * matches each whole); the GCP join matches on the zone */
-		if (col[SK_ZONE] >= 0 && col[SK_ZONE] < nf && f[col[SK_ZONE]].len)
-			o.zone = str_of(ld, &f[col[SK_ZONE]]);
-		if (col[SK_REGION] >= 0 && col[SK_REGION] < nf)
-			o.region = str_of(ld, &f[col[SK_REGION]]);
-		if (!o.region.len)
-			o.region = o.zone;
-		o.gpu_name = str_of(ld, fa);
-		o.supply = supply;
-		o.billing = o.provider;
-		o.file = ld->file_index;
-		o.line = (uint32_t)rec_line;
-		if (gcp_gpu) {
-			struct gcp_gpu g = {.o = o, .spot = raw_spot, .spot_kind = gcp_kind, .mem_case = mem_case};
-			if (gcp_add_gpu(ld, &g))
-				return -1;
-			break;
-		}
-		if (push(ld, &o))
-			return -1;
-	} while (0);
-	return 0;
+		ld->rep->cpu_only++;
+		return ld->gcp && gcp_host_row(ld, f, nf, col) ? -1 : 0;
+	}
+	memset(&o, 0, sizeof(o));
+	if (sky_prices(ld, pr, col, &o, &v, &spot_kind))
+		return 0;
+	/* GCP: a GPU row alone (no InstanceType) waits for its host VM;
+	 * TPU rows are not GPUs and stay as they are */
+	gcp_gpu = ld->gcp && (col[SK_INSTANCE] < 0 || col[SK_INSTANCE] >= nf || !f[col[SK_INSTANCE]].len) &&
+		  !(fa->len > 4 && !memcmp(fa->p, "tpu-", 4));
+	if (gcp_gpu) {
+		raw_spot = spot_kind != 1 ? v : 0;
+		gcp_kind = spot_kind == 1;
+		spot_kind = 0;   /* decided on the joined prices */
+		o.spot_price = 0;
+	}
+	if (sky_sizes(ld, pr, col, &o, &size_mib))
+		return 0;
+	o.gpus = count;
+	o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, 0, &mem_case, &ambiguous);
+	if (ambiguous && col[SK_INSTANCE] >= 0 && col[SK_INSTANCE] < nf) {
+		int hint = instance_hint(&f[col[SK_INSTANCE]]);
+		if (hint)
+			o.gpu = resolve_gpu(ld, fa->p, fa->len, size_mib, count, hint, &mem_case, &ambiguous);
+	}
+	if (!o.gpu) {
+		/* no specs: the memory the catalog states, per GPU */
+		bool divided;
+		o.gpu_mem = catalog_gpuinfo_per_gpu(prov, size_mib, count, &divided) * 1048576.0;
+		if (divided)
+			mem_case = 1;
+	}
+	if (seen_hash(ld, h, ROW_CODE(ROW_LOADED, spot_kind, mem_case, !o.gpu))) {
+		ld->rep->duplicates++;
+		return 0;
+	}
+	sky_count(ld, &o, fa, spot_kind, mem_case, gcp_gpu, v);
+	sky_place(ld, pr, col, fa, prov, supply, &o);
+	if (gcp_gpu) {
+		struct gcp_gpu g = {.o = o, .spot = raw_spot, .spot_kind = gcp_kind, .mem_case = mem_case};
+		return gcp_add_gpu(ld, &g) ? -1 : 0;
+	}
+	return push(ld, &o) ? -1 : 0;
 }
 
 int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
