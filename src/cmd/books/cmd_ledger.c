@@ -259,27 +259,37 @@ static char *clip(const char *s, size_t w, char *buf, size_t n)
 
 /* ---- ledger list / show / export ---- */
 
-static int ledger_list_cmd(int argc, char **argv)
+/* The options of a listing (--ledger, --limit N, --json) parsed and the
+ * ledger opened in *l: 0, or the exit status. */
+static int listing_open(const char *name, const char *limit_help, int argc, char **argv,
+			long *limit, bool *json, struct ledger **l)
 {
 	const char *path = NULL;
+	int rc;
+	const struct opt opts[] = {
+		LEDGER_OPT(&path),
+		OPT_LONG("limit", limit, 0, 100000000, "N", limit_help),
+		OPT_BOOL("json", json, N_("print JSON")),
+		OPT_TABLE_END,
+	};
+	const struct opt_cmd oc = {.name = name, .usage = ledger_usage, .flags = 0,
+				   .min_operands = 0, .max_operands = 0, .operands = NULL};
+
+	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
+		return rc;
+	return ledgeropt_open(path, l);
+}
+
+static int ledger_list_cmd(int argc, char **argv)
+{
 	struct ledger_entries es;
 	struct ledger *l;
 	bool json = false;
 	char err[1024];
 	long limit = 20;
 	int rc;
-	const struct opt opts[] = {
-		LEDGER_OPT(&path),
-		OPT_LONG("limit", &limit, 0, 100000000, "N", N_("the N most recent runs (0 = all)")),
-		OPT_BOOL("json", &json, N_("print JSON")),
-		OPT_TABLE_END,
-	};
-	const struct opt_cmd oc = {.name = "ledger list", .usage = ledger_usage, .flags = 0,
-				   .min_operands = 0, .max_operands = 0, .operands = NULL};
 
-	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
-		return rc;
-	if ((rc = ledgeropt_open(path, &l)))
+	if ((rc = listing_open("ledger list", N_("the N most recent runs (0 = all)"), argc, argv, &limit, &json, &l)))
 		return rc;
 	if (ledger_list(l, LEDGER_NEWEST_FIRST, (size_t)limit, &es, err, sizeof(err))) {
 		ledger_close(l);
@@ -715,25 +725,14 @@ static void probe_json(struct json *j, const struct ledger_probe *p)
 
 static int ledger_probes_cmd(int argc, char **argv)
 {
-	const char *path = NULL;
 	struct ledger_probe_rows rows;
 	struct ledger *l;
 	bool json = false;
 	char err[1024];
 	long limit = 20;
 	int rc;
-	const struct opt opts[] = {
-		LEDGER_OPT(&path),
-		OPT_LONG("limit", &limit, 0, 100000000, "N", N_("the N most recent probes (0 = all)")),
-		OPT_BOOL("json", &json, N_("print JSON")),
-		OPT_TABLE_END,
-	};
-	const struct opt_cmd oc = {.name = "ledger probes", .usage = ledger_usage, .flags = 0,
-				   .min_operands = 0, .max_operands = 0, .operands = NULL};
 
-	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
-		return rc;
-	if ((rc = ledgeropt_open(path, &l)))
+	if ((rc = listing_open("ledger probes", N_("the N most recent probes (0 = all)"), argc, argv, &limit, &json, &l)))
 		return rc;
 	if (ledger_probe_list(l, (size_t)limit, &rows, err, sizeof(err))) {
 		ledger_close(l);
