@@ -29,10 +29,12 @@ int wlargs_field_error(const char *file, const struct workload *w, int bad, cons
 	if (bad >= 0 && w->line[bad] > 0)
 		return msg_usage("%s:%zu: %s", file, w->line[bad], msg);
 	if (workload_index_set(w, bad)) {
-		/* the message starts with the field: show it as the flag was typed */
+		/* the message starts with the field bad names (workload_resolve()'s
+		 * "FIELD: ..."): that name shown as the flag was typed */
+		const char *name = workload_fields[bad].name;
+		size_t n = strlen(name);
 		char flag[64];
-		size_t n = strcspn(msg, ":");
-		return msg_usage("--%s%s", flag_name(msg, n, flag, sizeof(flag)), msg + n);
+		return msg_usage("--%s%s", flag_name(name, n, flag, sizeof(flag)), msg + n);
 	}
 	if (file)
 		return msg_usage("%s:1: %s", file, msg);

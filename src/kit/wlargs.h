@@ -25,8 +25,9 @@
 int wlargs_parse(const struct opt_cmd *c, const struct opt *own, int argc, char **argv,
 		 struct workload *w, const char **file, const char **task);
 
-/* Report a resolve/estimate error where the field came from (file:line, or
- * the --flag); returns 2. */
+/* Report a resolve/estimate error about field `bad` (its index; -1 none)
+ * where the field came from (file:line, or the --flag); msg starts with the
+ * field's name when bad names one. Returns 2. */
 int wlargs_field_error(const char *file, const struct workload *w, int bad, const char *msg);
 
 /* The workload fields as flags, one line each with help and default

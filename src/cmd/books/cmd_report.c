@@ -22,7 +22,7 @@
 #include "kit/common.h"
 #include "cmd/plan/offers_load.h"
 #include "kit/opt.h"
-#include "cmd/plan/plan_pricer.h"
+#include "cmd/plan/plan_setup.h"
 #include "cmd/books/svg.h"
 #include "kit/wlargs.h"
 #include "base/util.h"
@@ -596,10 +596,10 @@ static void data_free(struct data *d)
 }
 
 /* The workload's plan on the default catalog and its estimate, as plan and
- * estimate compute them. c, mdb and pc stay alive while d->plan is used.
- * 0, or the exit code (message printed). */
+ * estimate compute them (plan_setup.h). c, mdb and ps stay alive while
+ * d->plan is used. 0, or the exit code (message printed). */
 static int load_workload(struct workload *w, const char *file, struct offers_ctx *c,
-			 struct model_db *mdb, struct plan_pricer_ctx *pc, bool *have_pc, struct data *d)
+			 struct model_db *mdb, struct plan_setup *ps, struct data *d)
 {
 	struct workload wd = *w;
 	struct model_spec arch;
@@ -621,16 +621,10 @@ static int load_workload(struct workload *w, const char *file, struct offers_ctx
 		return 0;
 	plan_opts_default(&po);
 	po.top = 1000;   /* every feasible offer (plan --top's bound) */
-	po.reference_gpu = gpu ? gpu : gpu_db_find(&c->gdb, "A100-80GB");
-	if ((rc = plan_pricer_init(pc, c, &po.pricer)))
+	if ((rc = plan_setup_load(ps, c, NULL, 0, &po)))
 		return rc;
-	*have_pc = true;
-	if ((rc = offers_load(c, NULL, 0, NULL, NULL, NULL)))
+	if ((rc = plan_setup_run(c, file, &wd, &arch, gpu, &po, &d->plan)))
 		return rc;
-	if (plan_run(&wd, &arch, &c->set, &po, &d->plan, err, sizeof(err))) {
-		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
-		return wlargs_field_error(file, &wd, workload_field_index(key), err);
-	}
 	d->have_plan = true;
 	return 0;
 }
@@ -643,8 +637,8 @@ int cmd_report(int argc, char **argv)
 	struct ledger *l = NULL;
 	struct offers_ctx oc_offers;
 	struct model_db mdb;
-	struct plan_pricer_ctx pc;
-	bool svg_seen = false, have_wl = false, have_offers = false, have_mdb = false, have_pc = false;
+	struct plan_setup ps = {0};
+	bool svg_seen = false, have_wl = false, have_offers = false, have_mdb = false;
 	char err[1024];
 	int svg_i = 0, rc;
 	FILE *f;
@@ -684,7 +678,7 @@ int cmd_report(int argc, char **argv)
 			goto out_free;
 		}
 		have_mdb = true;
-		if ((rc = load_workload(&w, file, &oc_offers, &mdb, &pc, &have_pc, &d)))
+		if ((rc = load_workload(&w, file, &oc_offers, &mdb, &ps, &d)))
 			goto out_free;
 	}
 	if (ledger_open(path, &l, err, sizeof(err))) {
@@ -720,8 +714,7 @@ int cmd_report(int argc, char **argv)
 out_free:
 	data_free(&d);
 	ledger_close(l);
-	if (have_pc)
-		plan_pricer_free(&pc);
+	plan_setup_free(&ps);
 	if (have_mdb)
 		model_db_free(&mdb);
 	if (have_offers)

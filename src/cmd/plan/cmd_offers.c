@@ -196,6 +196,174 @@ static void csv_text(const struct cat_str *s)
 		out_csv_field(stdout, s->p, s->len);
 }
 
+/* --json: the offers shown and the catalogs read. */
+static void print_json(const struct offers_ctx *c, const struct search *s, const struct offer *res, size_t nres,
+		       const char *cur, double fx, bool trust)
+{
+	struct json j;
+	char g[64];
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "schema", "gpurent.offers/1");
+	json_str(&j, "currency", cur);
+	json_num(&j, "matched", (double)s->matched);
+	json_bool(&j, "trust_catalog", trust);
+	json_arr_begin(&j, "offers");
+	for (size_t i = 0; i < nres; i++) {
+		const struct offer *o = &res[i];
+		char b[512];
+		json_obj_begin(&j, NULL);
+#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).len ? (cs).p : ""), json_str(&j, k, b))
+		JS("provider", o->provider);
+		JS("instance", o->instance);
+		JS("region", o->region);
+		if (o->zone.len)
+			JS("zone", o->zone);
+		json_str(&j, "gpu", gpu_label(o, g, sizeof(g)));
+		json_str(&j, "gpu_spec", o->gpu ? o->gpu->name : "");
+		JS("gpu_catalog_name", o->gpu_name);
+		json_num(&j, "gpus", o->gpus);
+		json_num(&j, "gpu_mem_bytes", o->gpu_mem);
+		json_num(&j, "price_per_gpu_hour", offer_price_per_gpu(o) / fx);
+		json_num(&j, "instance_price_per_hour", o->price / fx);
+		json_num(&j, "spot_price_per_gpu_hour", offer_spot_per_gpu(o) / fx);
+		json_bool(&j, "spot_only", o->spot_only);
+		json_num(&j, "vcpus", o->vcpus);
+		json_num(&j, "ram_gib", o->ram_gib);
+		json_str(&j, "supply", supply_type_name(o->supply));
+		json_bool(&j, "slice", o->is_slice);
+		JS("billing", o->billing);
+		JS("source", o->source);
+		JS("access", o->access);
+		JS("host", o->host);
+		json_str(&j, "suspect", o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "spot_at_or_above" : "");
+		{
+			size_t peers;
+			double ratio = offer_peer_ratio(&c->set, o, &peers);
+			json_num(&j, "peer_ratio", ratio);
+			json_num(&j, "peers", (double)peers);
+			json_bool(&j, "far_below_peers", ratio > 0 && ratio < CATALOG_OUTLIER_RATIO);
+		}
+		json_str(&j, "catalog", c->set.reports[o->file].path);
+		json_int(&j, "line", (long)o->line);
+#undef JS
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_arr_begin(&j, "catalogs");
+	for (size_t i = 0; i < c->set.nreports; i++) {
+		const struct catalog_report *r = &c->set.reports[i];
+		json_obj_begin(&j, NULL);
+		json_str(&j, "path", r->path);
+		json_str(&j, "format", r->format);
+		json_num(&j, "rows", (double)r->rows);
+		json_num(&j, "offers", (double)r->loaded);
+		json_num(&j, "cpu_only", (double)r->cpu_only);
+		json_num(&j, "missing_price", (double)r->missing_price);
+		json_num(&j, "duplicates", (double)r->duplicates);
+		json_num(&j, "bad_rows", (double)r->bad_rows);
+		json_num(&j, "spot_placeholder", (double)r->spot_placeholder);
+		json_num(&j, "spot_above_price", (double)r->spot_above_price);
+		json_num(&j, "unknown_gpu", (double)r->unknown_gpu);
+		json_str(&j, "unknown_gpu_names", r->unknown_names);
+		json_num(&j, "mem_total_fixed", (double)r->mem_total_fixed);
+		json_num(&j, "mem_from_spec", (double)r->mem_from_spec);
+		json_num(&j, "no_host", (double)r->no_host);
+		json_num(&j, "hosts_joined", (double)r->hosts_joined);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_obj_end(&j);
+}
+
+/* --csv: the offers shown, one row each. */
+static void print_csv(const struct offer *res, size_t nres, const char *cur, double fx)
+{
+	char g[64];
+	printf("provider,instance,region,gpu,gpus,gpu_mem_gb,price_per_gpu_hour,spot_price_per_gpu_hour,"
+	       "vcpus,ram_gib,supply,currency,access,host,suspect,peer_ratio\n");
+	for (size_t i = 0; i < nres; i++) {
+		const struct offer *o = &res[i];
+		csv_text(&o->provider);
+		putchar(',');
+		csv_text(&o->instance);
+		putchar(',');
+		csv_text(place(o));
+		putchar(',');
+		gpu_label(o, g, sizeof(g));
+		out_csv_field(stdout, g, strlen(g));
+		printf(",%g,%.1f,%.4f,%.4f,%g,%g,%s,%s,", o->gpus,
+		       o->gpu_mem / 1e9, offer_price_per_gpu(o) / fx, offer_spot_per_gpu(o) / fx,
+		       o->vcpus, o->ram_gib, supply_type_name(o->supply), cur);
+		csv_text(&o->access);
+		putchar(',');
+		csv_text(&o->host);
+		printf(",%s,%.3f\n", o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "spot_at_or_above" : "",
+		       o->peer_ratio);
+	}
+}
+
+/* The table: the offers shown, what they were out of, the notes, the catalogs read. */
+static void print_table(const struct offers_ctx *c, const struct search *s, const struct offer *res, size_t nres,
+			const char *cur, double fx, const char *sort_text)
+{
+	char g[64], spot[16], od[16], prov[64], inst[128], reg[128], gs[128], note[256], line[1024];
+	size_t len;
+	bool any_suspect = false, any_far = false;
+	static const int w[] = {-14, -30, -14, 4, 7, 9, 9, 5, 7, -12, -16, 0};
+	const char *const h[] = {_("provider"), _("instance"), "gpu", "n", _("mem GB"), _("/GPU-h"),
+				 _("spot"), "vCPU", _("RAM GiB"), _("supply"), _("region"), _("note")};
+
+	out_heading(stdout, w, h, ARRAY_SIZE(w));
+	for (size_t i = 0; i < nres; i++) {
+		const struct offer *o = &res[i];
+		size_t peers;
+		offer_peer_ratio(&c->set, o, &peers);
+		if (o->spot_price > 0)
+			snprintf(spot, sizeof(spot), "%.3f%s", offer_spot_per_gpu(o) / fx,
+				 o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "!" : "");
+		else
+			snprintf(spot, sizeof(spot), "-");
+		snprintf(od, sizeof(od), o->spot_only ? "-" : "%.3f", offer_price_per_gpu(o) / fx);
+		any_suspect |= o->suspect == OFFER_SPOT_AT_OR_ABOVE;
+		any_far |= o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO;
+		/* catalog text is escaped for the terminal (out.h), then cut to its column */
+		gpu_label(o, g, sizeof(g));
+		offer_note(o, note, sizeof(note), peers);
+		len = (size_t)snprintf(line, sizeof(line), "%-14s %-30s %-14s %4g %7.1f %9s %9s %5g %7g %-12s %-16s %s",
+		       out_safe(o->provider.p, o->provider.len, prov, 15),
+		       out_safe(o->instance.p, o->instance.len, inst, 31),
+		       out_safe(g, strlen(g), gs, sizeof(gs)), o->gpus, o->gpu_mem / 1e9,
+		       od, spot, o->vcpus, o->ram_gib,
+		       supply_type_name(o->supply), out_safe(place(o)->p, place(o)->len, reg, 25), note);
+		/* no trailing blanks on a row without a note */
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
+		puts(line);
+	}
+	const struct currency *cu = currency_find(&c->currencies, cur);   /* found: fx > 0 */
+
+	printf(_("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n"), nres,
+	       s->matched, cu->code, sort_text);
+	if (strcmp(cu->code, "USD")) {
+		char rnote[1600];
+
+		printf(_("1 USD = %.4g %s, from %s\n"), 1 / cu->usd, cu->code,
+		       offers_rate_note(cu, rnote, sizeof(rnote)));
+	}
+	if (any_suspect)
+		printf("%s\n", _("! spot at or above on-demand: the columns may be swapped; plan does not rank "
+			     "these rows (--trust-catalog ranks them on on-demand)"));
+	if (any_far)
+		printf(_("far below: under %.1fx the median per-GPU on-demand price of the same GPU "
+			 "(docs/offers.md \"Suspect prices\")\n"), CATALOG_OUTLIER_RATIO);
+	printf(_("Catalogs:\n"));
+	offers_report(stdout, c);
+}
+
 int cmd_offers(int argc, char **argv)
 {
 	struct offers_ctx c;
@@ -280,159 +448,12 @@ int cmd_offers(int argc, char **argv)
 	sort_for_qsort = &s.sort;
 	qsort(res, nres, sizeof(*res), qsort_cmp);
 
-	if (json) {
-		struct json j;
-		char g[64];
-		json_init(&j, stdout);
-		json_obj_begin(&j, NULL);
-		json_str(&j, "schema", "gpurent.offers/1");
-		json_str(&j, "currency", cur);
-		json_num(&j, "matched", (double)s.matched);
-		json_bool(&j, "trust_catalog", trust);
-		json_arr_begin(&j, "offers");
-		for (size_t i = 0; i < nres; i++) {
-			const struct offer *o = &res[i];
-			char b[512];
-			json_obj_begin(&j, NULL);
-#define JS(k, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).len ? (cs).p : ""), json_str(&j, k, b))
-			JS("provider", o->provider);
-			JS("instance", o->instance);
-			JS("region", o->region);
-			if (o->zone.len)
-				JS("zone", o->zone);
-			json_str(&j, "gpu", gpu_label(o, g, sizeof(g)));
-			json_str(&j, "gpu_spec", o->gpu ? o->gpu->name : "");
-			JS("gpu_catalog_name", o->gpu_name);
-			json_num(&j, "gpus", o->gpus);
-			json_num(&j, "gpu_mem_bytes", o->gpu_mem);
-			json_num(&j, "price_per_gpu_hour", offer_price_per_gpu(o) / fx);
-			json_num(&j, "instance_price_per_hour", o->price / fx);
-			json_num(&j, "spot_price_per_gpu_hour", offer_spot_per_gpu(o) / fx);
-			json_bool(&j, "spot_only", o->spot_only);
-			json_num(&j, "vcpus", o->vcpus);
-			json_num(&j, "ram_gib", o->ram_gib);
-			json_str(&j, "supply", supply_type_name(o->supply));
-			json_bool(&j, "slice", o->is_slice);
-			JS("billing", o->billing);
-			JS("source", o->source);
-			JS("access", o->access);
-			JS("host", o->host);
-			json_str(&j, "suspect", o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "spot_at_or_above" : "");
-			{
-				size_t peers;
-				double ratio = offer_peer_ratio(&c.set, o, &peers);
-				json_num(&j, "peer_ratio", ratio);
-				json_num(&j, "peers", (double)peers);
-				json_bool(&j, "far_below_peers", ratio > 0 && ratio < CATALOG_OUTLIER_RATIO);
-			}
-			json_str(&j, "catalog", c.set.reports[o->file].path);
-			json_int(&j, "line", (long)o->line);
-#undef JS
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_arr_begin(&j, "catalogs");
-		for (size_t i = 0; i < c.set.nreports; i++) {
-			const struct catalog_report *r = &c.set.reports[i];
-			json_obj_begin(&j, NULL);
-			json_str(&j, "path", r->path);
-			json_str(&j, "format", r->format);
-			json_num(&j, "rows", (double)r->rows);
-			json_num(&j, "offers", (double)r->loaded);
-			json_num(&j, "cpu_only", (double)r->cpu_only);
-			json_num(&j, "missing_price", (double)r->missing_price);
-			json_num(&j, "duplicates", (double)r->duplicates);
-			json_num(&j, "bad_rows", (double)r->bad_rows);
-			json_num(&j, "spot_placeholder", (double)r->spot_placeholder);
-			json_num(&j, "spot_above_price", (double)r->spot_above_price);
-			json_num(&j, "unknown_gpu", (double)r->unknown_gpu);
-			json_str(&j, "unknown_gpu_names", r->unknown_names);
-			json_num(&j, "mem_total_fixed", (double)r->mem_total_fixed);
-			json_num(&j, "mem_from_spec", (double)r->mem_from_spec);
-			json_num(&j, "no_host", (double)r->no_host);
-			json_num(&j, "hosts_joined", (double)r->hosts_joined);
-			json_obj_end(&j);
-		}
-		json_arr_end(&j);
-		json_obj_end(&j);
-	} else if (csv) {
-		char g[64];
-		printf("provider,instance,region,gpu,gpus,gpu_mem_gb,price_per_gpu_hour,spot_price_per_gpu_hour,"
-		       "vcpus,ram_gib,supply,currency,access,host,suspect,peer_ratio\n");
-		for (size_t i = 0; i < nres; i++) {
-			const struct offer *o = &res[i];
-			csv_text(&o->provider);
-			putchar(',');
-			csv_text(&o->instance);
-			putchar(',');
-			csv_text(place(o));
-			putchar(',');
-			gpu_label(o, g, sizeof(g));
-			out_csv_field(stdout, g, strlen(g));
-			printf(",%g,%.1f,%.4f,%.4f,%g,%g,%s,%s,", o->gpus,
-			       o->gpu_mem / 1e9, offer_price_per_gpu(o) / fx, offer_spot_per_gpu(o) / fx,
-			       o->vcpus, o->ram_gib, supply_type_name(o->supply), cur);
-			csv_text(&o->access);
-			putchar(',');
-			csv_text(&o->host);
-			printf(",%s,%.3f\n", o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "spot_at_or_above" : "",
-			       o->peer_ratio);
-		}
-	} else {
-		char g[64], spot[16], od[16], prov[64], inst[128], reg[128], gs[128], note[256], line[1024];
-		size_t len;
-		bool any_suspect = false, any_far = false;
-		static const int w[] = {-14, -30, -14, 4, 7, 9, 9, 5, 7, -12, -16, 0};
-		const char *const h[] = {_("provider"), _("instance"), "gpu", "n", _("mem GB"), _("/GPU-h"),
-					 _("spot"), "vCPU", _("RAM GiB"), _("supply"), _("region"), _("note")};
-		out_heading(stdout, w, h, ARRAY_SIZE(w));
-		for (size_t i = 0; i < nres; i++) {
-			const struct offer *o = &res[i];
-			size_t peers;
-			offer_peer_ratio(&c.set, o, &peers);
-			if (o->spot_price > 0)
-				snprintf(spot, sizeof(spot), "%.3f%s", offer_spot_per_gpu(o) / fx,
-					 o->suspect == OFFER_SPOT_AT_OR_ABOVE ? "!" : "");
-			else
-				snprintf(spot, sizeof(spot), "-");
-			snprintf(od, sizeof(od), o->spot_only ? "-" : "%.3f", offer_price_per_gpu(o) / fx);
-			any_suspect |= o->suspect == OFFER_SPOT_AT_OR_ABOVE;
-			any_far |= o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO;
-			/* catalog text is escaped for the terminal (out.h), then cut to its column */
-			gpu_label(o, g, sizeof(g));
-			offer_note(o, note, sizeof(note), peers);
-			len = (size_t)snprintf(line, sizeof(line), "%-14s %-30s %-14s %4g %7.1f %9s %9s %5g %7g %-12s %-16s %s",
-			       out_safe(o->provider.p, o->provider.len, prov, 15),
-			       out_safe(o->instance.p, o->instance.len, inst, 31),
-			       out_safe(g, strlen(g), gs, sizeof(gs)), o->gpus, o->gpu_mem / 1e9,
-			       od, spot, o->vcpus, o->ram_gib,
-			       supply_type_name(o->supply), out_safe(place(o)->p, place(o)->len, reg, 25), note);
-			/* no trailing blanks on a row without a note */
-			if (len >= sizeof(line))
-				len = sizeof(line) - 1;
-			while (len && line[len - 1] == ' ')
-				line[--len] = '\0';
-			puts(line);
-		}
-		const struct currency *cu = currency_find(&c.currencies, cur);   /* found: fx > 0 */
-
-		printf(_("%zu of %zu matching offers shown (prices in %s per GPU-hour; sort: %s)\n"), nres,
-		       s.matched, cu->code, sort_text);
-		if (strcmp(cu->code, "USD")) {
-			char rnote[1600];
-
-			printf(_("1 USD = %.4g %s, from %s\n"), 1 / cu->usd, cu->code,
-			       offers_rate_note(cu, rnote, sizeof(rnote)));
-		}
-		if (any_suspect)
-			printf("%s\n", _("! spot at or above on-demand: the columns may be swapped; plan does not rank "
-				     "these rows (--trust-catalog ranks them on on-demand)"));
-		if (any_far)
-			printf(_("far below: under %.1fx the median per-GPU on-demand price of the same GPU "
-				 "(docs/offers.md \"Suspect prices\")\n"), CATALOG_OUTLIER_RATIO);
-		printf(_("Catalogs:\n"));
-		offers_report(stdout, &c);
-	}
+	if (json)
+		print_json(&c, &s, res, nres, cur, fx, trust);
+	else if (csv)
+		print_csv(res, nres, cur, fx);
+	else
+		print_table(&c, &s, res, nres, cur, fx, sort_text);
 	rc = msg_finish(c.bad_rows ? EXIT_USAGE : EXIT_OK);
 out:
 	free(s.heap);

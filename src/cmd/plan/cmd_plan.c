@@ -7,27 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/text/names.h"
 #include "core/plan/plan.h"
-#include "core/box/release.h"
-#include "core/text/units.h"
 #include "kit/cmd.h"
 #include "cmd/estimate/calib.h"
 #include "kit/common.h"
 #include "cmd/plan/offers_load.h"
 #include "base/out.h"
-#include "cmd/plan/plan_pricer.h"
+#include "cmd/plan/plan_setup.h"
 #include "cmd/plan/plan_serve.h"
 #include "cmd/plan/planwords.h"
-#include "kit/config.h"
+#include "cmd/plan/plan_render.h"
 #include "core/plan/skyemit.h"
 #include "cmd/slurm/slurmemit.h"
 #include "kit/wlargs.h"
 #include "base/util.h"
-
-static void print_release_check(const struct plan_result *r);
 
 static const char usage[] = N_(
 	"usage: gpurent plan [WORKLOAD.yaml [TASK.yaml]] [--FIELD VALUE]... [--sky TASK.yaml]\n"
@@ -104,413 +99,6 @@ static double to_usd(const struct offers_ctx *c, const struct money *m)
 	return r > 0 ? m->amount * r : -1;
 }
 
-/* A catalog field in a column: control bytes escaped (out.h), cut to width. */
-static void cs_print(const struct cat_str *s, int width)
-{
-	char buf[64];
-	size_t n = (size_t)width + 1 < sizeof(buf) ? (size_t)width + 1 : sizeof(buf);
-
-	printf("%-*s", width, out_safe(s->p, s->len, buf, n));
-}
-static bool outlier(const struct offer *o)
-{
-	return o->peer_ratio > 0 && o->peer_ratio < CATALOG_OUTLIER_RATIO;
-}
-
-/* The answer's one currency: its code, USD per unit, and where the rate
- * came from (printed once). */
-struct display {
-	struct plan_fx fx;
-	char code[8];
-	const struct currency *cu;   /* the rate's row (borrowed from the offers context) */
-};
-
-static void render(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
-		   const struct plan_result *r, const struct display *d)
-{
-	char a[64], b[64], why[PLAN_MAGNITUDE_MAX], rate_note[1600];
-	const struct estimate *e = &r->single;
-	const struct plan_fx *fx = &d->fx;
-	double k = fx->usd_per_unit;
-	bool any_outlier = false;
-
-	char aesc[4 * sizeof(arch->name)];
-
-	printf("gpurent plan: %s, %s, %s", out_safe(arch->name, strlen(arch->name), aesc, sizeof(aesc)),
-	       workload_enum_name("task", w->task),
-	       workload_enum_name("precision", w->precision));
-	if (e->work > 0)
-		printf(", %s %s", units_fmt_flops(e->work, a, sizeof(a)), e->work_is_samples ? _("samples") : _("tokens"));
-	printf(po->by == PLAN_BY_TIME ? _("\n%zu offers considered, %zu feasible; ranked by finish time; money in %s")
-				     : _("\n%zu offers considered, %zu feasible; ranked by total cost; money in %s"),
-	       r->considered, r->feasible, d->code);
-	if (strcmp(d->code, "USD")) {
-		offers_rate_note(d->cu, rate_note, sizeof(rate_note));
-		if (d->cu->line)
-			printf(_(" (1 USD = %.4g %s, %s; --rate %s=N to change)"), 1 / k, d->code, rate_note, d->code);
-		else
-			printf(_(" (1 USD = %.4g %s, from %s)"), 1 / k, d->code, rate_note);
-		if (config_applied("currency"))
-			printf(_("; %s from %s"), d->code, msg_tr(config_applied("currency")));
-	}
-	printf("\n\n");
-	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
-	if (why[0])
-		printf("%s\n\n", why);
-	if (w->nodes > 1)
-		printf(_("Across %ld nodes: each choice rents %ld of its instance; n counts the GPUs of all of them,\n"
-		       "the totals bill every node, and any node's interruption stops the job (docs/formulas.md \"Across nodes\").\n\n"),
-		       w->nodes, w->nodes);
-	if (!r->n) {
-		printf("%s", _("No offer fits. See what was excluded below.\n"));
-	} else {
-		static const int hw[] = {2, -14, -28, -14, 3, 5, -15, 10, 10, 10};
-		const char *const hc[] = {"#", _("provider"), _("instance"), "GPU", "n", _("mem"), _("billing"),
-					  _("finish"), _("total"), _("on-demand")};
-		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
-		for (size_t i = 0; i < r->n; i++) {
-			const struct plan_choice *c = &r->ranked[i];
-			const struct offer *o = c->offer;
-			char gesc[4 * sizeof(o->gpu->aliases)];
-			size_t al = strcspn(o->gpu->aliases, "|");
-			printf("%2zu ", i + 1);
-			cs_print(&o->provider, 14);
-			putchar(' ');
-			cs_print(&o->instance, 28);
-			printf(" %-14s %3g %4.0f%% %-15s %10s %10.2f %10s%s\n",
-			       out_safe(o->gpu->aliases, al, gesc, sizeof(gesc)), c->gpus,
-			       c->mem_used * 100, plan_mode_word(c->mode),
-			       units_fmt_duration_short(c->wall_s, a, sizeof(a)), c->cost.total / k,
-			       isfinite(c->on_demand_total) ? (snprintf(b, sizeof(b), "%.2f", c->on_demand_total / k), b) : "-",
-			       outlier(o) ? " !" : "");
-			any_outlier |= outlier(o);
-		}
-		if (any_outlier) {
-			printf("%s", _(" !  far below the other offers of the same GPU:"));
-			for (size_t i = 0; i < r->n; i++)
-				if (outlier(r->ranked[i].offer))
-					printf(_(" #%zu at %.0f%% of the median"), i + 1, r->ranked[i].offer->peer_ratio * 100);
-			printf("%s", _(" (docs/offers.md \"Suspect prices\": check the offer before relying on it)\n"));
-		}
-		if (r->have_fastest) {
-			plan_word_fastest(&r->fastest, &r->ranked[0], po->fast_margin, fx, why, sizeof(why));
-			if (po->by == PLAN_BY_COST)
-				printf("\n%s\n", why);
-		}
-		printf("\n%s\n", _("Why"));
-		for (size_t i = 0; i < r->n; i++) {
-			const struct plan_choice *c = &r->ranked[i];
-			plan_word_why(c, why, PLAN_WHY_MAX);
-			printf(_(" %zu. %s; compute %.2f + idle %.2f + storage %.2f + egress %.2f %s"),
-			       i + 1, why, c->cost.compute / k, c->cost.idle / k, c->cost.storage / k,
-			       c->cost.egress / k, d->code);
-			if (c->cost.profile[0]) {
-				char note[160];
-				plan_word_cost_note(&c->cost, note, sizeof(note));
-				printf(" (%s)", note);
-			}
-			if (c->mode == PLAN_SPOT)
-				printf(_("; naive spot price x hours would say %.2f"), c->naive_spot / k);
-			printf("\n");
-		}
-	}
-	plan_word_spot(&r->spot_note, fx, why, sizeof(why));
-	if (why[0])
-		printf("\n%s\n %s\n", _("Spot or on-demand"), why);
-	printf("\n%s\n", _("Excluded"));
-	for (int i = 0; i < EX_NREASONS; i++)
-		if (r->excluded[i]) {
-			plan_word_example(&r->example[i], fx, why, PLAN_EXAMPLE_MAX);
-			printf(_(" %6zu %s\n        e.g. %s\n"), r->excluded[i], plan_exclusion_word(i), why);
-			if (i == EX_ACCESS && r->access_names[0]) {
-				printf("%s", _("        memberships: "));
-				out_puts_safe(stdout, r->access_names);
-				printf("%s\n", r->access_distinct > 1 ? " (--access NAME[,NAME])" : "");
-			}
-		}
-	printf("\n%s\n", _("Advice"));
-	plan_word_class(r, why, PLAN_CLASS_MAX);
-	printf(_(" user class %c: %s\n"), r->user_class, why);
-	for (int t = 0; t < SUPPLY_COUNT - 1; t++) {
-		char sup[160];
-		plan_word_supply(&r->supply[t], fx, sup, sizeof(sup));
-		printf(" %-12s %s %s; %s\n", supply_type_name(t), r->supply_fits[t] ? "+" : "-", sup,
-		       plan_advice_word(r->supply_advice[t]));
-	}
-	printf(_(" billing: %s\n"), plan_advice_word(r->billing_advice));
-	if (r->nchanges) {
-		printf("\n%s\n", _("What would have to change"));
-		for (int i = 0; i < r->nchanges; i++) {
-			plan_word_change(&r->changes[i], fx, r->access_names, why, sizeof(why));
-			printf(" - %s\n", why);
-		}
-	}
-	printf("\n%s\n", _("Checklist"));
-	for (int i = 0; i < r->nchecklist; i++) {
-		plan_word_check(&r->checklist[i], fx, why, sizeof(why));
-		printf(" [ ] %s\n", why);
-	}
-	print_release_check(r);
-}
-
-/* The preset that ends the bill on the best choice (docs/release.md; seed
- * 004 §5.1: stopping is not releasing); NULL when nothing fits or none. */
-static const char *release_preset_of(const struct plan_result *r)
-{
-	const struct offer *o;
-
-	if (!r->n || !(o = r->ranked[0].offer))
-		return NULL;
-	return release_preset_for(o->provider.p, o->provider.len, o->supply == SUPPLY_CAMPUS_HPC);
-}
-
-static void print_release_check(const struct plan_result *r)
-{
-	const char *p = release_preset_of(r);
-	struct rel_action ra;
-	const struct rel_action *a = p && release_action(p, &ra) ? &ra : NULL;
-
-	if (!r->n)
-		return;
-	if (a && a->effect == REL_RELEASES)
-		printf(_(" [ ] at the end: gpurent release --verify MANIFEST DIR --preset %s deletes the "
-			 "instance and the disks it was made with (or gpurent run --preset %s); its dry run "
-			 "lists what the provider keeps billing after (volumes, IPs, snapshots, buckets); "
-			 "stopping is not releasing (docs/release.md)\n"), p, p);
-	else if (a && a->effect == REL_ENDS_JOB)
-		printf(_(" [ ] at the end: gpurent release --preset %s --path DIR runs scancel: it ends the "
-			 "job and releases nothing; it deletes only the job's own --path, never the "
-			 "credentials of a cluster's home (docs/release.md)\n"), p);
-	else if (a)
-		printf(_(" [ ] at the end: gpurent release --preset %s only stops it: release the instance "
-			 "and its disk in the console, a stopped one keeps billing for them (docs/release.md)\n"),
-		       p);
-	else
-		printf(_(" [ ] at the end: gpurent release --on-release with the platform's delete command: "
-			 "stopping is not releasing (docs/release.md)\n"));
-}
-
-static void json_money(struct json *j, const char *key, double usd, double k)
-{
-	json_num(j, key, isfinite(usd) ? (usd / k == 0 ? 0 : usd / k) : NAN);
-}
-
-static void render_json_choice(struct json *j, const struct plan_choice *c, double k)
-{
-	const struct offer *o = c->offer;
-	char b[512], why[PLAN_WHY_MAX];
-
-	json_obj_begin(j, NULL);
-#define JS(key, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(j, key, b))
-	JS("provider", o->provider);
-	JS("instance", o->instance);
-	JS("region", o->region);
-	if (o->host.len)
-		JS("host", o->host);
-	json_str(j, "gpu", o->gpu->name);
-	json_num(j, "gpus", c->gpus);
-	json_num(j, "nodes", c->nodes);
-	json_str(j, "supply", supply_type_name(o->supply));
-	json_str(j, "mode", plan_mode_name(c->mode));
-	json_num(j, "memory_per_gpu_bytes", c->mem_total);
-	json_num(j, "memory_used_fraction", c->mem_used);
-	json_num(j, "compute_seconds", c->compute_s);
-	json_num(j, "finish_seconds", c->wall_s);
-	json_num(j, "checkpoint_interval_seconds", c->ckpt_interval_s);
-	json_num(j, "jobs", c->chunks);
-	json_num(j, "comm_share_fraction", c->comm_share);
-	json_money(j, "compute_cost", c->cost.compute, k);
-	json_money(j, "idle_cost", c->cost.idle, k);
-	json_money(j, "storage_cost", c->cost.storage, k);
-	json_money(j, "egress_cost", c->cost.egress, k);
-	json_money(j, "total_cost", c->cost.total, k);
-	json_money(j, "on_demand_total_cost", c->on_demand_total, k);
-	json_money(j, "naive_spot_cost", c->naive_spot, k);
-	json_bool(j, "pareto", c->pareto);
-	json_bool(j, "fastest_within_margin", c->fastest_within);
-	json_num(j, "peer_price_ratio", o->peer_ratio);
-	json_bool(j, "price_outlier", outlier(o));
-	plan_word_why(c, why, PLAN_WHY_MAX);
-	json_str(j, "why_code", plan_why_name(c->why));
-	json_str(j, "why", why);
-#undef JS
-	json_obj_end(j);
-}
-
-/* The probe a plan was calibrated by: its line (table) or object (JSON). */
-static const struct calib *plan_cal;
-
-/* The probe's peak per GPU sizes the fit on cards at least its card's size. */
-static bool plan_mem_calibrated(const struct calib *c)
-{
-	return c && c->p && c->probe_gpu && c->mem_total > 0 && c->mem_skip != CALIB_NO_MEMORY &&
-	       c->mem_skip != CALIB_SERVING;
-}
-
-static void json_plan_calib(struct json *j)
-{
-	const struct calib *c = plan_cal;
-	bool timed;
-
-	if (!c || !c->p) {
-		json_null(j, "calibration");
-		return;
-	}
-	timed = c->p->mfu > 0 && c->p->mfu <= 1 && c->time_skip == CALIB_OK;
-	json_obj_begin(j, "calibration");
-	json_num(j, "probe_id", (double)c->p->id);
-	json_num(j, "probe_taken_unix_seconds", c->p->at);
-	json_str(j, "probe_gpu", c->p->gpu ? c->p->gpu : "");
-	json_bool(j, "workload_differs", c->digest_differs);
-	json_bool(j, "time_calibrated", timed);
-	json_num(j, "probe_mfu_fraction", timed ? c->p->mfu : 0);
-	json_bool(j, "memory_calibrated", plan_mem_calibrated(c));
-	json_obj_end(j);
-}
-
-static void render_plan_calib(const struct workload *w)
-{
-	const struct calib *c = plan_cal;
-	char word[160];
-
-	if (!c || !c->p)
-		return;
-	calib_word_probe(c, word, sizeof(word));
-	if (c->time_skip == CALIB_OK && c->p->mfu > 0 && c->p->mfu <= 1)
-		printf(_("Calibrated by %s: every offer's GPUs timed at its MFU %.1f%% of the dense %s peak "
-			 "(scaled to each card by its dense TFLOPS) instead of the estimate's; memory fit: %s\n\n"),
-		       word, c->p->mfu * 100, workload_enum_name("precision", w->precision),
-		       plan_mem_calibrated(c) ? _("the probe's peak per GPU on cards at least the probed one's "
-						  "size, the estimate's on smaller ones") : _("the estimate's"));
-	else
-		printf(_("Calibrated by %s: not applied: %s; time and memory fit are the estimate's\n\n"), word,
-		       w->task == TASK_INFER ? _("plan cannot time decoding from a probe yet") :
-		       calib_why(c->time_skip == CALIB_OK ? CALIB_NO_RATE : c->time_skip));
-}
-
-static void render_json(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
-			const struct plan_result *r, const struct display *d)
-{
-	struct json j;
-	char b[512], why[PLAN_MAGNITUDE_MAX];
-	const struct plan_fx *fx = &d->fx;
-	double k = fx->usd_per_unit;
-
-	json_init(&j, stdout);
-	json_obj_begin(&j, NULL);
-	json_str(&j, "schema", "gpurent.plan/1");
-	json_str(&j, "model", arch->name);
-	json_str(&j, "task", workload_enum_name("task", w->task));
-	json_str(&j, "currency", d->code);
-	json_num(&j, "usd_per_unit", k);
-	if (d->cu->line) {
-		snprintf(b, sizeof(b), "data/currencies.csv line %zu", d->cu->line);
-		json_str(&j, "rate_source", b);
-		if (d->cu->date[0])
-			json_str(&j, "rate_date", d->cu->date);
-	} else {
-		json_str(&j, "rate_source", !strcmp(d->code, "USD") ? "identity" :
-			 config_applied("rate") ? config_rate_note(b, sizeof(b)) : "--rate");
-	}
-	json_plan_calib(&j);
-	json_num(&j, "considered", (double)r->considered);
-	json_num(&j, "feasible", (double)r->feasible);
-	json_num(&j, "pareto_count", (double)r->pareto);
-	json_arr_begin(&j, "ranked");
-	for (size_t i = 0; i < r->n; i++)
-		render_json_choice(&j, &r->ranked[i], k);
-	json_arr_end(&j);
-	if (r->have_fastest) {
-		json_obj_begin(&j, "fastest_within");
-		json_num(&j, "margin_fraction", po->fast_margin);
-		json_obj_end(&j);
-		json_arr_begin(&j, "fastest_within_choice");
-		render_json_choice(&j, &r->fastest, k);
-		json_arr_end(&j);
-	}
-	json_obj_begin(&j, "magnitude");
-	json_str(&j, "code", plan_magnitude_name(r->magnitude.code));
-	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
-	json_str(&j, "message", why);
-	json_num(&j, "finish_seconds", r->magnitude.finish_s);
-	json_num(&j, "limit_seconds", r->magnitude.limit_s);
-	json_money(&j, "total_cost", r->magnitude.total_usd, k);
-	json_num(&j, "work", r->magnitude.work);
-	json_num(&j, "work_in_range", r->magnitude.work_in_range);
-	json_obj_end(&j);
-	json_obj_begin(&j, "spot_note");
-	json_str(&j, "code", plan_spot_name(r->spot_note.code));
-	plan_word_spot(&r->spot_note, fx, why, sizeof(why));
-	json_str(&j, "message", why);
-	json_money(&j, "spot_total_cost", r->spot_note.spot ? r->spot_note.spot_total : NAN, k);
-	json_money(&j, "on_demand_total_cost", r->spot_note.on_demand ? r->spot_note.on_demand_total : NAN, k);
-	json_obj_end(&j);
-	json_arr_begin(&j, "excluded");
-	for (int i = 0; i < EX_NREASONS; i++) {
-		if (!r->excluded[i])
-			continue;
-		json_obj_begin(&j, NULL);
-		json_str(&j, "code", plan_exclusion_name(i));
-		json_str(&j, "reason", plan_exclusion_word(i));
-		json_num(&j, "count", (double)r->excluded[i]);
-		plan_word_example(&r->example[i], fx, why, PLAN_EXAMPLE_MAX);
-		json_str(&j, "example_code", plan_detail_name(r->example[i].detail));
-		json_str(&j, "example", why);
-		if (i == EX_ACCESS)
-			json_str(&j, "memberships", r->access_names);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_arr_begin(&j, "changes");
-	for (int i = 0; i < r->nchanges; i++) {
-		json_obj_begin(&j, NULL);
-		json_str(&j, "code", plan_change_name(r->changes[i].code));
-		plan_word_change(&r->changes[i], fx, r->access_names, why, sizeof(why));
-		json_str(&j, "message", why);
-		json_obj_end(&j);
-	}
-	json_arr_end(&j);
-	json_obj_begin(&j, "advice");
-	snprintf(b, sizeof(b), "%c", r->user_class);
-	json_str(&j, "user_class", b);
-	plan_word_class(r, why, PLAN_CLASS_MAX);
-	json_str(&j, "why_code", plan_class_name(r->class_why));
-	json_str(&j, "why", why);
-	json_obj_begin(&j, "supply");
-	for (int t = 0; t < SUPPLY_COUNT - 1; t++) {
-		json_obj_begin(&j, supply_type_name(t));
-		json_bool(&j, "fits", r->supply_fits[t]);
-		json_num(&j, "feasible_count", (double)r->supply[t].feasible);
-		json_money(&j, "best_total_cost", r->supply[t].feasible ? r->supply[t].best_total : NAN, k);
-		json_num(&j, "best_finish_seconds", r->supply[t].feasible ? r->supply[t].best_finish_s : NAN);
-		json_num(&j, "need_access_count", (double)r->supply[t].need_access);
-		json_str(&j, "why_code", plan_advice_name(r->supply_advice[t]));
-		json_str(&j, "why", plan_advice_word(r->supply_advice[t]));
-		json_obj_end(&j);
-	}
-	json_obj_end(&j);
-	json_str(&j, "billing_code", plan_advice_name(r->billing_advice));
-	json_str(&j, "billing", plan_advice_word(r->billing_advice));
-	{
-		const char *rp = release_preset_of(r);
-		if (rp)
-			json_str(&j, "release_preset", rp);
-		else
-			json_null(&j, "release_preset");
-	}
-	json_arr_begin(&j, "checklist_codes");
-	for (int i = 0; i < r->nchecklist; i++)
-		json_str(&j, NULL, plan_check_name(r->checklist[i].code));
-	json_arr_end(&j);
-	json_arr_begin(&j, "checklist");
-	for (int i = 0; i < r->nchecklist; i++) {
-		plan_word_check(&r->checklist[i], fx, why, sizeof(why));
-		json_str(&j, NULL, why);
-	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-	json_obj_end(&j);
-}
 
 /* The items of NAME[,NAME] values (--access, --exclude, --only and the
  * workload's access), each an owned copy; free with names_free(). */
@@ -672,309 +260,383 @@ static int emit_slurm(const struct plan_result *r, char **cmd)
 	return EXIT_OK;
 }
 
-int cmd_plan(int argc, char **argv)
+/* One `gpurent plan`: its options, then what it loaded and printed. */
+struct plan_cmd {
+	struct workload w;             /* the workload as given */
+	struct plan_opts po;
+	const char *file, *task_file, *sky_opt, *currency, *calibrate, *ledger;
+	struct opt_list catalogs, rates, access, excl, only;
+	struct names acc, exn, onn;    /* their items: po.access, exclude, only */
+	struct opt_money max_price;
+	bool json, have_max_price, trust;
+	long top;
+	int by, emit;                  /* emit: 0 none, 1 sky, 2 slurm */
+	char **slurm_cmd;              /* --emit slurm: the words after -- */
+	struct sky_task task;
+	struct offers_ctx c;
+	struct model_db mdb;
+	struct plan_setup ps;
+	struct calib cal;
+	struct display disp;
+	size_t njobs;
+	bool served;                   /* a service plan reports its catalogs itself */
+	int worst;
+};
+
+/* The command line into x (the workload, the options, the task).
+ * OPT_GO, or the exit status (help printed, or an error reported). */
+static int plan_args(struct plan_cmd *x, int argc, char **argv)
 {
 	static const char *const by_names[] = {"cost", "time", NULL};
 	static const char *const emit_names[] = {"none", "sky", "slurm", NULL};
-	struct workload w, wd;
-	struct model_db mdb;
-	struct model_spec arch;
-	const struct gpu_spec *gpu;
-	struct offers_ctx c;
-	struct plan_opts po;
-	struct plan_result r;
-	struct plan_pricer_ctx pc;
-	struct sky_task task = {0};
-	struct display disp = {0};
-	const char *file, *task_file = NULL, *sky_opt = NULL, *currency = NULL;
-	const char *calibrate = NULL, *ledger = NULL;
-	struct calib cal = {0};
-	char err[512], key[64];
-	struct opt_list catalogs = {0}, rates = {0}, access = {0}, excl = {0}, only = {0};
-	struct names acc = {0}, exn = {0}, onn = {0};
-	struct opt_money max_price = {0};
-	bool json = false, have_max_price = false, trust = false;
-	const struct currency *cu;
-	long top;
-	int rc, bad, by, emit = 0, worst = EXIT_OK;
-	size_t ndoc, njobs = 0;
-	bool served = false;   /* a service plan reports its catalogs itself */
-
-	char **slurm_cmd = NULL;
+	int rc;
 
 	/* --emit slurm: the job's command after -- (the script runs it) */
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--")) {
-			slurm_cmd = argv + i + 1;
+			x->slurm_cmd = argv + i + 1;
 			argc = i;
 			break;
 		}
-	workload_init(&w);
-	plan_opts_default(&po);
-	top = po.top;
-	by = po.by == PLAN_BY_TIME;
+	workload_init(&x->w);
+	plan_opts_default(&x->po);
+	x->top = x->po.top;
+	x->by = x->po.by == PLAN_BY_TIME;
 	{
 		struct opt own[] = {
-			{.name = "access", .type = OPT_LIST, .dest = &access, .arg = "NAME[,NAME]",
+			{.name = "access", .type = OPT_LIST, .dest = &x->access, .arg = "NAME[,NAME]",
 			 .help = N_("memberships you hold (campus clusters, institution pools)"), .example = "SJTU-HPC"},
-			OPT_ONEOF("by", &by, by_names, "cost|time", N_("rank by total cost or by finish time")),
-			{.name = "calibrate", .type = OPT_STRING, .dest = &calibrate, .arg = "PROBE",
+			OPT_ONEOF("by", &x->by, by_names, "cost|time", N_("rank by total cost or by finish time")),
+			{.name = "calibrate", .type = OPT_STRING, .dest = &x->calibrate, .arg = "PROBE",
 			 .help = N_("time training at a recorded probe's MFU (an id, or latest)"), .example = "latest"},
-			{.name = "catalog", .type = OPT_LIST, .dest = &catalogs, .arg = "PATH",
+			{.name = "catalog", .type = OPT_LIST, .dest = &x->catalogs, .arg = "PATH",
 			 .help = N_("a SkyPilot catalog file or folder, or an offers CSV"),
 			 .example = "tests/data/offers-mixed.csv"},
-			OPT_STR("currency", &currency, "CODE", N_("show money in this currency (RMB and ¥ are CNY)")),
-			OPT_ONEOF("emit", &emit, emit_names, "sky|slurm",
+			OPT_STR("currency", &x->currency, "CODE", N_("show money in this currency (RMB and ¥ are CNY)")),
+			OPT_ONEOF("emit", &x->emit, emit_names, "sky|slurm",
 				  N_("print a SkyPilot task (or a Slurm script) for the best choice instead of the plan")),
-			{.name = "exclude", .type = OPT_LIST, .dest = &excl, .arg = "NAME[,NAME]",
+			{.name = "exclude", .type = OPT_LIST, .dest = &x->excl, .arg = "NAME[,NAME]",
 			 .help = N_("leave out these providers or supply types"), .example = "marketplace"},
-			OPT_BOOL("json", &json, N_("print JSON")),
-			{.name = "ledger", .type = OPT_FILE, .dest = &ledger, .arg = "PATH",
+			OPT_BOOL("json", &x->json, N_("print JSON")),
+			{.name = "ledger", .type = OPT_FILE, .dest = &x->ledger, .arg = "PATH",
 			 .help = N_("the ledger --calibrate reads"), .example = "/dev/null"},
-			{.name = "max-price", .type = OPT_MONEY, .dest = &max_price, .arg = "PRICE",
-			 .help = N_("the most an instance may cost per hour"), .seen = &have_max_price},
-			{.name = "only", .type = OPT_LIST, .dest = &only, .arg = "NAME[,NAME]",
+			{.name = "max-price", .type = OPT_MONEY, .dest = &x->max_price, .arg = "PRICE",
+			 .help = N_("the most an instance may cost per hour"), .seen = &x->have_max_price},
+			{.name = "only", .type = OPT_LIST, .dest = &x->only, .arg = "NAME[,NAME]",
 			 .help = N_("plan only these providers or supply types"), .example = "ai-cloud"},
-			{.name = "rate", .type = OPT_LIST, .dest = &rates, .arg = "CODE=N",
+			{.name = "rate", .type = OPT_LIST, .dest = &x->rates, .arg = "CODE=N",
 			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
-			OPT_VAL(OPT_DURATION, "setup", &po.setup_s, "DUR", N_("set-up time on each new box")),
-			{.name = "sky", .type = OPT_STRING, .dest = &sky_opt, .arg = "TASK.yaml",
+			OPT_VAL(OPT_DURATION, "setup", &x->po.setup_s, "DUR", N_("set-up time on each new box")),
+			{.name = "sky", .type = OPT_STRING, .dest = &x->sky_opt, .arg = "TASK.yaml",
 			 .help = N_("a SkyPilot task: where the job may run"), .example = "tests/data/sky-a100.yaml"},
-			OPT_LONG("top", &top, 1, 1000, "N", N_("how many offers to show")),
-			OPT_BOOL("trust-catalog", &trust,
+			OPT_LONG("top", &x->top, 1, 1000, "N", N_("how many offers to show")),
+			OPT_BOOL("trust-catalog", &x->trust,
 				 N_("rank rows whose spot price is at or above on-demand (on their on-demand price)")),
-			OPT_VAL(OPT_BANDWIDTH, "upload-bw", &po.upload_bw, "BW", N_("upload bandwidth to the box")),
+			OPT_VAL(OPT_BANDWIDTH, "upload-bw", &x->po.upload_bw, "BW", N_("upload bandwidth to the box")),
 			OPT_PROGRESS_FLAGS,
 			OPT_TABLE_END,
 		};
 		const struct opt_cmd oc = {.name = "plan", .usage = usage, .max_operands = -1, .operands = NULL};
-		if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file, &task_file)) != OPT_GO)
-			goto out_opts;
+		if ((rc = wlargs_parse(&oc, own, argc, argv, &x->w, &x->file, &x->task_file)) != OPT_GO)
+			return rc;
 	}
-	if (sky_opt && task_file) {
-		rc = msg_usage(_("--sky %s: a task file was also given as '%s': give one"), sky_opt, task_file);
-		goto out_opts;
-	}
-	if (sky_opt)
-		task_file = sky_opt;
-	if (emit && json) {
-		rc = msg_usage("%s", _("--emit sky prints a task, --json a plan: give one"));
-		goto out_opts;
-	}
-	if ((emit == 2) != (slurm_cmd && *slurm_cmd)) {
-		rc = msg_usage("%s", emit == 2 ? _("--emit slurm: give the job's command after --") :
+	if (x->sky_opt && x->task_file)
+		return msg_usage(_("--sky %s: a task file was also given as '%s': give one"), x->sky_opt,
+				 x->task_file);
+	if (x->sky_opt)
+		x->task_file = x->sky_opt;
+	if (x->emit && x->json)
+		return msg_usage("%s", _("--emit sky prints a task, --json a plan: give one"));
+	if ((x->emit == 2) != (x->slurm_cmd && *x->slurm_cmd))
+		return msg_usage("%s", x->emit == 2 ? _("--emit slurm: give the job's command after --") :
 				 _("a command after --: only with --emit slurm"));
-		goto out_opts;
-	}
-	if ((rc = task_file ? read_task(task_file, true, &task) : read_task(file, false, &task)))
-		goto out_opts;
-	po.top = (int)top;
-	po.by = by ? PLAN_BY_TIME : PLAN_BY_COST;
-	for (size_t i = 0; i < access.n; i++)
-		if (names_add(&acc, access.v[i]))
+	if ((rc = x->task_file ? read_task(x->task_file, true, &x->task) : read_task(x->file, false, &x->task)))
+		return rc;
+	x->po.top = (int)x->top;
+	x->po.by = x->by ? PLAN_BY_TIME : PLAN_BY_COST;
+	return OPT_GO;
+}
+
+/* --access, --exclude, --only (and the workload's access) as the plan's
+ * name lists. 0, or the exit code (out of memory, reported). */
+static int plan_lists(struct plan_cmd *x)
+{
+	for (size_t i = 0; i < x->access.n; i++)
+		if (names_add(&x->acc, x->access.v[i]))
 			goto out_nomem;
-	for (size_t i = 0; i < excl.n; i++)
-		if (names_add(&exn, excl.v[i]))
+	for (size_t i = 0; i < x->excl.n; i++)
+		if (names_add(&x->exn, x->excl.v[i]))
 			goto out_nomem;
-	for (size_t i = 0; i < only.n; i++)
-		if (names_add(&onn, only.v[i]))
+	for (size_t i = 0; i < x->only.n; i++)
+		if (names_add(&x->onn, x->only.v[i]))
 			goto out_nomem;
-	if (w.access[0] && names_add(&acc, w.access))   /* the workload's access: too */
+	if (x->w.access[0] && names_add(&x->acc, x->w.access))   /* the workload's access: too */
 		goto out_nomem;
-	po.access = (const char *const *)acc.v;
-	po.naccess = acc.n;
-	po.exclude = (const char *const *)exn.v;
-	po.nexclude = exn.n;
-	po.only = (const char *const *)onn.v;
-	po.nonly = onn.n;
-	if ((rc = offers_init(&c, "plan")))
-		goto out_opts;
-	if (common_load_data(NULL, &mdb)) {
-		rc = EXIT_RUNTIME;
-		offers_free(&c);
-		goto out_opts;
+	x->po.access = (const char *const *)x->acc.v;
+	x->po.naccess = x->acc.n;
+	x->po.exclude = (const char *const *)x->exn.v;
+	x->po.nexclude = x->exn.n;
+	x->po.only = (const char *const *)x->onn.v;
+	x->po.nonly = x->onn.n;
+	return 0;
+out_nomem:
+	msg_error(_("out of memory"));
+	return EXIT_RUNTIME;
+}
+
+/* --calibrate: the probe's figures on the workload wd (resolved: arch,
+ * gpu); the time through x->w, the memory fit through x->po. 0, or the
+ * exit code (message printed). */
+static int plan_calibrate(struct plan_cmd *x, struct workload *wd, const struct model_spec *arch,
+			  const struct gpu_spec *gpu)
+{
+	struct calib *cal = &x->cal;
+	struct estimate ce;
+	char err[512];
+	int rc;
+
+	if ((rc = calib_load(x->ledger, x->calibrate, &x->c.gdb, wd, cal)))
+		return rc;
+	/* what the probe can give: timed on the workload's GPU or the probed one */
+	if (!estimate_run(wd, arch, gpu ? gpu : cal->probe_gpu, &ce, err, sizeof(err)))
+		calib_apply(cal, wd, gpu ? gpu : cal->probe_gpu, &ce);
+	if (cal->time_skip == CALIB_OK && !calib_plan_workload(cal, &x->w))
+		cal->time_skip = CALIB_NO_RATE;
+	/* the memory fit: the probe's peak per GPU on cards of at least
+	 * the probed one's memory (calib.h; not for serving engines) */
+	if (cal->probe_gpu && cal->mem_total > 0 && cal->mem_skip != CALIB_NO_MEMORY &&
+	    cal->mem_skip != CALIB_SERVING) {
+		x->po.probe_mem_per_gpu = cal->mem_total;
+		x->po.probe_card_mem = cal->probe_gpu->memory_bytes;
 	}
-	for (size_t i = 0; i < rates.n; i++)
-		if ((rc = offers_set_rate(&c, rates.v[i])))
-			goto out;
-	/* the workload as given, checked once before any catalog is read */
-	wd = w;
-	if (workload_resolve(&wd, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
-		rc = wlargs_field_error(file, &wd, bad, err);
-		goto out;
-	}
-	if (calibrate) {
-		struct estimate ce;
-		if ((rc = calib_load(ledger, calibrate, &c.gdb, &wd, &cal)))
-			goto out;
-		/* what the probe can give: timed on the workload's GPU or the probed one */
-		if (!estimate_run(&wd, &arch, gpu ? gpu : cal.probe_gpu, &ce, err, sizeof(err)))
-			calib_apply(&cal, &wd, gpu ? gpu : cal.probe_gpu, &ce);
-		if (cal.time_skip == CALIB_OK && !calib_plan_workload(&cal, &w))
-			cal.time_skip = CALIB_NO_RATE;
-		/* the memory fit: the probe's peak per GPU on cards of at least
-		 * the probed one's memory (calib.h; not for serving engines) */
-		if (cal.probe_gpu && cal.mem_total > 0 && cal.mem_skip != CALIB_NO_MEMORY &&
-		    cal.mem_skip != CALIB_SERVING) {
-			po.probe_mem_per_gpu = cal.mem_total;
-			po.probe_card_mem = cal.probe_gpu->memory_bytes;
-		}
-		plan_cal = &cal;
-	}
+	x->disp.cal = cal;
+	return 0;
+}
+
+/* One currency per answer, --max-price and the budget in USD, the job's
+ * size required (wd: the workload as resolved). 0, or the exit code
+ * (message printed). */
+static int plan_money(struct plan_cmd *x, const struct workload *wd)
+{
+	const char *currency = x->currency;
+	const struct currency *cu;
+
 	/* one currency per answer: --currency, else the one a money value
 	 * was written in (the budget, then --max-price), else USD */
-	if (!currency && workload_is_set(&w, "budget") && w.budget.code_given)
-		currency = w.budget.code;
-	if (!currency && have_max_price && max_price.has_code)
-		currency = max_price.code;
+	if (!currency && workload_is_set(&x->w, "budget") && x->w.budget.code_given)
+		currency = x->w.budget.code;
+	if (!currency && x->have_max_price && x->max_price.has_code)
+		currency = x->max_price.code;
 	if (!currency)
 		currency = "USD";
-	cu = currency_find(&c.currencies, currency);
+	cu = currency_find(&x->c.currencies, currency);
 	if (!cu || cu->usd <= 0) {
 		msg_error(_("--currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)"), currency,
 			  currency);
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	snprintf(disp.code, sizeof(disp.code), "%s", cu->code);
-	disp.fx.code = disp.code;
-	disp.fx.usd_per_unit = cu->usd;
-	disp.cu = cu;
+	snprintf(x->disp.code, sizeof(x->disp.code), "%s", cu->code);
+	x->disp.fx.code = x->disp.code;
+	x->disp.fx.usd_per_unit = cu->usd;
+	x->disp.cu = cu;
 	/* a bare amount is in the display currency */
-	if (have_max_price) {
-		struct money m = {.amount = max_price.amount};
-		snprintf(m.code, sizeof(m.code), "%s", max_price.has_code ? max_price.code : disp.code);
-		po.max_price_usd = to_usd(&c, &m);
-		if (po.max_price_usd < 0) {
+	if (x->have_max_price) {
+		struct money m = {.amount = x->max_price.amount};
+		snprintf(m.code, sizeof(m.code), "%s", x->max_price.has_code ? x->max_price.code : x->disp.code);
+		x->po.max_price_usd = to_usd(&x->c, &m);
+		if (x->po.max_price_usd < 0) {
 			msg_error(_("--max-price: unknown currency '%s' (see data/currencies.csv, or --rate)"), m.code);
-			rc = EXIT_USAGE;
-			goto out;
+			return EXIT_USAGE;
 		}
 	}
-	if (!plan_serve_wanted(&wd) && !workload_is_set(&w, "tokens") && !workload_is_set(&w, "samples")) {
-		rc = wlargs_field_error(file, &w, -1,
-					_("tokens: missing required field (plan prices the whole job: give tokens or samples)"));
-		goto out;
-	}
-	if (workload_is_set(&w, "budget")) {
-		struct money m = w.budget;
+	if (!plan_serve_wanted(wd) && !workload_is_set(&x->w, "tokens") && !workload_is_set(&x->w, "samples"))
+		return wlargs_field_error(x->file, &x->w, -1,
+					  _("tokens: missing required field (plan prices the whole job: give tokens or samples)"));
+	if (workload_is_set(&x->w, "budget")) {
+		struct money m = x->w.budget;
 		if (!m.code_given)
-			snprintf(m.code, sizeof(m.code), "%s", disp.code);
-		po.budget_usd = to_usd(&c, &m);
-		if (po.budget_usd < 0) {
-			rc = wlargs_field_error(file, &w, workload_field_index("budget"),
-						_("budget: unknown currency (see data/currencies.csv, or --rate CODE=N)"));
-			goto out;
-		}
+			snprintf(m.code, sizeof(m.code), "%s", x->disp.code);
+		x->po.budget_usd = to_usd(&x->c, &m);
+		if (x->po.budget_usd < 0)
+			return wlargs_field_error(x->file, &x->w, workload_field_index("budget"),
+						  _("budget: unknown currency (see data/currencies.csv, or --rate CODE=N)"));
 	}
-	c.trust_catalog = trust;
-	if ((rc = plan_pricer_init(&pc, &c, &po.pricer)))
-		goto out;
-	if ((rc = offers_load(&c, (char **)catalogs.v, catalogs.n, NULL, NULL, NULL)))
-		goto out_pricer;
-	/* every document of a pipeline in order; one plan without a task */
-	ndoc = task.ndoc ? task.ndoc : 1;
-	if (json && ndoc > 1)
+	return 0;
+}
+
+/* The rates, the workload as given (checked once before any catalog is
+ * read), the calibration and the money. 0, or the exit code (message
+ * printed). */
+static int plan_inputs(struct plan_cmd *x)
+{
+	struct workload wd;
+	struct model_spec arch;
+	const struct gpu_spec *gpu;
+	char err[512];
+	int rc, bad;
+
+	for (size_t i = 0; i < x->rates.n; i++)
+		if ((rc = offers_set_rate(&x->c, x->rates.v[i])))
+			return rc;
+	wd = x->w;
+	if (workload_resolve(&wd, &x->mdb, &x->c.gdb, &arch, &gpu, &bad, err, sizeof(err)))
+		return wlargs_field_error(x->file, &wd, bad, err);
+	if (x->calibrate && (rc = plan_calibrate(x, &wd, &arch, gpu)))
+		return rc;
+	return plan_money(x, &wd);
+}
+
+/* A pipeline's document d of ndoc: its heading and notes (not with
+ * --json or --emit). Whether it is a job to plan. */
+static bool doc_heading(const struct plan_cmd *x, const struct sky_doc *doc, size_t d, size_t ndoc)
+{
+	bool words = !x->json && !x->emit;
+
+	if (doc && ndoc > 1 && words) {
+		/* the task's name and file are the user's text: escaped (out.h) */
+		const char *tf = x->task_file ? x->task_file : x->file;
+		char fesc[8192], nesc[4 * sizeof(doc->name)];
+		printf(_("%sTask document %zu of %zu (%s line %zu)%s%s\n"), d ? "\n\n" : "", d + 1, ndoc,
+		       out_safe(tf, strlen(tf), fesc, sizeof(fesc)), doc->line, doc->name[0] ? ": " : "",
+		       out_safe(doc->name, strlen(doc->name), nesc, sizeof(nesc)));
+	}
+	if (doc && words)
+		doc_notes(doc);
+	if (doc && ndoc > 1 && !doc_is_job(doc)) {
+		if (words)
+			printf("%s", _("no resources and no run: not a job, not planned\n"));
+		return false;
+	}
+	return true;
+}
+
+/* The plan r of document doc (NULL: none) printed as asked: its exit status. */
+static int plan_output(struct plan_cmd *x, const struct workload *wd, const struct model_spec *arch,
+		       const struct plan_result *r, const struct sky_doc *doc, bool more)
+{
+	if (x->emit == 2) {
+		if (!r->n)
+			msg_error(_("--emit slurm: no offer fits; run without --emit for what was excluded"));
+		return r->n ? emit_slurm(r, x->slurm_cmd) : EXIT_RUNTIME;
+	}
+	if (x->emit) {
+		int one = r->n ? emit_sky(wd, &x->po, r, doc, &x->disp, more) : EXIT_RUNTIME;
+		if (!r->n)
+			msg_error(_("--emit sky: no offer fits; run without --emit for what was excluded"));
+		return one;
+	}
+	if (x->json) {
+		plan_render_json(wd, arch, &x->po, r, &x->disp);
+	} else {
+		plan_render_calib(wd, &x->disp);
+		plan_render_table(wd, arch, &x->po, r, &x->disp);
+	}
+	return r->n ? EXIT_OK : EXIT_RUNTIME;
+}
+
+/* Document d of ndoc planned (a service by the month, a job by plan_run)
+ * and printed; x->worst the worst exit status so far. 0, or the exit
+ * code of an error (reported). */
+static int plan_doc(struct plan_cmd *x, size_t d, size_t ndoc)
+{
+	const struct sky_doc *doc = x->task.ndoc ? &x->task.doc[d] : NULL;
+	const char *tf = x->task_file ? x->task_file : x->file;
+	struct workload wd;
+	struct model_spec arch;
+	const struct gpu_spec *gpu;
+	struct plan_result r;
+	char err[512];
+	int rc, bad, one;
+
+	if (!doc_heading(x, doc, d, ndoc))
+		return 0;
+	wd = x->w;
+	/* the task's num_nodes, unless the workload says nodes */
+	if (doc && doc->num_nodes > 1 && !workload_is_set(&x->w, "nodes")) {
+		char n[32];
+		snprintf(n, sizeof(n), "%ld", doc->num_nodes);
+		if (workload_set(&wd, "nodes", n, 0, err, sizeof(err)))
+			return msg_usage(_("%s:%zu: num_nodes: %s"), tf, doc->line, err);
+	}
+	if (workload_resolve(&wd, &x->mdb, &x->c.gdb, &arch, &gpu, &bad, err, sizeof(err)))
+		return doc && doc->num_nodes > 1 && bad == workload_field_index("nodes") ?
+		       msg_usage(_("%s:%zu: num_nodes: %s"), tf, doc->line, err) :
+		       wlargs_field_error(x->file, &wd, bad, err);
+	x->po.task = doc;   /* the reference GPU: plan_setup_run() */
+	if (x->json && x->njobs)
+		printf(",\n");
+	if (plan_serve_wanted(&wd)) {
+		one = plan_serve_cmd(&wd, &arch, &x->c, &x->po, x->disp.code, x->disp.fx.usd_per_unit, x->json);
+		x->worst = one > x->worst ? one : x->worst;
+		x->njobs++;
+		x->served = true;
+		return 0;
+	}
+	if ((rc = plan_setup_run(&x->c, x->file, &wd, &arch, gpu, &x->po, &r)))
+		return rc;
+	x->njobs++;
+	one = plan_output(x, &wd, &arch, &r, doc, d + 1 < ndoc);
+	x->worst = one > x->worst ? one : x->worst;
+	plan_result_free(&r);
+	return 0;
+}
+
+/* Every document of a pipeline in order (one plan without a task), then
+ * the catalogs read. The exit status. */
+static int plan_docs(struct plan_cmd *x)
+{
+	size_t ndoc = x->task.ndoc ? x->task.ndoc : 1;
+	int rc;
+
+	if (x->json && ndoc > 1)
 		printf("[\n");
-	for (size_t d = 0; d < ndoc; d++) {
-		const struct sky_doc *doc = task.ndoc ? &task.doc[d] : NULL;
-		int one;
-		if (doc && ndoc > 1 && !json && !emit) {
-			/* the task's name and file are the user's text: escaped (out.h) */
-			const char *tf = task_file ? task_file : file;
-			char fesc[8192], nesc[4 * sizeof(doc->name)];
-			printf(_("%sTask document %zu of %zu (%s line %zu)%s%s\n"), d ? "\n\n" : "", d + 1, ndoc,
-			       out_safe(tf, strlen(tf), fesc, sizeof(fesc)), doc->line, doc->name[0] ? ": " : "",
-			       out_safe(doc->name, strlen(doc->name), nesc, sizeof(nesc)));
-		}
-		if (doc && !json && !emit)
-			doc_notes(doc);
-		if (doc && ndoc > 1 && !doc_is_job(doc)) {
-			if (!json && !emit)
-				printf("%s", _("no resources and no run: not a job, not planned\n"));
-			continue;
-		}
-		wd = w;
-		/* the task's num_nodes, unless the workload says nodes */
-		if (doc && doc->num_nodes > 1 && !workload_is_set(&w, "nodes")) {
-			char n[32];
-			snprintf(n, sizeof(n), "%ld", doc->num_nodes);
-			if (workload_set(&wd, "nodes", n, 0, err, sizeof(err))) {
-				rc = msg_usage(_("%s:%zu: num_nodes: %s"), task_file ? task_file : file, doc->line, err);
-				goto out_pricer;
-			}
-		}
-		if (workload_resolve(&wd, &mdb, &c.gdb, &arch, &gpu, &bad, err, sizeof(err))) {
-			rc = doc && doc->num_nodes > 1 && bad == workload_field_index("nodes") ?
-				msg_usage(_("%s:%zu: num_nodes: %s"), task_file ? task_file : file, doc->line, err) :
-				wlargs_field_error(file, &wd, bad, err);
-			goto out_pricer;
-		}
-		po.task = doc;
-		/* nothing timed on an offer: the class still comes from the job, timed
-		 * on the workload's GPU or the most rented training card */
-		po.reference_gpu = gpu ? gpu : gpu_db_find(&c.gdb, "A100-80GB");
-		if (json && njobs)
-			printf(",\n");
-		if (plan_serve_wanted(&wd)) {
-			one = plan_serve_cmd(&wd, &arch, &c, &po, disp.code, disp.fx.usd_per_unit, json);
-			worst = one > worst ? one : worst;
-			njobs++;
-			served = true;
-			continue;
-		}
-		if (plan_run(&wd, &arch, &c.set, &po, &r, err, sizeof(err))) {
-			snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
-			rc = wlargs_field_error(file, &wd, workload_field_index(key), err);
-			goto out_pricer;
-		}
-		njobs++;
-		if (emit == 2) {
-			one = r.n ? emit_slurm(&r, slurm_cmd) : EXIT_RUNTIME;
-			if (!r.n)
-				msg_error(_("--emit slurm: no offer fits; run without --emit for what was excluded"));
-		} else if (emit) {
-			one = r.n ? emit_sky(&wd, &po, &r, doc, &disp, d + 1 < ndoc) : EXIT_RUNTIME;
-			if (!r.n)
-				msg_error(_("--emit sky: no offer fits; run without --emit for what was excluded"));
-		} else if (json) {
-			render_json(&wd, &arch, &po, &r, &disp);
-			one = r.n ? EXIT_OK : EXIT_RUNTIME;
-		} else {
-			render_plan_calib(&wd);
-			render(&wd, &arch, &po, &r, &disp);
-			one = r.n ? EXIT_OK : EXIT_RUNTIME;
-		}
-		worst = one > worst ? one : worst;
-		plan_result_free(&r);
-	}
-	if (json && ndoc > 1)
+	for (size_t d = 0; d < ndoc; d++)
+		if ((rc = plan_doc(x, d, ndoc)))
+			return rc;
+	if (x->json && ndoc > 1)
 		printf("]\n");
-	if (!json && !emit && !served) {
+	if (!x->json && !x->emit && !x->served) {
 		printf("\n%s\n", _("Catalogs"));
-		offers_report(stdout, &c);
+		offers_report(stdout, &x->c);
 	}
-	rc = served ? worst : msg_finish(c.bad_rows ? EXIT_USAGE : worst);
-out_pricer:
-	plan_pricer_free(&pc);
+	return x->served ? x->worst : msg_finish(x->c.bad_rows ? EXIT_USAGE : x->worst);
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct plan_cmd xs = {0}, *x = &xs;
+	int rc;
+
+	x->worst = EXIT_OK;
+	if ((rc = plan_args(x, argc, argv)) != OPT_GO || (rc = plan_lists(x)))
+		goto out_opts;
+	if ((rc = offers_init(&x->c, "plan")))
+		goto out_opts;
+	if (common_load_data(NULL, &x->mdb)) {
+		rc = EXIT_RUNTIME;
+		offers_free(&x->c);
+		goto out_opts;
+	}
+	if ((rc = plan_inputs(x)))
+		goto out;
+	x->c.trust_catalog = x->trust;
+	if ((rc = plan_setup_load(&x->ps, &x->c, (char **)x->catalogs.v, x->catalogs.n, &x->po)))
+		goto out;
+	rc = plan_docs(x);
 out:
-	plan_cal = NULL;
-	calib_free(&cal);
-	model_db_free(&mdb);
-	offers_free(&c);
+	plan_setup_free(&x->ps);
+	calib_free(&x->cal);
+	model_db_free(&x->mdb);
+	offers_free(&x->c);
 out_opts:
-	opt_list_free(&catalogs);
-	opt_list_free(&rates);
-	opt_list_free(&access);
-	opt_list_free(&excl);
-	opt_list_free(&only);
-	names_free(&acc);
-	names_free(&exn);
-	names_free(&onn);
-	sky_task_free(&task);
+	opt_list_free(&x->catalogs);
+	opt_list_free(&x->rates);
+	opt_list_free(&x->access);
+	opt_list_free(&x->excl);
+	opt_list_free(&x->only);
+	names_free(&x->acc);
+	names_free(&x->exn);
+	names_free(&x->onn);
+	sky_task_free(&x->task);
 	return rc;
-out_nomem:
-	msg_error(_("out of memory"));
-	rc = EXIT_RUNTIME;
-	goto out_opts;
 }

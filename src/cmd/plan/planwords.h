@@ -1,6 +1,6 @@
 /*
  * planwords.h - the words of `gpurent plan`: the sentences the codes and
- * facts of src/core/plan/plan.c state (why each choice, why offers were
+ * facts of src/core/plan/plan*.c state (why each choice, why offers were
  * excluded, the user class, the supply and billing advice, the
  * checklist, the order of magnitude, what would have to change), every
  * one marked for translation. Money in the facts is USD; it is worded in

@@ -1,8 +1,11 @@
 /*
- * plan.c - pricing a workload on every offer and ranking them (plan.h).
+ * plan.c - pricing a workload on every offer (plan.h): each offer screened
+ * (access, filters, GPU, constraints, memory, throughput), priced under each
+ * billing mode, held to the deadline, budget and price cap; the feasible go
+ * to plan_rank.c, the advice is plan_advice.c's.
  * Formulas: docs/formulas.md "Plan" and docs/billing.md.
  */
-#include "core/plan/plan.h"
+#include "core/plan/plan_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -115,13 +118,6 @@ void plan_opts_default(struct plan_opts *o)
 	o->stop_multiple = 1.2;     /* the budget stop without a budget */
 }
 
-/* An instance-hour's price: on demand, or spot for a catalog row that
- * states only a spot price (offer.spot_only). */
-static double hourly(const struct offer *o)
-{
-	return o->spot_only ? o->spot_price : o->price;
-}
-
 /* ---- matching constraints ---- */
 
 static bool gpu_is(const struct gpu_spec *g, const char *want)
@@ -157,8 +153,8 @@ static int task_spot(const struct sky_doc *t, int i)
 	return t && i >= 0 && (size_t)i < t->ncand ? t->cand[i].use_spot : -1;
 }
 
-static void exclude(struct plan_result *r, enum plan_exclusion e, const struct offer *o,
-		    enum plan_detail d, double a, double b)
+void plan_exclude(struct plan_result *r, enum plan_exclusion e, const struct offer *o,
+		  enum plan_detail d, double a, double b)
 {
 	r->excluded[e]++;
 	if (r->example[e].offer)
@@ -198,35 +194,6 @@ static const struct estimate *estimate_for(struct est_cache **cache, size_t *n, 
 	(*cache)[*n].rc = estimate_run(&w2, arch, gpu, &(*cache)[*n].e, err, sizeof(err));
 	(*n)++;
 	return (*cache)[*n - 1].rc ? NULL : &(*cache)[*n - 1].e;
-}
-
-static int cmp_cost(const void *a, const void *b)
-{
-	const struct plan_choice *x = a, *y = b;
-
-	if (x->cost.total != y->cost.total)
-		return x->cost.total < y->cost.total ? -1 : 1;
-	if (x->wall_s != y->wall_s)
-		return x->wall_s < y->wall_s ? -1 : 1;
-	return (x->offer > y->offer) - (x->offer < y->offer);
-}
-
-static int cmp_time(const void *a, const void *b)
-{
-	const struct plan_choice *x = a, *y = b;
-
-	if (x->wall_s != y->wall_s)
-		return x->wall_s < y->wall_s ? -1 : 1;
-	return cmp_cost(a, b);
-}
-
-static bool same_offer(const struct plan_choice *a, const struct plan_choice *b)
-{
-	const struct offer *x = a->offer, *y = b->offer;
-
-	return a->mode == b->mode && x->gpu == y->gpu && x->gpus == y->gpus && x->price == y->price &&
-	       x->provider.len == y->provider.len && !memcmp(x->provider.p, y->provider.p, x->provider.len) &&
-	       x->instance.len == y->instance.len && !memcmp(x->instance.p, y->instance.p, x->instance.len);
 }
 
 /* ---- who may rent it, what the user left out ---- */
@@ -286,235 +253,280 @@ static void note_access(struct plan_result *r, const struct offer *o)
 			 (int)o->access.len, o->access.p);
 }
 
-/* ---- checkpoints by the kind of interruption (docs/formulas.md "Plan: checkpoints") ---- */
+/* ---- the plan ---- */
 
-/* On-demand: the seed's rule (000 §3.3: no more than the loss one tolerates,
- * 15-30 min), the upper end, unless the write would cost more than 5% of it. */
-static double regular_interval(double write_s)
-{
-	double t = 30 * 60;
-
-	return 20 * write_s > t ? 20 * write_s : t;
-}
-
-/* The lead time a scheduler's warning signal needs to write a checkpoint:
- * three writes, at least five minutes (assumption, docs/formulas.md "Plan: checkpoints"). */
-static double signal_lead(double write_s)
-{
-	return 3 * write_s > 300 ? 3 * write_s : 300;
-}
-
-/* ---- advice (formulas.md "Plan": the five dimensions) ---- */
-
-static void add_check(struct plan_result *r, struct plan_check c)
-{
-	if (r->nchecklist < PLAN_MAX_CHECKS)
-		r->checklist[r->nchecklist++] = c;
-}
-
-static void add_change(struct plan_result *r, enum plan_change_code code, double a, double b)
-{
-	if (r->nchanges < PLAN_MAX_CHANGES)
-		r->changes[r->nchanges++] = (struct plan_change){.code = code, .a = a, .b = b};
-}
-
-/* What the loop saw that the advice needs when nothing (or little) fits. */
-struct plan_seen {
-	double min_compute_s;     /* the job's compute on the fastest GPU it was timed on; -1 none */
-	double min_mem_needed;    /* the least memory per GPU an excluded offer needed */
-	double max_mem_offered;   /* the most usable memory per GPU of any offer with specs */
-	int zero3_gpus;           /* GPUs ZeRO-3 needs to fit 80 GB (estimate), 0 n/a */
-	double min_deadline_wall; /* the soonest finish of an offer excluded by the deadline */
-	double min_budget_total;  /* the cheapest total of an offer excluded by the budget */
-	struct plan_choice cheapest;           /* the cheapest feasible (valid when have_cheapest) */
-	bool have_cheapest;
-	double fastest_wall;                   /* the soonest finish of the feasible */
-	double min_od, min_spot;  /* the cheapest on-demand / spot plan that met the constraints */
-	const struct offer *min_od_offer, *min_spot_offer;
+/* One plan_run(): its inputs, what the offers showed, the estimates. */
+struct run {
+	const struct workload *w;
+	const struct model_spec *arch;
+	const struct plan_opts *opts;
+	struct plan_result *r;
+	struct plan_seen seen;
+	struct est_cache *cache;
+	size_t ncache, capcache;
+	double deadline;          /* seconds, 0 = none: --deadline, else the workload's */
+	double nodes;             /* instances rented together */
 };
 
-static void advise(const struct workload *w, const struct plan_opts *opts, const struct plan_seen *seen,
-		   struct plan_result *r)
+static const struct estimate *run_estimate(struct run *x, const struct gpu_spec *gpu, double gpus)
 {
-	const struct plan_choice *best = r->n ? &r->ranked[0] : NULL;
-	double run_s = best ? best->compute_s : seen->min_compute_s;
-	double hours = run_s / 3600;
-	char cls;
+	return estimate_for(&x->cache, &x->ncache, &x->capcache, x->w, x->arch, gpu, gpus);
+}
 
-	r->class_run_s = run_s;
-	if (w->task == TASK_INFER) {
-		r->user_class = 'C';
-		r->class_why = PLAN_CLASS_SERVICE;
-	} else if (hours > 8) {
-		r->user_class = 'B';
-		r->class_why = PLAN_CLASS_LONG_RUN;
-	} else {
-		r->user_class = 'A';
-		r->class_why = PLAN_CLASS_OCCASIONAL;
-	}
-	cls = r->user_class;
+/* What an offer is priced under each mode: the best that is not spot, and spot. */
+struct priced {
+	struct plan_cost od, sc;   /* total INFINITY: no such plan */
+	enum plan_mode od_mode;
+	double od_wall, spot_wall;
+};
 
-	/* a type fits when something of it was feasible and the job's class suits it */
-#define FIT(t, yes, code) \
-	(r->supply_fits[t] = r->supply[t].feasible > 0 && (yes), r->supply_advice[t] = (code))
-	FIT(SUPPLY_AI_CLOUD, true,
-	    cls == 'A' ? PLAN_A_AI_CLOUD_SHORT : cls == 'B' ? PLAN_A_AI_CLOUD_LONG : PLAN_A_AI_CLOUD_SERVICE);
-	FIT(SUPPLY_MARKETPLACE, w->resumable || cls == 'A',
-	    w->resumable ? PLAN_A_MARKET_RESUMABLE : PLAN_A_MARKET_VOLATILE);
-	FIT(SUPPLY_CAMPUS_HPC, cls == 'B' && w->resumable,
-	    cls == 'B' ? (w->resumable ? PLAN_A_CAMPUS_CHAINED : PLAN_A_CAMPUS_NEEDS_RESUME) :
-	    cls == 'A' ? PLAN_A_CAMPUS_QUEUE : PLAN_A_CAMPUS_NO_SERVICE);
-	FIT(SUPPLY_SERVERLESS, cls == 'C' || hours < 1,
-	    cls == 'C' ? PLAN_A_SERVERLESS_SPIKY : hours < 1 ? PLAN_A_SERVERLESS_SHORT : PLAN_A_SERVERLESS_LONG);
-	FIT(SUPPLY_HYPERSCALER, cls != 'A' || w->data_size > 500e9,
-	    w->data_size > 500e9 ? PLAN_A_HYPER_LARGE_DATA : cls == 'A' ? PLAN_A_HYPER_SHORT : PLAN_A_HYPER_STEADY);
-#undef FIT
+/*
+ * Whether offer o can run the job at all: who may rent it, its price
+ * columns, its GPU, the task's and the workload's constraints, memory,
+ * throughput, communication. 0 (c holds the fit, *match the task's
+ * candidate, *ep the estimate), 1 excluded (counted), or -1 with a
+ * message in err when the estimate failed.
+ */
+static int screen(struct run *x, const struct offer *o, struct plan_choice *c, int *match,
+		  const struct estimate **ep, char *err, size_t errlen)
+{
+	const struct workload *w = x->w;
+	const struct plan_opts *opts = x->opts;
+	struct plan_result *r = x->r;
+	struct plan_seen *seen = &x->seen;
+	const struct estimate *e;
+	double G, usable, need, nodes = x->nodes;
+	enum plan_exclusion why;
 
-	r->billing_advice = cls == 'A' ? PLAN_A_BILL_PER_SECOND :
-			    cls == 'B' ? (w->resumable ? PLAN_A_BILL_SPOT : PLAN_A_BILL_ON_DEMAND) :
-			    PLAN_A_BILL_SERVICE;
-
-	/* nothing fits: what would have to change */
-	if (!best && !r->considered)
-		add_change(r, PLAN_CH_NO_OFFERS, 0, 0);
-	if (!best) {
-		if (r->excluded[EX_MEMORY] + r->excluded[EX_SLICE] && seen->min_mem_needed > 0) {
-			add_change(r, PLAN_CH_MEMORY, seen->min_mem_needed, seen->max_mem_offered);
-			if (seen->zero3_gpus > 0 && w->task == TASK_TRAIN && w->zero < 3)
-				add_change(r, PLAN_CH_ZERO3, seen->zero3_gpus, 0);
-		}
-		if (r->excluded[EX_DEADLINE] && seen->min_deadline_wall > 0) {
-			double dl = opts->deadline_s > 0 ? opts->deadline_s : w->deadline;
-			add_change(r, PLAN_CH_DEADLINE, seen->min_deadline_wall, dl);
-		}
-		if (r->excluded[EX_BUDGET] && seen->min_budget_total > 0)
-			add_change(r, PLAN_CH_BUDGET, seen->min_budget_total, opts->budget_usd);
-		if (r->excluded[EX_TIME_LIMIT] && !w->resumable)
-			add_change(r, PLAN_CH_RESUMABLE, (double)r->excluded[EX_TIME_LIMIT], 0);
-		if (r->excluded[EX_ACCESS])
-			add_change(r, PLAN_CH_ACCESS, (double)r->excluded[EX_ACCESS], 0);
-	}
-
-	if (best) {
-		const struct offer *o = best->offer;
-		struct plan_check st = {.code = PLAN_C_AUTO_STOP, .seconds = best->wall_s * 1.2};
-		if (opts->budget_usd > 0) {
-			st.usd = opts->budget_usd;
-			st.budget_given = true;
+	r->considered++;
+	if (!plan_offer_allowed(opts, o, &why)) {
+		if (why == EX_ACCESS) {
+			plan_exclude(r, EX_ACCESS, o, PLAN_D_ACCESS, 0, 0);
+			note_access(r, o);
+			if ((unsigned)o->supply < SUPPLY_COUNT)
+				r->supply[o->supply].need_access++;
 		} else {
-			st.multiple = opts->stop_multiple;
-			st.usd = best->cost.total * opts->stop_multiple;   /* 0: a free offer, no stop */
+			plan_exclude(r, EX_USER_FILTER, o, PLAN_D_USER_FILTER, 0, 0);
 		}
-		add_check(r, st);
-		if (o->max_runtime > 0 && best->mode != PLAN_SPOT && (w->resumable || best->chunks > 1))
-			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_TIME_LIMIT,
-							 .seconds = o->max_runtime - opts->setup_s,
-							 .write_s = best->ckpt_write_s,
-							 .lead_s = signal_lead(best->ckpt_write_s),
-							 .regular_s = regular_interval(best->ckpt_write_s)});
-		else if (best->mode == PLAN_SPOT && best->ckpt_interval_s > 0)
-			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_INTERVAL,
-							 .seconds = best->ckpt_interval_s,
-							 .write_s = best->ckpt_write_s,
-							 .mtbf_s = best->cost.interruptions > 0 ?
-								   best->cost.busy_wall_s / best->cost.interruptions : 0});
-		else if (cls == 'B' || w->resumable)
-			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_REGULAR,
-							 .seconds = regular_interval(best->ckpt_write_s),
-							 .write_s = best->ckpt_write_s});
+		return 1;
 	}
-	if (w->data_size <= 0)
-		add_check(r, (struct plan_check){.code = PLAN_C_DATA_UNKNOWN});
-	else if (w->data_size < 10e9)
-		add_check(r, (struct plan_check){.code = PLAN_C_DATA_RSYNC, .bytes = w->data_size});
-	else if (w->data_size < 1e12)
-		add_check(r, (struct plan_check){.code = PLAN_C_DATA_OBJECT_STORE, .bytes = w->data_size,
-						 .seconds = w->data_size / opts->upload_bw,
-						 .bw = opts->upload_bw});
-	else
-		add_check(r, (struct plan_check){.code = PLAN_C_DATA_MOUNT, .bytes = w->data_size});
-	if (r->n > 1) {
-		const struct plan_choice *cheap = &r->ranked[0];
-		for (size_t i = 1; i < r->n; i++)
-			if (hourly(r->ranked[i].offer) < hourly(cheap->offer))
-				cheap = &r->ranked[i];
-		add_check(r, (struct plan_check){.code = PLAN_C_DEBUG_CHEAPEST, .offer = cheap->offer,
-						 .usd = hourly(cheap->offer)});
+	if (o->suspect != OFFER_PRICE_OK) {
+		plan_exclude(r, EX_SUSPECT_PRICE, o, PLAN_D_SUSPECT, o->spot_price, o->price);
+		return 1;
 	}
-	add_check(r, (struct plan_check){.code = PLAN_C_RECORD_COSTS});
+	if (!o->gpu) {
+		plan_exclude(r, EX_UNKNOWN_GPU, o, PLAN_D_NO_SPECS, 0, 0);
+		return 1;
+	}
+	/* use_spot: true is checked below, after the on-demand price is
+	 * known: a cheaper on-demand plan it excludes is worth saying */
+	*match = task_match(opts->task, o);
+	if (*match < 0 || (w->gpu[0] && !gpu_is(o->gpu, w->gpu))) {
+		plan_exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
+		return 1;
+	}
+	if (workload_is_set(w, "gpus") && fabs((double)w->gpus - o->gpus * nodes) > 1e-9) {
+		plan_exclude(r, EX_GPU_COUNT, o, PLAN_D_GPU_COUNT, o->gpus * nodes, (double)w->gpus);
+		return 1;
+	}
+	/* a job over nodes: nodes of this instance, GPUs over them all */
+	G = (o->gpus < 1 ? 1 : o->gpus) * nodes;
+	*ep = e = run_estimate(x, o->gpu, G);
+	if (!e) {
+		snprintf(err, errlen, _("estimate failed for %s"), o->gpu->name);
+		return -1;
+	}
+	usable = o->gpu_mem * (1 - w->headroom);
+	if (usable > seen->max_mem_offered)
+		seen->max_mem_offered = usable;
+	if (e->have_time && (seen->min_compute_s < 0 || e->wall_seconds < seen->min_compute_s))
+		seen->min_compute_s = e->wall_seconds;
+	/* a probe's measured peak on cards at least the probed one's size */
+	need = opts->probe_mem_per_gpu > 0 && o->gpu_mem >= opts->probe_card_mem ?
+	       opts->probe_mem_per_gpu : e->mem.total;
+	if (need > usable) {
+		if (seen->min_mem_needed <= 0 || need < seen->min_mem_needed)
+			seen->min_mem_needed = need;
+		if (e->zero3_gpus_for_80 > 0)
+			seen->zero3_gpus = e->zero3_gpus_for_80;
+		plan_exclude(r, o->is_slice ? EX_SLICE : EX_MEMORY, o, PLAN_D_MEMORY, need, o->gpu_mem);
+		return 1;
+	}
+	if (!e->have_time) {
+		plan_exclude(r, EX_NO_THROUGHPUT, o, PLAN_D_NO_TFLOPS, 0, 0);
+		return 1;
+	}
+	if (G > 1 && e->comm_bound) {
+		plan_exclude(r, EX_COMM_BOUND, o, PLAN_D_COMM, e->comm_ratio, 0);
+		return 1;
+	}
+	memset(c, 0, sizeof(*c));
+	c->offer = o;
+	c->gpus = G;
+	c->nodes = nodes;
+	c->mem_total = need;
+	c->mem_used = need / o->gpu_mem;
+	c->compute_s = e->wall_seconds;
+	c->comm_bound = e->comm_bound;
+	c->comm_ratio = e->comm_ratio;
+	c->comm_share = e->comm_share;
+	return 0;
 }
 
-/* The order of magnitude (formulas.md "Order of magnitude"): the seed's
- * 000 §3.5 check that a plan is in range before comparing prices. */
-static void magnitude(const struct workload *w, const struct plan_opts *opts, const struct plan_seen *seen,
-		      const struct estimate *e, struct plan_result *r)
+/*
+ * Offer o's usage (set-up, upload, chained jobs across a time limit,
+ * checkpoints) priced under each billing mode into p; the cheapest of
+ * each mode that alone meets the constraints noted in the run. 0, or 1
+ * excluded by a time limit the job cannot be chained across.
+ */
+static int price_modes(struct run *x, const struct offer *o, const struct estimate *e, int match,
+		       struct plan_choice *c, struct priced *p)
 {
-	struct plan_magnitude *m = &r->magnitude;
-	double finish = 0, limit = 0, total = -1, ratio = 0;
+	const struct workload *w = x->w;
+	const struct plan_opts *opts = x->opts;
+	struct plan_seen *seen = &x->seen;
+	double deadline = x->deadline, nodes = x->nodes;
+	double ckpt_bytes, chunks = 1;
+	struct plan_usage u;
+	bool spot_ok;
 
-	memset(m, 0, sizeof(*m));
-	if (seen->have_cheapest) {
-		total = seen->cheapest.cost.total;
-		if (seen->fastest_wall > PLAN_ABSURD_RUN_S) {
-			m->code = PLAN_M_SLOW_ALL;
-			finish = seen->fastest_wall;
-			limit = PLAN_ABSURD_RUN_S;
-		} else if (opts->budget_usd > 0 && total > PLAN_BUDGET_FACTOR * opts->budget_usd) {
-			m->code = PLAN_M_OVER_BUDGET;
-		} else if (seen->cheapest.wall_s > PLAN_LONG_RUN_S) {
-			m->code = PLAN_M_SLOW_CHEAPEST;
-			finish = seen->cheapest.wall_s;
-			limit = PLAN_LONG_RUN_S;
+	p->od = (struct plan_cost){.total = INFINITY};
+	p->sc = (struct plan_cost){.total = INFINITY};
+	p->od_mode = PLAN_ON_DEMAND;
+	p->spot_wall = INFINITY;
+	/* checkpoint size: what a resume needs, per GPU (shards write in parallel) */
+	ckpt_bytes = w->task == TASK_TRAIN ? e->mem.weights + e->mem.optimizer : e->mem.adapters;
+	c->ckpt_write_s = ckpt_bytes / opts->ckpt_write_bw;
+	if (o->max_runtime > 0 && c->compute_s > o->max_runtime - opts->setup_s) {
+		double per = o->max_runtime - opts->setup_s;
+		if (!w->resumable || per <= 0) {
+			plan_exclude(x->r, EX_TIME_LIMIT, o, PLAN_D_TIME_LIMIT, c->compute_s, o->max_runtime);
+			return 1;
 		}
-	} else if (r->excluded[EX_BUDGET] && seen->min_budget_total > PLAN_BUDGET_FACTOR * opts->budget_usd) {
-		m->code = PLAN_M_OVER_BUDGET;
-		total = seen->min_budget_total;
-	} else if (r->excluded[EX_DEADLINE] && seen->min_deadline_wall > PLAN_ABSURD_RUN_S) {
-		m->code = PLAN_M_SLOW_ALL;
-		finish = seen->min_deadline_wall;
-		limit = PLAN_ABSURD_RUN_S;
-	} else if (seen->min_compute_s > PLAN_ABSURD_RUN_S) {
-		m->code = PLAN_M_SLOW_ALL;   /* timed on the fastest GPU seen, or the reference GPU */
-		finish = seen->min_compute_s;
-		limit = PLAN_ABSURD_RUN_S;
+		/* a job limit is a known end, not a random failure: a
+		 * checkpoint before each limit (at the scheduler's signal),
+		 * the on-demand rule within each job */
+		chunks = ceil(c->compute_s / per);
+		c->ckpt_interval_s = plan_regular_interval(c->ckpt_write_s);
 	}
-	if (m->code == PLAN_M_NONE)
-		return;
-	m->finish_s = finish;
-	m->limit_s = limit;
-	m->total_usd = total > 0 ? total : 0;
-	m->budget_usd = opts->budget_usd;
-	m->work = e->work > 0 ? e->work : (w->tokens > 0 ? w->tokens : w->samples);
-	m->work_is_samples = e->work_is_samples;
-	m->from_samples = !workload_is_set(w, "tokens") && workload_is_set(w, "samples") && !e->work_is_samples;
-	m->samples = w->samples;
-	m->seq = (double)w->seq;
-	m->epochs = w->epochs;
-	/* compute scales with the work; set-up and upload do not, so this is
-	 * a bound from above on what fits */
-	if (m->code == PLAN_M_OVER_BUDGET)
-		ratio = total > 0 ? opts->budget_usd / total : 0;
-	else
-		ratio = finish > 0 ? limit / finish : 0;
-	m->work_in_range = m->work * ratio;
+	c->chunks = chunks;
+	memset(&u, 0, sizeof(u));
+	u.busy_s = c->compute_s;
+	u.idle_s = opts->setup_s * chunks + w->data_size / opts->upload_bw;
+	u.sessions = chunks;
+	u.data_bytes = w->data_size;
+	u.egress_bytes = w->egress;
+	u.ckpt_write_s = w->resumable ? c->ckpt_write_s : 0;
+	u.restart_s = opts->restart_s;
+	u.nodes = nodes;
+	/* the best plan that is not spot: on-demand or a package */
+	if (o->spot_only || opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &p->od) ||
+	    !isfinite(p->od.total))
+		p->od.total = INFINITY;
+	c->on_demand_total = p->od.total;
+	for (int m = PLAN_DAILY; m <= PLAN_MONTHLY && !o->spot_only; m++) {
+		struct plan_cost pc;
+		if (!opts->pricer.price(opts->pricer.ctx, o, (enum plan_mode)m, &u, &pc) && isfinite(pc.total) &&
+		    pc.total < p->od.total) {
+			p->od = pc;
+			p->od_mode = (enum plan_mode)m;
+		}
+	}
+	p->od_wall = o->queue_wait * chunks + u.idle_s + c->compute_s;
+
+	/* spot: the pricer's expected time and cost with interruptions
+	 * (Daly 2006); without checkpoints an interruption restarts the job */
+	spot_ok = o->spot_price > 0 && task_spot(opts->task, match) != 0 && w->task != TASK_INFER;
+	if (spot_ok) {
+		c->naive_spot = o->spot_price * nodes * c->compute_s / 3600;
+		if (opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &u, &p->sc) || !isfinite(p->sc.total))
+			p->sc.total = INFINITY;
+		else
+			p->spot_wall = o->queue_wait * chunks + u.idle_s + p->sc.busy_wall_s;
+	}
+	/* what each mode alone would have met: the spot-vs-on-demand note */
+#define MEETS(total, wall) (isfinite(total) && !(deadline > 0 && (wall) > deadline) && \
+		    !(opts->budget_usd > 0 && (total) > opts->budget_usd) && \
+		    !(opts->max_price_usd > 0 && plan_hourly(o) > opts->max_price_usd))
+	if (MEETS(p->od.total, p->od_wall) && p->od.total < seen->min_od) {
+		seen->min_od = p->od.total;
+		seen->min_od_offer = o;
+	}
+	if (MEETS(p->sc.total, p->spot_wall) && p->sc.total < seen->min_spot) {
+		seen->min_spot = p->sc.total;
+		seen->min_spot_offer = o;
+	}
+#undef MEETS
+	return 0;
 }
 
-/* ---- the plan ---- */
+/* The mode the ranking wants (cost or time; use_spot: true takes spot),
+ * then the deadline, the budget and the price cap. 0 kept, 1 excluded. */
+static int choose(struct run *x, const struct offer *o, int match, struct plan_choice *c, const struct priced *p)
+{
+	const struct plan_opts *opts = x->opts;
+	struct plan_result *r = x->r;
+	struct plan_seen *seen = &x->seen;
+	double deadline = x->deadline;
+	bool offer_spot_only = task_spot(opts->task, match) == 1;
+
+	c->mode = p->od_mode;
+	c->cost = p->od;
+	c->wall_s = p->od_wall;
+	if (offer_spot_only) {
+		c->cost.total = INFINITY;
+		c->wall_s = INFINITY;
+	}
+	if (isfinite(p->sc.total) &&
+	    (offer_spot_only || (opts->by == PLAN_BY_COST ? p->sc.total < c->cost.total : !isfinite(c->cost.total)))) {
+		c->cost = p->sc;
+		c->mode = PLAN_SPOT;
+		c->wall_s = p->spot_wall;
+		c->ckpt_interval_s = p->sc.interval_s;
+	}
+	if (!isfinite(c->cost.total)) {
+		if (offer_spot_only && o->spot_price <= 0)
+			plan_exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
+		else
+			plan_exclude(r, EX_CONSTRAINT, o, PLAN_D_NO_MODE, 0, 0);
+		return 1;
+	}
+	if (deadline > 0 && c->wall_s > deadline) {
+		if (seen->min_deadline_wall <= 0 || c->wall_s < seen->min_deadline_wall)
+			seen->min_deadline_wall = c->wall_s;
+		plan_exclude(r, EX_DEADLINE, o, PLAN_D_DEADLINE, c->wall_s, deadline);
+		return 1;
+	}
+	if (opts->budget_usd > 0 && c->cost.total > opts->budget_usd) {
+		if (seen->min_budget_total <= 0 || c->cost.total < seen->min_budget_total)
+			seen->min_budget_total = c->cost.total;
+		plan_exclude(r, EX_BUDGET, o, PLAN_D_BUDGET, c->cost.total, opts->budget_usd);
+		return 1;
+	}
+	if (opts->max_price_usd > 0 && plan_hourly(o) > opts->max_price_usd) {
+		plan_exclude(r, EX_MAX_PRICE, o, PLAN_D_MAX_PRICE, plan_hourly(o), opts->max_price_usd);
+		return 1;
+	}
+	c->queue_s = o->queue_wait * c->chunks;
+	c->why = c->mode == PLAN_SPOT ? PLAN_WHY_SPOT : o->queue_wait > 0 ? PLAN_WHY_QUEUE : PLAN_WHY_FITS;
+	return 0;
+}
 
 int plan_run(const struct workload *w, const struct model_spec *arch,
 	     const struct offer_set *set, const struct plan_opts *opts,
-	     struct plan_result *r, char *err, size_t errlen)
+	     struct plan_result *r, int *bad, char *err, size_t errlen)
 {
-	struct est_cache *cache = NULL;
-	size_t ncache = 0, capcache = 0, kept = 0;
-	double deadline = opts->deadline_s > 0 ? opts->deadline_s : w->deadline;
+	struct run x = {.w = w, .arch = arch, .opts = opts, .r = r,
+			.seen = {.min_compute_s = -1, .min_od = INFINITY, .min_spot = INFINITY},
+			.deadline = opts->deadline_s > 0 ? opts->deadline_s : w->deadline,
+			.nodes = w->nodes > 1 ? (double)w->nodes : 1};
 	const struct sky_doc *task = opts->task;
 	bool spot_only = task && task->ncand;   /* every candidate says use_spot: true */
-	double nodes = w->nodes > 1 ? (double)w->nodes : 1;
-	struct plan_seen seen = {.min_compute_s = -1, .min_od = INFINITY, .min_spot = INFINITY};
+	size_t kept = 0;
 	struct plan_choice *all;
 	int *cand;   /* the task candidate each kept choice matched */
 
+	*bad = -1;   /* what can fail here (memory, an estimate) is no one field's */
 	for (size_t i = 0; task && i < task->ncand; i++)
 		spot_only = spot_only && task->cand[i].use_spot == 1;
 	memset(r, 0, sizeof(*r));
@@ -530,300 +542,40 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 		const struct offer *o = &set->v[i];
 		const struct estimate *e;
 		struct plan_choice c;
-		struct plan_usage u;
-		struct plan_cost od = {.total = INFINITY}, sc = {.total = INFINITY};
-		enum plan_mode od_mode = PLAN_ON_DEMAND;
-		double G, usable, need, ckpt_bytes, chunks = 1, od_wall, spot_wall = INFINITY;
-		bool spot_ok, offer_spot_only;
-		enum plan_exclusion why;
-		int match;
+		struct priced p;
+		int match, rc = screen(&x, o, &c, &match, &e, err, errlen);
 
-		r->considered++;
-		if (!plan_offer_allowed(opts, o, &why)) {
-			if (why == EX_ACCESS) {
-				exclude(r, EX_ACCESS, o, PLAN_D_ACCESS, 0, 0);
-				note_access(r, o);
-				if ((unsigned)o->supply < SUPPLY_COUNT)
-					r->supply[o->supply].need_access++;
-			} else {
-				exclude(r, EX_USER_FILTER, o, PLAN_D_USER_FILTER, 0, 0);
-			}
-			continue;
-		}
-		if (o->suspect != OFFER_PRICE_OK) {
-			exclude(r, EX_SUSPECT_PRICE, o, PLAN_D_SUSPECT, o->spot_price, o->price);
-			continue;
-		}
-		if (!o->gpu) {
-			exclude(r, EX_UNKNOWN_GPU, o, PLAN_D_NO_SPECS, 0, 0);
-			continue;
-		}
-		/* use_spot: true is checked below, after the on-demand price is
-		 * known: a cheaper on-demand plan it excludes is worth saying */
-		match = task_match(task, o);
-		offer_spot_only = task_spot(task, match) == 1;
-		if (match < 0 || (w->gpu[0] && !gpu_is(o->gpu, w->gpu))) {
-			exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
-			continue;
-		}
-		if (workload_is_set(w, "gpus") && fabs((double)w->gpus - o->gpus * nodes) > 1e-9) {
-			exclude(r, EX_GPU_COUNT, o, PLAN_D_GPU_COUNT, o->gpus * nodes, (double)w->gpus);
-			continue;
-		}
-		/* a job over nodes: nodes of this instance, GPUs over them all */
-		G = (o->gpus < 1 ? 1 : o->gpus) * nodes;
-		e = estimate_for(&cache, &ncache, &capcache, w, arch, o->gpu, G);
-		if (!e) {
-			snprintf(err, errlen, _("estimate failed for %s"), o->gpu->name);
+		if (rc < 0)
 			goto out_fail;
-		}
-		usable = o->gpu_mem * (1 - w->headroom);
-		if (usable > seen.max_mem_offered)
-			seen.max_mem_offered = usable;
-		if (e->have_time && (seen.min_compute_s < 0 || e->wall_seconds < seen.min_compute_s))
-			seen.min_compute_s = e->wall_seconds;
-		/* a probe's measured peak on cards at least the probed one's size */
-		need = opts->probe_mem_per_gpu > 0 && o->gpu_mem >= opts->probe_card_mem ?
-		       opts->probe_mem_per_gpu : e->mem.total;
-		if (need > usable) {
-			if (seen.min_mem_needed <= 0 || need < seen.min_mem_needed)
-				seen.min_mem_needed = need;
-			if (e->zero3_gpus_for_80 > 0)
-				seen.zero3_gpus = e->zero3_gpus_for_80;
-			exclude(r, o->is_slice ? EX_SLICE : EX_MEMORY, o, PLAN_D_MEMORY, need, o->gpu_mem);
+		if (rc || price_modes(&x, o, e, match, &c, &p) || choose(&x, o, match, &c, &p))
 			continue;
-		}
-		if (!e->have_time) {
-			exclude(r, EX_NO_THROUGHPUT, o, PLAN_D_NO_TFLOPS, 0, 0);
-			continue;
-		}
-		if (G > 1 && e->comm_bound) {
-			exclude(r, EX_COMM_BOUND, o, PLAN_D_COMM, e->comm_ratio, 0);
-			continue;
-		}
-		memset(&c, 0, sizeof(c));
-		c.offer = o;
-		c.gpus = G;
-		c.nodes = nodes;
-		c.mem_total = need;
-		c.mem_used = need / o->gpu_mem;
-		c.compute_s = e->wall_seconds;
-		c.comm_bound = e->comm_bound;
-		c.comm_ratio = e->comm_ratio;
-		c.comm_share = e->comm_share;
-
-		/* checkpoint size: what a resume needs, per GPU (shards write in parallel) */
-		ckpt_bytes = w->task == TASK_TRAIN ? e->mem.weights + e->mem.optimizer : e->mem.adapters;
-		c.ckpt_write_s = ckpt_bytes / opts->ckpt_write_bw;
-		if (o->max_runtime > 0 && c.compute_s > o->max_runtime - opts->setup_s) {
-			double per = o->max_runtime - opts->setup_s;
-			if (!w->resumable || per <= 0) {
-				exclude(r, EX_TIME_LIMIT, o, PLAN_D_TIME_LIMIT, c.compute_s, o->max_runtime);
-				continue;
-			}
-			/* a job limit is a known end, not a random failure: a
-			 * checkpoint before each limit (at the scheduler's signal),
-			 * the on-demand rule within each job */
-			chunks = ceil(c.compute_s / per);
-			c.ckpt_interval_s = regular_interval(c.ckpt_write_s);
-		}
-		c.chunks = chunks;
-		memset(&u, 0, sizeof(u));
-		u.busy_s = c.compute_s;
-		u.idle_s = opts->setup_s * chunks + w->data_size / opts->upload_bw;
-		u.sessions = chunks;
-		u.data_bytes = w->data_size;
-		u.egress_bytes = w->egress;
-		u.ckpt_write_s = w->resumable ? c.ckpt_write_s : 0;
-		u.restart_s = opts->restart_s;
-		u.nodes = nodes;
-		/* the best plan that is not spot: on-demand or a package */
-		if (o->spot_only || opts->pricer.price(opts->pricer.ctx, o, PLAN_ON_DEMAND, &u, &od) ||
-		    !isfinite(od.total))
-			od.total = INFINITY;
-		c.on_demand_total = od.total;
-		for (int m = PLAN_DAILY; m <= PLAN_MONTHLY && !o->spot_only; m++) {
-			struct plan_cost pc;
-			if (!opts->pricer.price(opts->pricer.ctx, o, (enum plan_mode)m, &u, &pc) && isfinite(pc.total) &&
-			    pc.total < od.total) {
-				od = pc;
-				od_mode = (enum plan_mode)m;
-			}
-		}
-		od_wall = o->queue_wait * chunks + u.idle_s + c.compute_s;
-
-		/* spot: the pricer's expected time and cost with interruptions
-		 * (Daly 2006); without checkpoints an interruption restarts the job */
-		spot_ok = o->spot_price > 0 && task_spot(task, match) != 0 && w->task != TASK_INFER;
-		if (spot_ok) {
-			c.naive_spot = o->spot_price * nodes * c.compute_s / 3600;
-			if (opts->pricer.price(opts->pricer.ctx, o, PLAN_SPOT, &u, &sc) || !isfinite(sc.total))
-				sc.total = INFINITY;
-			else
-				spot_wall = o->queue_wait * chunks + u.idle_s + sc.busy_wall_s;
-		}
-		/* what each mode alone would have met: the spot-vs-on-demand note */
-#define MEETS(total, wall) (isfinite(total) && !(deadline > 0 && (wall) > deadline) && \
-			    !(opts->budget_usd > 0 && (total) > opts->budget_usd) && \
-			    !(opts->max_price_usd > 0 && hourly(o) > opts->max_price_usd))
-		if (MEETS(od.total, od_wall) && od.total < seen.min_od) {
-			seen.min_od = od.total;
-			seen.min_od_offer = o;
-		}
-		if (MEETS(sc.total, spot_wall) && sc.total < seen.min_spot) {
-			seen.min_spot = sc.total;
-			seen.min_spot_offer = o;
-		}
-#undef MEETS
-		c.mode = od_mode;
-		c.cost = od;
-		c.wall_s = od_wall;
-		if (offer_spot_only) {
-			c.cost.total = INFINITY;
-			c.wall_s = INFINITY;
-		}
-		if (isfinite(sc.total) &&
-		    (offer_spot_only || (opts->by == PLAN_BY_COST ? sc.total < c.cost.total : !isfinite(c.cost.total)))) {
-			c.cost = sc;
-			c.mode = PLAN_SPOT;
-			c.wall_s = spot_wall;
-			c.ckpt_interval_s = sc.interval_s;
-		}
-		if (!isfinite(c.cost.total)) {
-			if (offer_spot_only && o->spot_price <= 0)
-				exclude(r, EX_CONSTRAINT, o, PLAN_D_OTHER_KIND, o->gpus, 0);
-			else
-				exclude(r, EX_CONSTRAINT, o, PLAN_D_NO_MODE, 0, 0);
-			continue;
-		}
-		if (deadline > 0 && c.wall_s > deadline) {
-			if (seen.min_deadline_wall <= 0 || c.wall_s < seen.min_deadline_wall)
-				seen.min_deadline_wall = c.wall_s;
-			exclude(r, EX_DEADLINE, o, PLAN_D_DEADLINE, c.wall_s, deadline);
-			continue;
-		}
-		if (opts->budget_usd > 0 && c.cost.total > opts->budget_usd) {
-			if (seen.min_budget_total <= 0 || c.cost.total < seen.min_budget_total)
-				seen.min_budget_total = c.cost.total;
-			exclude(r, EX_BUDGET, o, PLAN_D_BUDGET, c.cost.total, opts->budget_usd);
-			continue;
-		}
-		if (opts->max_price_usd > 0 && hourly(o) > opts->max_price_usd) {
-			exclude(r, EX_MAX_PRICE, o, PLAN_D_MAX_PRICE, hourly(o), opts->max_price_usd);
-			continue;
-		}
-		c.queue_s = o->queue_wait * chunks;
-		c.why = c.mode == PLAN_SPOT ? PLAN_WHY_SPOT : o->queue_wait > 0 ? PLAN_WHY_QUEUE : PLAN_WHY_FITS;
 		cand[kept] = match;
 		all[kept++] = c;
 	}
-	/* resources.ordered (or accelerators as a list): SkyPilot fails over
-	 * in the order written, so only the first candidate with a feasible
-	 * offer is ranked */
-	if (task && task->pref == SKY_PREF_ORDERED && kept) {
-		int best = cand[0];
-		size_t k = 0;
-		for (size_t i = 1; i < kept; i++)
-			if (cand[i] < best)
-				best = cand[i];
-		for (size_t i = 0; i < kept; i++) {
-			if (cand[i] == best)
-				all[k++] = all[i];
-			else
-				exclude(r, EX_ORDERED, all[i].offer, PLAN_D_ORDERED, cand[i] + 1, best + 1);
-		}
-		kept = k;
-	}
-	for (size_t i = 0; i < kept; i++) {
-		const struct offer *o = all[i].offer;
-		if ((unsigned)o->supply < SUPPLY_COUNT) {
-			struct plan_supply *sp = &r->supply[o->supply];
-			if (!sp->feasible || all[i].cost.total < sp->best_total) {
-				sp->best_total = all[i].cost.total;
-				sp->best_finish_s = all[i].wall_s;
-			}
-			sp->feasible++;
-		}
-		r->feasible++;
-	}
-	free(cand);
-	cand = NULL;
-
-	/* the cost-finish front: sorted by cost, a choice is on it when it
-	 * finishes sooner than every cheaper one */
-	qsort(all, kept, sizeof(*all), cmp_cost);
-	{
-		double best_wall = INFINITY;
-		for (size_t i = 0; i < kept; i++)
-			if (all[i].wall_s < best_wall) {
-				best_wall = all[i].wall_s;
-				all[i].pareto = true;
-				r->pareto++;
-			}
-	}
-	if (kept) {
-		/* the fastest within the margin of the cheapest total */
-		size_t f = 0;
-		double cap = all[0].cost.total * (1 + opts->fast_margin);
-		seen.cheapest = all[0];   /* sorted by cost */
-		seen.have_cheapest = true;
-		seen.fastest_wall = all[0].wall_s;
-		for (size_t i = 1; i < kept; i++) {
-			if (all[i].wall_s < seen.fastest_wall)
-				seen.fastest_wall = all[i].wall_s;
-			if (all[i].cost.total <= cap && all[i].wall_s < all[f].wall_s)
-				f = i;
-		}
-		if (f) {
-			all[f].fastest_within = true;
-			r->fastest = all[f];
-			r->have_fastest = true;
-		}
-	}
-	if (opts->by == PLAN_BY_TIME)
-		qsort(all, kept, sizeof(*all), cmp_time);
-	/* the same instance in many regions is one choice */
-	r->ranked = calloc((size_t)(opts->top > 0 ? opts->top : 1), sizeof(*r->ranked));
-	if (!r->ranked) {
+	if (plan_rank(opts, spot_only, all, cand, &kept, &x.seen, r)) {
 		snprintf(err, errlen, _("out of memory"));
 		goto out_fail;
 	}
-	for (size_t i = 0; i < kept && r->n < (size_t)opts->top; i++) {
-		bool dup = false;
-		for (size_t k = 0; k < r->n && !dup; k++)
-			dup = same_offer(&r->ranked[k], &all[i]);
-		if (!dup)
-			r->ranked[r->n++] = all[i];
-	}
-	/* spot against on-demand */
-	if (spot_only && seen.min_od_offer && seen.min_od < seen.min_spot)
-		r->spot_note = (struct plan_spot_note){.code = PLAN_SPOT_ONLY_EXCLUDED, .spot = seen.min_spot_offer,
-						       .on_demand = seen.min_od_offer,
-						       .spot_total = seen.min_spot, .on_demand_total = seen.min_od};
-	else if (!spot_only && seen.min_spot_offer && seen.min_od_offer && seen.min_spot > seen.min_od)
-		r->spot_note = (struct plan_spot_note){.code = PLAN_SPOT_DEARER, .spot = seen.min_spot_offer,
-						       .on_demand = seen.min_od_offer,
-						       .spot_total = seen.min_spot, .on_demand_total = seen.min_od};
+	free(cand);
+	cand = NULL;
 	if (r->n) {
-		const struct estimate *e = estimate_for(&cache, &ncache, &capcache, w, arch,
-							r->ranked[0].offer->gpu, r->ranked[0].gpus);
+		const struct estimate *e = run_estimate(&x, r->ranked[0].offer->gpu, r->ranked[0].gpus);
 		if (e)
 			r->single = *e;
-	} else if (seen.min_compute_s < 0 && opts->reference_gpu) {
-		const struct estimate *e = estimate_for(&cache, &ncache, &capcache, w, arch, opts->reference_gpu,
-							w->gpus > 1 ? (double)w->gpus : 1);
+	} else if (x.seen.min_compute_s < 0 && opts->reference_gpu) {
+		const struct estimate *e = run_estimate(&x, opts->reference_gpu, w->gpus > 1 ? (double)w->gpus : 1);
 		if (e && e->have_time)
-			seen.min_compute_s = e->wall_seconds;
+			x.seen.min_compute_s = e->wall_seconds;
 	}
-	magnitude(w, opts, &seen, &r->single, r);
-	advise(w, opts, &seen, r);
+	plan_magnitude(w, opts, &x.seen, &r->single, r);
+	plan_advise(w, opts, &x.seen, r);
 	free(all);
-	free(cache);
+	free(x.cache);
 	return 0;
 out_fail:
 	free(all);
 	free(cand);
-	free(cache);
+	free(x.cache);
 	free(r->ranked);
 	r->ranked = NULL;
 	return -1;

@@ -6,7 +6,7 @@
  * resources), the ranking, what was excluded and why, and the advice,
  * all as codes and facts (the sentences are src/cmd/plan/planwords.c's).
  * Pure computation: prices come from a pricer the caller supplies
- * (src/cmd/plan/cmd_plan.c binds it to data/billing.csv).
+ * (src/cmd/plan/plan_setup.c binds it to data/billing.csv).
  */
 #ifndef GPURENT_PLAN_H
 #define GPURENT_PLAN_H
@@ -367,11 +367,12 @@ struct plan_result {
 /*
  * Price the workload (resolved; arch its architecture) on every offer of
  * set. Returns 0 (r filled; free with plan_result_free()), or -1 with a
- * message in err.
+ * message in err and in *bad the workload field it is about (the index
+ * of workload_field_index(), as workload_resolve() gives it; -1 none).
  */
 int plan_run(const struct workload *w, const struct model_spec *arch,
 	     const struct offer_set *set, const struct plan_opts *opts,
-	     struct plan_result *r, char *err, size_t errlen);
+	     struct plan_result *r, int *bad, char *err, size_t errlen);
 void plan_result_free(struct plan_result *r);
 
 /* Whether the user may and wants to rent o under opts' access, exclude and

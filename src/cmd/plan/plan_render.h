@@ -1,0 +1,33 @@
+/*
+ * plan_render.h - `gpurent plan`'s answer for one job printed: the table
+ * with its notes, or JSON (gpurent.plan/1, docs/json.md), in the answer's
+ * one currency (src/cmd/plan/cmd_plan.c sets it up).
+ */
+#ifndef GPURENT_PLAN_RENDER_H
+#define GPURENT_PLAN_RENDER_H
+
+#include "core/plan/plan.h"
+#include "cmd/estimate/calib.h"
+#include "cmd/plan/offers_load.h"
+#include "cmd/plan/planwords.h"
+
+/* How the answer is shown: its one currency (code, USD per unit, and
+ * where the rate came from, printed once), and the probe it was
+ * calibrated by. */
+struct display {
+	struct plan_fx fx;
+	char code[8];
+	const struct currency *cu;   /* the rate's row (borrowed from the offers context) */
+	const struct calib *cal;     /* --calibrate's probe (borrowed); NULL: none */
+};
+
+/* The plan r of workload w (arch its architecture) under po, as a table on stdout. */
+void plan_render_table(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
+		       const struct plan_result *r, const struct display *d);
+/* The same as one JSON object on stdout. */
+void plan_render_json(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
+		      const struct plan_result *r, const struct display *d);
+/* The calibration's line before the table (nothing without --calibrate). */
+void plan_render_calib(const struct workload *w, const struct display *d);
+
+#endif
