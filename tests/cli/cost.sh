@@ -104,7 +104,6 @@ for args in "--write 59m --mtbf 1h --work 24h --price 2" "--write 10h --mtbf 1h 
 	else bad "ckpt interval $args: rc $rc $(head -c 400 "$T/out" "$T/err")"; fi
 	case $args in *--json*) python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert all(v is None or isinstance(v,(bool,str)) or abs(v) < 1e15 for v in d.values())' "$T/out" && ok || bad "ckpt --json bounds";; esac
 done
-# a write just under the MTBF: the no-checkpoint figure is 'not viable', not 1e10 hours
 # an overhead past 1000% is 'cannot make useful progress', exit 1, one line
 run "$G" ckpt interval --write 1s --mtbf 1h --interval 36500d --work 1h
 [ "$rc" -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'cannot make useful progress: the expected overhead at the interval you gave exceeds 1000%' "$T/err" &&
