@@ -27,6 +27,7 @@
 # no-match, '>' block and error line counts as one check (a case of none
 # counts its exit status as one); a failing check is reported with the
 # file:line of its case. Run one file: sh tests/cli/cases.sh FILE.test...
+# The same in more words, with examples: tests/cli/cases/README.
 NAME=cases
 . "$(dirname "$0")/lib/common.sh"
 
