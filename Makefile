@@ -83,8 +83,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJ) $(STORE_
 	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/embedded.c
-	@fail=0; for t in $(UNIT_BIN); do \
-	    GPURENT_ROOT=$(CURDIR) $$t || fail=1; done; test $$fail = 0
+	@t0=$$(date +%s); fail=0; for t in $(UNIT_BIN); do \
+	    GPURENT_ROOT=$(CURDIR) $$t || fail=1; done; \
+	    echo "unit: $$(($$(date +%s) - t0)) s"; test $$fail = 0
 
 # Test doubles and helper programs for the CLI tests: a fake
 # libnvidia-ml.so.1 (selected with LD_LIBRARY_PATH) and small jobs for the
@@ -103,22 +104,35 @@ $(BUILD)/progs/%: tests/progs/%.c include/gpurent_ckpt.h src/hw/nvml.c src/hw/nv
 	@$(CC) -std=c17 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude -Isrc -o $@ $< src/os/dl.c src/base/i18n.c -ldl
 
 # Every tests/cli/*.sh runs against the real binary and ends with
-# "<name>: N passed, M failed". Each script is its own target, so that
-# `make -j2 check` runs them side by side; a script's output is printed
-# whole when it ends (never interleaved), and a failing one fails the run.
-CLI_SH   := $(sort $(wildcard tests/cli/*.sh))
-CLI_RUNS := $(CLI_SH:tests/cli/%.sh=cli-%)
+# "<name>: N passed, M failed", then the rule's "<name>: N s" (its wall
+# time). Each script is its own target, so that `make -j2 check` runs them
+# side by side; a script's output is printed whole when it ends (never
+# interleaved), and a failing one fails the run. tests/cli/cases.sh runs
+# the tables of tests/cli/cases/*.test (tests/cli/cases/README).
+# The longest start first, so that under -jN the short ones fill the other
+# slots beside them, not a tail where one script runs alone: slurm.sh
+# (about 90 s, most of it waiting on its drill job), options.sh (the most
+# runs of the binary, each slow to exit under ASan), run.sh and probe.sh
+# (waiting on their jobs), env.sh, report.sh (Chromium) and i18n.sh.
+CLI_FIRST := slurm options run probe env report i18n
+CLI_SH    := $(sort $(wildcard tests/cli/*.sh))
+CLI_NAMES := $(CLI_SH:tests/cli/%.sh=%)
+CLI_RUNS  := $(addprefix cli-,$(foreach n,$(CLI_FIRST),$(filter $(n),$(CLI_NAMES))) \
+	     $(filter-out $(CLI_FIRST),$(CLI_NAMES)))
 .PHONY: $(CLI_RUNS)
 cli: $(CLI_RUNS)
 $(CLI_RUNS): cli-%: $(BUILD)/gpurent $(FAKE_LIB) $(PROG_BIN)
 	@mkdir -p $(BUILD)/cli
-	@GPURENT=$(CURDIR)/$(BUILD)/gpurent sh tests/cli/$*.sh >$(BUILD)/cli/$*.log 2>&1; rc=$$?; \
-	    cat $(BUILD)/cli/$*.log; exit $$rc
+	@t0=$$(date +%s); GPURENT=$(CURDIR)/$(BUILD)/gpurent sh tests/cli/$*.sh >$(BUILD)/cli/$*.log 2>&1; rc=$$?; \
+	    cat $(BUILD)/cli/$*.log; echo "$*: $$(($$(date +%s) - t0)) s"; exit $$rc
 
 test: unit cli fuzz-replay
 
-# JOBS: how many test scripts run at once (make -jN check passes its N down).
-JOBS ?= 2
+# JOBS: how many test scripts run at once (JOBS=N make check). 3 on 2 cores:
+# slurm.sh, run.sh and probe.sh spend most of their time waiting on their
+# jobs (the Slurm drill alone about 75 s), and a third slot keeps both
+# cores busy meanwhile.
+JOBS ?= 3
 check: deps
 	@$(MAKE) --no-print-directory -k -j$(JOBS) test
 	@echo "== again under AddressSanitizer + UndefinedBehaviorSanitizer =="
@@ -226,10 +240,11 @@ $(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/
 	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c $(CORE_OBJ) $(BUILD)/obj/embedded.o $(LDLIBS)
 
 fuzz-replay: $(REPLAY_BIN)
-	@fail=0; total=0; for n in $(FUZZ_NAMES); do \
+	@t0=$$(date +%s); fail=0; total=0; for n in $(FUZZ_NAMES); do \
 	    set -- $$(find tests/fuzz/corpus/$$n tests/fuzz/regress/$$n -type f 2>/dev/null | LC_ALL=C sort); \
 	    total=$$((total + $$#)); \
 	    [ $$# = 0 ] || $(BUILD)/fuzz-replay/fuzz_$$n "$$@" || { fail=1; for f; do \
 	        $(BUILD)/fuzz-replay/fuzz_$$n "$$f" >/dev/null 2>&1 || echo "fuzz-replay: $$n: $$f fails"; done; }; \
-	done; test $$fail = 0 && echo "fuzz-replay: $(words $(FUZZ_NAMES)) harnesses, $$total inputs replayed"
+	done; test $$fail = 0 && echo "fuzz-replay: $(words $(FUZZ_NAMES)) harnesses, $$total inputs replayed"; \
+	echo "fuzz-replay: $$(($$(date +%s) - t0)) s"; test $$fail = 0
 include po/po.mk

@@ -67,21 +67,8 @@ run "$G" help verify; cp out h1
 run "$G" verify --help; cp out h2
 if cmp -s h1 h2 && [ -s h1 ]; then ok; else bad "help verify != verify --help"; fi
 expect_ok help-lists 'manifest .*models .*verify ' sh -c "\"$G\" help | tr '\n' ' '"
-expect_err no-dir 2 "gpurent manifest: expected a directory" "$G" manifest
-expect_err two-dirs 2 "expected one directory, got 'data' and 'sub'" "$G" manifest data sub
-expect_err bad-option 2 "gpurent manifest: --fast: unknown option" "$G" manifest data --fast
-expect_err bad-hash 2 "gpurent manifest: --hash: expected one of xxh3, sha256, xxh3-128, xxh128, sha-256, md5, sha1, sha512, blake2b, xxh32, xxh64, xxh3-64, got 'crc32'" "$G" manifest data --hash crc32
-expect_err bad-format 2 "--format: expected one of gpurent, sha256sum, hashdeep, bsd, got 'xml'" "$G" manifest data --format=xml
-expect_err hashdeep-xxh3 2 "--hash: the hashdeep format holds md5, sha1 or sha256, not xxh3-128" "$G" manifest data --format hashdeep --hash xxh3
-expect_err verify-bad-hash 2 "gpurent verify: --hash: expected one of md5, sha1, sha256, sha512, blake2b, blake3, xxh32, xxh64, xxh128, xxh3, xxh3-128, xxh3-64, got 'crc32'" "$G" verify m --hash crc32
-expect_err no-such-dir 2 "gpurent manifest: nowhere: cannot open directory" "$G" manifest nowhere
+# the one-line errors of options and operands: tests/cli/cases/manifest.test
 expect_err not-a-dir 2 "data/a.bin: cannot open directory: Not a directory" "$G" manifest data/a.bin
-expect_err bad-jobs 2 "gpurent manifest: -j: expected a positive whole number, got '0'" "$G" manifest data -j 0
-expect_err no-value 2 "gpurent manifest: -o: expected a value" "$G" manifest data -o
-expect_err verify-nothing 2 "gpurent verify: expected a manifest file" "$G" verify
-expect_err verify-no-file 2 "nope.manifest: cannot open" "$G" verify nope.manifest data
-expect_err verify-bad-option 2 "gpurent verify: --deep: unknown option" "$G" verify m data --deep
-expect_err verify-three 2 "expected a manifest and a directory, got also 'x'" "$G" verify m data x
 
 # --- gpurent format: header, sorted lines, symlinks recorded, FIFO left out
 expect_ok write "^m\\.gp: $NFILES files, .*1 symlinks \\(xxh3-128, gpurent format\\)" "$G" manifest data -o m.gp

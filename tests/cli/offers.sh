@@ -84,26 +84,7 @@ grep -Fxq '1 USD = 7 CNY, from --rate' "$T/out" && grep -q 'in CNY per GPU-hour'
 run "$G" offers --catalog "$F/offers-mixed.csv"
 grep -q '1 USD =' "$T/out" && bad "offers in USD printed a rate line" || ok
 
-# bad queries: one line, exit 2, nothing printed
-for q in 'gpu_memory>=40|gpu_memory: unknown field (did you mean '"'"'gpu_mem'"'"'?)' \
-	 'price=<3|unknown operator' 'gpu<A100|text takes' 'price<cheap|expected a number' \
-	 'gpus in [1,a]|expected numbers in the list'; do
-	query=${q%%|*} want=${q#*|}
-	run "$G" offers --catalog "$F/catalogs/acme" "$query"
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -Fq -- "$want" "$T/err" && [ ! -s "$T/out" ]; then
-		ok
-	else
-		bad "query '$query': rc $rc, $(cat "$T/err")"
-	fi
-done
-run "$G" offers --sort pricey
-[ "$rc" -eq 2 ] && grep -q "did you mean 'price'" "$T/err" && ok || bad "--sort unknown field"
-run "$G" offers --catalog nowhere.csv
-[ "$rc" -eq 2 ] && grep -q 'nowhere.csv: cannot open' "$T/err" && ok || bad "missing catalog"
-run "$G" offers --currency XYZ
-[ "$rc" -eq 2 ] && ok || bad "unknown display currency"
-run "$G" offers --rate CNY=abc
-[ "$rc" -eq 2 ] && ok || bad "bad --rate"
+# bad queries, options and catalogs: one line, exit 2: tests/cli/cases/offers.test
 
 # offers-csv-newline-unquoted, terminal-escape-injection: catalog text with a
 # newline, a quote, ESC, BEL and a byte that is not UTF-8

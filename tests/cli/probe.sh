@@ -179,8 +179,7 @@ expect_err "bad workload" 2 "model" "$G" probe --model no-such-model-xyz -- true
 # ... and nothing ran: none of them wrote a run's log
 [ "$(nlogs)" = "$logs_before" ] && ok || bad "bad input ran CMD: $logs_before logs before, $(nlogs) after"
 
-# help and the docs
-expect_ok "help" "gpurent probe" "$G" help probe
+# the docs (gpurent help probe: tests/cli/cases/probe.test)
 [ -f "$ROOT/docs/probe.md" ] && grep -q GPURENT_PROBE_TORCH_FILE "$ROOT/docs/probe.md" && ok || bad "docs/probe.md"
 grep -q 'fBprobe\\fR' "$ROOT/docs/gpurent.1" && ok || bad "the man page lacks probe"
 for fl in --steps --for --warmup --step-regex --progress-file --price --grace --json --no-ledger; do

@@ -159,7 +159,7 @@ shot phone.png 390 3000 "file://$T/r.html"
 set -- $(python3 "$ROOT/tests/cli/lib/png_ink.py" phone.png 0 0 390 1200)
 python3 -c "import sys; sys.exit(0 if $1 >= 0.02 and $2 >= 0.01 else 1)" && ok || bad "the phone page is blank (ink $1, colour $2)"
 [ -n "${REPORT_SHOTS:-}" ] && cp ./*.png "$REPORT_SHOTS"/ 2>/dev/null
-expect_ok "help" "--svg CHART" "$G" help report
+# man page, README (gpurent help report: tests/cli/cases/report.test)
 grep -q 'fBreport' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 lacks report"
 grep -q 'gpurent report' "$ROOT/README.md" && ok || bad "README.md lacks report"
 finish

@@ -101,9 +101,6 @@ grep -q "$(printf '\033')" "$T/out" && bad "a control byte reached the terminal"
 expect_err "unreadable" 2 "nope.sh" "$G" slurm lint "$T/nope.sh"
 : >"$T/empty.sh"
 expect_err "empty" 2 "empty.sh:1: script: expected an sbatch script" "$G" slurm lint "$T/empty.sh"
-expect_err "no subcommand" 2 "expected a subcommand" "$G" slurm
-expect_err "did you mean" 2 "did you mean 'lint'" "$G" slurm lnit x
-expect_err "emit slurm: no command" 2 "--emit slurm: give the job's command after --" "$G" plan "$ROOT/examples/resnet50-imagenet.yaml" --emit slurm
 
 # ---- the generator ----
 run "$G" slurm script --partition gpu --max-time 2h --time 30m --conda torch --job-name t1 -- python train.py --lr 3e-4
@@ -122,9 +119,6 @@ run "$G" slurm script "$ROOT/examples/resnet50-imagenet.yaml" --max-time 2h -- p
 grep -q -- '^#SBATCH --requeue$' "$T/out" && grep -q -- '^#SBATCH --open-mode=append$' "$T/out" &&
 	grep -q -- '^#SBATCH --time=02:00:00$' "$T/out" && ok || bad "chained: $(head -20 "$T/out")"
 grep -q "the work takes about [0-9]* jobs" "$T/err" && ok || bad "chained: no job count: $(cat "$T/err")"
-expect_err "script: no command" 2 "expected the command after --" "$G" slurm script --time 10m
-expect_err "script: conda and venv" 2 "--conda and --venv" "$G" slurm script --conda a --venv b --time 1h -- x
-expect_err "script: nothing to size by" 2 "no time to ask for" "$G" slurm script -- x
 run "$G" slurm script --nodes 2 --gpus 4 --time 1h -- torchrun t.py
 grep -q '^srun --ntasks-per-node=1 gpurent run' "$T/out" && grep -q -- '--signal=USR1@120' "$T/out" &&
 	grep -q -- '--gres=gpu:4' "$T/out" && grep -q -- '--cpus-per-task=32' "$T/out" && ok || bad "multi-node: $(cat "$T/out")"
