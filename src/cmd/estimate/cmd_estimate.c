@@ -1,6 +1,7 @@
 /*
  * cmd_estimate.c - `gpurent estimate [FILE] [--field value]... [--json]`:
- * read a workload, run the estimator, print a table or JSON.
+ * read a workload, run the estimator, print a table (esttable.c) or JSON
+ * (estjson.c).
  */
 #include <math.h>
 #include <stdarg.h>
