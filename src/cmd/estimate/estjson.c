@@ -11,6 +11,7 @@
 #include "cmd/estimate/estwords.h"
 #include "kit/common.h"
 
+/* "calibration": the probe that calibrated the estimate, or null. */
 static void json_calib(struct json *j, const struct calib *c)
 {
 	char buf[32];
@@ -43,6 +44,7 @@ static void json_calib(struct json *j, const struct calib *c)
 	json_obj_end(j);
 }
 
+/* "model": the architecture and its parameter counts. */
 static void json_model(struct json *j, const struct model_spec *m, const struct estimate *e)
 {
 	json_obj_begin(j, "model");
@@ -56,7 +58,9 @@ static void json_model(struct json *j, const struct model_spec *m, const struct 
 	json_obj_end(j);
 }
 
-static void json_workload(struct json *j, const struct workload *w, const struct gpu_spec *gpu, const struct estimate *e)
+/* "workload": the fields as resolved, the loss in effect, the digest. */
+static void json_workload(struct json *j, const struct workload *w, const struct gpu_spec *gpu,
+			  const struct estimate *e)
 {
 	json_obj_begin(j, "workload");
 	json_str(j, "task", workload_enum_name("task", w->task));
@@ -95,6 +99,7 @@ static void json_workload(struct json *j, const struct workload *w, const struct
 	json_obj_end(j);
 }
 
+/* "memory": bytes per GPU by component, the peaks by phase, the total. */
 static void json_memory(struct json *j, const struct estimate *e)
 {
 	json_obj_begin(j, "memory");
@@ -133,7 +138,9 @@ static void json_memory(struct json *j, const struct estimate *e)
 	json_obj_end(j);
 }
 
-static void json_fit(struct json *j, const struct workload *w, const struct gpu_spec *gpu, const struct estimate *e)
+/* "fit": the tiers, the recommended one, the chosen card. */
+static void json_fit(struct json *j, const struct workload *w, const struct gpu_spec *gpu,
+		     const struct estimate *e)
 {
 	json_obj_begin(j, "fit");
 	json_arr_begin(j, "tiers");
@@ -161,6 +168,7 @@ static void json_fit(struct json *j, const struct workload *w, const struct gpu_
 	json_obj_end(j);
 }
 
+/* "time": FLOPs, the rate, decode and the wall time. */
 static void json_time(struct json *j, const struct estimate *e)
 {
 	json_obj_begin(j, "time");
@@ -192,6 +200,7 @@ static void json_time(struct json *j, const struct estimate *e)
 	json_obj_end(j);
 }
 
+/* "communication": the link, a step's bytes and seconds, the verdict. */
 static void json_comm(struct json *j, const struct estimate *e)
 {
 	char words[EST_WARNING_MAX];
@@ -219,28 +228,20 @@ static void json_comm(struct json *j, const struct estimate *e)
 	json_obj_end(j);
 }
 
-/* The assumptions and warnings: their codes, and their sentences. */
-static void json_notes(struct json *j, const struct estimate *e)
+/* A list of notes: their codes under codes_key, their sentences (cut at
+ * max bytes) under key. */
+static void json_note_list(struct json *j, const char *codes_key, const char *key,
+			   const struct est_note *v, int n, size_t max)
 {
 	char words[EST_WARNING_MAX];
 
-	json_arr_begin(j, "assumption_codes");
-	for (int i = 0; i < e->nassumptions; i++)
-		json_str(j, NULL, est_code_name(e->assumptions[i].code));
+	json_arr_begin(j, codes_key);
+	for (int i = 0; i < n; i++)
+		json_str(j, NULL, est_code_name(v[i].code));
 	json_arr_end(j);
-	json_arr_begin(j, "assumptions");
-	for (int i = 0; i < e->nassumptions; i++) {
-		est_word(&e->assumptions[i], words, EST_NOTE_MAX);
-		json_str(j, NULL, words);
-	}
-	json_arr_end(j);
-	json_arr_begin(j, "warning_codes");
-	for (int i = 0; i < e->nwarnings; i++)
-		json_str(j, NULL, est_code_name(e->warnings[i].code));
-	json_arr_end(j);
-	json_arr_begin(j, "warnings");
-	for (int i = 0; i < e->nwarnings; i++) {
-		est_word(&e->warnings[i], words, EST_WARNING_MAX);
+	json_arr_begin(j, key);
+	for (int i = 0; i < n; i++) {
+		est_word(&v[i], words, max);
 		json_str(j, NULL, words);
 	}
 	json_arr_end(j);
@@ -261,6 +262,7 @@ void estout_json(const struct workload *w, const struct model_spec *m,
 	json_time(&j, e);
 	json_comm(&j, e);
 	json_calib(&j, cal);
-	json_notes(&j, e);
+	json_note_list(&j, "assumption_codes", "assumptions", e->assumptions, e->nassumptions, EST_NOTE_MAX);
+	json_note_list(&j, "warning_codes", "warnings", e->warnings, e->nwarnings, EST_WARNING_MAX);
 	json_obj_end(&j);
 }
