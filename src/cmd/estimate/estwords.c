@@ -1,6 +1,6 @@
 /*
  * estwords.c - the sentences of `gpurent estimate` from the codes and
- * facts of src/core/estimate/estimate.c (estwords.h). Every format string is marked
+ * facts of src/core/estimate/estimate*.c (estwords.h). Every format string is marked
  * with _() or N_() for translation; the text is exactly what `gpurent
  * estimate` has always printed (tests/cli/estimate.sh).
  */

@@ -1,6 +1,6 @@
 /*
  * estwords.h - the words of `gpurent estimate`: the sentences the
- * assumptions and warnings of src/core/estimate/estimate.c state, and the link its
+ * assumptions and warnings of src/core/estimate/estimate*.c state, and the link its
  * communication is timed over, made from their codes and facts, every one
  * marked for translation.
  */
