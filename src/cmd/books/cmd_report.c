@@ -605,14 +605,13 @@ static int load_workload(struct workload *w, const char *file, struct offers_ctx
 	struct model_spec arch;
 	const struct gpu_spec *gpu;
 	struct plan_opts po;
-	char err[512], key[64];
+	char err[512];
 	int bad, rc;
 
 	if (workload_resolve(&wd, mdb, &c->gdb, &arch, &gpu, &bad, err, sizeof(err)))
 		return wlargs_field_error(file, &wd, bad, err);
 	if (estimate_run(&wd, &arch, gpu, &d->est, err, sizeof(err))) {
-		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
-		return wlargs_field_error(file, &wd, workload_field_index(key), err);
+		return wlargs_field_error(file, &wd, d->est.bad_field, err);
 	}
 	d->have_est = true;
 	/* a service, or a job without its size, has no plan to draw */

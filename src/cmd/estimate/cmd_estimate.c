@@ -160,7 +160,7 @@ int cmd_estimate(int argc, char **argv)
 	struct est_bench bench;
 	struct calib cal = {0};
 	const char *file = NULL, *calibrate = NULL, *ledger = NULL;
-	char err[512], key[64];
+	char err[512];
 	bool json = false;
 	int rc, bad;
 	const struct opt own[] = {
@@ -186,10 +186,7 @@ int cmd_estimate(int argc, char **argv)
 	}
 	bench_figures(&gdb, gpu, w.precision, &bench);
 	if (estimate_run_bench(&w, &arch, gpu, &bench, &e, err, sizeof(err))) {
-		/* the message starts with the field to blame: "field: ..." */
-		snprintf(key, sizeof(key), "%.*s", (int)strcspn(err, ":"), err);
-		bad = workload_field_index(key);
-		rc = wlargs_field_error(file, &w, bad, err);
+		rc = wlargs_field_error(file, &w, e.bad_field, err);
 		goto out;
 	}
 	if (calibrate) {

@@ -163,13 +163,17 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 	struct model_spec untied;
 
 	memset(e, 0, sizeof(*e));
+	e->bad_field = -1;
 	if ((w->task == TASK_LORA || w->task == TASK_QLORA)) {
 		if (!is_transformer(m)) {
 			snprintf(err, errlen, _("task: LoRA needs a transformer architecture (a preset or layers/hidden/heads)"));
+			e->bad_field = workload_field_index("task");
 			return -1;
 		}
-		if (check_targets(w->lora_targets, err, errlen))
+		if (check_targets(w->lora_targets, err, errlen)) {
+			e->bad_field = workload_field_index("lora_targets");
 			return -1;
+		}
 	}
 	if (fw_profile(w->framework)->untied_lm_head && m->kind == MODEL_DECODER && m->tied_embeddings) {
 		/* formulas.md "Framework profiles": the framework keeps the

@@ -324,6 +324,9 @@ struct estimate {
 	int nassumptions;
 	struct est_note warnings[EST_MAX_WARNINGS];
 	int nwarnings;
+	/* After estimate_run() returned -1: the workload field the error is
+	 * about (workload_field_index()), -1 when none. */
+	int bad_field;
 };
 
 /*

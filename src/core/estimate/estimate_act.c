@@ -183,7 +183,7 @@ void est_activations(const struct workload *w, const struct model_spec *m,
 	if (w->task == TASK_INFER) {
 		/* one sequence's prompt is prefilled at a time */
 		double sp = m->kind == MODEL_DECODER ? (double)w->context : s;
-		/* formulas.md "Inference": chunked prefill runs prefill_chunk tokens a pass */
+		/* formulas.md "Inference: chunked prefill": it runs prefill_chunk tokens a pass */
 		if (m->kind == MODEL_DECODER && w->prefill_chunk > 0 && (double)w->prefill_chunk < sp)
 			sp = (double)w->prefill_chunk;
 		double bp = m->kind == MODEL_DECODER ? 1 : b;

@@ -502,7 +502,7 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 	M->context = w->cuda_context;
 	M->total = M->allocated + M->allocator + M->context;
 	if (w->task == TASK_INFER && w->gpu_memory_utilization > 0 && gpu_bytes > 0) {
-		/* formulas.md "Inference": vLLM / SGLang reserve their share of
+		/* formulas.md "The reserved share (vLLM, SGLang)": vLLM / SGLang reserve their share of
 		 * the chosen card at start, the KV cache pool taking what the
 		 * need leaves; the need must fit inside the share. The tiers
 		 * are judged by the need. */
