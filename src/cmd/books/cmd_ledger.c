@@ -260,7 +260,8 @@ static char *clip(const char *s, size_t w, char *buf, size_t n)
 /* ---- ledger list / show / export ---- */
 
 /* The options of a listing (--ledger, --limit N, --json) parsed and the
- * ledger opened in *l: 0, or the exit status. */
+ * ledger opened in *l: OPT_GO, or the exit status (--help and
+ * --list-options included: nothing opened). */
 static int listing_open(const char *name, const char *limit_help, int argc, char **argv,
 			long *limit, bool *json, struct ledger **l)
 {
@@ -277,7 +278,7 @@ static int listing_open(const char *name, const char *limit_help, int argc, char
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, NULL)) != OPT_GO)
 		return rc;
-	return ledgeropt_open(path, l);
+	return (rc = ledgeropt_open(path, l)) ? rc : OPT_GO;
 }
 
 static int ledger_list_cmd(int argc, char **argv)
@@ -289,7 +290,7 @@ static int ledger_list_cmd(int argc, char **argv)
 	long limit = 20;
 	int rc;
 
-	if ((rc = listing_open("ledger list", N_("the N most recent runs (0 = all)"), argc, argv, &limit, &json, &l)))
+	if ((rc = listing_open("ledger list", N_("the N most recent runs (0 = all)"), argc, argv, &limit, &json, &l)) != OPT_GO)
 		return rc;
 	if (ledger_list(l, LEDGER_NEWEST_FIRST, (size_t)limit, &es, err, sizeof(err))) {
 		ledger_close(l);
@@ -732,7 +733,7 @@ static int ledger_probes_cmd(int argc, char **argv)
 	long limit = 20;
 	int rc;
 
-	if ((rc = listing_open("ledger probes", N_("the N most recent probes (0 = all)"), argc, argv, &limit, &json, &l)))
+	if ((rc = listing_open("ledger probes", N_("the N most recent probes (0 = all)"), argc, argv, &limit, &json, &l)) != OPT_GO)
 		return rc;
 	if (ledger_probe_list(l, (size_t)limit, &rows, err, sizeof(err))) {
 		ledger_close(l);
