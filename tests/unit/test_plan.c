@@ -59,9 +59,8 @@ static void run(const struct workload *w, const struct model_spec *arch, struct 
 		struct plan_result *r)
 {
 	char err[256];
-	int bad;
 
-	if (plan_run(w, arch, &set, po, r, &bad, err, sizeof(err)))
+	if (plan_run(w, arch, &set, po, r, err, sizeof(err)))
 		fail_msg("%s", err);
 }
 

@@ -28,11 +28,11 @@ int plan_setup_run(const struct offers_ctx *c, const char *file, const struct wo
 		   struct plan_result *r)
 {
 	char err[512];
-	int bad;
 
 	po->reference_gpu = reference_gpu(&c->gdb, gpu);
-	if (plan_run(w, arch, &c->set, po, r, &bad, err, sizeof(err)))
-		return wlargs_field_error(file, w, bad, err);
+	/* plan_run()'s errors are no one field's: reported at the file or command */
+	if (plan_run(w, arch, &c->set, po, r, err, sizeof(err)))
+		return wlargs_field_error(file, w, -1, err);
 	return 0;
 }
 

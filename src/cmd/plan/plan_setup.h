@@ -40,8 +40,8 @@ int plan_setup_load(struct plan_setup *s, struct offers_ctx *c, char **catalogs,
  * Plan w (resolved: arch its architecture, gpu its GPU or NULL) on c's
  * offers with po, its reference GPU set here (gpu, else
  * PLAN_REFERENCE_GPU): 0 (r filled; free with plan_result_free()), or 2
- * with the error reported where the field it is about came from
- * (plan_run()'s *bad to wlargs_field_error(): file:line, or the --flag).
+ * with plan_run()'s error reported (wlargs_field_error(): at the file, as
+ * no one field's).
  */
 int plan_setup_run(const struct offers_ctx *c, const char *file, const struct workload *w,
 		   const struct model_spec *arch, const struct gpu_spec *gpu, struct plan_opts *po,

@@ -514,7 +514,7 @@ static int choose(struct run *x, const struct offer *o, int match, struct plan_c
 
 int plan_run(const struct workload *w, const struct model_spec *arch,
 	     const struct offer_set *set, const struct plan_opts *opts,
-	     struct plan_result *r, int *bad, char *err, size_t errlen)
+	     struct plan_result *r, char *err, size_t errlen)
 {
 	struct run x = {.w = w, .arch = arch, .opts = opts, .r = r,
 			.seen = {.min_compute_s = -1, .min_od = INFINITY, .min_spot = INFINITY},
@@ -526,7 +526,6 @@ int plan_run(const struct workload *w, const struct model_spec *arch,
 	struct plan_choice *all;
 	int *cand;   /* the task candidate each kept choice matched */
 
-	*bad = -1;   /* what can fail here (memory, an estimate) is no one field's */
 	for (size_t i = 0; task && i < task->ncand; i++)
 		spot_only = spot_only && task->cand[i].use_spot == 1;
 	memset(r, 0, sizeof(*r));

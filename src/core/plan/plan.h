@@ -367,12 +367,13 @@ struct plan_result {
 /*
  * Price the workload (resolved; arch its architecture) on every offer of
  * set. Returns 0 (r filled; free with plan_result_free()), or -1 with a
- * message in err and in *bad the workload field it is about (the index
- * of workload_field_index(), as workload_resolve() gives it; -1 none).
+ * message in err: out of memory, or an estimate that failed, neither of
+ * them one workload field's (the workload was resolved and estimated
+ * before).
  */
 int plan_run(const struct workload *w, const struct model_spec *arch,
 	     const struct offer_set *set, const struct plan_opts *opts,
-	     struct plan_result *r, int *bad, char *err, size_t errlen);
+	     struct plan_result *r, char *err, size_t errlen);
 void plan_result_free(struct plan_result *r);
 
 /* Whether the user may and wants to rent o under opts' access, exclude and
