@@ -261,7 +261,7 @@ struct env_fw_brief {
 /*
  * One finding: its level, code and topic, and the facts its sentence
  * states (see enum env_code for which fields each code sets; the others
- * are 0, "" or false, gpu_index -1). No words: env_word() (src/cli)
+ * are 0, "" or false, gpu_index -1). No words: env_word() (src/cmd/box/envwords.c)
  * makes the sentences.
  */
 struct env_finding {
