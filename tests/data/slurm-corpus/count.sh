@@ -13,7 +13,7 @@ block() {
 		seen[$1 "\t" $2] = 1
 		if ($4 == "-") next
 		rule[$4]++; rs[$1 "\t" $4]++
-		if ($4 != "kept-alternative") { real++; files[$1 "\t" $2] = 1 }
+		if ($4 != "kept-alternative" && $4 != "plugin-option") { real++; files[$1 "\t" $2] = 1 }
 		next
 	}
 	FILENAME ~ /shared\/SOURCES.md$/ {
@@ -37,7 +37,7 @@ block() {
 		n = 0; for (r in rule) names[++n] = r
 		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
 		for (i = 1; i <= n; i++)
-			printf "| %s%s | %d | %d | %d |\n", names[i], names[i] == "kept-alternative" ? " (note)" : "",
+			printf "| %s%s | %d | %d | %d |\n", names[i], (names[i] == "kept-alternative" || names[i] == "plugin-option") ? " (note)" : "",
 				rs["shared\t" names[i]], rs["corpus\t" names[i]], rule[names[i]]
 		printf "\nReal problems (all rules but the notes): %d, in %d scripts.\n\n", real, nf
 		printf "| repository | scripts |\n|---|---|\n"
