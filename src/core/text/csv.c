@@ -59,11 +59,19 @@ static inline uint64_t sep_mask64(const char *p)
 int csv_scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
 		    struct csv_field *f, int maxf, const char **rec_start, size_t *rec_len)
 {
+	struct csv_scan st = CSV_SCAN_INIT;
+
+	return csv_scan_next(&st, buf, len, pos, line, f, maxf, rec_start, rec_len);
+}
+
+int csv_scan_next(struct csv_scan *st, const char *buf, size_t len, size_t *pos, size_t *line,
+		  struct csv_field *f, int maxf, const char **rec_start, size_t *rec_len)
+{
 	size_t i = *pos;
 	int n = 0;
 #ifdef __SSE2__
-	size_t mbase = SIZE_MAX;   /* the 64 bytes mask describes, none yet */
-	uint64_t mask = 0;
+	size_t mbase = st->mbase;   /* the 64 bytes mask describes (SIZE_MAX: none yet) */
+	uint64_t mask = st->mask;
 #endif
 
 	*rec_start = buf + i;
@@ -129,6 +137,10 @@ found:
 		}
 		break;
 	}
+#ifdef __SSE2__
+	st->mbase = mbase;
+	st->mask = mask;
+#endif
 	*rec_len = (size_t)(buf + i - *rec_start);
 	if (i < len && buf[i] == '\r') {
 		i++;
