@@ -8,11 +8,13 @@
 BUILD   ?= build
 SAN     ?=
 CC      ?= cc
-PKGS    := yaml-0.1 libxxhash sqlite3
-# Headers only: libcurl is loaded with dlopen when a stop URL fires, and
-# libcrypto when SHA-256 is asked for, so that the guard (`gpurent run`)
-# stays small and the binary runs without them.
-DLOPEN_PKGS := libcurl libcrypto
+PKGS    := yaml-0.1 libxxhash
+# Headers only: libcurl is loaded with dlopen when a stop URL fires,
+# libcrypto when SHA-256 is asked for and libsqlite3 when a ledger is
+# opened (src/store/sqlite_dl.c), so that the guard (`gpurent run`) stays
+# small and the binary runs without them. The unit tests that read a
+# ledger with SQLite themselves link it.
+DLOPEN_PKGS := libcurl libcrypto sqlite3
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -80,7 +82,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CORE_OBJ) $(STORE_
 	@mkdir -p $(dir $@)
 	@echo '  TEST    $@'
 	@$(CC) $(CFLAGS) $(shell pkg-config --cflags cmocka 2>/dev/null) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(STORE_OBJ) $(UNIT_OS_OBJ) $(WORDS_OBJ) \
-	    $(shell pkg-config --libs cmocka 2>/dev/null) $(LDLIBS)
+	    $(shell pkg-config --libs cmocka sqlite3 2>/dev/null) $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/embedded.c
 	@t0=$$(date +%s); fail=0; for t in $(UNIT_BIN); do \

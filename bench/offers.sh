@@ -5,7 +5,8 @@
 # answered from a cold process start by gpurent, pandas and Miller on the
 # same file in the same run. Prints the median of 5 runs each, the ratios,
 # and peak RSS against the CSV's size. Targets: >= 10x pandas, >= 3x mlr,
-# peak memory < 2x the CSV.
+# peak memory < 2x the CSV; within 3x of `wc -l` reading the same file
+# (issue 32), with the split of gpurent's time from perf's samples.
 #   sh bench/offers.sh [ROWS]        (needs python3-pandas, miller, time)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -82,26 +83,56 @@ then filter '\$AcceleratorCount > 0' then put '\$price = \$Price / \$Accelerator
 then filter '\$gpu_mem >= 40 && \$price < 3' then sort -nf price then head -n 20 '$W/union.csv'"
 
 cat "$W/union.csv" >/dev/null   # page cache
-# median wall seconds of 5 runs, and the peak RSS in KiB
+CMD_WC="wc -l '$W/union.csv'"
+# median wall seconds of 5 runs (the clock read around each, in ns: wc -l
+# takes about 10 ms, /usr/bin/time's resolution), and the peak RSS in KiB
 measure() {
 	for i in 1 2 3 4 5; do
-		/usr/bin/time -f "%e %M" -o "$W/t.$i" sh -c "$1" >"$W/out.$2" 2>"$W/err.$2" ||
+		t0=$(date +%s%N)
+		/usr/bin/time -f "%M" -o "$W/m.$i" sh -c "exec $1" >"$W/out.$2" 2>"$W/err.$2" ||
 			{ echo "$2 failed:" >&2; cat "$W/err.$2" >&2; exit 1; }
+		t1=$(date +%s%N)
+		echo "$(( (t1 - t0) / 1000 )) $(cat "$W/m.$i")" >"$W/t.$i"
 	done
-	cat "$W"/t.[1-5] | sort -n | sed -n 3p
+	cat "$W"/t.[1-5] | sort -n | sed -n 3p | awk '{ printf "%.6f %s\n", $1 / 1e6, $2 }'
 }
+set -- $(measure "$CMD_WC" wc); tw=$1
 set -- $(measure "$CMD_GPURENT" gpurent); tg=$1 mg=$2
 set -- $(measure "$CMD_PANDAS" pandas); tp=$1 mp=$2
 set -- $(measure "$CMD_MLR" mlr); tm=$1 mm=$2
 echo "top rows (gpurent | pandas | mlr):"
 for p in gpurent pandas mlr; do sed -n 2p "$W/out.$p" | cut -c1-110; done
-$PY - "$tg" "$tp" "$tm" "$mg" "$mp" "$mm" "$SIZE" <<'PY'
+$PY - "$tg" "$tp" "$tm" "$mg" "$mp" "$mm" "$SIZE" "$tw" <<'PY'
 import sys
 tg, tp, tm = map(float, sys.argv[1:4])
 mg, mp, mm, size = map(float, sys.argv[4:8])
-tg = max(tg, 0.005)
-print("median wall time: gpurent %.3f s, pandas %.3f s, mlr %.3f s" % (tg, tp, tm))
+tw = float(sys.argv[8])
+tg = max(tg, 0.0005)
+print("median wall time: gpurent %.3f s, pandas %.3f s, mlr %.3f s, wc -l %.3f s" % (tg, tp, tm, tw))
 print("ratio vs pandas: %.1fx (target >= 10x)   ratio vs mlr: %.1fx (target >= 3x)" % (tp / tg, tm / tg))
+r = tg / max(tw, 0.0005)
+print("gpurent / wc -l: %.2fx (target <= 3x: %s)" % (r, "met" if r <= 3 else "MISSED"))
 print("peak RSS: gpurent %.0f MiB = %.2fx the CSV (target < 2x); pandas %.0f MiB, mlr %.0f MiB"
       % (mg / 1024, mg * 1024 / size, mp / 1024, mm / 1024))
 PY
+
+# where gpurent's time goes: perf's samples (both threads, user and kernel)
+# grouped by what each function does. SKIP without perf or its permission.
+if command -v perf >/dev/null 2>&1 &&
+   perf record -q -o "$W/perf.data" -F 20000 sh -c "exec $CMD_GPURENT" >/dev/null 2>"$W/perf.err"; then
+	echo "time split of gpurent's run (perf samples, both threads):"
+	perf report -i "$W/perf.data" --no-children --stdio -g none --sort sym 2>/dev/null |
+	awk '/^ +[0-9.]+%/ {
+		p = $1; sub(/%/, "", p); s = $NF
+		if (s ~ /csv_scan|parse_number|^load_skypilot$|sky_row|sky_prices|sky_sizes|sky_place|sky_count|str_of|gpuinfo/) g = "parse (fields, numbers)"
+		else if (s ~ /resolve_gpu|names_norm|tolower|family|strcmp|strcasecmp|memcmp/) g = "lookup (GPU names)"
+		else if (s ~ /seen_|XXH|hash_record|merge_second|table_|cmp_u64|bsearch|^push$|add_peer|arena|find_split/) g = "duplicates and offers (hash, merge)"
+		else if (s ~ /keep|query|filter|match/) g = "filter"
+		else if (s ~ /sort|cmp_/) g = "sort"
+		else if ($0 ~ /\[k\]/) g = "kernel (read, page faults, threads)"
+		else g = "other (start, output, libc)"
+		t[g] += p; tot += p
+	} END { for (g in t) printf "  %5.1f%%  %s\n", t[g] * 100 / tot, g }' | sort -rn
+else
+	echo "SKIP the time split: perf cannot record here ($(head -1 "$W/perf.err" 2>/dev/null))"
+fi

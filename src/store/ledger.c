@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -659,6 +658,8 @@ int ledger_open(const char *path, struct ledger **out, char *err, size_t errlen)
 		ldb_set_err(err, errlen, _("the ledger path is empty"));
 		return -1;
 	}
+	if (sq_load(err, errlen))
+		return -1;
 	if (!(l = ledger_new(path, err, errlen)))
 		return -1;
 	if (create_private(path, err, errlen))
@@ -697,6 +698,8 @@ int ledger_open_readonly(const char *path, struct ledger **out, char *err, size_
 		ldb_set_err(err, errlen, _("the ledger path is empty"));
 		return -1;
 	}
+	if (sq_load(err, errlen))
+		return -1;
 	if (!(l = ledger_new(path, err, errlen)))
 		return -1;
 	/* never created, converted, migrated or waited on: a writer holding

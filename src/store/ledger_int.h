@@ -6,7 +6,7 @@
 #ifndef GPURENT_LEDGER_INT_H
 #define GPURENT_LEDGER_INT_H
 
-#include <sqlite3.h>
+#include "store/sqlite_dl.h"
 #include <stddef.h>
 
 #include "store/ledger.h"

@@ -6,7 +6,6 @@
  */
 #include <inttypes.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>

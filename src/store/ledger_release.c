@@ -4,7 +4,6 @@
  * action's answer; nothing that could hold a secret.
  */
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 
 #include "store/ledger_int.h"

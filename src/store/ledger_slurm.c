@@ -4,7 +4,6 @@
  * goes from its start to its end.
  */
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 
 #include "store/ledger_int.h"

@@ -429,6 +429,27 @@ fi
 sh "$ROOT/bench/stress-watchdog.sh" 5 --no-load >stress.out 2>&1 && ok || bad "watchdog stress: $(cat stress.out)"
 cat stress.out
 
+# ---- what the guard keeps resident (issue 32) ----
+# SQLite is loaded only by the short-lived child that records the run: the
+# guard's own maps never hold libsqlite3, while the run is recorded all the same.
+rm -f ready go
+mkfifo -m 600 go
+"$G" run --ledger "$T/rss.db" --log-dir rsslog -- sh -c 'echo >ready; read x <go' >/dev/null 2>err &
+gp=$!
+wait_for ready
+wait_until 60 sh -c '"$1" ledger list --ledger "$2" 2>/dev/null | grep -q running' _ "$G" "$T/rss.db"
+if grep -q 'libsqlite3' "/proc/$gp/maps" 2>/dev/null; then
+	bad "the guard maps libsqlite3 itself: $(grep sqlite "/proc/$gp/maps" | head -2)"
+elif [ -r "/proc/$gp/maps" ] && grep -q . "/proc/$gp/maps"; then
+	ok
+else
+	bad "no /proc/$gp/maps to read while the guard runs"
+fi
+echo >go
+wait "$gp"
+"$G" ledger list --ledger "$T/rss.db" 2>&1 | grep -q 'exit 0' && ok \
+	|| bad "the run was not recorded as finished: $("$G" ledger list --ledger "$T/rss.db" 2>&1)"
+
 # ---- the log, the terminal, the status line ----
 "$G" run --no-ledger --log-dir logs -- sh -c 'echo out-line; echo err-line >&2; printf "a\rb\rfinal\n"' >out 2>err
 log=$(ls logs/run-*.log)

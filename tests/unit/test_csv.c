@@ -62,6 +62,47 @@ static void test_scan_record(void **s)
 	csv_free(&c);
 }
 
+/* The 64-byte separator masks against a byte-at-a-time split: fields of
+ * every length 0..140 placed at every offset of a block, quoted fields in
+ * between (the mask is rebuilt after them), CR, LF and the buffer's end. */
+static void test_scan_blocks(void **s)
+{
+	static char buf[8192];
+	struct csv_field f[64];
+	unsigned seed = 12345;
+
+	(void)s;
+	for (int round = 0; round < 400; round++) {
+		size_t len = 0, pos = 0, line = 1, rl, want_fields = 0;
+		size_t starts[64], lens[64];
+		const char *rec;
+		int nf = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 20;
+		for (int k = 0; k < nf; k++) {
+			size_t n = ((seed = seed * 1103515245u + 12345u) >> 16) % 141;
+			bool quoted = n % 7 == 3;
+			if (k)
+				buf[len++] = ',';
+			if (quoted)
+				buf[len++] = '"';
+			starts[k] = len;
+			for (size_t i = 0; i < n; i++)
+				buf[len++] = (char)('a' + (i + (size_t)k) % 26);
+			lens[k] = n;
+			if (quoted)
+				buf[len++] = '"';
+			want_fields++;
+		}
+		if (round % 3)
+			buf[len++] = round % 2 ? '\n' : '\r';
+		assert_int_equal(csv_scan_record(buf, len, &pos, &line, f, 64, &rec, &rl), (int)want_fields);
+		for (size_t k = 0; k < want_fields; k++) {
+			assert_true(f[k].p == buf + starts[k]);
+			assert_int_equal(f[k].len, lens[k]);
+		}
+		assert_int_equal(pos, len);
+	}
+}
+
 static void test_errors(void **s)
 {
 	struct csv c;
@@ -102,6 +143,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quotes_crlf_comments),
 		cmocka_unit_test(test_scan_record),
+		cmocka_unit_test(test_scan_blocks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_typed_fields),
 	};

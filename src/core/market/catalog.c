@@ -11,6 +11,7 @@
 #include "core/market/catalog.h"
 
 #include <math.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,10 +224,25 @@ bool seen_hash(struct loader *ld, uint64_t h, uint64_t code)
  * would first map the shared zero page on our reads (the prefetches) and
  * then copy on the first write, flushing TLBs on every CPU the process
  * runs on - a heavy tax once a second thread exists. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
 uint64_t *table_alloc(size_t cap)
 {
-	uint64_t *t = calloc(cap, sizeof(*t));
+	uint64_t *t = NULL;
+	size_t bytes = cap * sizeof(*t);
 
+	/* A large table on 2 MiB pages where the kernel gives them (THP in
+	 * "madvise" mode, Debian's default): each row's probe lands on a
+	 * random slot, and with 4 KiB pages nearly every probe of a 16 MiB
+	 * table also misses the TLB. */
+	if (bytes >= HUGE_PAGE && !posix_memalign((void **)&t, HUGE_PAGE, bytes)) {
+#ifdef MADV_HUGEPAGE
+		(void)madvise(t, bytes, MADV_HUGEPAGE);
+#endif
+		memset(t, 0, bytes);
+		return t;
+	}
+	t = calloc(cap, sizeof(*t));
 	/* one write per page (volatile: the compiler must not drop it) */
 	for (size_t i = 0; t && i < cap; i += 512)
 		((volatile uint64_t *)t)[i] = 0;

@@ -342,6 +342,8 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 	if (supply == SUPPLY_UNKNOWN && *prov)
 		supply = SUPPLY_AI_CLOUD;
 
+	struct csv_scan scan = CSV_SCAN_INIT;
+
 	batch = malloc(BATCH * sizeof(*batch));
 	if (!batch)
 		return -1;
@@ -360,7 +362,7 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 				continue;
 			}
 			pr->line = line;
-			pr->nf = csv_scan_record(buf, len, &pos, &line, pr->f, MAX_FIELDS, &rec, &rec_len);
+			pr->nf = csv_scan_next(&scan, buf, len, &pos, &line, pr->f, MAX_FIELDS, &rec, &rec_len);
 			if (pr->nf < 0) {
 				stop = 1;
 				break;

@@ -39,11 +39,40 @@ void csv_free(struct csv *c)
 
 /* ---- the tokenizer (csv.h) ---- */
 
+#ifdef __SSE2__
+/* Bit k set when p[k] is ',', '\n' or '\r' (k < 64). */
+static inline uint64_t sep_mask64(const char *p)
+{
+	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+	uint64_t m = 0;
+
+	for (int k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+		__m128i e = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl)),
+					 _mm_cmpeq_epi8(v, cr));
+		m |= (uint64_t)(uint32_t)_mm_movemask_epi8(e) << (16 * k);
+	}
+	return m;
+}
+#endif
+
 int csv_scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
 		    struct csv_field *f, int maxf, const char **rec_start, size_t *rec_len)
 {
+	struct csv_scan st = CSV_SCAN_INIT;
+
+	return csv_scan_next(&st, buf, len, pos, line, f, maxf, rec_start, rec_len);
+}
+
+int csv_scan_next(struct csv_scan *st, const char *buf, size_t len, size_t *pos, size_t *line,
+		  struct csv_field *f, int maxf, const char **rec_start, size_t *rec_len)
+{
 	size_t i = *pos;
 	int n = 0;
+#ifdef __SSE2__
+	size_t mbase = st->mbase;   /* the 64 bytes mask describes (SIZE_MAX: none yet) */
+	uint64_t mask = st->mask;
+#endif
 
 	*rec_start = buf + i;
 	for (;;) {
@@ -73,18 +102,22 @@ int csv_scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
 		} else {
 			size_t j = i;
 #ifdef __SSE2__
-			/* 16 bytes at a time: the first ',', '\n' or '\r' */
-			const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-			while (j + 16 <= len) {
-				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + j));
-				int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma),
-										   _mm_cmpeq_epi8(v, nl)),
-								      _mm_cmpeq_epi8(v, cr)));
+			/* the separators of 64 bytes at a time, as a bit mask kept
+			 * across the record's fields: most fields take one shift */
+			for (;;) {
+				uint64_t m;
+				if (j < mbase || j >= mbase + 64) {
+					if (j + 64 > len)
+						break;
+					mbase = j;
+					mask = sep_mask64(buf + j);
+				}
+				m = mask >> (j - mbase);
 				if (m) {
-					j += (size_t)__builtin_ctz((unsigned)m);
+					j += (size_t)__builtin_ctzll(m);
 					goto found;
 				}
-				j += 16;
+				j = mbase + 64;
 			}
 #endif
 			while (j < len && buf[j] != ',' && buf[j] != '\n' && buf[j] != '\r')
@@ -104,6 +137,10 @@ found:
 		}
 		break;
 	}
+#ifdef __SSE2__
+	st->mbase = mbase;
+	st->mask = mask;
+#endif
 	*rec_len = (size_t)(buf + i - *rec_start);
 	if (i < len && buf[i] == '\r') {
 		i++;
