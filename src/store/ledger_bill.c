@@ -60,8 +60,8 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 	static const char sql[] =
 		"INSERT OR IGNORE INTO bill_items (item_key, file, line, format, provider, started_at, "
 		"ended_at, service, item, resource, kind, quantity, unit, amount, currency, "
-		"imported_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-		"?15, ?16)";
+		"imported_at, credits, tags) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+		"?13, ?14, ?15, ?16, ?17, ?18)";
 	sqlite3_stmt *st = NULL;
 	double now = ldb_now();
 	size_t n = 0, *occ = NULL;
@@ -100,6 +100,8 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 		sqlite3_bind_double(st, 14, it->amount);
 		ldb_bind_str(st, 15, it->currency);
 		sqlite3_bind_double(st, 16, now);
+		sqlite3_bind_double(st, 17, it->credits);
+		ldb_bind_str(st, 18, it->tags);
 		if ((rc = sqlite3_step(st)) != SQLITE_DONE)
 			goto out_db_error;
 		n += (size_t)sqlite3_changes(l->db);
@@ -131,7 +133,7 @@ int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_
 {
 	static const char sql[] =
 		"SELECT line, provider, started_at, ended_at, service, item, resource, kind, quantity, "
-		"unit, amount, currency FROM bill_items ORDER BY started_at, id";
+		"unit, amount, currency, credits, tags FROM bill_items ORDER BY started_at, id";
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
 	char kind[16];
@@ -162,9 +164,13 @@ int ledger_bill_list(struct ledger *l, struct bill_export *out, char *err, size_
 		text(st, 9, it->unit, sizeof(it->unit));
 		it->amount = sqlite3_column_double(st, 10);
 		text(st, 11, it->currency, sizeof(it->currency));
+		it->credits = sqlite3_column_double(st, 12);
+		text(st, 13, it->tags, sizeof(it->tags));
 		/* a row edited by hand beyond the bounds is not summed */
 		if (!isfinite(it->amount) || fabs(it->amount) > LEDGER_MAX_MONEY)
 			it->amount = 0;
+		if (!isfinite(it->credits) || fabs(it->credits) > LEDGER_MAX_MONEY)
+			it->credits = 0;
 	}
 	if (rc != SQLITE_DONE)
 		goto out_db_error;

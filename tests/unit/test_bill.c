@@ -93,11 +93,23 @@ static void test_formats(void **s)
 			       "line_item_usage_type,line_item_resource_id,line_item_usage_amount,"
 			       "line_item_unblended_cost\n"
 			       "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:p4d.24xlarge,"
-			       "i-1,1,32.77\n", &b, err, sizeof(err)), 0);
+			       "i-1,1,32.77\n", &b, err, sizeof(err)), -1);
+	assert_string_equal(err, "b.csv:1: header: aws-cur2 export without a currency column "
+			    "(line_item_currency_code): give --currency CODE");
+	{
+		const char *t = "line_item_usage_start_date,line_item_usage_end_date,line_item_product_code,"
+				"line_item_usage_type,line_item_resource_id,line_item_usage_amount,"
+				"line_item_unblended_cost\n"
+				"2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:p4d.24xlarge,"
+				"i-1,1,32.77\n";
+		assert_int_equal(bill_parse_currency(t, strlen(t), "b.csv", &rules, "USD", &b, err,
+						     sizeof(err)), 0);
+	}
 	assert_int_equal(b.format, BILL_AWS_CUR2);
 	assert_int_equal(b.n, 1);
 	assert_int_equal(b.v[0].kind, BILL_GPU);
-	assert_string_equal(b.v[0].currency, "USD");   /* CUR's default */
+	assert_string_equal(b.v[0].currency, "USD");   /* --currency */
+	assert_true(b.currency_given);
 	assert_string_equal(b.v[0].resource, "i-1");
 	assert_true(b.v[0].amount == 32.77 && b.v[0].end - b.v[0].start == 3600);
 	assert_int_equal(b.v[0].line, 2);
@@ -167,9 +179,9 @@ static void test_errors(void **s)
 	static const struct {
 		const char *text, *err;
 	} cases[] = {
-		{"a,b\n1,2\n", "b.csv:1: header: expected an AWS CUR"},
+		{"a,b\n1,2\n", "b.csv:1: header: expected a FOCUS (BilledCost, ChargePeriodStart), AWS CUR"},
 		{"time,kind,item,quantity,amount\n2024-03-01,gpu,x,1,1\n",
-		 "b.csv:1: header: expected a column currency (neutral export)"},
+		 "b.csv:1: header: neutral export without a currency column (currency): give --currency CODE"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n"
 		 "2024-03-01,,x,r,gpu,1,h,1,USD\n2024-03-01,,x,r,gpu,1,h,1e13,USD\n",
 		 "b.csv:3: amount: expected an amount between -1e12 and 1e12, got '1e13'"},
@@ -180,7 +192,7 @@ static void test_errors(void **s)
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-02,2024-03-01,x,r,gpu,1,h,1,USD\n",
 		 "b.csv:2: end: expected a time not before the start, got '2024-03-01'"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-01,,x,r,gpu,1,h,1,USD,extra\n",
-		 "b.csv:2: row: expected 9 fields as in the header, got 10"},
+		 "b.csv:2: row: expected at most 9 fields as in the header, got 10"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-01,,,r,gpu,1,h,1,USD\n",
 		 "b.csv:2: item: expected a value, got ''"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-01,,x,r,gpu,1,h,1,\"US\x01\"\n",
