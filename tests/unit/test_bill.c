@@ -59,6 +59,16 @@ static void test_times(void **s)
 	assert_true(t == 1709596800 + 14 * 3600 + 0.25);
 	assert_int_equal(bill_parse_time("03/05/2024", &t), 0);
 	assert_true(t == 1709596800);
+	/* Azure EA's M/D/YYYY, the FOCUS examples' M/D/YY, OCI's minutes and Z */
+	assert_int_equal(bill_parse_time("3/5/2024", &t), 0);
+	assert_true(t == 1709596800);
+	assert_int_equal(bill_parse_time("3/5/24", &t), 0);
+	assert_true(t == 1709596800);
+	assert_int_equal(bill_parse_time("2024-03-05T14:00Z", &t), 0);
+	assert_true(t == 1709596800 + 14 * 3600);
+	assert_int_equal(bill_parse_time("13/5/2024", &t), -1);
+	assert_int_equal(bill_parse_time("3/5/202", &t), -1);
+	assert_int_equal(bill_parse_time("2023-02-01T30:00:00Z", &t), -1);   /* FOCUS_Spec's hour 30 */
 	assert_int_equal(bill_parse_time("1709596800", &t), 0);
 	assert_true(t == 1709596800);
 	assert_int_equal(bill_parse_time("2024-02-29", &t), 0);

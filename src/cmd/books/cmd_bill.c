@@ -137,7 +137,8 @@ static int bill_import_cmd(int argc, char **argv)
 	char err[1024];
 	int nops, rc;
 	const struct opt opts[] = {
-		OPT_STR("currency", &currency, "CODE", N_("the currency of lines that name none")),
+		{.name = "currency", .type = OPT_STRING, .dest = &currency, .arg = "CODE",
+		 .help = N_("the currency of lines that name none"), .example = "EUR"},
 		LEDGER_OPT(&path),
 		OPT_PROGRESS_FLAGS,
 		OPT_TABLE_END,
@@ -293,6 +294,9 @@ static void audit_json(struct json *j, const struct audit_result *r)
 	json_str(j, "to", out_utc(r->to, t, sizeof(t)));
 	json_int(j, "lines", (long)r->lines);
 	json_num(j, "total", r->total);
+	json_num(j, "gross", r->gross);
+	json_num(j, "credits", r->credits);
+	json_num(j, "net", r->net);
 	json_obj_begin(j, "by_kind");
 	for (int k = 0; k < BILL_NKINDS; k++)
 		json_num(j, bill_kind_name((enum bill_kind)k), r->by_kind[k]);
@@ -342,6 +346,10 @@ static void audit_text(const struct audit_result *r)
 	}
 	printf(_("%s, %s to %s: %zu lines, %.2f %s\n"), r->currency, out_utc(r->from, t0, sizeof(t0)),
 	       out_utc(r->to, t1, sizeof(t1)), r->lines, r->total, r->currency);
+	/* credits: CUR's credit and refund lines, GCP's credits field */
+	if (r->credits != 0)
+		printf(_("  gross %.2f %s, credits %.2f %s, net %.2f %s\n"), r->gross, r->currency, r->credits,
+		       r->currency, r->net, r->currency);
 	for (int k = 0; k < BILL_NKINDS; k++)
 		printf("  %s%*s %12.2f %5.1f%%\n", billwords_kind((enum bill_kind)k),
 		       out_width(billwords_kind((enum bill_kind)k)) < 10 ?
