@@ -837,6 +837,23 @@ static int by_resource(const void *a, const void *b)
 	return c ? c : (x < y ? -1 : x > y);
 }
 
+static bool same_disk(const struct bill_item *a, const struct bill_item *b)
+{
+	return !strcmp(a->resource, b->resource) && !strcmp(a->tags, b->tags) && !strcmp(a->item, b->item);
+}
+
+static int by_disk(const void *a, const void *b)
+{
+	const struct bill_item *x = &sort_items[*(const size_t *)a], *y = &sort_items[*(const size_t *)b];
+	int c = strcmp(x->resource, y->resource);
+
+	if (!c)
+		c = strcmp(x->tags, y->tags);
+	if (!c)
+		c = strcmp(x->item, y->item);
+	return c ? c : (x < y ? -1 : x > y);
+}
+
 /* name (at least 3 bytes) appears as a word in the disk line's resource,
  * tags or item */
 static bool names_disk(const char *name, size_t len, const struct bill_item *d)
@@ -919,9 +936,20 @@ static int tie_disks(struct pass *p)
 			box_end[nbox - 1] = it[order[j]].end;
 		}
 	}
-	for (size_t i = 0; nbox <= AUDIT_TIE_MAX_BOXES && i < p->n; i++) {
-		if (it[i].kind != BILL_STORAGE || strcmp(it[i].currency, cur))
+	/* the disks: their lines by resource, tags and item, each distinct
+	 * one compared with the boxes once (a disk is billed by the hour) */
+	m = 0;
+	for (size_t i = 0; nbox <= AUDIT_TIE_MAX_BOXES && i < p->n; i++)
+		if (it[i].kind == BILL_STORAGE && !strcmp(it[i].currency, cur))
+			order[m++] = i;
+	if (m)
+		qsort(order, m, sizeof(*order), by_disk);
+	for (size_t j = 0; j < m; j++) {
+		size_t i = order[j];
+		if (j && same_disk(&it[order[j - 1]], &it[i])) {
+			p->tie_end[i] = p->tie_end[order[j - 1]];
 			continue;
+		}
 		for (size_t b = 0; b < nbox; b++)
 			if (strcmp(it[box[b]].resource, it[i].resource) && box_names(&it[box[b]], &it[i]) &&
 			    (isnan(p->tie_end[i]) || box_end[b] > p->tie_end[i]))
