@@ -837,11 +837,6 @@ static int by_resource(const void *a, const void *b)
 	return c ? c : (x < y ? -1 : x > y);
 }
 
-static bool same_disk(const struct bill_item *a, const struct bill_item *b)
-{
-	return !strcmp(a->resource, b->resource) && !strcmp(a->tags, b->tags) && !strcmp(a->item, b->item);
-}
-
 static int by_disk(const void *a, const void *b)
 {
 	const struct bill_item *x = &sort_items[*(const size_t *)a], *y = &sort_items[*(const size_t *)b];
@@ -946,7 +941,9 @@ static int tie_disks(struct pass *p)
 		qsort(order, m, sizeof(*order), by_disk);
 	for (size_t j = 0; j < m; j++) {
 		size_t i = order[j];
-		if (j && same_disk(&it[order[j - 1]], &it[i])) {
+		const struct bill_item *prev = j ? &it[order[j - 1]] : NULL;
+		if (prev && !strcmp(prev->resource, it[i].resource) && !strcmp(prev->tags, it[i].tags) &&
+		    !strcmp(prev->item, it[i].item)) {
 			p->tie_end[i] = p->tie_end[order[j - 1]];
 			continue;
 		}
