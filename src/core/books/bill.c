@@ -202,10 +202,11 @@ int bill_rules_load(const char *buf, size_t len, const char *fname, struct bill_
 
 /* ---- headers (docs/bill.md "Headers") ---- */
 
-/* A header cell as compared: the UTF-8 BOM and spaces dropped, and of
- * Azure's localised "Kategorie der Verbrauchseinheit (MeterCategory)" the
- * English name in the brackets. Into out (n bytes). */
-static void header_name(const char *h, char *out, size_t n)
+/* A header cell as compared: the UTF-8 BOM and spaces dropped, and (when
+ * english) of Azure's localised "Kategorie der Verbrauchseinheit
+ * (MeterCategory)" the English name in the last brackets. Into out (n
+ * bytes). */
+static void header_name(const char *h, bool english, char *out, size_t n)
 {
 	size_t len;
 	const char *open;
@@ -217,7 +218,7 @@ static void header_name(const char *h, char *out, size_t n)
 	len = strlen(h);
 	while (len && h[len - 1] == ' ')
 		len--;
-	if (len > 2 && h[len - 1] == ')' && (open = memchr(h, '(', len)) && open[1] != ')') {
+	if (english && len > 2 && h[len - 1] == ')' && (open = memchr(h, '(', len)) && open[1] != ')') {
 		const char *last = open;
 		while ((open = memchr(last + 1, '(', (size_t)(h + len - last - 1))))
 			last = open;
@@ -231,18 +232,23 @@ static void header_name(const char *h, char *out, size_t n)
 }
 
 struct header {
-	char (*name)[96];   /* the cells as compared, header_name(); owned */
+	char (*name)[96];   /* the cells as written, trimmed, header_name(); owned */
+	char (*en)[96];     /* the same, localised ones by their English name; owned */
 	size_t n;
 };
 
-/* The column named name (any of "a|b"), ignoring case; -1 when none. */
+/* The column named name (any of "a|b"), ignoring case, as written, else by
+ * its English name in brackets; -1 when none. */
 static int header_col(const struct header *h, const char *name)
 {
 	while (*name) {
 		size_t k = strcspn(name, "|");
-		for (size_t i = 0; i < h->n; i++)
-			if (strlen(h->name[i]) == k && !strncasecmp(h->name[i], name, k))
-				return (int)i;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < h->n; i++) {
+				const char *c = pass ? h->en[i] : h->name[i];
+				if (strlen(c) == k && !strncasecmp(c, name, k))
+					return (int)i;
+			}
 		name += k + (name[k] == '|');
 	}
 	return -1;
@@ -251,10 +257,13 @@ static int header_col(const struct header *h, const char *name)
 static int header_load(const struct csv *c, struct header *h)
 {
 	h->n = c->ncols;
-	if (!(h->name = calloc(c->ncols ? c->ncols : 1, sizeof(*h->name))))
+	if (!(h->name = calloc(c->ncols ? c->ncols : 1, sizeof(*h->name))) ||
+	    !(h->en = calloc(c->ncols ? c->ncols : 1, sizeof(*h->en))))
 		return -1;
-	for (size_t i = 0; i < c->ncols; i++)
-		header_name(c->header[i], h->name[i], sizeof(h->name[0]));
+	for (size_t i = 0; i < c->ncols; i++) {
+		header_name(c->header[i], false, h->name[i], sizeof(h->name[0]));
+		header_name(c->header[i], true, h->en[i], sizeof(h->en[0]));
+	}
 	return 0;
 }
 
@@ -855,11 +864,13 @@ int bill_parse_currency(const char *buf, size_t len, const char *fname,
 	side_costs(&ps, out);
 	free(ps.tagcol);
 	free(h.name);
+	free(h.en);
 	csv_free(&c);
 	return 0;
 out_fail:
 	free(ps.tagcol);
 	free(h.name);
+	free(h.en);
 	csv_free(&c);
 	bill_free(out);
 	return -1;
