@@ -186,6 +186,11 @@ static const struct migration {
 	 "  action TEXT,\n"
 	 "  recorded_at REAL NOT NULL);\n"
 	 "CREATE INDEX slurm_attempts_job ON slurm_attempts(job_id);\n"},
+	/* gpurent bill import of real exports (issue 28): GCP's credits beside
+	 * the cost, and the tags and labels that tie a disk to its instance */
+	{"bill_items: credits (GCP's credits field summed) and tags (tags and labels of the line)",
+	 "ALTER TABLE bill_items ADD COLUMN credits REAL NOT NULL DEFAULT 0;\n"
+	 "ALTER TABLE bill_items ADD COLUMN tags TEXT NOT NULL DEFAULT '';\n"},
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == LEDGER_SCHEMA_VERSION,

@@ -21,7 +21,7 @@
 #include "core/books/ledger_summary.h"
 
 /* The schema version this build writes (PRAGMA user_version). */
-#define LEDGER_SCHEMA_VERSION 7
+#define LEDGER_SCHEMA_VERSION 8
 
 /* Return values besides 0 and -1. */
 #define LEDGER_NOT_FOUND (-2)  /* no run with that id */

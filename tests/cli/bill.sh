@@ -29,7 +29,7 @@ for f in aws-cur2 aws-cur gcp azure neutral; do
 	# import twice: the second adds nothing
 	expect_ok "$f import" "$f-stories.csv: .*, [0-9]+ lines, [1-9][0-9]* new" "$G" bill --ledger "$L" import "$D/$f-stories.csv"
 	n1=$(sqlite3 "$L" 'SELECT count(*) FROM bill_items' 2>/dev/null || echo x)
-	expect_ok "$f import again" ", 0 new$" "$G" bill --ledger "$L" import "$D/$f-stories.csv"
+	expect_ok "$f import again" ", 0 new, 100\.00 USD$" "$G" bill --ledger "$L" import "$D/$f-stories.csv"
 	n2=$(sqlite3 "$L" 'SELECT count(*) FROM bill_items' 2>/dev/null || echo x)
 	[ "$n1" = "$n2" ] && ok || bad "$f: a second import changed the rows: $n1 -> $n2"
 	if [ "$f" = azure ]; then
@@ -78,7 +78,7 @@ sed '6s/,USD$/,US1/' "$D/aws-cur2-stories.csv" >badcur.csv
 expect_err "bad currency" 2 "badcur.csv:6: line_item_currency_code: expected a currency code such as USD, got 'US1'" \
 	"$G" bill --ledger "$L" import badcur.csv
 printf 'a,b,c\n1,2,3\n' >notabill.csv
-expect_err "unknown header" 2 "notabill.csv:1: header: expected an AWS CUR" "$G" bill --ledger "$L" import notabill.csv
+expect_err "unknown header" 2 "notabill.csv:1: header: expected a FOCUS (BilledCost, ChargePeriodStart), AWS CUR" "$G" bill --ledger "$L" import notabill.csv
 # a good file before a bad one: nothing of either is stored
 expect_err "good then bad" 2 "badamount.csv:4: amount:" "$G" bill --ledger "$L" import "$D/gcp-stories.csv" badamount.csv
 after=$(sqlite3 "$L" 'SELECT count(*), sum(amount) FROM bill_items' 2>/dev/null)
@@ -181,6 +181,129 @@ else
 fi
 expect_ok "audit --to inside the bill" "^USD, 2024-03-05T10:00:00Z to 2024-03-05T12:00:00Z: 1 lines, 6.00 USD" \
 	"$G" bill --ledger "$L" audit --to 2024-03-05T12:00:00Z
+
+# ---- issue 28: the rules real exports taught (small fixtures written here) ----
+CURH='identity/LineItemId,lineItem/LineItemType,lineItem/UsageStartDate,lineItem/UsageEndDate,lineItem/ProductCode,lineItem/UsageType,lineItem/ResourceId,lineItem/UsageAmount,pricing/unit,lineItem/UnblendedCost,lineItem/CurrencyCode'
+
+# FOCUS: BilledCost summed, effective and list beside, x_ columns ignored,
+# NULL cells, ChargeCategory checked (a BOM and CRLF as the spec's files)
+printf '\357\273\277BilledCost,EffectiveCost,ListCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ServiceCategory,ServiceName,ProviderName,ResourceId,ResourceName,SkuId,PricingQuantity,PricingUnit,ConsumedQuantity,ConsumedUnit,x_Discount\r\n' >focus.csv
+printf '10.00,8.00,12.00,USD,2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,Usage,Compute,Amazon Elastic Compute Cloud,AWS,i-1,box-1,BoxUsage:g5.xlarge,1,Hours,1,Hours,bogus\r\n' >>focus.csv
+printf '2.00,2.00,2.00,USD,2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,Usage,Storage,Amazon Elastic Block Store,AWS,vol-1,NULL,EBS:VolumeUsage.gp3,NULL,NULL,NULL,NULL,x\r\n' >>focus.csv
+printf '%s,%s,NULL,USD,2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,Credit,Compute,Amazon Elastic Compute Cloud,AWS,NULL,NULL,NULL,NULL,NULL,NULL,NULL,\r\n' -1.50 -1.50 >>focus.csv
+printf '0.80,0.80,0.80,USD,2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,Tax,,Tax,AWS,,,,,,,,\r\n' >>focus.csv
+L=$T/focus.db
+expect_ok "focus import" "^focus.csv: focus, 4 lines, 4 new, 11\.30 USD \(effective 9\.30, list 14\.80 USD\)$" \
+	"$G" bill --ledger "$L" import focus.csv
+run "$G" bill --ledger "$L" list
+grep -q "gpu .* 10.0000 USD  *BoxUsage:g5.xlarge" "$T/out" && ok || bad "focus: the GPU line's kind or item: $(cat "$T/out")"
+grep -q "storage .* 2.0000 USD" "$T/out" && ok || bad "focus: ServiceCategory Storage is storage: $(cat "$T/out")"
+sed 's/,Tax,,Tax,/,Refund,,Tax,/' focus.csv >focus-badcat.csv
+expect_err "focus: a ChargeCategory outside the specification's five" 2 \
+	"focus-badcat.csv:5: ChargeCategory: expected Usage, Purchase, Tax, Credit or Adjustment, got 'Refund'" \
+	"$G" bill --ledger "$T/x.db" import focus-badcat.csv
+# the specification's examples have no BillingCurrency: --currency, said so
+cut -d, -f1-3,5- focus.csv | sed 's/^\(.*\)$/\1/' >focus-nocur.csv
+expect_err "focus without a currency column" 2 \
+	"focus-nocur.csv:1: header: focus export without a currency column (BillingCurrency): give --currency CODE" \
+	"$G" bill --ledger "$T/x.db" import focus-nocur.csv
+expect_ok "focus with --currency" "^focus-nocur.csv: focus, 4 lines, 4 new, 11\.30 EUR .*; EUR from --currency: the export has no currency column$" \
+	"$G" bill --ledger "$T/nocur.db" import --currency eur focus-nocur.csv
+expect_err "--currency not a code" 2 "--currency: expected a currency code such as USD, got 'euros!'" \
+	"$G" bill --ledger "$T/x.db" import --currency 'euros!' focus-nocur.csv
+
+# headers as vendors write them: the same Azure pay-as-you-go rows under
+# PascalCase, camelCase, lower case, a BOM and German localised names
+P='SubscriptionGuid,UsageDateTime,MeterCategory,MeterSubcategory,MeterName,UsageQuantity,PreTaxCost,Currency,InstanceId,UnitOfMeasure'
+ROW='s-1,2024-03-01,Virtual Machines,NCasT4 v3 Series,NC4as T4 v3,24,12.50,USD,/subscriptions/s-1/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/box-1,1 Hour'
+printf '%s\n%s\n' "$P" "$ROW" >az-pascal.csv
+printf '%s\n%s\n' "subscriptionGuid,usageDateTime,meterCategory,meterSubcategory,meterName,usageQuantity,preTaxCost,currency,instanceId,unitOfMeasure" "$ROW" >az-camel.csv
+printf '%s\n%s\n' "$(echo "$P" | tr 'A-Z' 'a-z')" "$ROW" >az-lower.csv
+printf '\357\273\277%s\r\n%s\r\n' "$P" "$ROW" >az-bom.csv
+printf '%s\n%s\n' 'Abonnement-GUID (SubscriptionGuid),UsageDateTime (UsageDateTime),Kategorie der Verbrauchseinheit (MeterCategory),MeterSubcategory (MeterSubcategory),Name der Verbrauchseinheit (MeterName),UsageQuantity (UsageQuantity),PreTaxCost (PreTaxCost),Currency,InstanceId (InstanceId),Maßeinheit (UnitOfMeasure)' "$ROW" >az-german.csv
+for v in pascal camel lower bom german; do
+	run "$G" bill --ledger "$T/az-$v.db" import "az-$v.csv"
+	grep -q "^az-$v.csv: azure, 1 lines, 1 new, 12.50 USD$" "$T/out" && ok || bad "azure $v header: $rc $(cat "$T/out" "$T/err")"
+	"$G" bill --ledger "$T/az-$v.db" list >"$T/l-$v" 2>&1
+done
+for v in camel lower bom german; do
+	cmp -s "$T/l-pascal" "$T/l-$v" && ok || bad "azure $v header read otherwise than PascalCase: $(diff "$T/l-pascal" "$T/l-$v")"
+done
+grep -q " gpu .*NCasT4 v3 Series/NC4as T4 v3" "$T/l-pascal" && ok || bad "azure PAYG: the GPU meter: $(cat "$T/l-pascal")"
+# a refusal names the format it sees and the column it lacks
+printf 'lineItem/UsageStartDate,lineItem/UsageEndDate,lineItem/ProductCode,lineItem/UsageType,lineItem/UsageAmount,lineItem/CurrencyCode\n' >cur-nocost.csv
+expect_err "a CUR without its cost" 2 "cur-nocost.csv:1: header: looks like aws-cur, but has no column lineItem/UnblendedCost" \
+	"$G" bill --ledger "$T/x.db" import cur-nocost.csv
+
+# credits: CUR's credit and refund lines (negative, no usage type) and
+# GCP's credits field; the audit shows gross, credits and net
+L=$T/credits.db
+{ echo "$CURH"
+  echo 'l1,Usage,2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g5.xlarge,i-1,1,Hrs,10.00,USD'
+  echo 'l2,Credit,2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,AmazonEC2,,,0,,-3.00,USD'
+  echo 'l3,Refund,2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,AmazonEC2,,,0,,-1.00,USD'; } >cur-credits.csv
+expect_ok "CUR credit and refund lines" "^cur-credits.csv: aws-cur, 3 lines, 3 new, 6\.00 USD$" \
+	"$G" bill --ledger "$L" import cur-credits.csv
+printf '%s\n' 'billing_account_id,service.description,sku.description,usage_start_time,usage_end_time,cost,currency,usage.amount,usage.unit,credits,labels,resource.name' \
+	'a,Compute Engine,Nvidia Tesla T4 GPU running in Americas,2024-03-01 00:00:00 UTC,2024-03-01 01:00:00 UTC,5.00,USD,3600,seconds,"[{""name"":""FreeTrial"",""amount"":-2.0,""type"":""PROMOTION""},{""name"":""SUD"",""amount"":-0.5}]",[],box-9' >gcp-credits.csv
+expect_ok "GCP credits" "^gcp-credits.csv: gcp, 1 lines, 1 new, 5\.00 USD$" "$G" bill --ledger "$L" import gcp-credits.csv
+expect_ok "audit: gross, credits, net" "^  gross 15\.00 USD, credits -6\.50 USD, net 8\.50 USD$" "$G" bill --ledger "$L" audit
+printf '%s\n' 'service.description,sku.description,usage_start_time,usage_end_time,cost,currency,usage.amount,usage.unit,credits' \
+	'Compute Engine,x,2024-03-01 00:00:00 UTC,2024-03-01 01:00:00 UTC,5.00,USD,3600,seconds,"[{""amount"": lots}]"' >gcp-badcredits.csv
+expect_err "GCP credits not a number" 2 "gcp-badcredits.csv:2: credits: expected a list of credits with an amount each" \
+	"$G" bill --ledger "$T/x.db" import gcp-badcredits.csv
+
+# the audit on real shapes. A 7.25 h run billed by the hour, the last hour's
+# line 0.25 Hrs: not a mismatch (nor rounding)
+L=$T/partial.db
+{ echo "$CURH"
+  for h in 0 1 2 3 4 5 6; do echo "u$h,Usage,2024-03-01T0$h:00:00Z,2024-03-01T0$((h + 1)):00:00Z,AmazonEC2,USE1-BoxUsage:g5.xlarge,i-1,1,Hrs,1.00,USD"; done
+  echo 'u7,Usage,2024-03-01T07:00:00Z,2024-03-01T08:00:00Z,AmazonEC2,USE1-BoxUsage:g5.xlarge,i-1,0.25,Hrs,0.25,USD'; } >partial.csv
+"$G" bill --ledger "$L" import partial.csv >/dev/null || bad "import partial.csv"
+"$G" ledger --ledger "$L" add --start 2024-03-01T00:00:00Z --end 2024-03-01T07:15:00Z --cost 7.25USD --host i-1 >/dev/null || bad "ledger add 7.25 h"
+expect_ok "a 7.25 h run billed right" "^No findings\.$" "$G" bill --ledger "$L" audit
+L=$T/partial9.db
+"$G" bill --ledger "$L" import partial.csv >/dev/null || bad "import partial.csv"
+"$G" ledger --ledger "$L" add --start 2024-03-01T00:00:00Z --end 2024-03-01T07:15:00Z --cost 9USD --host i-1 >/dev/null || bad "ledger add 9"
+run "$G" bill --ledger "$L" audit
+grep -q "run-cost-mismatch.*the ledger says 9.00 USD, the bill's GPU lines over its time 7.25 USD" "$T/out" && ok || bad "a wrong run cost not found: $(cat "$T/out")"
+
+# a disk tied to its box by a tag (resource_tags_user_name), its name (Azure's
+# disk named after the VM) or the item text outlives it while another box runs
+L=$T/disk.db
+{ echo 'line_item_usage_start_date,line_item_usage_end_date,line_item_product_code,line_item_usage_type,line_item_resource_id,line_item_usage_amount,pricing_unit,line_item_unblended_cost,line_item_currency_code,resource_tags_user_name'
+  echo '2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,AmazonEC2,USE1-BoxUsage:g5.xlarge,i-aaa,24,Hrs,24.00,USD,box-a'
+  for d in 1 2 3; do echo "2024-03-0${d}T00:00:00Z,2024-03-0$((d + 1))T00:00:00Z,AmazonEC2,USE1-BoxUsage:g5.xlarge,i-bbb,24,Hrs,24.00,USD,box-b"; done
+  for d in 1 2 3; do echo "2024-03-0${d}T00:00:00Z,2024-03-0$((d + 1))T00:00:00Z,AmazonEC2,USE1-EBS:VolumeUsage.gp3,vol-a,3.2,GB-Mo,2.00,USD,box-a"; done
+  for d in 1 2 3; do echo "2024-03-0${d}T00:00:00Z,2024-03-0$((d + 1))T00:00:00Z,AmazonEC2,USE1-EBS:VolumeUsage.gp3,vol-b,3.2,GB-Mo,2.00,USD,box-b"; done; } >disk.csv
+"$G" bill --ledger "$L" import disk.csv >/dev/null || bad "import disk.csv"
+run "$G" bill --ledger "$L" audit
+grep -q "storage-outlived\] vol-a: storage billed from 2024-03-02 to 2024-03-04, after the last GPU line ended: 4.00 USD" "$T/out" && ok || bad "the disk that outlived box-a not found: $(cat "$T/out")"
+grep -q "storage-outlived\] vol-b" "$T/out" && bad "vol-b's box still runs: $(cat "$T/out")" || ok
+L=$T/azdisk.db
+{ echo 'Date,MeterCategory,MeterSubCategory,MeterName,Quantity,UnitOfMeasure,CostInBillingCurrency,BillingCurrency,ResourceId'
+  echo '03/01/2024,Virtual Machines,NCasT4 v3 Series,NC4as T4 v3,24,1 Hour,30,USD,/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/gpu-1'
+  for d in 1 2 3; do echo "03/0$d/2024,Virtual Machines,NCasT4 v3 Series,NC4as T4 v3,24,1 Hour,30,USD,/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/virtualMachines/gpu-2"; done
+  for d in 2 3; do echo "03/0$d/2024,Storage,Premium SSD Managed Disks,P10 LRS Disk,1,1/Month,0.70,USD,/subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/disks/gpu-1_OsDisk_1_abc"; done; } >azdisk.csv
+"$G" bill --ledger "$L" import azdisk.csv >/dev/null || bad "import azdisk.csv"
+run "$G" bill --ledger "$L" audit
+grep -q "storage-outlived\] /subscriptions/s/resourceGroups/rg/providers/Microsoft.Compute/disks/gpu-1_OsDisk_1_abc" "$T/out" && ok || bad "Azure: gpu-1's OS disk outlived it: $(cat "$T/out")"
+
+# no GPU finding on a bill with no GPU line, and never 0.00 against 0.00
+L=$T/nogpu.db
+{ echo "$CURH"
+  echo 'e1,Usage,2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,AmazonEC2,USE1-DataTransfer-Out-Bytes,,9,GB,0.81,USD'
+  echo 'e2,Usage,2024-03-01T00:00:00Z,2024-03-02T00:00:00Z,AmazonS3,USE1-TimedStorage-ByteHrs,,1,GB-Mo,0.02,USD'; } >nogpu.csv
+"$G" bill --ledger "$L" import nogpu.csv >/dev/null || bad "import nogpu.csv"
+expect_ok "no GPU line, no egress-over-gpu" "^No findings\.$" "$G" bill --ledger "$L" audit
+L=$T/tiny.db
+{ echo "$CURH"
+  echo 'g1,Usage,2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:g5.xlarge,i-1,1,Hrs,0.0001,USD'
+  echo 'e1,Usage,2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,AmazonEC2,USE1-DataTransfer-Out-Bytes,i-1,1,GB,0.003,USD'; } >tiny.csv
+"$G" bill --ledger "$L" import tiny.csv >/dev/null || bad "import tiny.csv"
+run "$G" bill --ledger "$L" audit
+grep -q "0\.00 USD.*0\.00 USD" "$T/out" && bad "a finding compares 0.00 with 0.00: $(cat "$T/out")" || ok
+grep -q "^No findings\.$" "$T/out" && ok || bad "fractions of a cent: $(cat "$T/out")"
 
 # man page, README (gpurent help bill: tests/cli/cases/bill.test)
 grep -q 'fBbill' "$ROOT/docs/gpurent.1" && ok || bad "docs/gpurent.1 lacks bill"

@@ -59,6 +59,16 @@ static void test_times(void **s)
 	assert_true(t == 1709596800 + 14 * 3600 + 0.25);
 	assert_int_equal(bill_parse_time("03/05/2024", &t), 0);
 	assert_true(t == 1709596800);
+	/* Azure EA's M/D/YYYY, the FOCUS examples' M/D/YY, OCI's minutes and Z */
+	assert_int_equal(bill_parse_time("3/5/2024", &t), 0);
+	assert_true(t == 1709596800);
+	assert_int_equal(bill_parse_time("3/5/24", &t), 0);
+	assert_true(t == 1709596800);
+	assert_int_equal(bill_parse_time("2024-03-05T14:00Z", &t), 0);
+	assert_true(t == 1709596800 + 14 * 3600);
+	assert_int_equal(bill_parse_time("13/5/2024", &t), -1);
+	assert_int_equal(bill_parse_time("3/5/202", &t), -1);
+	assert_int_equal(bill_parse_time("2023-02-01T30:00:00Z", &t), -1);   /* FOCUS_Spec's hour 30 */
 	assert_int_equal(bill_parse_time("1709596800", &t), 0);
 	assert_true(t == 1709596800);
 	assert_int_equal(bill_parse_time("2024-02-29", &t), 0);
@@ -93,11 +103,23 @@ static void test_formats(void **s)
 			       "line_item_usage_type,line_item_resource_id,line_item_usage_amount,"
 			       "line_item_unblended_cost\n"
 			       "2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:p4d.24xlarge,"
-			       "i-1,1,32.77\n", &b, err, sizeof(err)), 0);
+			       "i-1,1,32.77\n", &b, err, sizeof(err)), -1);
+	assert_string_equal(err, "b.csv:1: header: aws-cur2 export without a currency column "
+			    "(line_item_currency_code): give --currency CODE");
+	{
+		const char *t = "line_item_usage_start_date,line_item_usage_end_date,line_item_product_code,"
+				"line_item_usage_type,line_item_resource_id,line_item_usage_amount,"
+				"line_item_unblended_cost\n"
+				"2024-03-01T00:00:00Z,2024-03-01T01:00:00Z,AmazonEC2,USE1-BoxUsage:p4d.24xlarge,"
+				"i-1,1,32.77\n";
+		assert_int_equal(bill_parse_currency(t, strlen(t), "b.csv", &rules, "USD", &b, err,
+						     sizeof(err)), 0);
+	}
 	assert_int_equal(b.format, BILL_AWS_CUR2);
 	assert_int_equal(b.n, 1);
 	assert_int_equal(b.v[0].kind, BILL_GPU);
-	assert_string_equal(b.v[0].currency, "USD");   /* CUR's default */
+	assert_string_equal(b.v[0].currency, "USD");   /* --currency */
+	assert_true(b.currency_given);
 	assert_string_equal(b.v[0].resource, "i-1");
 	assert_true(b.v[0].amount == 32.77 && b.v[0].end - b.v[0].start == 3600);
 	assert_int_equal(b.v[0].line, 2);
@@ -167,9 +189,9 @@ static void test_errors(void **s)
 	static const struct {
 		const char *text, *err;
 	} cases[] = {
-		{"a,b\n1,2\n", "b.csv:1: header: expected an AWS CUR"},
+		{"a,b\n1,2\n", "b.csv:1: header: expected a FOCUS (BilledCost, ChargePeriodStart), AWS CUR"},
 		{"time,kind,item,quantity,amount\n2024-03-01,gpu,x,1,1\n",
-		 "b.csv:1: header: expected a column currency (neutral export)"},
+		 "b.csv:1: header: neutral export without a currency column (currency): give --currency CODE"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n"
 		 "2024-03-01,,x,r,gpu,1,h,1,USD\n2024-03-01,,x,r,gpu,1,h,1e13,USD\n",
 		 "b.csv:3: amount: expected an amount between -1e12 and 1e12, got '1e13'"},
@@ -180,7 +202,7 @@ static void test_errors(void **s)
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-02,2024-03-01,x,r,gpu,1,h,1,USD\n",
 		 "b.csv:2: end: expected a time not before the start, got '2024-03-01'"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-01,,x,r,gpu,1,h,1,USD,extra\n",
-		 "b.csv:2: row: expected 9 fields as in the header, got 10"},
+		 "b.csv:2: row: expected at most 9 fields as in the header, got 10"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-01,,,r,gpu,1,h,1,USD\n",
 		 "b.csv:2: item: expected a value, got ''"},
 		{"time,end,item,resource,kind,quantity,unit,amount,currency\n2024-03-01,,x,r,gpu,1,h,1,\"US\x01\"\n",
@@ -424,6 +446,68 @@ static void test_rules_file(void **s)
 	assert_string_equal(err, "k.csv:2: source: expected where the rule comes from");
 }
 
+/* issue 28: a disk tied to its box by a name tag outlives it while another
+ * box runs; credits give gross, credits and net; a 7.25 h run billed with a
+ * last line of 0.25 h is no mismatch; a bill of fractions of a cent, or with
+ * no GPU line, has no finding */
+static void test_audit_real_shapes(void **s)
+{
+	static const char *const bill =
+		"time,end,item,resource,kind,quantity,unit,amount,currency,tags\n"
+		"2024-03-01,2024-03-02,gpu,i-a,gpu,24,hour,24,USD,name=box-a;\n"
+		"2024-03-01,2024-03-04,gpu,i-b,gpu,72,hour,72,USD,name=box-b;\n"
+		"2024-03-02,2024-03-03,disk,vol-a,storage,1,GB-Mo,1,USD,name=box-a;\n"
+		"2024-03-03,2024-03-04,disk,vol-a,storage,1,GB-Mo,1,USD,name=box-a;\n"
+		"2024-03-02,2024-03-03,disk,vol-b,storage,1,GB-Mo,1,USD,name=box-b;\n"
+		"2024-03-01,2024-03-04,credit,,other,0,,-3,USD,\n";
+	struct bill_export b;
+	struct audit_result r;
+	struct audit_opts o = {.from = NAN, .to = NAN, .budget = NAN, .currency = "USD"};
+	const struct audit_finding *f;
+	char err[512];
+	double t0 = 1709251200;
+	struct audit_run run = {.id = 1, .start = t0, .end = t0 + 7.25 * 3600, .cost = 7.25,
+				.currency = "USD", .host = "i-1"};
+
+	(void)s;
+	assert_int_equal(parse(bill, &b, err, sizeof(err)), 0);
+	assert_string_equal(b.v[2].tags, "name=box-a;");
+	assert_int_equal(audit_bill(b.v, b.n, NULL, 0, &o, &r, err, sizeof(err)), 0);
+	assert_non_null(f = find(&r, AUDIT_STORAGE_OUTLIVED));
+	assert_string_equal(f->resource, "vol-a");
+	assert_true(f->amount == 2 && f->count == 2);
+	assert_int_equal(r.nf, 1);   /* vol-b's box still runs */
+	assert_true(r.gross == 99 && r.credits == -3 && r.net == 96 && r.total == 96);
+	audit_result_free(&r);
+	bill_free(&b);
+
+	/* seven whole hours and a quarter */
+	{
+		char rows[2048];
+		size_t k = 0;
+		for (int h = 0; h < 8; h++)
+			k += (size_t)snprintf(rows + k, sizeof(rows) - k,
+					      "2024-03-01T0%d:00:00Z,2024-03-01T0%d:00:00Z,h,i-1,gpu,%s,Hrs,%s,USD\n",
+					      h, h + 1, h < 7 ? "1" : "0.25", h < 7 ? "1" : "0.25");
+		audit_text(rows, &run, 1, NAN, &r);
+		assert_null(find(&r, AUDIT_RUN_COST_MISMATCH));
+		assert_null(find(&r, AUDIT_ROUNDING));
+		audit_result_free(&r);
+		run.cost = 9;
+		audit_text(rows, &run, 1, NAN, &r);
+		assert_non_null(f = find(&r, AUDIT_RUN_COST_MISMATCH));
+		assert_true(fabs(f->billed - 7.25) < 1e-9 && f->used == 9);
+		audit_result_free(&r);
+	}
+	audit_text("2024-03-01,2024-03-02,out,,egress,1,GB,0.81,USD\n", NULL, 0, NAN, &r);
+	assert_int_equal(r.nf, 0);   /* no GPU line: nothing to compare egress with */
+	audit_result_free(&r);
+	audit_text("2024-03-01,2024-03-02,g,i-1,gpu,1,hour,0.0001,USD\n"
+		   "2024-03-01,2024-03-02,out,i-1,egress,1,GB,0.003,USD\n", NULL, 0, NAN, &r);
+	assert_int_equal(r.nf, 0);   /* 0.003 above 0.0001: it would print 0.00 */
+	audit_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_audit_two_boxes),
 		cmocka_unit_test(test_audit_rounding_own_box),
 		cmocka_unit_test(test_audit_runout_bounded),
+		cmocka_unit_test(test_audit_real_shapes),
 		cmocka_unit_test(test_rules_file),
 	};
 	return cmocka_run_group_tests(tests, setup_rules, teardown_rules);

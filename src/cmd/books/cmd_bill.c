@@ -13,6 +13,7 @@
 
 #include "core/books/audit.h"
 #include "core/books/bill.h"
+#include "core/text/currency.h"
 #include "store/ledger.h"
 #include "kit/cmd.h"
 #include "os/progress.h"
@@ -24,7 +25,7 @@
 #include "base/util.h"
 
 static const char usage[] = N_(
-	"usage: gpurent bill import FILE... [--ledger PATH]\n"
+	"usage: gpurent bill import FILE... [--currency CODE] [--ledger PATH]\n"
 	"       gpurent bill list [--json] [--ledger PATH]\n"
 	"       gpurent bill audit [--from TIME] [--to TIME] [--budget MONEY] [--json]\n"
 	"                          [--ledger PATH]\n"
@@ -34,10 +35,15 @@ static const char usage[] = N_(
 	"\n"
 	"  bill import FILE...  AWS Cost and Usage Report (CUR 2.0 or legacy CSV),\n"
 	"                       Google Cloud billing export CSV, Azure cost details\n"
-	"                       CSV, or gpurent's neutral CSV (time,end,item,resource,\n"
-	"                       kind,quantity,unit,amount,currency); the format is\n"
-	"                       found from the header. Importing a file again adds\n"
-	"                       nothing; a bad line stores nothing of its file.\n"
+	"                       CSV (EA, MCA, pay-as-you-go; localised headers),\n"
+	"                       FOCUS 1.0-1.2 (BilledCost summed, EffectiveCost and\n"
+	"                       ListCost shown beside), OCI cost reports, or gpurent's\n"
+	"                       neutral CSV (time,end,item,resource,kind,quantity,\n"
+	"                       unit,amount,currency); the format is found from the\n"
+	"                       header, its names matched without regard to case.\n"
+	"                       Each file's lines and total per currency are printed.\n"
+	"                       Importing a file again adds nothing; a bad line\n"
+	"                       stores nothing of its file.\n"
 	"  bill list            every stored line, oldest first\n"
 	"  bill audit           the split by kind for the period and per resource,\n"
 	"                       and the findings, each with the amount at stake and\n"
@@ -52,6 +58,8 @@ static const char usage[] = N_(
 	"                       2024-03-05T14:00Z) or unix seconds, UTC without a\n"
 	"                       zone (default: the bill's own span)\n"
 	"  --budget MONEY       a budget or balance for the period (500CNY, $200)\n"
+	"  --currency CODE      (import) the currency of lines whose export names\n"
+	"                       none (FOCUS examples, some Azure exports); said so\n"
 	"  --json               JSON (schema gpurent.bill-audit/1, gpurent.bill/1)\n"
 	"  --progress, -q/--quiet  (import) the progress line even in a pipe, or\n"
 	"                       never; by default on a terminal only, after a second\n"
@@ -80,15 +88,57 @@ static int load_rules(struct bill_rules *rules)
 	return 0;
 }
 
+/* FILE's line: its format, lines, new lines and total per currency (FOCUS:
+ * effective and list cost beside), and where the currency came from */
+static void import_line(const char *file, const struct bill_export *b, size_t added,
+			const char *currency)
+{
+	char name[1024], (*cur)[8] = NULL;
+	double *sum = NULL;
+	size_t nc = 0;
+
+	printf(_("%s: %s, %zu lines, %zu new"), out_safe(file, strlen(file), name, sizeof(name)),
+	       bill_format_name(b->format), b->n, added);
+	if (b->n && (!(cur = calloc(b->n, sizeof(*cur))) || !(sum = calloc(b->n, sizeof(*sum)))))
+		b = NULL;   /* out of memory: the line without totals */
+	for (size_t i = 0; b && i < b->n; i++) {
+		size_t k = 0;
+		while (k < nc && strcmp(cur[k], b->v[i].currency))
+			k++;
+		if (k == nc)
+			snprintf(cur[nc++], sizeof(cur[0]), "%s", b->v[i].currency);
+		sum[k] += b->v[i].amount;
+	}
+	for (size_t k = 0; k < nc; k++)
+		printf(", %.2f %s", sum[k], cur[k]);
+	if (b && b->n && (!isnan(b->effective) || !isnan(b->list))) {
+		printf(" (");
+		if (!isnan(b->effective))
+			printf(_("effective %.2f"), b->effective);
+		if (!isnan(b->list))
+			printf(_("%slist %.2f"), isnan(b->effective) ? "" : ", ", b->list);
+		printf(" %s)", cur[0]);
+	}
+	if (b && b->currency_given)
+		printf(_("; %s from --currency: %s"), currency,
+		       b->currency_column[0] ? _("empty currency cells") : _("the export has no currency column"));
+	printf("\n");
+	free(cur);
+	free(sum);
+}
+
 static int bill_import_cmd(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *currency = NULL;
+	char code[CURRENCY_CODE_MAX + 1];
 	struct bill_rules rules = {0};
 	struct bill_export *bills = NULL;
 	struct ledger *l = NULL;
 	char err[1024];
 	int nops, rc;
 	const struct opt opts[] = {
+		{.name = "currency", .type = OPT_STRING, .dest = &currency, .arg = "CODE",
+		 .help = N_("the currency of lines that name none"), .example = "EUR"},
 		LEDGER_OPT(&path),
 		OPT_PROGRESS_FLAGS,
 		OPT_TABLE_END,
@@ -100,6 +150,10 @@ static int bill_import_cmd(int argc, char **argv)
 
 	if ((rc = opt_parse(&oc, opts, argc, argv, NULL, &nops)) != OPT_GO)
 		return rc;
+	if (currency && currency_canonical(currency, code))
+		return msg_usage(_("--currency: expected a currency code such as USD, got '%s'"), currency);
+	if (currency)
+		currency = code;
 	if ((rc = load_rules(&rules)))
 		return rc;
 	if (!(bills = calloc((size_t)nops, sizeof(*bills)))) {
@@ -124,7 +178,7 @@ static int bill_import_cmd(int argc, char **argv)
 			rc = msg_fail("%s", err);
 			goto out_free;
 		}
-		if (bill_parse(buf, len, argv[i], &rules, &bills[i], err, sizeof(err))) {
+		if (bill_parse_currency(buf, len, argv[i], &rules, currency, &bills[i], err, sizeof(err))) {
 			free(buf);
 			progress_end(&pr);
 			msg_error("%s", err);
@@ -143,9 +197,7 @@ static int bill_import_cmd(int argc, char **argv)
 			rc = msg_fail("%s", err);
 			goto out_free;
 		}
-		char name[1024];
-		printf(_("%s: %s, %zu lines, %zu new\n"), out_safe(argv[i], strlen(argv[i]), name, sizeof(name)),
-		       bill_format_name(bills[i].format), bills[i].n, added);
+		import_line(argv[i], &bills[i], added, currency);
 	}
 	rc = msg_finish(EXIT_OK);
 out_free:
@@ -242,6 +294,9 @@ static void audit_json(struct json *j, const struct audit_result *r)
 	json_str(j, "to", out_utc(r->to, t, sizeof(t)));
 	json_int(j, "lines", (long)r->lines);
 	json_num(j, "total", r->total);
+	json_num(j, "gross", r->gross);
+	json_num(j, "credits", r->credits);
+	json_num(j, "net", r->net);
 	json_obj_begin(j, "by_kind");
 	for (int k = 0; k < BILL_NKINDS; k++)
 		json_num(j, bill_kind_name((enum bill_kind)k), r->by_kind[k]);
@@ -291,6 +346,10 @@ static void audit_text(const struct audit_result *r)
 	}
 	printf(_("%s, %s to %s: %zu lines, %.2f %s\n"), r->currency, out_utc(r->from, t0, sizeof(t0)),
 	       out_utc(r->to, t1, sizeof(t1)), r->lines, r->total, r->currency);
+	/* credits: CUR's credit and refund lines, GCP's credits field */
+	if (r->credits != 0)
+		printf(_("  gross %.2f %s, credits %.2f %s, net %.2f %s\n"), r->gross, r->currency, r->credits,
+		       r->currency, r->net, r->currency);
 	for (int k = 0; k < BILL_NKINDS; k++)
 		printf("  %s%*s %12.2f %5.1f%%\n", billwords_kind((enum bill_kind)k),
 		       out_width(billwords_kind((enum bill_kind)k)) < 10 ?

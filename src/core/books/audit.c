@@ -417,6 +417,8 @@ struct pass {
 	double *iv;             /* 2 * nruns, used_by_runs()'s */
 	double from, to;        /* the period */
 	double last_gpu;        /* the end of the last GPU line, over the whole bill */
+	double *tie_end;        /* per line: a storage line's box's last GPU end; NAN untied */
+	bool has_gpu;           /* a GPU line in the period */
 	size_t runs_in_period;
 };
 
@@ -479,11 +481,19 @@ static int split_lines(struct pass *p)
 		out->lines++;
 		out->by_kind[it->kind] += a;
 		out->total += a;
+		if (a > 0)
+			out->gross += a;
+		else
+			out->credits += a;
+		out->credits += it->credits * share(it, p->from, p->to);
+		if (it->kind == BILL_GPU)
+			p->has_gpu = true;
 		if (!(res = resource_of(p->c, it->resource)))
 			return -1;
 		res->by_kind[it->kind] += a;
 		res->total += a;
 	}
+	out->net = out->gross + out->credits;
 	for (size_t k = 0; k < p->nruns; k++)
 		if (overlaps(&p->runs[k], p->from, p->to))
 			p->runs_in_period++;
@@ -560,7 +570,8 @@ static int find_stopped(struct pass *p, double ip_after, double storage_after)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct bill_item *it = &p->items[i];
 		if (!strcmp(it->currency, p->out->currency) && it->start >= p->last_gpu &&
-		    (it->kind == BILL_IP || it->kind == BILL_STORAGE) && share(it, p->from, p->to) > 0) {
+		    (it->kind == BILL_IP || (it->kind == BILL_STORAGE && isnan(p->tie_end[i]))) &&
+		    share(it, p->from, p->to) > 0) {
 			f->count++;
 			span(f, it->start, it->end);
 			add_name(f->resource, sizeof(f->resource), it->resource);
@@ -569,24 +580,36 @@ static int find_stopped(struct pass *p, double ip_after, double storage_after)
 	return 0;
 }
 
-/* storage-outlived: storage lines alone after the last GPU line, a disk
- * that outlived the box (whole lines only). 0, or -1 out of memory. */
-static int find_storage_outlived(struct pass *p)
+/* storage-outlived: storage line i (share sh) billed after the end of
+ * bound, the last GPU line of its box (a tied disk) or of the bill. 0, or
+ * -1 out of memory. */
+static int storage_outlived(struct pass *p, size_t i, double sh, double bound)
 {
+	const struct bill_item *it = &p->items[i];
 	struct audit_finding *f;
 
+	if (!(f = add_finding(p->c, AUDIT_STORAGE_OUTLIVED, it->resource)))
+		return -1;
+	f->amount += it->amount * sh;
+	f->count++;
+	f->used = bound;
+	span(f, it->start, it->end);
+	return 0;
+}
+
+/* storage-outlived: untied storage lines alone after the last GPU line, a
+ * disk that outlived the box (whole lines only). 0, or -1 out of memory. */
+static int find_storage_outlived(struct pass *p)
+{
 	for (size_t i = 0; i < p->n; i++) {
 		const struct bill_item *it = &p->items[i];
 		double sh;
 		if (strcmp(it->currency, p->out->currency) || it->kind != BILL_STORAGE ||
-		    it->start < p->last_gpu || !((sh = share(it, p->from, p->to)) > 0))
+		    !isnan(p->tie_end[i]) || it->start < p->last_gpu ||
+		    !((sh = share(it, p->from, p->to)) > 0))
 			continue;
-		if (!(f = add_finding(p->c, AUDIT_STORAGE_OUTLIVED, it->resource)))
+		if (storage_outlived(p, i, sh, p->last_gpu))
 			return -1;
-		f->amount += it->amount * sh;
-		f->count++;
-		f->used = p->last_gpu;
-		span(f, it->start, it->end);
 	}
 	return 0;
 }
@@ -606,6 +629,13 @@ static int find_by_line(struct pass *p)
 			continue;
 		if (find_rounding(p, i, sh))
 			return -1;
+		/* a disk tied to its box, billed after the box's last GPU line,
+		 * outlived it, whatever other boxes still run */
+		if (it->kind == BILL_STORAGE && !isnan(p->tie_end[i])) {
+			if (it->start >= p->tie_end[i] && storage_outlived(p, i, sh, p->tie_end[i]))
+				return -1;
+			continue;
+		}
 		/* after the last GPU line: IP lines mean a stopped box, storage
 		 * lines alone a disk that outlived it (whole lines only) */
 		if (isfinite(p->last_gpu) && it->start >= p->last_gpu) {
@@ -632,7 +662,8 @@ static int find_egress(struct pass *p)
 	struct audit_result *out = p->out;
 	struct audit_finding *f;
 
-	if (!(out->by_kind[BILL_EGRESS] > out->by_kind[BILL_GPU] && out->by_kind[BILL_EGRESS] > 0))
+	/* a bill with no GPU line has no GPU time to compare with */
+	if (!p->has_gpu || !(out->by_kind[BILL_EGRESS] > out->by_kind[BILL_GPU] && out->by_kind[BILL_EGRESS] > 0))
 		return 0;
 	if (!(f = add_finding(p->c, AUDIT_EGRESS_OVER_GPU, "")))
 		return -1;
@@ -645,6 +676,18 @@ static int find_egress(struct pass *p)
 			span(f, p->items[i].start, p->items[i].end);
 		}
 	return 0;
+}
+
+/* The end of the time line it bills: its start + quantity x unit when
+ * that is shorter than its span (CUR's hour line of 0.25 Hrs), else its end */
+static double billed_end(const struct bill_item *it)
+{
+	double u = bill_unit_seconds(it->unit), e;
+
+	if (!(u > 0) || !(it->quantity > 0))
+		return it->end;
+	e = it->start + it->quantity * u;
+	return e < it->end ? e : it->end;
 }
 
 /* run-cost-mismatch: runs whose ledger cost differs from the GPU lines
@@ -667,10 +710,12 @@ static int find_run_costs(struct pass *p)
 			/* the lines given to this run (one run a line, match_lines()) */
 			if (p->mt->assign[i] != k)
 				continue;
-			/* only lines inside the run's time: a daily line is not one run's */
-			if (it->start >= ru->start - 1 && it->end <= ru->end + 1 &&
+			/* only lines inside the run's time: a daily line is not one
+			 * run's; an hour's line that bills part of it (0.25 Hrs)
+			 * ends, for this, where the time it billed ends */
+			if (it->start >= ru->start - 1 && billed_end(it) <= ru->end + 1 &&
 			    (sh = share(it, ru->start, ru->end)) > 0) {
-				billed += it->amount * sh;
+				billed += it->amount * (billed_end(it) < it->end ? 1.0 : sh);
 				lines++;
 			}
 		}
@@ -758,12 +803,15 @@ static int find_budget(struct pass *p)
 	return 0;
 }
 
-/* Credits (negative lines) can leave nothing at stake: no finding then;
+/* Credits (negative lines) can leave nothing at stake, and a bill of
+ * fractions of a cent next to nothing: no finding then;
  * the findings by amount, the resources by total. */
 static void drop_and_sort(struct audit_result *out)
 {
 	for (size_t i = 0, k = 0, n0 = out->nf; i < n0; i++) {
-		if (out->f[i].amount > 0 || out->f[i].code == AUDIT_BALANCE_RUNOUT)
+		/* at stake is what prints as at least 0.01: a finding never
+		 * says 0.00 (nor compares 0.00 with 0.00) */
+		if (out->f[i].amount >= 0.005 || out->f[i].code == AUDIT_BALANCE_RUNOUT)
 			out->f[k++] = out->f[i];
 		if (i + 1 == n0)
 			out->nf = k;
@@ -772,6 +820,142 @@ static void drop_and_sort(struct audit_result *out)
 		qsort(out->f, out->nf, sizeof(*out->f), by_amount);
 	if (out->nres)
 		qsort(out->res, out->nres, sizeof(*out->res), by_total);
+}
+
+/* ---- which box a disk is (docs/bill.md "Which box a disk is") ---- */
+
+/* Above this many GPU boxes in one currency the disks are not tied (the
+ * bill's own last GPU line bounds them all): a tie compares every disk line
+ * with every box. */
+#define AUDIT_TIE_MAX_BOXES 1000
+
+static int by_resource(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_items[x].resource, sort_items[y].resource);
+
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+static int by_disk(const void *a, const void *b)
+{
+	const struct bill_item *x = &sort_items[*(const size_t *)a], *y = &sort_items[*(const size_t *)b];
+	int c = strcmp(x->resource, y->resource);
+
+	if (!c)
+		c = strcmp(x->tags, y->tags);
+	if (!c)
+		c = strcmp(x->item, y->item);
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+/* name (at least 3 bytes) appears as a word in the disk line's resource,
+ * tags or item */
+static bool names_disk(const char *name, size_t len, const struct bill_item *d)
+{
+	char w[BILL_TEXT_MAX];
+
+	if (len < 3 || len >= sizeof(w))
+		return false;
+	memcpy(w, name, len);
+	w[len] = '\0';
+	return has_word(d->resource, w) || has_word(d->tags, w) || has_word(d->item, w);
+}
+
+/* GPU line g (a box) names disk line d: its resource id, the id's last
+ * part (after '/' or ':'), or a tag of its whose key holds "name"
+ * ("name=box-1;", resource_tags_user_name=...) */
+static bool box_names(const struct bill_item *g, const struct bill_item *d)
+{
+	const char *r = g->resource, *last = r, *t;
+
+	for (const char *q = r; *q; q++)
+		if ((*q == '/' || *q == ':') && q[1])
+			last = q + 1;
+	if (names_disk(r, strlen(r), d) || (last != r && names_disk(last, strlen(last), d)))
+		return true;
+	for (t = g->tags; *t;) {
+		const char *eq = strchr(t, '='), *end = strchr(t, ';');
+		size_t klen;
+		if (!eq || !end || eq > end)
+			break;
+		klen = (size_t)(eq - t);
+		for (size_t k = 0; k + 4 <= klen; k++)
+			if (!strncasecmp(t + k, "name", 4)) {
+				if (names_disk(eq + 1, (size_t)(end - eq - 1), d))
+					return true;
+				break;
+			}
+		t = end + 1;
+	}
+	return false;
+}
+
+/* Per storage line, the last GPU end of the boxes that name it (NAN none).
+ * 0, or -1 out of memory. */
+static int tie_disks(struct pass *p)
+{
+	const struct bill_item *it = p->items;
+	const char *cur = p->out->currency;
+	size_t *order = NULL, m = 0, *box = NULL, nbox = 0;
+	double *box_end = NULL;
+	bool any_disk = false;
+
+	if (p->n && !(p->tie_end = malloc(p->n * sizeof(*p->tie_end))))
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		p->tie_end[i] = NAN;
+		any_disk |= it[i].kind == BILL_STORAGE && !strcmp(it[i].currency, cur);
+	}
+	if (!any_disk)
+		return 0;
+	if (!(order = malloc(p->n * sizeof(*order))))
+		return -1;
+	for (size_t i = 0; i < p->n; i++)
+		if (it[i].kind == BILL_GPU && it[i].resource[0] && !strcmp(it[i].currency, cur))
+			order[m++] = i;
+	sort_items = it;
+	if (m)
+		qsort(order, m, sizeof(*order), by_resource);
+	/* the boxes: one GPU line each (its first), and their last end */
+	if (m && (!(box = malloc(m * sizeof(*box))) || !(box_end = malloc(m * sizeof(*box_end))))) {
+		free(order);
+		free(box);
+		return -1;
+	}
+	for (size_t j = 0; j < m; j++) {
+		if (!j || strcmp(it[order[j]].resource, it[box[nbox - 1]].resource)) {
+			box[nbox] = order[j];
+			box_end[nbox++] = it[order[j]].end;
+		} else if (it[order[j]].end > box_end[nbox - 1]) {
+			box_end[nbox - 1] = it[order[j]].end;
+		}
+	}
+	/* the disks: their lines by resource, tags and item, each distinct
+	 * one compared with the boxes once (a disk is billed by the hour) */
+	m = 0;
+	for (size_t i = 0; nbox <= AUDIT_TIE_MAX_BOXES && i < p->n; i++)
+		if (it[i].kind == BILL_STORAGE && !strcmp(it[i].currency, cur))
+			order[m++] = i;
+	if (m)
+		qsort(order, m, sizeof(*order), by_disk);
+	for (size_t j = 0; j < m; j++) {
+		size_t i = order[j];
+		const struct bill_item *prev = j ? &it[order[j - 1]] : NULL;
+		if (prev && !strcmp(prev->resource, it[i].resource) && !strcmp(prev->tags, it[i].tags) &&
+		    !strcmp(prev->item, it[i].item)) {
+			p->tie_end[i] = p->tie_end[order[j - 1]];
+			continue;
+		}
+		for (size_t b = 0; b < nbox; b++)
+			if (strcmp(it[box[b]].resource, it[i].resource) && box_names(&it[box[b]], &it[i]) &&
+			    (isnan(p->tie_end[i]) || box_end[b] > p->tie_end[i]))
+				p->tie_end[i] = box_end[b];
+	}
+	free(order);
+	free(box);
+	free(box_end);
+	return 0;
 }
 
 int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *runs,
@@ -797,14 +981,16 @@ int audit_bill(const struct bill_item *items, size_t n, const struct audit_run *
 		return -1;
 	}
 	match_lines(&mt, n, out->currency);
-	if (split_lines(&p) || find_by_line(&p) || find_egress(&p) || find_run_costs(&p) || find_budget(&p))
+	if (tie_disks(&p) || split_lines(&p) || find_by_line(&p) || find_egress(&p) || find_run_costs(&p) || find_budget(&p))
 		goto out_nomem;
 	drop_and_sort(out);
+	free(p.tie_end);
 	free_match(&mt, p.iv);
 	free_ctx(&c);
 	return 0;
 out_nomem:
 	snprintf(err, errlen, _("out of memory"));
+	free(p.tie_end);
 	free_match(&mt, p.iv);
 	free_ctx(&c);
 	audit_result_free(out);

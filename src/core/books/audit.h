@@ -72,7 +72,10 @@ struct audit_result {
 					   line in it) when a --to came before the bill's
 					   first line and --from was left to the bill */
 	double by_kind[BILL_NKINDS];    /* the split of the period */
-	double total;
+	double total;                   /* the lines' amounts summed (credit lines in) */
+	double gross;                   /* the positive amounts */
+	double credits;                 /* the negative amounts and GCP's credits (<= 0) */
+	double net;                     /* gross + credits */
 	size_t lines;                   /* lines in the period */
 	struct audit_resource *res;     /* sorted by total, largest first; owned */
 	size_t nres;
@@ -86,7 +89,9 @@ struct audit_result {
  * of its time. A run is read against the GPU lines of its own box only:
  * the lines whose resource id carries its host as a word when some line
  * does, else (no host, or one no line carries) the lines no host claims,
- * by time, one box a run (docs/bill.md "Which run a line is"). A bound
+ * by time, one box a run (docs/bill.md "Which run a line is"). A disk
+ * is tied to its instance by the names and tags the lines carry (docs/bill.md
+ * "Which box a disk is"). A bound
  * left NaN is the bill's own (the first line's start, the last line's
  * end), kept on its side of the other bound. Returns 0 and fills *out
  * (caller frees with audit_result_free()), or -1 (out of memory, or a
