@@ -195,8 +195,20 @@ static void test_near(void **st)
 	assert_string_equal(fs[1].arg, "#sbatch");
 	assert_string_equal(fs[1].value, "-N 2");
 	assert_true(fs[0].num == 0);
-	/* a comment about sbatch is not one */
+	/* a comment about sbatch is not one, nor how to submit (corpus 005-fasrc_..., 016-huggingface_nanotron-...) */
 	assert_int_equal(lint(GOOD "# sbatchify the run\n# submit with sbatch\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "#   sbatch recursive-array.sh 1 60000\n#      sbatch --nodes=N run.sh\n./a\n"), 0);
+	/* issue 28, the corpus's verdicts: a directive switched off with "##SBATCH" or "### #SBATCH"
+	 * costs nothing (c074-ucr_hpcc-test_job.sh, c070-nsaph_aki-runscript.sh), unless it was the
+	 * GPUs; "## SBATCH", "# SBATCH", "#sbatch" stay mistakes whatever they ask */
+	assert_int_equal(lint(GOOD "##SBATCH --mail-user=a@b.c\n###SBATCH --account=x\n### #SBATCH -c 8\n./a\n"), 0);
+	n = lint("#!/bin/bash\n##SBATCH --gpus=1\n#SBATCH -t 10\n./a\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_NEAR_DIRECTIVE);
+	assert_true(fs[0].num == 1);
+	assert_int_equal(lint(GOOD "## SBATCH --mail-user=a@b.c\n./a\n"), 1);
+	/* a comment after '#' in any language is no non-ASCII directive (corpus c065-trajsim-...) */
+	assert_int_equal(lint(GOOD "#SBATCH -J gpu-job   # \344\273\273\345\212\241\n./a\n"), 0);
 }
 
 static void test_after_command(void **st)
@@ -239,7 +251,7 @@ static void test_values(void **st)
 	size_t n;
 
 	(void)st;
-	n = lint(GOOD "#SBATCH --time=2h\n#SBATCH --cpus-per-task=eight\n#SBATCH --mem=16GB\n"
+	n = lint(GOOD "#SBATCH --time=2h\n#SBATCH --cpus-per-task=eight\n#SBATCH --mem=16GiB\n"
 		 "#SBATCH --signal=B:USR3@60\n#SBATCH --open-mode=add\n#SBATCH --gres=gpu:a100:two\n"
 		 "#SBATCH --output\n#SBATCH --requeue=yes\npython t.py\n");
 	assert_int_equal(n, 8);
@@ -258,6 +270,22 @@ static void test_values(void **st)
 			      "#SBATCH --output=%x-%j.out\n#SBATCH --requeue\npython t.py\n"), 0);
 	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gres=gpu:a100:2,tmpfs:10\npython t.py\n"), 0);
 	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gpus=a100:2\npython t.py\n"), 0);
+	/* issue 28: what sbatch 22.05.8 takes (measured with --test-only): corpus
+	 * 032-CSCfi_...-run-mahti-ray.sbatch's --mem=200GB and --tasks-per-node,
+	 * 005-fasrc_...-recursive-array.sbatch's --array=[0-4], 045-ubccr_...'s --cluster */
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --mem=200GB\n#SBATCH --array=[0-4]\n"
+			      "#SBATCH --tasks-per-node=1\n#SBATCH --cluster=ub-hpc\n#SBATCH --tasks-per-n=1\n./a\n"), 0);
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --mem-per-cpu=1gb\n./a\n"), 0);
+	/* and what it refuses: 1.5G, a prefix of two options (getopt_long: "ambiguous") */
+	n = lint("#!/bin/bash\n#SBATCH --mem=1.5G\n#SBATCH --clust=x\n./a\n");
+	assert_int_equal(n, 2);
+	assert_int_equal(fs[0].code, SLF_BAD_VALUE);
+	assert_int_equal(fs[1].code, SLF_UNKNOWN_OPTION);
+	/* NERSC's shifter options: a note (corpus 051-NERSC_sc23-dl-tutorial-submit_pm.sbatch) */
+	n = lint("#!/bin/bash\n#SBATCH --image=nersc/pytorch:ngc-23.07-v0\n#SBATCH --module=gpu\n./a\n");
+	assert_int_equal(n, 2);
+	assert_int_equal(fs[0].code, SLF_PLUGIN_OPTION);
+	assert_true(slurm_finding_is_note(fs[1].code));
 }
 
 static void test_no_gpu(void **st)

@@ -56,7 +56,7 @@ static const char usage[] = N_(
 	"  --requeues N       requeue at most N times (20)\n"
 	"  --gpurent PATH     the gpurent the job runs (gpurent, from PATH)\n"
 	"\n"
-	"gpurent slurm lint SCRIPT [--max-time DUR] [--partition P]\n"
+	"gpurent slurm lint SCRIPT [--json] [--max-time DUR] [--partition P]\n"
 	"  Report each problem as FILE:LINE: what, why, and the fix: near-directives\n"
 	"  sbatch reads as comments (## SBATCH, # SBATCH, #sbatch), #SBATCH lines after\n"
 	"  the first command, unknown options and bad values (sbatch 22.05's own list),\n"
@@ -65,8 +65,11 @@ static const char usage[] = N_(
 	"  nothing to resume it, a missing output directory, conda activate without\n"
 	"  the shell hook, mem with mem-per-cpu, gres with gpus, an array with one\n"
 	"  output name for every task, DOS line endings, a missing or misplaced\n"
-	"  shebang, non-ASCII bytes in directives. Exit 1 when it finds problems, 2\n"
-	"  when SCRIPT cannot be read.\n"
+	"  shebang, a shebang option the shell cannot take, non-ASCII bytes in\n"
+	"  directives, a template; notes for a kept alternative and a SPANK plugin's\n"
+	"  option. Each line ends with its rule's id ([no-gpu]); --json prints an\n"
+	"  array of {file, line, rule, severity, message}. Exit 1 when it finds\n"
+	"  problems, 0 with none or only notes, 2 when SCRIPT cannot be read.\n"
 	"\n"
 	"Examples:\n"
 	"  gpurent slurm script examples/resnet50-imagenet.yaml --partition gpu --conda torch -- python train.py\n"
@@ -302,6 +305,11 @@ static void word(const struct slurm_finding *f, char *m, size_t n)
 		snprintf(m, n, _("note: '%s %s' is a comment beside an active #SBATCH line of the same option: "
 			 "a kept alternative, which sbatch ignores (nothing to do if that is meant)"), f->arg,
 			 f->value);
+		break;
+	case SLF_PLUGIN_OPTION:
+		snprintf(m, n, _("note: %s is a SPANK plugin's option (such as NERSC's shifter), not sbatch's own: "
+			 "sbatch takes it where that plugin is installed and refuses the script elsewhere "
+			 "(unrecognized option)"), f->arg);
 		break;
 	case SLF_COUNT:
 		m[0] = '\0';

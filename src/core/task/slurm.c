@@ -24,7 +24,7 @@ static int opt_row(const struct csv *c, const struct csv_row *r, const char *fna
 {
 	static const char *const args[] = {"none", "required", "optional"};
 	static const char *const kinds[] = {"text", "flag", "time", "count", "range", "mem", "signal",
-					    "open-mode", "gres", "gpus", "path", "array"};
+					    "open-mode", "gres", "gpus", "path", "array", "plugin"};
 	struct slurm_opt *o = record;
 	char shortname[8], arg[16], kind[16], src[512];
 	size_t k;
@@ -58,7 +58,7 @@ static int opt_row(const struct csv *c, const struct csv_row *r, const char *fna
 		;
 	if (k == sizeof(kinds) / sizeof(kinds[0])) {
 		snprintf(err, errlen, _("%s:%zu: kind: expected text, flag, time, count, range, mem, signal, "
-			 "open-mode, gres, gpus, path or array, got '%s'"), fname, r->line, kind);
+			 "open-mode, gres, gpus, path, array or plugin, got '%s'"), fname, r->line, kind);
 		return -1;
 	}
 	o->kind = (enum slurm_kind)k;
@@ -220,10 +220,14 @@ static bool count_ok(const char *v)
 	return all_digits(v, strlen(v)) && strlen(v) < 9 && atol(v) > 0;
 }
 
+/* sbatch 22.05.8 takes 100, 100M, 100mb, 0GB; refuses 100KiB, 1.5G, 100Mx (measured with
+ * sbatch --test-only on the test cluster, docs/slurm.md) */
 static bool mem_ok(const char *v)
 {
 	size_t n = strlen(v);
 
+	if (n >= 2 && (v[n - 1] == 'B' || v[n - 1] == 'b') && strchr("KMGTkmgt", v[n - 2]))
+		n--;
 	if (n && strchr("KMGTkmgt", v[n - 1]))
 		n--;
 	return all_digits(v, n) && n < 12;
@@ -303,6 +307,14 @@ static bool gres_ok(const char *v)
 
 static bool array_ok(const char *v)
 {
+	size_t n = strlen(v);
+
+	/* "[0-4]", "[1-3,5]": sbatch 22.05.8 takes the brackets (measured, docs/slurm.md) */
+	if (n > 2 && v[0] == '[' && v[n - 1] == ']') {
+		char in[256];
+		slurm_copy_n(in, sizeof(in), v + 1, n - 2);
+		return array_ok(in);
+	}
 	if (!*v)
 		return false;
 	for (const char *p = v; *p; p++)
@@ -399,7 +411,7 @@ static const char *const finding_ids[SLF_COUNT] = {
 	[SLF_OUTPUT_DIR] = "output-dir", [SLF_CONDA_NO_HOOK] = "conda-no-hook", [SLF_MEM_BOTH] = "mem-both",
 	[SLF_GRES_AND_GPUS] = "gres-and-gpus", [SLF_ARRAY_OUTPUT] = "array-output",
 	[SLF_SBATCH_STOP] = "sbatch-stop", [SLF_SHEBANG_OPTION] = "shebang-option", [SLF_TEMPLATE] = "template",
-	[SLF_KEPT_ALTERNATIVE] = "kept-alternative",
+	[SLF_KEPT_ALTERNATIVE] = "kept-alternative", [SLF_PLUGIN_OPTION] = "plugin-option",
 };
 
 const char *slurm_finding_id(enum slurm_finding_code c)
@@ -409,7 +421,7 @@ const char *slurm_finding_id(enum slurm_finding_code c)
 
 bool slurm_finding_is_note(enum slurm_finding_code c)
 {
-	return c == SLF_KEPT_ALTERNATIVE;
+	return c == SLF_KEPT_ALTERNATIVE || c == SLF_PLUGIN_OPTION;
 }
 
 /* What lint keeps of one component of a (heterogeneous) job. */
@@ -444,6 +456,9 @@ static void lint_head(const struct slurm_script *s, struct sink *k)
 	if (s->template_line)
 		add(k, SLF_TEMPLATE, s->template_line);
 	for (size_t i = 0; i < s->nnear; i++) {
+		/* a directive switched off the usual way costs nothing, unless it was the GPUs */
+		if (!s->near[i].kept && s->near[i].idiom && !s->near[i].gpu)
+			continue;
 		f = add(k, s->near[i].kept ? SLF_KEPT_ALTERNATIVE : SLF_NEAR_DIRECTIVE, s->near[i].line);
 		snprintf(f->arg, sizeof(f->arg), "%s", s->near[i].text);
 		snprintf(f->value, sizeof(f->value), "%s", s->near[i].rest);
@@ -458,6 +473,16 @@ static void lint_directive(const struct slurm_script *s, const struct slurm_optd
 	const struct slurm_opt *o = d->name[0] ? slurm_opt_find(db, d->name) : NULL;
 	struct slurm_finding *f;
 
+	/* below the first command sbatch reads nothing: one finding a line, whatever the words */
+	if (d->after_command) {
+		if (!o || (k->n && k->n <= k->max && k->out[k->n - 1].code == SLF_AFTER_COMMAND &&
+			   k->out[k->n - 1].line == d->line))
+			return;
+		f = add(k, SLF_AFTER_COMMAND, d->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
+		f->num = (double)s->first_command;
+		return;
+	}
 	if (!o) {
 		f = add(k, SLF_UNKNOWN_OPTION, d->line);
 		snprintf(f->arg, sizeof(f->arg), "%s", d->word);
@@ -465,10 +490,9 @@ static void lint_directive(const struct slurm_script *s, const struct slurm_optd
 			suggest(db, d->word + 2, f->suggest, sizeof(f->suggest));
 		return;
 	}
-	if (d->after_command) {
-		f = add(k, SLF_AFTER_COMMAND, d->line);
+	if (o->kind == SLURM_K_PLUGIN) {
+		f = add(k, SLF_PLUGIN_OPTION, d->line);
 		snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
-		f->num = (double)s->first_command;
 		return;
 	}
 	if (o->arg == SLURM_ARG_REQUIRED && !d->has_value) {
@@ -556,16 +580,17 @@ static const struct slurm_directive *dir_says(const struct slurm_script *s, cons
 /*
  * A job that shows it wants a GPU (a sign in a command, or a partition
  * named for GPUs) and asks for none in any component; never a job on a CPU
- * partition, QOS, account or constraint.
+ * partition, QOS, account, constraint or job name ("multicpu").
  */
 static void lint_gpu(const struct slurm_script *s, struct sink *k)
 {
-	static const char *const place[] = {"partition", "qos", "account", "constraint", NULL};
+	static const char *const place[] = {"partition", "qos", "account", "constraint", "job-name", NULL};
 	static const char *const part[] = {"partition", NULL};
 	const struct slurm_directive *p;
 	struct slurm_finding *f;
 
-	if (slurm_script_gpus(s) || dir_says(s, place, "cpu"))
+	/* no directive at all: the resources come on sbatch's command line (or a heredoc's script) */
+	if (!s->ndir || slurm_script_gpus(s) || dir_says(s, place, "cpu"))
 		return;
 	if (s->gpu_hint_line) {
 		f = add(k, SLF_NO_GPU, s->gpu_hint_line);

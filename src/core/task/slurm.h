@@ -20,6 +20,7 @@ enum slurm_arg { SLURM_ARG_NONE, SLURM_ARG_REQUIRED, SLURM_ARG_OPTIONAL };
 enum slurm_kind {
 	SLURM_K_TEXT, SLURM_K_FLAG, SLURM_K_TIME, SLURM_K_COUNT, SLURM_K_RANGE, SLURM_K_MEM,
 	SLURM_K_SIGNAL, SLURM_K_OPEN_MODE, SLURM_K_GRES, SLURM_K_GPUS, SLURM_K_PATH, SLURM_K_ARRAY,
+	SLURM_K_PLUGIN,   /* a SPANK plugin's option (shifter's --image): sbatch takes it only where it is installed */
 };
 
 struct slurm_opt {
@@ -99,6 +100,7 @@ struct slurm_near {       /* a line sbatch reads as a comment that was meant as 
 	char rest[128];       /* the options after it */
 	bool gpu;             /* it asks for GPUs (--gres=gpu, --gpus...) */
 	bool kept;            /* each of its options is also an active #SBATCH line: a kept alternative */
+	bool idiom;           /* "##SBATCH", "###SBATCH" at the line's start: a directive switched off */
 };
 
 /* What is wrong with a "#!" line's options (the kernel passes all of the
@@ -194,12 +196,13 @@ enum slurm_finding_code {
 	SLF_SHEBANG_OPTION,    /* line 1; num: enum slurm_shebang_bad; arg: the argument; value: the program */
 	SLF_TEMPLATE,          /* line (the first template line; one per script) */
 	SLF_KEPT_ALTERNATIVE,  /* line, text, arg (the options): a note, not an error */
+	SLF_PLUGIN_OPTION,     /* line, arg (the option): a SPANK plugin's; a note */
 	SLF_COUNT
 };
 
 /* The rule's id (docs/slurm.md: "crlf", "no-gpu", ...), "" for no code. Static. */
 const char *slurm_finding_id(enum slurm_finding_code c);
-/* true for a note (kept-alternative), which is no problem: lint exits 0 on notes alone. */
+/* true for a note (kept-alternative, plugin-option), which is no problem: lint exits 0 on notes alone. */
 bool slurm_finding_is_note(enum slurm_finding_code c);
 
 struct slurm_finding {
