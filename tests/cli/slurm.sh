@@ -100,6 +100,8 @@ lint_has "non-ASCII directive" utf.sh 4 "non-ASCII bytes in a directive"
 mk ctl.sh "$H#SBATCH --tiem\033[31m=1\npython t.py\n"
 run "$G" slurm lint ctl.sh
 grep -q "$(printf '\033')" "$T/out" && bad "a control byte reached the terminal" || ok
+run "$G" slurm lint ctl.sh --json
+grep -q "$(printf '\033')" "$T/out" && bad "--json: a control byte reached the terminal" || ok
 expect_err "unreadable" 2 "nope.sh" "$G" slurm lint "$T/nope.sh"
 
 # ---- issue 28: rule ids, --json, notes, the rules real scripts changed ----

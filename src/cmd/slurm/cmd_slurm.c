@@ -409,7 +409,11 @@ static int slurm_lint_cmd(int argc, char **argv)
 			snprintf(base, sizeof(base), "%s", cwd);
 		env.dir_exists = cd && cd->value[0] == '/' && !is_dir(cd->value) ? NULL : dir_exists;
 	}
-	lint_where = cwd;
+	/* an absolute --chdir: the job starts there wherever one submits from */
+	{
+		const struct slurm_directive *cd = slurm_script_get(s, "chdir");
+		lint_where = cd && cd->value[0] == '/' ? base : cwd;
+	}
 	lint_base = base;
 	slash = strrchr(file, '/');
 	snprintf(lint_script_dir, sizeof(lint_script_dir), "%.*s", slash ? (int)(slash - file) : 1,
