@@ -147,8 +147,13 @@ int slurmctl_job(const char *id, struct slurmctl_job *j, char *err, size_t errle
 	}
 	if (!slurmctl_field(out, "TimeLimit", v, sizeof(v)) && !slurm_parse_time(v, &limit))
 		j->time_limit_s = limit;
-	if (!slurmctl_field(out, "RunTime", v, sizeof(v)) && !slurm_parse_time(v, &run) && limit > 0 && run >= 0)
+	/* slurm_parse_time() reads a zero time as "no limit" (-1): a RunTime of
+	 * 00:00:00 (an attempt in its first second) is none of that, it is 0 */
+	if (!slurmctl_field(out, "RunTime", v, sizeof(v)) && !slurm_parse_time(v, &run) && limit > 0) {
+		if (run < 0)
+			run = 0;
 		j->time_left_s = limit - run;
+	}
 	if (!slurmctl_field(out, "SubmitTime", v, sizeof(v)) && (sub = stamp(v)) >= 0 &&
 	    !slurmctl_field(out, "StartTime", v, sizeof(v)) && (start = stamp(v)) >= 0 && start >= sub)
 		j->queue_wait_s = start - sub;

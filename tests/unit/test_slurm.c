@@ -187,7 +187,7 @@ static void test_near(void **st)
 	size_t n;
 
 	(void)st;
-	n = lint(GOOD "# SBATCH --mem=4G\n#sbatch -N 2\n#  SBATCH --time=5\n  #SBATCH --qos=x\npython t.py\n");
+	n = lint(GOOD "# SBATCH --mem=4G\n#sbatch -N 2\n#  SBATCH --nodes=5\n  #SBATCH --qos=x\npython t.py\n");
 	assert_int_equal(n, 4);
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(fs[i].code, SLF_NEAR_DIRECTIVE);
@@ -195,8 +195,20 @@ static void test_near(void **st)
 	assert_string_equal(fs[1].arg, "#sbatch");
 	assert_string_equal(fs[1].value, "-N 2");
 	assert_true(fs[0].num == 0);
-	/* a comment about sbatch is not one */
+	/* a comment about sbatch is not one, nor how to submit (corpus 005-fasrc_..., 016-huggingface_nanotron-...) */
 	assert_int_equal(lint(GOOD "# sbatchify the run\n# submit with sbatch\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "#   sbatch recursive-array.sh 1 60000\n#      sbatch --nodes=N run.sh\n./a\n"), 0);
+	/* issue 28, the corpus's verdicts: a directive switched off with "##SBATCH" or "### #SBATCH"
+	 * costs nothing (c074-ucr_hpcc-test_job.sh, c070-nsaph_aki-runscript.sh), unless it was the
+	 * GPUs; "## SBATCH", "# SBATCH", "#sbatch" stay mistakes whatever they ask */
+	assert_int_equal(lint(GOOD "##SBATCH --mail-user=a@b.c\n###SBATCH --account=x\n### #SBATCH -c 8\n./a\n"), 0);
+	n = lint("#!/bin/bash\n##SBATCH --gpus=1\n#SBATCH -t 10\n./a\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_NEAR_DIRECTIVE);
+	assert_true(fs[0].num == 1);
+	assert_int_equal(lint(GOOD "## SBATCH --mail-user=a@b.c\n./a\n"), 1);
+	/* a comment after '#' in any language is no non-ASCII directive (corpus c065-trajsim-...) */
+	assert_int_equal(lint(GOOD "#SBATCH -J gpu-job   # \344\273\273\345\212\241\n./a\n"), 0);
 }
 
 static void test_after_command(void **st)
@@ -239,7 +251,7 @@ static void test_values(void **st)
 	size_t n;
 
 	(void)st;
-	n = lint(GOOD "#SBATCH --time=2h\n#SBATCH --cpus-per-task=eight\n#SBATCH --mem=16GB\n"
+	n = lint(GOOD "#SBATCH --time=2h\n#SBATCH --cpus-per-task=eight\n#SBATCH --mem=16GiB\n"
 		 "#SBATCH --signal=B:USR3@60\n#SBATCH --open-mode=add\n#SBATCH --gres=gpu:a100:two\n"
 		 "#SBATCH --output\n#SBATCH --requeue=yes\npython t.py\n");
 	assert_int_equal(n, 8);
@@ -258,6 +270,22 @@ static void test_values(void **st)
 			      "#SBATCH --output=%x-%j.out\n#SBATCH --requeue\npython t.py\n"), 0);
 	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gres=gpu:a100:2,tmpfs:10\npython t.py\n"), 0);
 	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gpus=a100:2\npython t.py\n"), 0);
+	/* issue 28: what sbatch 22.05.8 takes (measured with --test-only): corpus
+	 * 032-CSCfi_...-run-mahti-ray.sbatch's --mem=200GB and --tasks-per-node,
+	 * 005-fasrc_...-recursive-array.sbatch's --array=[0-4], 045-ubccr_...'s --cluster */
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --mem=200GB\n#SBATCH --array=[0-4]\n"
+			      "#SBATCH --tasks-per-node=1\n#SBATCH --cluster=ub-hpc\n#SBATCH --tasks-per-n=1\n./a\n"), 0);
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --mem-per-cpu=1gb\n./a\n"), 0);
+	/* and what it refuses: 1.5G, a prefix of two options (getopt_long: "ambiguous") */
+	n = lint("#!/bin/bash\n#SBATCH --mem=1.5G\n#SBATCH --clust=x\n./a\n");
+	assert_int_equal(n, 2);
+	assert_int_equal(fs[0].code, SLF_BAD_VALUE);
+	assert_int_equal(fs[1].code, SLF_UNKNOWN_OPTION);
+	/* NERSC's shifter options: a note (corpus 051-NERSC_sc23-dl-tutorial-submit_pm.sbatch) */
+	n = lint("#!/bin/bash\n#SBATCH --image=nersc/pytorch:ngc-23.07-v0\n#SBATCH --module=gpu\n./a\n");
+	assert_int_equal(n, 2);
+	assert_int_equal(fs[0].code, SLF_PLUGIN_OPTION);
+	assert_true(slurm_finding_is_note(fs[1].code));
 }
 
 static void test_no_gpu(void **st)
@@ -271,8 +299,149 @@ static void test_no_gpu(void **st)
 	assert_string_equal(fs[0].arg, "torchrun");
 	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gpus-per-node=2\naccelerate launch t.py\n"), 0);
 	assert_int_equal(lint("#!/bin/bash\n#SBATCH --time=10\n./make_data.sh\n"), 0);
-	n = lint("#!/bin/bash\n#SBATCH --gres=tmpfs:10\npython3.11 t.py\n");
-	assert_non_null(has(n, SLF_NO_GPU));
+	/* issue 28: python alone shows no wish for a GPU (17-open_r1-slurm-e2b_router.slurm on
+	 * hopper-cpu, 47-bigscience-catalogue-get_sizes.slurm on cpu_p1) */
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --gres=tmpfs:10\npython3.11 t.py\n"), 0);
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --partition=hopper-cpu\nsrun python scripts/e2b_router.py\n"), 0);
+	/* "module load python" runs no python (39-ViT_clouds-pipeline-mod021KM.sbatch) */
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --partition=broadwl\nmodule load python\nwhich python\n"), 0);
+	/* the signs: nvidia-smi, CUDA_*, torch.cuda, a launcher, a GPU partition */
+	n = lint("#!/bin/bash\n#SBATCH --time=10\nnvidia-smi\npython3.11 t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].line, 3);
+	assert_string_equal(fs[0].value, "nvidia-smi");
+	assert_non_null(has(lint("#!/bin/bash\n#SBATCH -t 10\nexport CUDA_VISIBLE_DEVICES=0\npython t.py\n"), SLF_NO_GPU));
+	assert_non_null(has(lint("#!/bin/bash\n#SBATCH -t 10\npython -c 'import torch; torch.cuda.init()'\n"), SLF_NO_GPU));
+	n = lint("#!/bin/bash\n#SBATCH -p gpu\npython t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].line, 3);
+	assert_string_equal(fs[0].value, "--partition=gpu");
+	/* never on a CPU partition, QOS or account, also with a sign */
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --account=six@cpu\n#SBATCH --array=0-9\nnvidia-smi\n"), 0);
+}
+
+/* issue 28: the rules the corpus changed (tests/data/slurm-corpus/EXPECT), each broken and kept */
+static void test_heredoc(void **st)
+{
+	size_t n;
+
+	(void)st;
+	/* the shape of corpus 017-NVIDIA_Megatron-LM-...-sbatch_mfsdp_deepseek_v3.sbatch: the
+	 * #SBATCH lines are another script's, fed to sbatch by a heredoc */
+	n = lint(GOOD "set -e\nsbatch <<EOF\n#!/bin/bash\n#SBATCH --nodes=your_own_nodes\n#SBATCH --tiem=1\n"
+		 "EOF\npython t.py\n");
+	assert_int_equal(n, 0);
+	/* quoted and <<- delimiters; a here-string and a shift open none */
+	n = lint(GOOD "cat << 'END' > w.sh\n#SBATCH --x\nEND\ncat <<-\"E2\"\n\t#SBATCH -y\n\tE2\n"
+		 "read -ra A <<< \"$X\"\necho $((1<<3))\n#SBATCH --mem=1G\npython t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_AFTER_COMMAND);
+	assert_int_equal(fs[0].line, 12);
+	/* a string over several lines */
+	n = lint(GOOD "HDR=\"#!/bin/bash\n#SBATCH --gres=gpu:1\n\"\necho \"$HDR\" > w.sh\npython t.py\n");
+	assert_int_equal(n, 0);
+	/* a directive after the heredoc is still after the first command (37-CI_Failing_Bui-...) */
+	n = lint(GOOD "mkdir -p out\n#SBATCH --output=./out/%A_%a.out\npython t.py\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_AFTER_COMMAND);
+}
+
+static void test_kept_alternative(void **st)
+{
+	size_t n;
+
+	(void)st;
+	/* shared/39-ViT_clouds-pipeline-mod021KM.sbatch: ##SBATCH --account beside #SBATCH --account */
+	n = lint("#!/bin/bash\n##SBATCH --account=pi-foster\n#SBATCH --account=pi-chard\n#SBATCH -t 10\n./a\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_KEPT_ALTERNATIVE);
+	assert_int_equal(fs[0].line, 2);
+	assert_true(slurm_finding_is_note(fs[0].code));
+	assert_string_equal(slurm_finding_id(fs[0].code), "kept-alternative");
+	/* the short alias counts as the same option */
+	n = lint("#!/bin/bash\n## SBATCH -p big\n#SBATCH --partition=small\n./a\n");
+	assert_int_equal(fs[0].code, SLF_KEPT_ALTERNATIVE);
+	/* alone it is the seed's mistake */
+	n = lint("#!/bin/bash\n##SBATCH --gres=gpu:1\n#SBATCH --account=a\n./a\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_NEAR_DIRECTIVE);
+	assert_false(slurm_finding_is_note(fs[0].code));
+}
+
+static void test_hetjob(void **st)
+{
+	size_t n;
+
+	(void)st;
+	/* each component its own --mem: no mem-both across them; a GPU in one is the job's */
+	n = lint("#!/bin/bash\n#SBATCH --mem=4G\n#SBATCH -p cpu-part\n#SBATCH hetjob\n#SBATCH --mem-per-cpu=2G\n"
+		 "#SBATCH --gres=gpu:1\nsrun --het-group=1 torchrun t.py\n");
+	assert_int_equal(n, 0);
+	assert_int_equal(sc.ncomp, 2);
+	assert_int_equal(sc.dir[2].comp, 1);
+	/* within one component sbatch refuses the pair */
+	n = lint("#!/bin/bash\n#SBATCH --mem=4G\n#SBATCH packjob\n#SBATCH --mem=4G\n#SBATCH --mem-per-cpu=2G\n./a\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_MEM_BOTH);
+	assert_int_equal(fs[0].line, 5);
+}
+
+static void test_template(void **st)
+{
+	size_t n;
+
+	(void)st;
+	/* shared/29-picotron-template-base_job.slurm: one finding for the template */
+	n = lint("#!/bin/bash\n#SBATCH --nodes={{ nodes }}\n#SBATCH --gres=gpu:{{ n }}\n"
+		 "#SBATCH --output={{ root }}/log_%j.out\n./a\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_TEMPLATE);
+	assert_int_equal(fs[0].line, 2);
+	/* corpus 059-boneta_jacques-...: str.format fields; $VAR is read as written too */
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH -p {queue}\n#SBATCH --array={a}-{b}\n./a\n"), 1);
+	assert_int_equal(fs[0].code, SLF_TEMPLATE);
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --output=$HOME/x.out\n./a\n"), 1);
+	assert_int_equal(fs[0].code, SLF_TEMPLATE);
+	/* '%j' and a '{' in a value are no template */
+	assert_int_equal(lint("#!/bin/bash\n#SBATCH --job-name=a{1\n#SBATCH --output=%x-%j.out\n./a\n"), 0);
+}
+
+static void test_shebang(void **st)
+{
+	size_t n;
+
+	(void)st;
+	/* "#!/bin/sh \u2013l": bash 5.2 runs "–l" as the script: "–l: No such file or directory" */
+	n = lint("#!/bin/sh \342\200\223l\n#SBATCH -t 10\n./a\n");
+	assert_int_equal(n, 1);
+	assert_int_equal(fs[0].code, SLF_SHEBANG_OPTION);
+	assert_true(fs[0].num == SLURM_SHEBANG_DASH);
+	assert_string_equal(fs[0].value, "sh");
+	n = lint("#!/bin/bash -l -e\n./a\n");
+	assert_int_equal(n, 1);
+	assert_true(fs[0].num == SLURM_SHEBANG_OPTION);
+	assert_string_equal(fs[0].arg, "-l -e");
+	n = lint("#!/usr/bin/env bash -l\n./a\n");
+	assert_true(n == 1 && fs[0].num == SLURM_SHEBANG_ENV_ARGS);
+	/* what bash takes: 49-tutorials-basics-tfgpu.sh's -l, -lex, --login, a trailing blank (corpus 051) */
+	assert_int_equal(lint("#!/bin/bash -l\n./a\n"), 0);
+	assert_int_equal(lint("#!/bin/bash -lex\n./a\n"), 0);
+	assert_int_equal(lint("#!/bin/bash --login\n./a\n"), 0);
+	assert_int_equal(lint("#!/bin/bash \n./a\n"), 0);
+	assert_int_equal(lint("#!/usr/bin/env -S bash -l\n./a\n"), 0);
+	assert_int_equal(lint("#!/bin/env bash\n./a\n"), 0);
+	/* another interpreter's options are its own */
+	assert_int_equal(lint("#!/usr/bin/python3 -u -W x\n./a\n"), 0);
+}
+
+static void test_ids(void **st)
+{
+	(void)st;
+	for (int c = SLF_CRLF; c < SLF_COUNT; c++)
+		assert_true(slurm_finding_id((enum slurm_finding_code)c)[0] != '\0');
+	assert_string_equal(slurm_finding_id(SLF_NO_GPU), "no-gpu");
+	assert_string_equal(slurm_finding_id(SLF_SHEBANG_OPTION), "shebang-option");
+	assert_string_equal(slurm_finding_id(SLF_COUNT), "");
 }
 
 static void test_time_limit(void **st)
@@ -344,6 +513,25 @@ static void test_conda(void **st)
 	assert_int_equal(has(lint(GOOD "conda activate env\npython t.py\n"), SLF_CONDA_NO_HOOK)->line, 4);
 	assert_int_equal(lint(GOOD "source ~/miniconda3/etc/profile.d/conda.sh\nconda activate env\npython t.py\n"), 0);
 	assert_int_equal(lint(GOOD "eval \"$(conda shell.bash hook)\"\nconda activate env\npython t.py\n"), 0);
+	/* issue 28: shared/01-multi_gpu_trai-01_single_gpu-job.slurm's module load anaconda3 */
+	assert_int_equal(lint(GOOD "module purge\nmodule load anaconda3/2023.9\nconda activate e\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "ml Miniforge3\nconda activate e\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "module load conda\nconda activate e\npython t.py\n"), 0);
+	/* a module of something else is no hook */
+	assert_non_null(has(lint(GOOD "module load cuda/12\nconda activate e\npython t.py\n"), SLF_CONDA_NO_HOOK));
+	/* BigScience's start files: sourced from a variable's path, which may set it up */
+	assert_int_equal(lint(GOOD "source $six_ALL_CCFRWORK/start-prod\nconda activate e\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "source ~/.bashrc\nconda activate e\npython t.py\n"), 0);
+	assert_int_equal(lint(GOOD "source activate tf-cpu\nconda activate e\npython t.py\n"), 0);
+	/* a venv's activate sets up no conda */
+	assert_non_null(has(lint(GOOD "source /opt/venv/bin/activate\nconda activate e\npython t.py\n"),
+			    SLF_CONDA_NO_HOOK));
+	/* a file next to the script: lint asks env (the command reads it) */
+	assert_int_equal(lint(GOOD ". scripts/setup.sh\nconda activate e\npython t.py\n"), 0);
+	assert_int_equal(sc.nsourced, 1);
+	assert_string_equal(sc.sourced[0].path, "scripts/setup.sh");
+	assert_true(slurm_text_conda_hook("# x\nsource /opt/conda/etc/profile.d/conda.sh\n", 44));
+	assert_false(slurm_text_conda_hook("export A=1\nmodule load gcc\n", 27));
 	/* the hook after the activation does not count */
 	assert_non_null(has(lint(GOOD "conda activate env\nsource conda.sh\npython t.py\n"), SLF_CONDA_NO_HOOK));
 }
@@ -551,6 +739,12 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_no_gpu),
+		cmocka_unit_test(test_heredoc),
+		cmocka_unit_test(test_kept_alternative),
+		cmocka_unit_test(test_hetjob),
+		cmocka_unit_test(test_template),
+		cmocka_unit_test(test_shebang),
+		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_array),

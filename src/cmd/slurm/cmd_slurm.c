@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/estimate/estimate.h"
 #include "core/model/gpu.h"
@@ -55,7 +56,7 @@ static const char usage[] = N_(
 	"  --requeues N       requeue at most N times (20)\n"
 	"  --gpurent PATH     the gpurent the job runs (gpurent, from PATH)\n"
 	"\n"
-	"gpurent slurm lint SCRIPT [--max-time DUR] [--partition P]\n"
+	"gpurent slurm lint SCRIPT [--json] [--max-time DUR] [--partition P]\n"
 	"  Report each problem as FILE:LINE: what, why, and the fix: near-directives\n"
 	"  sbatch reads as comments (## SBATCH, # SBATCH, #sbatch), #SBATCH lines after\n"
 	"  the first command, unknown options and bad values (sbatch 22.05's own list),\n"
@@ -64,8 +65,11 @@ static const char usage[] = N_(
 	"  nothing to resume it, a missing output directory, conda activate without\n"
 	"  the shell hook, mem with mem-per-cpu, gres with gpus, an array with one\n"
 	"  output name for every task, DOS line endings, a missing or misplaced\n"
-	"  shebang, non-ASCII bytes in directives. Exit 1 when it finds problems, 2\n"
-	"  when SCRIPT cannot be read.\n"
+	"  shebang, a shebang option the shell cannot take, non-ASCII bytes in\n"
+	"  directives, a template; notes for a kept alternative and a SPANK plugin's\n"
+	"  option. Each line ends with its rule's id ([no-gpu]); --json prints an\n"
+	"  array of {file, line, rule, severity, message}. Exit 1 when it finds\n"
+	"  problems, 0 with none or only notes, 2 when SCRIPT cannot be read.\n"
 	"\n"
 	"Examples:\n"
 	"  gpurent slurm script examples/resnet50-imagenet.yaml --partition gpu --conda torch -- python train.py\n"
@@ -88,17 +92,58 @@ static int load_optdb(struct slurm_optdb *db)
 
 /* ---- lint ---- */
 
-static bool dir_exists(const char *dir, void *ctx)
+/* Where lint judges the script from (slurm_lint_cmd() sets them before word()). */
+static const char *lint_where = ".";   /* the directory one submits from, as said */
+static const char *lint_base = ".";    /* where sbatch runs the job: it, or its --chdir under it */
+static char lint_script_dir[4096] = ".";
+
+static bool is_dir(const char *path)
 {
 	struct stat st;
-	char path[8192];
-	const char *base = ctx;
 
-	if (dir[0] == '/' || !base)
-		snprintf(path, sizeof(path), "%s", dir);
-	else
-		snprintf(path, sizeof(path), "%s/%s", base, dir);
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Whether an --output directory exists where sbatch runs the job (ctx: that
+ * directory). An absolute one whose parent is not here either belongs to
+ * another machine: true (not asserted).
+ */
+static bool dir_exists(const char *dir, void *ctx)
+{
+	char path[8192];
+	const char *base = ctx, *slash;
+
+	if (dir[0] != '/') {
+		snprintf(path, sizeof(path), "%s/%s", base ? base : ".", dir);
+		return is_dir(path);
+	}
+	if (is_dir(dir))
+		return true;
+	snprintf(path, sizeof(path), "%s", dir);
+	slash = strrchr(path, '/');
+	if (slash && slash > path)
+		path[slash - path] = '\0';
+	else
+		return true;
+	return !is_dir(path);
+}
+
+/* Whether a file the script sources by a relative path (next to the script) sets up conda;
+ * true when it cannot be read (it may). */
+static bool sources_hook(const char *path, void *ctx)
+{
+	char full[8192], err[256], *buf;
+	size_t len;
+	bool r;
+
+	(void)ctx;
+	snprintf(full, sizeof(full), "%s/%s", lint_script_dir, path);
+	if (common_read_file(full, &buf, &len, err, sizeof(err)))
+		return true;
+	r = slurm_text_conda_hook(buf, len);
+	free(buf);
+	return r;
 }
 
 /* One line of the report on stdout, every byte from the script escaped (out.h). */
@@ -131,109 +176,180 @@ static const char *kind_words(enum slurm_kind k)
 	}
 }
 
-static void say(const char *file, const struct slurm_finding *f)
+/* The finding worded (what, why, the fix) into m (n bytes), without FILE:LINE. */
+static void word(const struct slurm_finding *f, char *m, size_t n)
 {
 	char a[32], b[32];
 
 	switch (f->code) {
 	case SLF_CRLF:
-		put_line(_("%s:%zu: DOS line endings (CR LF): sbatch refuses the script; "
-			  "convert it with dos2unix or sed -i 's/\\r$//'"), file, f->line);
+		snprintf(m, n, "%s", _("DOS line endings (CR LF): sbatch refuses the script; "
+			  "convert it with dos2unix or sed -i 's/\\r$//'"));
 		break;
 	case SLF_NO_SHEBANG:
-		put_line(_("%s:%zu: no #! line: sbatch refuses a script without one; "
-			  "make the first line #!/bin/bash"), file, f->line);
+		snprintf(m, n, "%s", _("no #! line: sbatch refuses a script without one; "
+			  "make the first line #!/bin/bash"));
 		break;
 	case SLF_SHEBANG_MISPLACED:
-		put_line(_("%s:%zu: #! below the first line: only the first line names the shell; "
-			  "move it to line 1"), file, f->line);
+		snprintf(m, n, "%s", _("#! below the first line: only the first line names the shell; "
+			  "move it to line 1"));
 		break;
 	case SLF_NEAR_DIRECTIVE:
 		if (f->num)
-			put_line(_("%s:%zu: '%s %s' is a comment, not a directive: the job is queued and runs "
-				  "with no GPU at all; write it as '#SBATCH %s'"), file, f->line, f->arg, f->value,
+			snprintf(m, n, _("'%s %s' is a comment, not a directive: the job is queued and runs "
+				  "with no GPU at all; write it as '#SBATCH %s'"), f->arg, f->value,
 				f->value);
 		else
-			put_line(_("%s:%zu: '%s %s' is a comment, not a directive: sbatch reads only lines that "
-				  "start with exactly #SBATCH; write it as '#SBATCH %s'"), file, f->line, f->arg,
+			snprintf(m, n, _("'%s %s' is a comment, not a directive: sbatch reads only lines that "
+				  "start with exactly #SBATCH; write it as '#SBATCH %s'"), f->arg,
 				f->value, f->value);
 		break;
 	case SLF_AFTER_COMMAND:
-		put_line(_("%s:%zu: #SBATCH %s comes after the first command (line %.0f): sbatch ignores it; "
-			  "move it above line %.0f"), file, f->line, f->arg, f->num, f->num);
+		snprintf(m, n, _("#SBATCH %s comes after the first command (line %.0f): sbatch ignores it; "
+			  "move it above line %.0f"), f->arg, f->num, f->num);
 		break;
 	case SLF_UNKNOWN_OPTION:
 		if (f->suggest[0])
-			put_line(_("%s:%zu: %s is no sbatch option: sbatch refuses the script; did you mean %s?"),
-				file, f->line, f->arg, f->suggest);
+			snprintf(m, n, _("%s is no sbatch option: sbatch refuses the script; did you mean %s?"),
+				f->arg, f->suggest);
 		else
-			put_line(_("%s:%zu: %s is no sbatch option: sbatch refuses the script; "
-				  "see man sbatch for the options"), file, f->line, f->arg);
+			snprintf(m, n, _("%s is no sbatch option: sbatch refuses the script; "
+				  "see man sbatch for the options"), f->arg);
 		break;
 	case SLF_MISSING_VALUE:
-		put_line(_("%s:%zu: %s needs a value: sbatch refuses the script; write %s=VALUE"), file, f->line,
-			f->arg, f->arg);
+		snprintf(m, n, _("%s needs a value: sbatch refuses the script; write %s=VALUE"), f->arg, f->arg);
 		break;
 	case SLF_UNEXPECTED_VALUE:
-		put_line(_("%s:%zu: %s takes no value, got '%s': sbatch refuses the script; write %s alone"), file,
-			f->line, f->arg, f->value, f->arg);
+		snprintf(m, n, _("%s takes no value, got '%s': sbatch refuses the script; write %s alone"), f->arg, f->value, f->arg);
 		break;
 	case SLF_BAD_VALUE:
-		put_line(_("%s:%zu: %s='%s' is not valid: sbatch refuses it or reads something else; expected %s"),
-			file, f->line, f->arg, f->value, kind_words(f->kind));
+		snprintf(m, n, _("%s='%s' is not valid: sbatch refuses it or reads something else; expected %s"),
+			f->arg, f->value, kind_words(f->kind));
 		break;
 	case SLF_NON_ASCII:
-		put_line(_("%s:%zu: non-ASCII bytes in a directive: sbatch reads them as part of a value (a "
+		snprintf(m, n, "%s", _("non-ASCII bytes in a directive: sbatch reads them as part of a value (a "
 			  "full-width space separates no options, a smart quote quotes nothing); retype the line "
-			  "in ASCII"), file, f->line);
+			  "in ASCII"));
 		break;
 	case SLF_NO_GPU:
-		put_line(_("%s:%zu: %s runs here but the script asks for no GPU: the job gets none and CUDA "
-			  "sees no device; add #SBATCH --gres=gpu:1 (or --gpus=1) above the first command"),
-			file, f->line, f->arg);
+		if (f->arg[0] && strcmp(f->arg, f->value))
+			snprintf(m, n, _("%s runs here and the job shows it wants a GPU (%s), but the script asks for "
+				 "no GPU: the job gets none and CUDA sees no device; add #SBATCH --gres=gpu:1 (or "
+				 "--gpus=1) above the first command"), f->arg, f->value);
+		else
+			snprintf(m, n, _("the job shows it wants a GPU here (%s), but the script asks for no GPU: the "
+				 "job gets none and CUDA sees no device; add #SBATCH --gres=gpu:1 (or --gpus=1) above "
+				 "the first command"), f->value);
 		break;
 	case SLF_TIME_OVER_LIMIT:
 		slurm_format_time(f->num, a, sizeof(a));
 		slurm_format_time(f->num2, b, sizeof(b));
-		put_line(_("%s:%zu: --time=%s is above the partition's limit of %s: the job stays pending "
-			  "for ever (PartitionTimeLimit) or is refused; ask for %s at most"), file, f->line, a, b, b);
+		snprintf(m, n, _("--time=%s is above the partition's limit of %s: the job stays pending "
+			  "for ever (PartitionTimeLimit) or is refused; ask for %s at most"), a, b, b);
 		break;
 	case SLF_NO_RESUME:
-		put_line(_("%s:%zu: the run is longer than one job may be, and nothing resumes it (no checkpoint, "
+		snprintf(m, n, "%s", _("the run is longer than one job may be, and nothing resumes it (no checkpoint, "
 			  "no --signal, no --requeue): the work is lost at the limit; write checkpoints and "
-			  "add #SBATCH --signal=B:USR1@120 and --requeue (gpurent slurm script does)"),
-			file, f->line);
+			  "add #SBATCH --signal=B:USR1@120 and --requeue (gpurent slurm script does)"));
 		break;
 	case SLF_OUTPUT_DIR:
-		put_line(_("%s:%zu: %s is in '%s', which does not exist: Slurm then writes no log and says "
-			  "nothing; mkdir -p %s before sbatch"), file, f->line, f->arg, f->value, f->value);
+		if (f->value[0] == '/')
+			snprintf(m, n, _("%s is in '%s', which does not exist: the job fails at its start and writes "
+				 "no log to say why; mkdir -p %s before sbatch"), f->arg, f->value, f->value);
+		else
+			snprintf(m, n, _("%s is in '%s', which does not exist if you submit from %s: the job fails "
+				 "at its start and writes no log to say why; make %s/%s first (mkdir -p)"), f->arg,
+				 f->value, lint_where, lint_base, f->value + (strncmp(f->value, "./", 2) ? 0 : 2));
 		break;
 	case SLF_CONDA_NO_HOOK:
-		put_line(_("%s:%zu: conda activate without conda's shell hook: a batch shell reads no ~/.bashrc, "
+		snprintf(m, n, "%s", _("conda activate without conda's shell hook: a batch shell reads no ~/.bashrc, "
 			  "so it fails (CondaError: run 'conda init' before 'conda activate'); put "
-			  "eval \"$(conda shell.bash hook)\" before it"), file, f->line);
+			  "eval \"$(conda shell.bash hook)\" before it"));
 		break;
 	case SLF_MEM_BOTH:
-		put_line(_("%s:%zu: %s together with %s: sbatch takes only one way of asking for memory; "
-			  "keep one of them"), file, f->line, f->arg, f->value);
+		snprintf(m, n, _("%s together with %s: sbatch takes only one way of asking for memory; "
+			  "keep one of them"), f->arg, f->value);
 		break;
 	case SLF_GRES_AND_GPUS:
-		put_line(_("%s:%zu: %s together with %s: Slurm keeps both GPU requests and sizes the job to meet "
-			  "both (--gres=gpu:1 with --gpus=2 asks for two nodes); keep one of them"), file, f->line,
-			f->arg, f->value);
+		snprintf(m, n, _("%s together with %s: Slurm keeps both GPU requests and sizes the job to meet "
+			  "both (--gres=gpu:1 with --gpus=2 asks for two nodes); keep one of them"), f->arg, f->value);
 		break;
 	case SLF_SBATCH_STOP:
 		if (f->num == SLURM_SBARG_COLON)
-			put_line(_("%s:%zu: a word of the directive starts with ':': sbatch refuses the script "
-				  "(Unexpected `:`); write OPTION=VALUE"), file, f->line);
+			snprintf(m, n, "%s", _("a word of the directive starts with ':': sbatch refuses the script "
+				  "(Unexpected `:`); write OPTION=VALUE"));
 		else
-			put_line(_("%s:%zu: a quote is not closed on the line: sbatch refuses the script "
-				  "(Unmatched quote); close it, or escape it as \\' or \\\""), file, f->line);
+			snprintf(m, n, "%s", _("a quote is not closed on the line: sbatch refuses the script "
+				  "(Unmatched quote); close it, or escape it as \\' or \\\""));
+		break;
+	case SLF_SHEBANG_OPTION:
+		if (f->num == SLURM_SHEBANG_DASH)
+			snprintf(m, n, _("the #! line's '%s' is no option of %s: its dash is not the ASCII '-', so "
+				 "the kernel passes it as a file name and the job dies at its start ('%s: No such file "
+				 "or directory'); type the '-' again"), f->arg, f->value, f->arg);
+		else if (f->num == SLURM_SHEBANG_ENV_ARGS)
+			snprintf(m, n, _("env takes '%s' on the #! line as one program's name: the job dies at its "
+				 "start ('No such file or directory'); write #!/usr/bin/env -S %s, or #!/bin/bash "
+				 "with the option"), f->arg, f->arg);
+		else
+			snprintf(m, n, _("the kernel passes '%s' on the #! line to %s as ONE argument, which it "
+				 "refuses: the job dies at its start ('invalid option'); keep one cluster such as -l "
+				 "or -le, and put the rest in the script as set -e, set -x"), f->arg, f->value);
+		break;
+	case SLF_TEMPLATE:
+		snprintf(m, n, "%s", _("a template: sbatch fills in no {{ }}, {name}, $VAR or ${VAR} and reads "
+			 "them as written (as options, values, file names); render it first, then lint what "
+			 "it gives"));
+		break;
+	case SLF_KEPT_ALTERNATIVE:
+		snprintf(m, n, _("note: '%s %s' is a comment beside an active #SBATCH line of the same option: "
+			 "a kept alternative, which sbatch ignores (nothing to do if that is meant)"), f->arg,
+			 f->value);
+		break;
+	case SLF_PLUGIN_OPTION:
+		snprintf(m, n, _("note: %s is a SPANK plugin's option (such as NERSC's shifter), not sbatch's own: "
+			 "sbatch takes it where that plugin is installed and refuses the script elsewhere "
+			 "(unrecognized option)"), f->arg);
+		break;
+	case SLF_COUNT:
+		m[0] = '\0';
 		break;
 	case SLF_ARRAY_OUTPUT:
-		put_line(_("%s:%zu: --array with %s=%s: every task of the array writes the same file; "
-			  "put %%a in the name (%%A_%%a)"), file, f->line, f->arg, f->value);
+		snprintf(m, n, _("--array with %s=%s: every task of the array writes the same file; "
+			  "put %%a in the name (%%A_%%a)"), f->arg, f->value);
 		break;
+	}
+}
+
+/* The findings as text lines (FILE:LINE: what, why, fix [RULE]) or as a JSON array. */
+static void lint_report(const char *file, const struct slurm_finding *fs, size_t n, size_t shown, bool json)
+{
+	char m[1600];
+	struct json j;
+
+	if (json) {
+		json_init(&j, stdout);
+		json_arr_begin(&j, NULL);
+	}
+	for (size_t i = 0; i < shown; i++) {
+		word(&fs[i], m, sizeof(m));
+		if (!json) {
+			put_line("%s:%zu: %s [%s]", file, fs[i].line, m, slurm_finding_id(fs[i].code));
+			continue;
+		}
+		json_obj_begin(&j, NULL);
+		json_str(&j, "file", file);
+		json_int(&j, "line", (long)fs[i].line);
+		json_str(&j, "rule", slurm_finding_id(fs[i].code));
+		json_str(&j, "severity", slurm_finding_is_note(fs[i].code) ? "note" : "error");
+		json_str(&j, "message", m);
+		json_obj_end(&j);
+	}
+	if (json) {
+		json_arr_end(&j);
+		putchar('\n');
+	} else if (n > shown) {
+		put_line(_("%s: %zu more problems not shown"), file, n - shown);
 	}
 }
 
@@ -243,12 +359,14 @@ static int slurm_lint_cmd(int argc, char **argv)
 	struct slurm_script *s;
 	struct slurm_finding fs[128];
 	struct slurm_lint_env env = {0};
-	const char *partition = NULL, *file;
+	const char *partition = NULL, *file, *slash;
 	double max_time = 0;
-	char *buf = NULL, err[1200], base[4096];
-	size_t len, n;
+	char *buf = NULL, err[1200], base[8192], cwd[4096];
+	size_t len, n, shown, problems = 0;
+	bool json = false;
 	int rc;
 	const struct opt opts[] = {
+		OPT_BOOL("json", &json, N_("the findings as a JSON array")),
 		OPT_VAL(OPT_DURATION, "max-time", &max_time, "DUR", N_("the partition's time limit")),
 		OPT_STR("partition", &partition, "P", N_("the partition whose limit applies (the script's)")),
 		OPT_TABLE_END,
@@ -277,19 +395,38 @@ static int slurm_lint_cmd(int argc, char **argv)
 		const struct slurm_directive *p = slurm_script_get(s, "partition");
 		env.max_time_s = slurmctl_partition_limit(partition ? partition : p ? p->value : NULL, NULL, 0);
 	}
-	/* --output is relative to where sbatch runs: the script's --chdir, else here */
+	/* --output is relative to where sbatch runs the job: the script's --chdir, else the
+	 * directory one submits from (here); an absolute --chdir not here is another machine's */
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), ".");
 	{
 		const struct slurm_directive *cd = slurm_script_get(s, "chdir");
-		snprintf(base, sizeof(base), "%s", cd ? cd->value : ".");
+		if (cd && cd->value[0] == '/')
+			snprintf(base, sizeof(base), "%s", cd->value);
+		else if (cd && cd->value[0] && strcmp(cd->value, "."))
+			snprintf(base, sizeof(base), "%s/%s", cwd, cd->value);
+		else
+			snprintf(base, sizeof(base), "%s", cwd);
+		env.dir_exists = cd && cd->value[0] == '/' && !is_dir(cd->value) ? NULL : dir_exists;
 	}
-	env.dir_exists = dir_exists;
+	/* an absolute --chdir: the job starts there wherever one submits from */
+	{
+		const struct slurm_directive *cd = slurm_script_get(s, "chdir");
+		lint_where = cd && cd->value[0] == '/' ? base : cwd;
+	}
+	lint_base = base;
+	slash = strrchr(file, '/');
+	snprintf(lint_script_dir, sizeof(lint_script_dir), "%.*s", slash ? (int)(slash - file) : 1,
+		 slash ? file : ".");
+	env.sources_hook = sources_hook;
 	env.ctx = base;
 	n = slurm_lint(s, &db, &env, fs, sizeof(fs) / sizeof(fs[0]));
-	for (size_t i = 0; i < n && i < sizeof(fs) / sizeof(fs[0]); i++)
-		say(file, &fs[i]);
-	if (n > sizeof(fs) / sizeof(fs[0]))
-		put_line(_("%s: %zu more problems not shown"), file, n - sizeof(fs) / sizeof(fs[0]));
-	rc = msg_finish(n ? EXIT_RUNTIME : EXIT_OK);
+	shown = n < sizeof(fs) / sizeof(fs[0]) ? n : sizeof(fs) / sizeof(fs[0]);
+	lint_report(file, fs, n, shown, json);
+	for (size_t i = 0; i < shown; i++)
+		problems += !slurm_finding_is_note(fs[i].code);
+	/* notes alone (a kept alternative) are no problem */
+	rc = msg_finish(problems || n > shown ? EXIT_RUNTIME : EXIT_OK);
 out_s:
 	free(s);
 out_db:

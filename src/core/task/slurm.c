@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/text/csv.h"
 #include "core/text/names.h"
 #include "core/task/slurm.h"
+#include "core/task/slurm_int.h"
 #include "base/i18n.h"
 
 /* ---- the options table ---- */
@@ -22,7 +24,7 @@ static int opt_row(const struct csv *c, const struct csv_row *r, const char *fna
 {
 	static const char *const args[] = {"none", "required", "optional"};
 	static const char *const kinds[] = {"text", "flag", "time", "count", "range", "mem", "signal",
-					    "open-mode", "gres", "gpus", "path", "array"};
+					    "open-mode", "gres", "gpus", "path", "array", "plugin"};
 	struct slurm_opt *o = record;
 	char shortname[8], arg[16], kind[16], src[512];
 	size_t k;
@@ -56,7 +58,7 @@ static int opt_row(const struct csv *c, const struct csv_row *r, const char *fna
 		;
 	if (k == sizeof(kinds) / sizeof(kinds[0])) {
 		snprintf(err, errlen, _("%s:%zu: kind: expected text, flag, time, count, range, mem, signal, "
-			 "open-mode, gres, gpus, path or array, got '%s'"), fname, r->line, kind);
+			 "open-mode, gres, gpus, path, array or plugin, got '%s'"), fname, r->line, kind);
 		return -1;
 	}
 	o->kind = (enum slurm_kind)k;
@@ -201,323 +203,6 @@ void slurm_format_time(double s, char *buf, size_t n)
 		snprintf(buf, n, "%02lld:%02lld:00", h, mm);
 }
 
-/* ---- the parser ---- */
-
-static void copy_n(char *dst, size_t cap, const char *src, size_t len)
-{
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-/* isspace() in the C locale, which sbatch's reader calls. */
-static bool sb_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-int slurm_sbatch_arg(const char *p, size_t len, size_t *pos, char *out, size_t cap, size_t *outlen)
-{
-	size_t i = *pos, w = 0;
-	bool esc = false, any = false;
-	char q = 0;
-
-	if (cap)
-		out[0] = '\0';
-	*outlen = 0;
-	/* the line is a C string to sbatch: it ends at a NUL byte */
-	len = i + strnlen(p + i, len - i);
-	while (i < len && sb_space(p[i]))
-		i++;
-	/* a "hetjob"/"packjob" word is blanked, which ends the line's reading */
-	if ((len - i >= 6 && !strncasecmp(p + i, "hetjob", 6) && (len - i == 6 || sb_space(p[i + 6]))) ||
-	    (len - i >= 7 && !strncasecmp(p + i, "packjob", 7) && (len - i == 7 || sb_space(p[i + 7])))) {
-		*pos = len;
-		return SLURM_SBARG_END;
-	}
-	if (i < len && p[i] == ':') {
-		*pos = i;
-		return SLURM_SBARG_COLON;
-	}
-	while (i < len && (q || !sb_space(p[i]))) {
-		char c = p[i];
-		if (esc) {
-			esc = false;
-		} else if (c == '\\') {
-			/* Slurm 24.05: "\ " is a space of the word (before it, the
-			 * escape is dropped and the space ends the word) */
-			if (++i < len && p[i] == ' ') {
-				c = ' ';
-			} else {
-				esc = true;
-				continue;
-			}
-		} else if (q) {
-			if (c == q) {
-				q = 0;
-				i++;
-				continue;
-			}
-		} else if (c == '"' || c == '\'') {
-			q = c;
-			i++;
-			continue;
-		} else if (c == '#') {
-			break;   /* an unescaped '#': the rest of the line is a comment */
-		}
-		if (w + 1 < cap)
-			out[w] = c;
-		w++;
-		any = true;
-		i++;
-	}
-	*pos = i;
-	if (q)
-		return SLURM_SBARG_UNMATCHED;
-	if (cap)
-		out[w < cap ? w : cap - 1] = '\0';
-	*outlen = w;
-	/* sbatch's reader returns no argument for a word that copied nothing
-	 * ('' alone, or a '#'), and the line ends there */
-	return any ? SLURM_SBARG_WORD : SLURM_SBARG_END;
-}
-
-/* Split line (len bytes) into words with slurm_sbatch_arg(). Returns the
- * count; *status: 0, or the SLURM_SBARG_* that made sbatch stop. */
-#define MAX_WORDS 32
-static size_t split_words(const char *p, size_t len, char words[MAX_WORDS][256], int *status)
-{
-	size_t n = 0, pos = 0, wl;
-	int rc;
-
-	*status = 0;
-	while (n < MAX_WORDS && (rc = slurm_sbatch_arg(p, len, &pos, words[n], 256, &wl)) == SLURM_SBARG_WORD)
-		n++;
-	if (n < MAX_WORDS && rc < 0)
-		*status = rc;
-	return n;
-}
-
-/* Whether a near-directive's options ask for GPUs. */
-static bool asks_gpus(const char *rest)
-{
-	return strstr(rest, "--gres=gpu") || strstr(rest, "--gres gpu") || strstr(rest, "--gpus") ||
-	       strstr(rest, "-G ");
-}
-
-/* The directive words of one #SBATCH line into s. */
-static void add_directives(struct slurm_script *s, size_t line, const char *p, size_t len, bool non_ascii)
-{
-	char words[MAX_WORDS][256];
-	int status;
-	size_t n = split_words(p, len, words, &status);
-
-	if (status && !s->sbatch_stop_line && !s->first_command) {
-		s->sbatch_stop_line = line;
-		s->sbatch_stop = status;
-	}
-
-	for (size_t i = 0; i < n && s->ndir < SLURM_MAX_DIRECTIVES; i++) {
-		struct slurm_directive *d = &s->dir[s->ndir++];
-		const char *w = words[i], *eq;
-
-		memset(d, 0, sizeof(*d));
-		d->line = line;
-		d->after_command = s->first_command > 0;
-		d->non_ascii = non_ascii;
-		if (w[0] == '-' && w[1] == '-') {
-			eq = strchr(w, '=');
-			copy_n(d->word, sizeof(d->word), w, eq ? (size_t)(eq - w) : strlen(w));
-			if (eq) {
-				copy_n(d->value, sizeof(d->value), eq + 1, strlen(eq + 1));
-				d->has_value = true;
-			} else if (i + 1 < n && words[i + 1][0] != '-') {
-				/* "--time 10": the next word is the value (getopt's way) */
-				copy_n(d->value, sizeof(d->value), words[i + 1], strlen(words[i + 1]));
-				d->has_value = true;
-				i++;
-			}
-			copy_n(d->name, sizeof(d->name), d->word + 2, strlen(d->word + 2));
-		} else if (w[0] == '-' && w[1]) {
-			copy_n(d->word, sizeof(d->word), w, 2);
-			if (w[2]) {
-				copy_n(d->value, sizeof(d->value), w[2] == '=' ? w + 3 : w + 2,
-				       strlen(w[2] == '=' ? w + 3 : w + 2));
-				d->has_value = true;
-			} else if (i + 1 < n && words[i + 1][0] != '-') {
-				copy_n(d->value, sizeof(d->value), words[i + 1], strlen(words[i + 1]));
-				d->has_value = true;
-				i++;
-			}
-			d->name[0] = '\0';   /* resolved against the table by lint */
-		} else {
-			copy_n(d->word, sizeof(d->word), w, strlen(w));
-		}
-	}
-}
-
-/* The program a command line runs, among those that want a GPU; "" none. */
-static void gpu_program(const char *p, size_t len, char *out, size_t n)
-{
-	static const char *const progs[] = {"python", "python3", "torchrun", "accelerate", "deepspeed"};
-	char words[MAX_WORDS][256];
-	int status;
-	size_t nw = split_words(p, len, words, &status);
-
-	out[0] = '\0';
-	for (size_t i = 0; i < nw; i++) {
-		const char *b = strrchr(words[i], '/');
-		b = b ? b + 1 : words[i];
-		for (size_t k = 0; k < sizeof(progs) / sizeof(progs[0]); k++) {
-			size_t pl = strlen(progs[k]);
-			/* python3.11 counts as python3 */
-			if (!strncmp(b, progs[k], pl) && (!b[pl] || (b[pl] == '.' && isdigit((unsigned char)b[pl + 1])))) {
-				copy_n(out, n, b, strlen(b));
-				return;
-			}
-		}
-	}
-}
-
-static bool has_ci(const char *p, size_t len, const char *needle)
-{
-	size_t nl = strlen(needle);
-
-	for (size_t i = 0; i + nl <= len; i++)
-		if (!strncasecmp(p + i, needle, nl))
-			return true;
-	return false;
-}
-
-int slurm_script_parse(const char *buf, size_t len, const char *fname, const struct slurm_optdb *db,
-		       struct slurm_script *s, char *err, size_t errlen)
-{
-	size_t pos = 0, line = 0;
-
-	memset(s, 0, sizeof(*s));
-	if (!len) {
-		snprintf(err, errlen, _("%s:1: script: expected an sbatch script, got an empty file"), fname);
-		return -1;
-	}
-	while (pos < len) {
-		const char *p = buf + pos, *nl = memchr(p, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - p) : len - pos, k = 0;
-		bool non_ascii = false;
-
-		pos += n + (nl ? 1 : 0);
-		line++;
-		if (n && p[n - 1] == '\r') {
-			if (!s->crlf_line)
-				s->crlf_line = line;
-			n--;
-		}
-		for (size_t i = 0; i < n; i++)
-			if ((unsigned char)p[i] >= 0x80)
-				non_ascii = true;
-		if (n >= 2 && p[0] == '#' && p[1] == '!') {
-			if (!s->shebang_line)
-				s->shebang_line = line;
-			continue;
-		}
-		if (n >= 7 && !memcmp(p, "#SBATCH", 7) && (n == 7 || p[7] == ' ' || p[7] == '\t' || p[7] == '-')) {
-			add_directives(s, line, p + 7, n - 7, non_ascii);
-			continue;
-		}
-		/* sbatch: a line that is blank or whose first non-blank is '#' is no command */
-		while (k < n && sb_space(p[k]))
-			k++;
-		if (k == n)
-			continue;
-		if (p[k] == '#') {
-			/* "## SBATCH", "# SBATCH", "#sbatch", "#SBATCH" indented: comments to sbatch */
-			size_t j = k;
-			while (j < n && (p[j] == '#' || p[j] == ' ' || p[j] == '\t'))
-				j++;
-			if (j + 6 <= n && !strncasecmp(p + j, "sbatch", 6) &&
-			    (j + 6 == n || p[j + 6] == ' ' || p[j + 6] == '\t') && s->nnear < SLURM_MAX_NEAR) {
-				struct slurm_near *nr = &s->near[s->nnear++];
-				size_t rs = j + 6;
-				nr->line = line;
-				copy_n(nr->text, sizeof(nr->text), p + k, j + 6 - k);
-				while (rs < n && (p[rs] == ' ' || p[rs] == '\t'))
-					rs++;
-				copy_n(nr->rest, sizeof(nr->rest), p + rs, n - rs);
-				nr->gpu = asks_gpus(nr->rest);
-			}
-			continue;
-		}
-		/* a command */
-		if (!s->first_command)
-			s->first_command = line;
-		if (!s->gpu_cmd_line) {
-			gpu_program(p + k, n - k, s->gpu_cmd, sizeof(s->gpu_cmd));
-			if (s->gpu_cmd[0])
-				s->gpu_cmd_line = line;
-		}
-		if (has_ci(p + k, n - k, "conda.sh") || has_ci(p + k, n - k, "conda shell.") ||
-		    has_ci(p + k, n - k, "mamba shell"))
-			s->conda_hook = !s->conda_line || s->conda_hook;
-		if (!s->conda_line && (has_ci(p + k, n - k, "conda activate") || has_ci(p + k, n - k, "mamba activate")))
-			s->conda_line = line;
-		if (has_ci(p + k, n - k, "--ckpt-dir") || has_ci(p + k, n - k, "GPURENT_RESUME") ||
-		    has_ci(p + k, n - k, "checkpoint") || has_ci(p + k, n - k, "resume"))
-			s->checkpoints = true;
-	}
-	s->lines = line;
-	/* the words against the table: a short alias gets its long name, an unknown word none */
-	for (size_t i = 0; db && i < s->ndir; i++) {
-		struct slurm_directive *d = &s->dir[i];
-		const struct slurm_opt *o = NULL;
-		if (d->word[0] == '-' && d->word[1] == '-')
-			o = slurm_opt_find(db, d->word + 2);
-		else if (d->word[0] == '-' && d->word[1])
-			o = slurm_opt_short(db, d->word[1]);
-		if (o)
-			snprintf(d->name, sizeof(d->name), "%s", o->name);
-		else
-			d->name[0] = '\0';
-	}
-	return 0;
-}
-
-const struct slurm_directive *slurm_script_get(const struct slurm_script *s, const char *name)
-{
-	const struct slurm_directive *found = NULL;
-
-	for (size_t i = 0; i < s->ndir; i++)
-		if (!s->dir[i].after_command && !strcmp(s->dir[i].name, name))
-			found = &s->dir[i];
-	return found;
-}
-
-static bool gres_has_gpu(const char *v)
-{
-	const char *p = v;
-
-	while (p && *p) {
-		if (!strncmp(p, "gpu", 3) && (!p[3] || p[3] == ':' || p[3] == ','))
-			return true;
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
-bool slurm_script_gpus(const struct slurm_script *s)
-{
-	for (size_t i = 0; i < s->ndir; i++) {
-		const struct slurm_directive *d = &s->dir[i];
-		if (d->after_command)
-			continue;
-		if ((!strcmp(d->name, "gres") && gres_has_gpu(d->value)) || !strcmp(d->name, "gpus") ||
-		    !strncmp(d->name, "gpus-per-", 9))
-			return true;
-	}
-	return false;
-}
-
 /* ---- value checks ---- */
 
 static bool all_digits(const char *p, size_t n)
@@ -535,10 +220,14 @@ static bool count_ok(const char *v)
 	return all_digits(v, strlen(v)) && strlen(v) < 9 && atol(v) > 0;
 }
 
+/* sbatch 22.05.8 takes 100, 100M, 100mb, 0GB; refuses 100KiB, 1.5G, 100Mx (measured with
+ * sbatch --test-only on the test cluster, docs/slurm.md) */
 static bool mem_ok(const char *v)
 {
 	size_t n = strlen(v);
 
+	if (n >= 2 && (v[n - 1] == 'B' || v[n - 1] == 'b') && strchr("KMGTkmgt", v[n - 2]))
+		n--;
 	if (n && strchr("KMGTkmgt", v[n - 1]))
 		n--;
 	return all_digits(v, n) && n < 12;
@@ -618,6 +307,14 @@ static bool gres_ok(const char *v)
 
 static bool array_ok(const char *v)
 {
+	size_t n = strlen(v);
+
+	/* "[0-4]", "[1-3,5]": sbatch 22.05.8 takes the brackets (measured, docs/slurm.md) */
+	if (n > 2 && v[0] == '[' && v[n - 1] == ']') {
+		char in[256];
+		slurm_copy_n(in, sizeof(in), v + 1, n - 2);
+		return array_ok(in);
+	}
 	if (!*v)
 		return false;
 	for (const char *p = v; *p; p++)
@@ -654,10 +351,10 @@ void slurm_output_dir(const char *pattern, char *buf, size_t n)
 		return;
 	}
 	if (slash == pattern) {
-		copy_n(buf, n, "/", 1);
+		slurm_copy_n(buf, n, "/", 1);
 		return;
 	}
-	copy_n(buf, n, pattern, (size_t)(slash - pattern));
+	slurm_copy_n(buf, n, pattern, (size_t)(slash - pattern));
 }
 
 /* ---- lint ---- */
@@ -704,143 +401,295 @@ static int finding_cmp(const void *a, const void *b)
 	return (int)x->code - (int)y->code;
 }
 
-size_t slurm_lint(const struct slurm_script *s, const struct slurm_optdb *db,
-		  const struct slurm_lint_env *env, struct slurm_finding *out, size_t max)
+/* The rules' ids, shared with the corpus's verdicts (tests/data/slurm-corpus/EXPECT). */
+static const char *const finding_ids[SLF_COUNT] = {
+	[SLF_CRLF] = "crlf", [SLF_NO_SHEBANG] = "no-shebang", [SLF_SHEBANG_MISPLACED] = "shebang-misplaced",
+	[SLF_NEAR_DIRECTIVE] = "near-directive", [SLF_AFTER_COMMAND] = "after-command",
+	[SLF_UNKNOWN_OPTION] = "unknown-option", [SLF_MISSING_VALUE] = "missing-value",
+	[SLF_UNEXPECTED_VALUE] = "unexpected-value", [SLF_BAD_VALUE] = "bad-value", [SLF_NON_ASCII] = "non-ascii",
+	[SLF_NO_GPU] = "no-gpu", [SLF_TIME_OVER_LIMIT] = "time-over-limit", [SLF_NO_RESUME] = "no-resume",
+	[SLF_OUTPUT_DIR] = "output-dir", [SLF_CONDA_NO_HOOK] = "conda-no-hook", [SLF_MEM_BOTH] = "mem-both",
+	[SLF_GRES_AND_GPUS] = "gres-and-gpus", [SLF_ARRAY_OUTPUT] = "array-output",
+	[SLF_SBATCH_STOP] = "sbatch-stop", [SLF_SHEBANG_OPTION] = "shebang-option", [SLF_TEMPLATE] = "template",
+	[SLF_KEPT_ALTERNATIVE] = "kept-alternative", [SLF_PLUGIN_OPTION] = "plugin-option",
+};
+
+const char *slurm_finding_id(enum slurm_finding_code c)
 {
-	struct sink k = {.out = out, .max = max};
-	const struct slurm_directive *mem = NULL, *mem_cpu = NULL, *gres_gpu = NULL, *gpus = NULL;
-	const struct slurm_directive *time = NULL, *array = NULL, *signal = NULL, *requeue = NULL;
+	return c > 0 && c < SLF_COUNT && finding_ids[c] ? finding_ids[c] : "";
+}
+
+bool slurm_finding_is_note(enum slurm_finding_code c)
+{
+	return c == SLF_KEPT_ALTERNATIVE || c == SLF_PLUGIN_OPTION;
+}
+
+/* What lint keeps of one component of a (heterogeneous) job. */
+struct comp_facts {
+	const struct slurm_directive *mem, *mem_cpu, *gres_gpu, *gpus, *time, *array, *signal, *requeue;
+};
+#define LINT_MAX_COMP 16
+
+/* The header: line endings, sbatch's stop, the "#!" line, a template, near-directives. */
+static void lint_head(const struct slurm_script *s, struct sink *k)
+{
 	struct slurm_finding *f;
-	size_t non_ascii_line = 0;
 
 	if (s->crlf_line)
-		add(&k, SLF_CRLF, s->crlf_line);
-	if (s->sbatch_stop_line) {
-		f = add(&k, SLF_SBATCH_STOP, s->sbatch_stop_line);
+		add(k, SLF_CRLF, s->crlf_line);
+	if (s->sbatch_stop_line && s->sbatch_stop_line != s->template_line) {
+		f = add(k, SLF_SBATCH_STOP, s->sbatch_stop_line);
 		f->num = s->sbatch_stop;
 	}
 	if (s->shebang_line != 1) {
 		if (s->shebang_line)
-			add(&k, SLF_SHEBANG_MISPLACED, s->shebang_line);
+			add(k, SLF_SHEBANG_MISPLACED, s->shebang_line);
 		else
-			add(&k, SLF_NO_SHEBANG, 1);
+			add(k, SLF_NO_SHEBANG, 1);
+	} else if (s->shebang_bad) {
+		f = add(k, SLF_SHEBANG_OPTION, 1);
+		f->num = s->shebang_bad;
+		snprintf(f->arg, sizeof(f->arg), "%s", s->shebang_arg);
+		snprintf(f->value, sizeof(f->value), "%s", s->shebang_prog);
 	}
+	/* one finding for a template, whatever it leaves unfilled */
+	if (s->template_line)
+		add(k, SLF_TEMPLATE, s->template_line);
 	for (size_t i = 0; i < s->nnear; i++) {
-		f = add(&k, SLF_NEAR_DIRECTIVE, s->near[i].line);
+		/* a directive switched off the usual way costs nothing, unless it was the GPUs */
+		if (!s->near[i].kept && s->near[i].idiom && !s->near[i].gpu)
+			continue;
+		f = add(k, s->near[i].kept ? SLF_KEPT_ALTERNATIVE : SLF_NEAR_DIRECTIVE, s->near[i].line);
 		snprintf(f->arg, sizeof(f->arg), "%s", s->near[i].text);
 		snprintf(f->value, sizeof(f->value), "%s", s->near[i].rest);
 		f->num = s->near[i].gpu;
 	}
+}
+
+/* One directive: the option, its place, its value; what the pair rules need into c. */
+static void lint_directive(const struct slurm_script *s, const struct slurm_optdb *db, struct sink *k,
+			   const struct slurm_directive *d, struct comp_facts *c)
+{
+	const struct slurm_opt *o = d->name[0] ? slurm_opt_find(db, d->name) : NULL;
+	struct slurm_finding *f;
+
+	/* below the first command sbatch reads nothing: one finding a line, whatever the words */
+	if (d->after_command) {
+		if (!o || (k->n && k->n <= k->max && k->out[k->n - 1].code == SLF_AFTER_COMMAND &&
+			   k->out[k->n - 1].line == d->line))
+			return;
+		f = add(k, SLF_AFTER_COMMAND, d->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
+		f->num = (double)s->first_command;
+		return;
+	}
+	if (!o) {
+		f = add(k, SLF_UNKNOWN_OPTION, d->line);
+		snprintf(f->arg, sizeof(f->arg), "%s", d->word);
+		if (d->word[0] == '-' && d->word[1] == '-')
+			suggest(db, d->word + 2, f->suggest, sizeof(f->suggest));
+		return;
+	}
+	if (o->kind == SLURM_K_PLUGIN) {
+		f = add(k, SLF_PLUGIN_OPTION, d->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
+		return;
+	}
+	if (o->arg == SLURM_ARG_REQUIRED && !d->has_value) {
+		f = add(k, SLF_MISSING_VALUE, d->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
+		return;
+	}
+	if (o->arg == SLURM_ARG_NONE && d->has_value && strchr(d->word, '-') && d->word[1] == '-' &&
+	    !strchr(d->value, ' ')) {
+		/* "--requeue=yes": sbatch refuses it */
+		f = add(k, SLF_UNEXPECTED_VALUE, d->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
+		snprintf(f->value, sizeof(f->value), "%s", d->value);
+		return;
+	}
+	if (d->has_value && o->arg != SLURM_ARG_NONE && !value_ok(o->kind, d->value)) {
+		f = add(k, SLF_BAD_VALUE, d->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
+		snprintf(f->value, sizeof(f->value), "%s", d->value);
+		f->kind = o->kind;
+		return;
+	}
+	if (!strcmp(o->name, "mem"))
+		c->mem = d;
+	else if (!strcmp(o->name, "mem-per-cpu"))
+		c->mem_cpu = d;
+	else if (!strcmp(o->name, "gres") && slurm_gres_has_gpu(d->value))
+		c->gres_gpu = d;
+	else if (!strcmp(o->name, "gpus") || !strncmp(o->name, "gpus-per-", 9))
+		c->gpus = d;
+	else if (!strcmp(o->name, "time"))
+		c->time = d;
+	else if (!strcmp(o->name, "array"))
+		c->array = d;
+	else if (!strcmp(o->name, "signal"))
+		c->signal = d;
+	else if (!strcmp(o->name, "requeue"))
+		c->requeue = d;
+}
+
+/* The pairs sbatch refuses or that do not mean what they say, in one component (sbatch checks each). */
+static void lint_pairs(struct sink *k, const struct comp_facts *c)
+{
+	struct slurm_finding *f;
+
+	if (c->mem && c->mem_cpu) {
+		const struct slurm_directive *second = c->mem->line > c->mem_cpu->line ? c->mem : c->mem_cpu;
+		f = add(k, SLF_MEM_BOTH, second->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", second->name);
+		snprintf(f->value, sizeof(f->value), "--%s", second == c->mem ? c->mem_cpu->name : c->mem->name);
+	}
+	if (c->gres_gpu && c->gpus) {
+		const struct slurm_directive *second = c->gres_gpu->line > c->gpus->line ? c->gres_gpu : c->gpus;
+		f = add(k, SLF_GRES_AND_GPUS, second->line);
+		snprintf(f->arg, sizeof(f->arg), "--%s", second->name);
+		snprintf(f->value, sizeof(f->value), "--%s", second == c->gpus ? c->gres_gpu->name : c->gpus->name);
+	}
+}
+
+static bool contains_ci(const char *v, const char *what)
+{
+	size_t wl = strlen(what);
+
+	for (; *v; v++)
+		if (!strncasecmp(v, what, wl))
+			return true;
+	return false;
+}
+
+/* Whether a directive (any component) with one of names has a value containing what. */
+static const struct slurm_directive *dir_says(const struct slurm_script *s, const char *const *names,
+					      const char *what)
+{
 	for (size_t i = 0; i < s->ndir; i++) {
 		const struct slurm_directive *d = &s->dir[i];
-		const struct slurm_opt *o = d->name[0] ? slurm_opt_find(db, d->name) : NULL;
+		if (d->after_command || d->templ)
+			continue;
+		for (const char *const *n = names; *n; n++)
+			if (!strcmp(d->name, *n) && contains_ci(d->value, what))
+				return d;
+	}
+	return NULL;
+}
 
-		if (d->non_ascii && d->line != non_ascii_line) {
-			add(&k, SLF_NON_ASCII, d->line);
-			non_ascii_line = d->line;
-		}
-		if (!o) {
-			f = add(&k, SLF_UNKNOWN_OPTION, d->line);
-			snprintf(f->arg, sizeof(f->arg), "%s", d->word);
-			if (d->word[0] == '-' && d->word[1] == '-')
-				suggest(db, d->word + 2, f->suggest, sizeof(f->suggest));
-			continue;
-		}
-		if (d->after_command) {
-			f = add(&k, SLF_AFTER_COMMAND, d->line);
-			snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
-			f->num = (double)s->first_command;
-			continue;
-		}
-		if (o->arg == SLURM_ARG_REQUIRED && !d->has_value) {
-			f = add(&k, SLF_MISSING_VALUE, d->line);
-			snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
-			continue;
-		}
-		if (o->arg == SLURM_ARG_NONE && d->has_value && strchr(d->word, '-') && d->word[1] == '-' &&
-		    !strchr(d->value, ' ')) {
-			/* "--requeue=yes": sbatch refuses it */
-			f = add(&k, SLF_UNEXPECTED_VALUE, d->line);
-			snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
-			snprintf(f->value, sizeof(f->value), "%s", d->value);
-			continue;
-		}
-		if (d->has_value && o->arg != SLURM_ARG_NONE && !value_ok(o->kind, d->value)) {
-			f = add(&k, SLF_BAD_VALUE, d->line);
-			snprintf(f->arg, sizeof(f->arg), "--%s", o->name);
-			snprintf(f->value, sizeof(f->value), "%s", d->value);
-			f->kind = o->kind;
-			continue;
-		}
-		if (!strcmp(o->name, "mem"))
-			mem = d;
-		else if (!strcmp(o->name, "mem-per-cpu"))
-			mem_cpu = d;
-		else if (!strcmp(o->name, "gres") && gres_has_gpu(d->value))
-			gres_gpu = d;
-		else if (!strcmp(o->name, "gpus") || !strncmp(o->name, "gpus-per-", 9))
-			gpus = d;
-		else if (!strcmp(o->name, "time"))
-			time = d;
-		else if (!strcmp(o->name, "array"))
-			array = d;
-		else if (!strcmp(o->name, "signal"))
-			signal = d;
-		else if (!strcmp(o->name, "requeue"))
-			requeue = d;
-	}
-	/* the pairs sbatch refuses or that do not mean what they say */
-	if (mem && mem_cpu) {
-		const struct slurm_directive *second = mem->line > mem_cpu->line ? mem : mem_cpu;
-		f = add(&k, SLF_MEM_BOTH, second->line);
-		snprintf(f->arg, sizeof(f->arg), "--%s", second->name);
-		snprintf(f->value, sizeof(f->value), "--%s", second == mem ? mem_cpu->name : mem->name);
-	}
-	if (gres_gpu && gpus) {
-		const struct slurm_directive *second = gres_gpu->line > gpus->line ? gres_gpu : gpus;
-		f = add(&k, SLF_GRES_AND_GPUS, second->line);
-		snprintf(f->arg, sizeof(f->arg), "--%s", second->name);
-		snprintf(f->value, sizeof(f->value), "--%s", second == gpus ? gres_gpu->name : gpus->name);
-	}
-	if (s->gpu_cmd_line && !gres_gpu && !gpus) {
-		f = add(&k, SLF_NO_GPU, s->gpu_cmd_line);
+/*
+ * A job that shows it wants a GPU (a sign in a command, or a partition
+ * named for GPUs) and asks for none in any component; never a job on a CPU
+ * partition, QOS, account, constraint or job name ("multicpu").
+ */
+static void lint_gpu(const struct slurm_script *s, struct sink *k)
+{
+	static const char *const place[] = {"partition", "qos", "account", "constraint", "job-name", NULL};
+	static const char *const part[] = {"partition", NULL};
+	const struct slurm_directive *p;
+	struct slurm_finding *f;
+
+	/* no directive at all: the resources come on sbatch's command line (or a heredoc's script) */
+	if (!s->ndir || slurm_script_gpus(s) || dir_says(s, place, "cpu"))
+		return;
+	if (s->gpu_hint_line) {
+		f = add(k, SLF_NO_GPU, s->gpu_hint_line);
+		snprintf(f->arg, sizeof(f->arg), "%s", s->gpu_cmd_line == s->gpu_hint_line ? s->gpu_cmd : "");
+		snprintf(f->value, sizeof(f->value), "%s", s->gpu_hint);
+	} else if ((p = dir_says(s, part, "gpu"))) {
+		f = add(k, SLF_NO_GPU, s->gpu_cmd_line ? s->gpu_cmd_line : p->line);
 		snprintf(f->arg, sizeof(f->arg), "%s", s->gpu_cmd);
+		snprintf(f->value, sizeof(f->value), "--partition=%.200s", p->value);
 	}
-	if (time && env && env->max_time_s > 0) {
-		double t = 0;
-		slurm_parse_time(time->value, &t);
-		if (t < 0 || t > env->max_time_s) {
-			f = add(&k, SLF_TIME_OVER_LIMIT, time->line);
-			f->num = t;
-			f->num2 = env->max_time_s;
-			if (!signal && !requeue && !s->checkpoints) {
-				f = add(&k, SLF_NO_RESUME, time->line);
-				f->num = t;
-				f->num2 = env->max_time_s;
-			}
-		}
+}
+
+static void lint_time(const struct slurm_script *s, const struct slurm_lint_env *env, struct sink *k,
+		      const struct comp_facts *c)
+{
+	struct slurm_finding *f;
+	double t = 0;
+
+	if (!c->time || !env || env->max_time_s <= 0)
+		return;
+	slurm_parse_time(c->time->value, &t);
+	if (t >= 0 && t <= env->max_time_s)
+		return;
+	f = add(k, SLF_TIME_OVER_LIMIT, c->time->line);
+	f->num = t;
+	f->num2 = env->max_time_s;
+	if (!c->signal && !c->requeue && !s->checkpoints) {
+		f = add(k, SLF_NO_RESUME, c->time->line);
+		f->num = t;
+		f->num2 = env->max_time_s;
 	}
+}
+
+/* --output and --error: a directory not there where sbatch runs, and an array's one name. */
+static void lint_outputs(const struct slurm_script *s, const struct slurm_lint_env *env, struct sink *k,
+			 const struct comp_facts *cf)
+{
+	struct slurm_finding *f;
+
 	for (size_t i = 0; i < s->ndir; i++) {
 		const struct slurm_directive *d = &s->dir[i];
 		char dir[256];
-		if (d->after_command || (strcmp(d->name, "output") && strcmp(d->name, "error")) || !d->has_value)
+		if (d->after_command || d->templ || (strcmp(d->name, "output") && strcmp(d->name, "error")) ||
+		    !d->has_value)
 			continue;
 		slurm_output_dir(d->value, dir, sizeof(dir));
 		if (dir[0] && !strchr(dir, '%') && env && env->dir_exists && !env->dir_exists(dir, env->ctx)) {
-			f = add(&k, SLF_OUTPUT_DIR, d->line);
+			f = add(k, SLF_OUTPUT_DIR, d->line);
 			snprintf(f->arg, sizeof(f->arg), "--%s", d->name);
 			snprintf(f->value, sizeof(f->value), "%s", dir);
 		}
 		/* each task its own file: %a (the index) or %j (each task's own job
 		 * id) does it; /dev/null is one file on purpose */
-		if (array && !strstr(d->value, "%a") && !strstr(d->value, "%j") && strcmp(d->value, "/dev/null")) {
-			f = add(&k, SLF_ARRAY_OUTPUT, d->line);
+		if (cf[d->comp < LINT_MAX_COMP ? d->comp : LINT_MAX_COMP - 1].array && !strstr(d->value, "%a") &&
+		    !strstr(d->value, "%j") && strcmp(d->value, "/dev/null")) {
+			f = add(k, SLF_ARRAY_OUTPUT, d->line);
 			snprintf(f->arg, sizeof(f->arg), "--%s", d->name);
 			snprintf(f->value, sizeof(f->value), "%s", d->value);
 		}
 	}
-	if (s->conda_line && !s->conda_hook)
-		add(&k, SLF_CONDA_NO_HOOK, s->conda_line);
+}
+
+/* conda activate with no hook before it, in the script or a file it sources next to it. */
+static void lint_conda(const struct slurm_script *s, const struct slurm_lint_env *env, struct sink *k)
+{
+	if (!s->conda_line || s->conda_hook)
+		return;
+	for (size_t i = 0; i < s->nsourced; i++)
+		if (!env || !env->sources_hook || env->sources_hook(s->sourced[i].path, env->ctx))
+			return;
+	add(k, SLF_CONDA_NO_HOOK, s->conda_line);
+}
+
+size_t slurm_lint(const struct slurm_script *s, const struct slurm_optdb *db,
+		  const struct slurm_lint_env *env, struct slurm_finding *out, size_t max)
+{
+	struct sink k = {.out = out, .max = max};
+	struct comp_facts cf[LINT_MAX_COMP];
+	size_t non_ascii_line = 0;
+	unsigned nc = s->ncomp < 1 ? 1 : s->ncomp > LINT_MAX_COMP ? LINT_MAX_COMP : s->ncomp;
+
+	memset(cf, 0, sizeof(cf));
+	lint_head(s, &k);
+	for (size_t i = 0; i < s->ndir; i++) {
+		const struct slurm_directive *d = &s->dir[i];
+		if (d->non_ascii && d->line != non_ascii_line && !d->templ) {
+			add(&k, SLF_NON_ASCII, d->line);
+			non_ascii_line = d->line;
+		}
+		/* a template's line is said once (lint_head()), not option by option */
+		if (!d->templ)
+			lint_directive(s, db, &k, d, &cf[d->comp < nc ? d->comp : nc - 1]);
+	}
+	for (unsigned c = 0; c < nc; c++)
+		lint_pairs(&k, &cf[c]);
+	lint_gpu(s, &k);
+	lint_time(s, env, &k, &cf[0]);
+	lint_outputs(s, env, &k, cf);
+	lint_conda(s, env, &k);
 	qsort(out, k.n < max ? k.n : max, sizeof(*out), finding_cmp);
 	return k.n;
 }

@@ -20,6 +20,7 @@ enum slurm_arg { SLURM_ARG_NONE, SLURM_ARG_REQUIRED, SLURM_ARG_OPTIONAL };
 enum slurm_kind {
 	SLURM_K_TEXT, SLURM_K_FLAG, SLURM_K_TIME, SLURM_K_COUNT, SLURM_K_RANGE, SLURM_K_MEM,
 	SLURM_K_SIGNAL, SLURM_K_OPEN_MODE, SLURM_K_GRES, SLURM_K_GPUS, SLURM_K_PATH, SLURM_K_ARRAY,
+	SLURM_K_PLUGIN,   /* a SPANK plugin's option (shifter's --image): sbatch takes it only where it is installed */
 };
 
 struct slurm_opt {
@@ -89,6 +90,8 @@ struct slurm_directive {
 	bool has_value;
 	bool after_command;   /* below the first command: sbatch ignores it */
 	bool non_ascii;       /* a byte >= 0x80 in the line */
+	bool templ;           /* the line is a template's ({{ }}, {% %}, {name}, $VAR, ${VAR}) */
+	unsigned comp;        /* the heterogeneous job's component (0, then 1 after "#SBATCH hetjob", ...) */
 };
 
 struct slurm_near {       /* a line sbatch reads as a comment that was meant as a directive */
@@ -96,7 +99,20 @@ struct slurm_near {       /* a line sbatch reads as a comment that was meant as 
 	char text[64];        /* its opening as written ("## SBATCH", "#sbatch") */
 	char rest[128];       /* the options after it */
 	bool gpu;             /* it asks for GPUs (--gres=gpu, --gpus...) */
+	bool kept;            /* each of its options is also an active #SBATCH line: a kept alternative */
+	bool idiom;           /* "##SBATCH", "###SBATCH" at the line's start: a directive switched off */
 };
+
+/* What is wrong with a "#!" line's options (the kernel passes all of the
+ * rest of the line to the interpreter as one argument). */
+enum slurm_shebang_bad {
+	SLURM_SHEBANG_OK = 0,
+	SLURM_SHEBANG_DASH,      /* an en/em dash or other non-ASCII byte where '-' was meant */
+	SLURM_SHEBANG_OPTION,    /* an option bash/sh does not take as one argument ("-l -e", "-q") */
+	SLURM_SHEBANG_ENV_ARGS,  /* env with two words and no -S: env looks for a program "bash -l" */
+};
+
+#define SLURM_MAX_SOURCED 8
 
 #define SLURM_MAX_DIRECTIVES 128
 #define SLURM_MAX_NEAR 32
@@ -112,10 +128,21 @@ struct slurm_script {
 	int sbatch_stop;          /* and why: SLURM_SBARG_UNMATCHED or SLURM_SBARG_COLON */
 	size_t crlf_line;         /* first line ending in CR LF, 0 none */
 	size_t shebang_line;      /* line of a "#!", 0 none */
+	int shebang_bad;          /* enum slurm_shebang_bad of line 1's "#!" */
+	char shebang_arg[64];     /* the argument it passes, as written */
+	char shebang_prog[32];    /* the interpreter's base name (env's program) */
 	size_t gpu_cmd_line;      /* first command running python/torchrun/accelerate/deepspeed */
 	char gpu_cmd[32];
+	size_t gpu_hint_line;     /* first command that shows the job wants a GPU (nvidia-smi, CUDA_*, */
+	char gpu_hint[32];        /* torch.cuda, torchrun, deepspeed, accelerate launch, --nv), and which */
 	size_t conda_line;        /* first `conda activate` */
-	bool conda_hook;          /* conda.sh sourced or the shell hook evaluated before it */
+	bool conda_hook;          /* a hook before it: module load anaconda*|miniconda*|conda|miniforge*|mamba*,
+				   * conda.sh sourced, the shell hook evaluated, `source activate`, or a file
+				   * sourced from an absolute or variable path (it may) */
+	struct { size_t line; char path[256]; } sourced[SLURM_MAX_SOURCED];
+	size_t nsourced;          /* files sourced by a relative path before conda activate: lint asks env */
+	size_t template_line;     /* first directive line of a template, 0 none */
+	unsigned ncomp;           /* components of a heterogeneous job (1 without hetjob) */
 	bool checkpoints;         /* a command mentions checkpoints (--ckpt-dir, GPURENT_RESUME, resume) */
 };
 
@@ -133,8 +160,16 @@ int slurm_script_parse(const char *buf, size_t len, const char *fname, const str
 /* The last directive (above the first command) with long name, or NULL. */
 const struct slurm_directive *slurm_script_get(const struct slurm_script *s, const char *name);
 
-/* true when the script asks for GPUs (--gres=gpu..., --gpus, --gpus-per-*). */
+/* true when the script asks for GPUs (--gres=gpu..., --gpus, --gpus-per-*), in any component. */
 bool slurm_script_gpus(const struct slurm_script *s);
+
+/*
+ * Whether a shell file (buf, len bytes) sets up conda's shell function the
+ * way slurm_script_parse() recognises in a script (conda.sh sourced, the
+ * hook evaluated, an anaconda/miniconda/miniforge/conda module loaded), or
+ * sources a file of its own (which may): for a file a script sources.
+ */
+bool slurm_text_conda_hook(const char *buf, size_t len);
 
 /* ---- lint ---- */
 
@@ -158,7 +193,17 @@ enum slurm_finding_code {
 	SLF_GRES_AND_GPUS,     /* line, arg, value */
 	SLF_ARRAY_OUTPUT,      /* line (--output), arg (the option), value (its name) */
 	SLF_SBATCH_STOP,       /* line; num: SLURM_SBARG_UNMATCHED (a quote not closed) or _COLON */
+	SLF_SHEBANG_OPTION,    /* line 1; num: enum slurm_shebang_bad; arg: the argument; value: the program */
+	SLF_TEMPLATE,          /* line (the first template line; one per script) */
+	SLF_KEPT_ALTERNATIVE,  /* line, text, arg (the options): a note, not an error */
+	SLF_PLUGIN_OPTION,     /* line, arg (the option): a SPANK plugin's; a note */
+	SLF_COUNT
 };
+
+/* The rule's id (docs/slurm.md: "crlf", "no-gpu", ...), "" for no code. Static. */
+const char *slurm_finding_id(enum slurm_finding_code c);
+/* true for a note (kept-alternative, plugin-option), which is no problem: lint exits 0 on notes alone. */
+bool slurm_finding_is_note(enum slurm_finding_code c);
 
 struct slurm_finding {
 	enum slurm_finding_code code;
@@ -174,8 +219,11 @@ struct slurm_finding {
 struct slurm_lint_env {
 	double max_time_s;    /* the partition's limit; 0 unknown, -1 unlimited */
 	/* whether directory dir (as written in --output, relative to where sbatch
-	 * runs) exists; NULL: not checked */
+	 * runs) exists, or cannot be told here (true: not asserted); NULL: not checked */
 	bool (*dir_exists)(const char *dir, void *ctx);
+	/* whether a file the script sources by a relative path sets up conda
+	 * (slurm_text_conda_hook()), true when it cannot be read; NULL: assumed so */
+	bool (*sources_hook)(const char *path, void *ctx);
 	void *ctx;
 };
 
