@@ -77,6 +77,21 @@ int ledger_bill_import(struct ledger *l, const struct bill_export *b, const char
 		ldb_set_err(err, errlen, "out of memory");
 		return -1;
 	}
+	/* The import's pages stay in memory until COMMIT: with SQLite's default
+	 * cache (2 MB, https://sqlite.org/pragma.html#pragma_cache_size) a
+	 * large export's transaction spills pages to the WAL mid-way
+	 * (sqlite3PcacheFetchStress), then writes them again; about 1 KiB a
+	 * line covers the rows and the item_key index. This connection only. */
+	{
+		char pragma[64];
+		long kib = (long)(b->n > 2048 ? b->n : 2048);
+		snprintf(pragma, sizeof(pragma), "PRAGMA cache_size = -%ld", kib > 1048576 ? 1048576 : kib);
+		if (ldb_exec(l, pragma, _("importing a bill"), err, errlen)) {
+			free(occ);
+			free(dig);
+			return -1;
+		}
+	}
 	if (ldb_exec_retry(l, "BEGIN IMMEDIATE", _("importing a bill"), err, errlen)) {
 		free(occ);
 		free(dig);
