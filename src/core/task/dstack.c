@@ -712,6 +712,52 @@ static int spans_of(const struct yt_node *m, struct dstack_span **out, size_t *n
 	return 0;
 }
 
+/* The keys each type takes (CoreModel's extra=forbid, common.py line 50:
+ * any other key is an error): BaseRunConfiguration (configurations.py
+ * 518-633) and ProfileParams (profiles.py 237-399), then each type's own
+ * (task 698-723 and 858-914, service 1151-1240, dev-environment 698-702
+ * and 725-792). Each list sorted. */
+static const char *const keys_base[] = {
+	"availability_zones", "backend_options", "backends", "creation_policy", "docker", "dstack", "entrypoint",
+	"env", "files", "fleets", "home_dir", "idle_duration", "image", "instance_types", "instances", "max_duration",
+	"max_price", "name", "nvcc", "priority", "privileged", "python", "regions", "registry_auth", "repos", "reservation",
+	"resources", "retry", "schedule", "setup", "shell", "single_branch", "spot_policy", "startup_order",
+	"stop_criteria", "stop_duration", "tags", "type", "user", "utilization_policy", "volumes", "working_dir",
+};
+static const char *const keys_task[] = {"commands", "groups", "nodes", "ports"};
+static const char *const keys_service[] = {
+	"auth", "commands", "gateway", "groups", "https", "model", "port", "probes", "rate_limits", "replicas",
+	"scaling", "strip_prefix",
+};
+static const char *const keys_dev[] = {"ide", "inactivity_duration", "init", "ports", "version"};
+
+static bool in_list(const char *k, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(k, v[i]))
+			return true;
+	return false;
+}
+
+/* 0 when k is a key of a configuration of this kind, else the error. */
+static int check_key(struct rd *x, const struct yt_node *k)
+{
+	enum dstack_kind kind = x->dc->kind;
+	bool res = !strcmp(k->s, "gpu") || !strcmp(k->s, "cpu") || !strcmp(k->s, "memory") || !strcmp(k->s, "disk") ||
+		   !strcmp(k->s, "shm_size");
+	char fmt[192];
+
+	if (in_list(k->s, keys_base, ARRAY_SIZE(keys_base)) ||
+	    (kind == DSTACK_TASK && in_list(k->s, keys_task, ARRAY_SIZE(keys_task))) ||
+	    (kind == DSTACK_SERVICE && in_list(k->s, keys_service, ARRAY_SIZE(keys_service))) ||
+	    (kind == DSTACK_DEV_ENV && in_list(k->s, keys_dev, ARRAY_SIZE(keys_dev))))
+		return 0;
+	snprintf(x->c.where, sizeof(x->c.where), "%.64s", k->s);
+	snprintf(fmt, sizeof(fmt), _("not a key of a dstack %s (dstack refuses unknown keys)%s%%s"),
+		 dstack_kind_name(kind), res ? _("; it belongs under resources:") : "");
+	return sky_fail(&x->c, k->line, NULL, fmt, NULL);
+}
+
 /* The type: first (what the file is decides what is read). */
 static int read_type(struct rd *x, const struct yt_node *root)
 {
@@ -751,12 +797,22 @@ static int read_root(struct rd *x, const struct yt_node *root)
 {
 	struct dstack_conf *dc = x->dc;
 
+	/* a duplicate named at its key, as skytask.c's top level does */
+	for (size_t i = 0; i + 1 < root->nkid; i += 2)
+		for (size_t j = 0; root->kid[i].type == YT_SCALAR && j < i; j += 2)
+			if (root->kid[j].type == YT_SCALAR && !strcmp(root->kid[j].s, root->kid[i].s)) {
+				char fmt[96];
+				snprintf(x->c.where, sizeof(x->c.where), "%.64s", root->kid[i].s);
+				snprintf(fmt, sizeof(fmt), _("duplicate key (first given on line %zu)%%s"), root->kid[j].line);
+				return sky_fail(&x->c, root->kid[i].line, NULL, fmt, NULL);
+			}
+	snprintf(x->c.where, sizeof(x->c.where), "(top level)");
 	if (sky_check_keys(&x->c, root, NULL) || read_type(x, root))
 		return -1;
 	dc->flow = root->flow;
 	for (size_t i = 0; i + 1 < root->nkid; i += 2) {
 		const struct yt_node *k = &root->kid[i], *v = &root->kid[i + 1];
-		if (strcmp(k->s, "type") && read_key(x, k, v))
+		if (check_key(x, k) || (strcmp(k->s, "type") && read_key(x, k, v)))
 			return -1;
 		if (!strcmp(k->s, "resources") && v->type == YT_MAP) {
 			if (spans_of(v, &dc->res, &dc->nres))
@@ -807,7 +863,9 @@ static int build_root(struct yt_rd *rd, struct yt_node *root, bool *built)
 	*built = true;
 	if (yt_build(rd, &e, root, 1, "(top level)"))
 		return -1;
-	/* one configuration a file: dstack apply -f reads one document */
+	/* one configuration a file: dstack apply -f reads it with
+	 * yaml.safe_load (cli/services/configurators/__init__.py line 83),
+	 * which refuses a second document */
 	for (;;) {
 		if (!yaml_parser_parse(&rd->p, &e))
 			return yt_syntax(rd, NULL);
