@@ -71,6 +71,25 @@ sed 's/^name: mem48/spot_policy: spot/' "$D/mem48.dstack.yml" >spot.dstack.yml
 plan_json spot.dstack.yml
 ranked 'r and all(x["mode"] == "spot" for x in r)' && ok || bad "spot_policy: spot"
 
+# max_price: the most an instance may cost per hour, in dollars (the L40S
+# at 1.86 out, the A6000 at 0.80 in); --max-price wins over it
+sed 's/^name: mem48/max_price: 1/' "$D/mem48.dstack.yml" >cap.dstack.yml
+plan_json cap.dstack.yml
+ranked 'r and all(x["gpu"] == "NVIDIA RTX A6000" for x in r)' && ok || bad "max_price: 1 $/h: $(head -c 300 "$T/err")"
+plan_json cap.dstack.yml --max-price 2
+ranked 'sorted(set(x["gpu"] for x in r)) == ["NVIDIA L40S", "NVIDIA RTX A6000"]' && ok || bad "--max-price over max_price"
+
+# a workload file and a task: the workload and the dstack file as the task;
+# a dstack file as the workload beside another task is refused, not dropped
+printf 'model: qwen2.5-0.5b\ntask: lora\ntokens: 1e8\n' >wl.yaml
+run "$G" plan wl.yaml "$D/mem48.dstack.yml" --catalog cat.csv --top 30 --json
+[ "$rc" -eq 0 ] && ranked 'r and all(x["gpu"] in ("NVIDIA L40S", "NVIDIA RTX A6000") for x in r)' && ok \
+	|| bad "plan WORKLOAD FILE.dstack.yml: rc $rc $(cat "$T/err")"
+printf 'resources:\n  accelerators: L40S\nrun: x\n' >sky.yaml
+run "$G" plan "$D/mem48.dstack.yml" sky.yaml --catalog cat.csv $WL
+[ "$rc" -eq 2 ] && grep -q 'mem48.dstack.yml: a dstack configuration, not a workload' "$T/err" && ok \
+	|| bad "a dstack file as the workload beside a task: rc $rc $(cat "$T/err")"
+
 # a fleet, a gateway: refused, one line naming dstack and what the file is, exit 2
 run "$G" plan "$D/fleet.dstack.yml" --catalog cat.csv $WL
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'fleet.dstack.yml:2: type: a dstack fleet: capacity' "$T/err" \
@@ -151,7 +170,7 @@ if [ "$HAVE_JS" = 1 ]; then
 			&& ok || bad "--emit dstack $f: rc $rc $(cat v.out "$T/err" | head -c 600)"
 	done
 	# what it wrote: the choice (mem48: the A6000 on lambda, the cheapest)
-	grep -q '^  gpu: RTXA6000:48GB:1$' emit-mem48.yml && grep -q '^backends: \[lambda\]$' emit-mem48.yml \
+	grep -q '^  gpu: A6000:48GB:1$' emit-mem48.yml && grep -q '^backends: \[lambda\]$' emit-mem48.yml \
 		&& grep -q '^  shm_size: 8GB$' emit-mem48.yml && grep -q '^# gpurent test fixture' emit-mem48.yml \
 		&& ok || bad "--emit dstack mem48: the card, the backend, shm_size and comments: $(cat emit-mem48.yml)"
 	grep -q '^regions: \["us-east-1"\]$' emit-service.yml && grep -q '^backends: \[aws\]$' emit-service.yml \

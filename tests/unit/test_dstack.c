@@ -86,6 +86,12 @@ static void test_counts_and_names(void **s)
 	assert_true(fits(T("1..2"), a2) && !fits(T("1..2"), a8));
 	assert_true(fits(T("nvidia:2"), a2) && !fits(T("amd:2"), a2));
 	assert_true(fits(T("{name: [H100, A100], count: 1}"), h1));
+	/* names whole, as gpuhunt names the cards: H100 is not the H100 NVL,
+	 * A6000 is the RTX A6000 */
+	assert_false(fits(T("H100"), offer("lambda", "us-west-1", "H100-NVL", 1)));
+	assert_true(fits(T("H100NVL"), offer("lambda", "us-west-1", "H100-NVL", 1)));
+	assert_true(fits(T("A6000"), offer("lambda", "us-west-1", "RTXA6000", 1)));
+	assert_true(fits(T("a100"), offer("gcp", "us-central1", "A100-80GB-PCIE", 1)));
 	/* A10G,H100: one candidate a name, any of them */
 	assert_int_equal(doc(T("A10G,H100"))->ncand, 2);
 	assert_int_equal(doc(T("A10G,H100"))->pref, SKY_PREF_ANY_OF);
@@ -141,6 +147,9 @@ static void test_refused(void **s)
 		{"type: task\ngroups:\n  - nodes: 1\n", "x.dstack.yml:2: groups: dstack task groups"},
 		{"type: task\n---\ntype: task\n", "x.dstack.yml:3: a second YAML document"},
 		{"type: task\ntype: task\n", "x.dstack.yml:2: type: duplicate"},
+		{"type: task\nresources:\n  cpu: {[a]: 1}\n", "x.dstack.yml:3: resources.cpu: expected key: value pairs"},
+		{"type: task\nresources:\n  disk: {*a: 1}\n", "x.dstack.yml:3: resources.disk: expected key: value pairs"},
+		{"type: service\nport: 1\nmodel: {[b]: 1}\n", "x.dstack.yml:3: model: expected key: value pairs"},
 		{"type: task\ncommands: [x]\ngpu: 1\n", "x.dstack.yml:3: gpu: not a key of a dstack task (dstack refuses "
 		 "unknown keys); it belongs under resources:"},
 		{"type: service\nport: 80\nnodes: 2\n", "x.dstack.yml:3: nodes: not a key of a dstack service"},
@@ -180,6 +189,24 @@ static void test_spans(void **s)
 	assert_true(!strncmp(dc.buf + dc.res[1].from, "disk: 100GB", dc.res[1].to - dc.res[1].from));
 }
 
+/* the names --emit dstack writes: gpuhunt's */
+static void test_gpu_names(void **s)
+{
+	static const char *const want[][2] = {
+		{"A100-80GB", "A100"}, {"A100", "A100"}, {"RTXA6000", "A6000"}, {"H100-NVL", "H100NVL"},
+		{"H100-PCIE", "H100"}, {"L40S", "L40S"}, {"RTX4090", "RTX4090"}, {"MI300X", "MI300X"},
+		{"V100-32GB", "V100"}, {"A10G", "A10G"}, {"RTX6000Ada", "RTX6000Ada"},
+	};
+	char out[64];
+
+	(void)s;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct gpu_spec *g = gpu_db_find(&tu_gdb, want[i][0]);
+		assert_non_null(g);
+		assert_string_equal(dstack_gpu_name(g, out, sizeof(out)), want[i][1]);
+	}
+}
+
 static void test_file_is(void **s)
 {
 	static const char task[] = "type: task\n", sky[] = "resources:\n  accelerators: A100\nrun: x\n",
@@ -201,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_gpu_names),
 		cmocka_unit_test(test_file_is),
 	};
 	return cmocka_run_group_tests_name("dstack", tests, tu_setup, teardown);

@@ -312,6 +312,17 @@ static int plan_dstack(struct plan_cmd *x)
 
 	if (!file)
 		return 0;
+	/* a dstack file as the workload beside another task: it would be dropped */
+	if (x->task_file && x->file) {
+		if (common_read_file(x->file, &buf, &len, err, sizeof(err)))
+			return msg_usage("%s", err);
+		rc = dstack_file_is(buf, len, x->file);
+		free(buf);
+		buf = NULL;
+		if (rc)
+			return msg_usage(_("%s: a dstack configuration, not a workload: give it alone, or as the task "
+					   "beside a workload file"), x->file);
+	}
 	if (common_read_file(file, &buf, &len, err, sizeof(err)))
 		return msg_usage("%s", err);
 	if (!dstack_file_is(buf, len, file)) {

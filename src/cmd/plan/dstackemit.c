@@ -88,7 +88,7 @@ static void put_resources(FILE *f, const struct dstack_emit *e)
 	char name[64], gpu[128];
 
 	/* the card's datasheet memory: what gpuhunt's catalogs state too */
-	snprintf(gpu, sizeof(gpu), "%s:%.0fGB:%.0f", dstack_gpu_name(o->gpu->name, name, sizeof(name)),
+	snprintf(gpu, sizeof(gpu), "%s:%.0fGB:%.0f", dstack_gpu_name(o->gpu, name, sizeof(name)),
 		 o->gpu->memory_bytes / 1e9, o->gpus);
 	fprintf(f, "resources:\n%*sgpu: %s\n", (int)col, "", gpu);
 	for (size_t i = 0; dc && i < dc->nres; i++)

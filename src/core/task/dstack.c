@@ -82,9 +82,33 @@ const char *dstack_backend_of(const struct cat_str *provider)
 	return NULL;
 }
 
-char *dstack_gpu_name(const char *datasheet_name, char *out, size_t n)
+/* The names dstack's catalog (gpuhunt) gives cards: dstackai/gpuhunt at
+ * 35841515de3792fe6be73b0422ac8901b6b929c8,
+ * src/gpuhunt/_internal/constraints.py KNOWN_NVIDIA_GPUS (lines 142-211),
+ * KNOWN_AMD_GPUS (213-279) and KNOWN_INTEL_ACCELERATORS (285-289); one
+ * name covers every memory size of a card (A100: 40 and 80, V100: 16 and
+ * 32). A query's names are matched whole, case aside (line 51). */
+static const char *const hunt_names[] = {
+	"A10", "A100", "A10G", "A16", "A40", "A4000", "A4500", "A5000", "A6000", "B200", "B300", "GB200", "GH200",
+	"Gaudi", "Gaudi2", "Gaudi3", "H100", "H100NVL", "H200", "H200NVL", "L4", "L40", "L40S", "MI100", "MI210",
+	"MI250", "MI250X", "MI300A", "MI300X", "MI308X", "MI325X", "MI350X", "MI355X", "P100", "RTX2000Ada",
+	"RTX2060", "RTX2060SUPER", "RTX2070", "RTX2070SUPER", "RTX2080", "RTX2080SUPER", "RTX2080Ti", "RTX3050",
+	"RTX3060", "RTX3060Ti", "RTX3070", "RTX3070Ti", "RTX3080", "RTX3080Ti", "RTX3090", "RTX3090Ti",
+	"RTX4000Ada", "RTX4060", "RTX4060Ti", "RTX4070", "RTX4070SUPER", "RTX4070Ti", "RTX4070TiSUPER", "RTX4080",
+	"RTX4080SUPER", "RTX4090", "RTX5060", "RTX5060Ti", "RTX5070", "RTX5070Ti", "RTX5080", "RTX5090", "RTX6000",
+	"RTX6000Ada", "RTXPRO4500", "RTXPRO6000", "T4", "V100",
+};
+
+char *dstack_gpu_name(const struct gpu_spec *g, char *out, size_t n)
 {
-	names_family(datasheet_name, out, n);
+	/* the name gpuhunt has among the card's own names, else its family
+	 * (NVIDIA A100 80GB SXM, whose aliases are A100-80GB...: A100) */
+	for (size_t i = 0; i < ARRAY_SIZE(hunt_names); i++)
+		if (names_equal(hunt_names[i], g->name) || names_in_list(hunt_names[i], g->aliases)) {
+			snprintf(out, n, "%s", hunt_names[i]);
+			return out;
+		}
+	names_family(g->name, out, n);
 	for (char *p = out; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	return out;
@@ -389,15 +413,8 @@ static int read_gpu(struct sky_ctx *c, struct gspec *g, const struct yt_node *v)
 	g->cmax = 0;
 	if (v->type == YT_SCALAR && v->null)
 		return 0;
-	if (v->type == YT_SCALAR) {
-		double lo = g->cmin, hi = g->cmax;
-		int rc = gpu_tokens(c, g, v->s, v->line);
-		if (!g->count_given) {
-			g->cmin = lo;
-			g->cmax = hi;
-		}
-		return rc;
-	}
+	if (v->type == YT_SCALAR)
+		return gpu_tokens(c, g, v->s, v->line);
 	if (v->type == YT_MAP)
 		return gpu_map(c, g, v);
 	return sky_fail(c, v->line, NULL, _("expected a GPU spec such as A100:2 or 24GB.., or a mapping, got %s"),
@@ -416,12 +433,17 @@ bool dstack_gpu_fits(const struct sky_res *r, const struct offer *o)
 	if (r->vendor[0] && (!g || strcasecmp(g->vendor, r->vendor)))
 		return false;
 	if (r->accel[0]) {
-		char fam[64], want[64];
+		char name[64], want[64];
 		if (!g)
 			return false;
-		names_family(g->name, fam, sizeof(fam));
+		/* gpuhunt's name is the card's name, an alias or its family: a
+		 * quick no for most offers before the table is looked through */
+		names_family(g->name, name, sizeof(name));
 		if (!names_equal(r->accel, g->name) && !names_in_list(r->accel, g->aliases) &&
-		    strcmp(fam, names_norm(r->accel, want, sizeof(want))))
+		    strcmp(name, names_norm(r->accel, want, sizeof(want))))
+			return false;
+		/* whole, as gpuhunt matches (H100 is not the H100 NVL) */
+		if (!names_equal(r->accel, dstack_gpu_name(g, name, sizeof(name))))
 			return false;
 	}
 	if (o->gpus < r->count_min - 1e-9 || (r->count_max > 0 && o->gpus > r->count_max + 1e-9))
@@ -487,6 +509,8 @@ static int read_cpu(struct rd *x, const struct yt_node *v)
 
 	if (v->type == YT_MAP) {
 		bool minmax = true;
+		if (sky_check_keys(&x->c, v, NULL))
+			return -1;
 		for (size_t i = 0; i + 1 < v->nkid; i += 2)
 			minmax &= !strcmp(v->kid[i].s, "min") || !strcmp(v->kid[i].s, "max");
 		cnt = NULL;
@@ -548,6 +572,8 @@ static int read_resources(struct rd *x, const struct yt_node *v)
 			x->base.memory_exact = lo > 0 && lo == hi;
 		} else if (!strcmp(k, "disk")) {
 			const struct yt_node *sz = val;
+			if (val->type == YT_MAP && sky_check_keys(&x->c, val, NULL))
+				return -1;
 			for (size_t j = 0; val->type == YT_MAP && j + 1 < val->nkid; j += 2)
 				if (!strcmp(val->kid[j].s, "size"))
 					sz = &val->kid[j + 1];
@@ -625,6 +651,8 @@ static int read_key(struct rd *x, const struct yt_node *k, const struct yt_node 
 	}
 	if (!strcmp(k->s, "model")) {
 		const struct yt_node *m = v;
+		if (v->type == YT_MAP && sky_check_keys(&x->c, v, NULL))
+			return -1;
 		for (size_t i = 0; v->type == YT_MAP && i + 1 < v->nkid; i += 2)
 			if (!strcmp(v->kid[i].s, "name"))
 				m = &v->kid[i + 1];

@@ -102,9 +102,11 @@ bool dstack_gpu_fits(const struct sky_res *r, const struct offer *o);
  * backend for it. Static. */
 const char *dstack_backend_of(const struct cat_str *provider);
 
-/* The GPU's name as dstack writes it (gpuhunt's: A100, H100, L40S,
- * MI300X, RTX4090): the family of its datasheet name, upper-cased, into
- * out. */
-char *dstack_gpu_name(const char *datasheet_name, char *out, size_t n);
+/* The card's name as dstack's catalog (gpuhunt) names it (A100 for the
+ * 40 and the 80 GB card, A6000, H100NVL, MI300X) into out: the one of
+ * gpuhunt's names the card's datasheet name or an alias is, else the
+ * family of its name upper-cased. Returns out. */
+struct gpu_spec;
+char *dstack_gpu_name(const struct gpu_spec *g, char *out, size_t n);
 
 #endif
