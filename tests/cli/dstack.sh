@@ -79,6 +79,22 @@ ranked 'r and all(x["gpu"] == "NVIDIA RTX A6000" for x in r)' && ok || bad "max_
 plan_json cap.dstack.yml --max-price 2
 ranked 'sorted(set(x["gpu"] for x in r)) == ["NVIDIA L40S", "NVIDIA RTX A6000"]' && ok || bad "--max-price over max_price"
 
+# a service by the month (task infer, serve): within the file's backends,
+# regions, memory and max_price (6 $/h: not the 32.77 $/h p4d); not emitted
+SV="--task infer --serve 24x7 --concurrency 4 --user-tps 20"
+# shellcheck disable=SC2086
+run "$G" plan "$D/service.dstack.yml" --catalog cat.csv $SV --json
+need_py "a dstack service by the month" && { [ "$rc" -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranked"]
+assert r and all(x["instance"] in ("g5.xlarge", "g6e.xlarge") for x in r), r' "$T/out" 2>"$T/py" \
+	&& ok || bad "a dstack service by the month within its bounds: rc $rc $(cat "$T/err" "$T/py" | head -c 400)"; }
+# shellcheck disable=SC2086
+run "$G" plan "$D/service.dstack.yml" --catalog cat.csv $SV --emit dstack
+[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && grep -q 'a service by the month is planned per replica, not emitted' "$T/err" \
+	&& ok || bad "--emit dstack of a service by the month: rc $rc $(cat "$T/err")"
+
 # a workload file and a task: the workload and the dstack file as the task;
 # a dstack file as the workload beside another task is refused, not dropped
 printf 'model: qwen2.5-0.5b\ntask: lora\ntokens: 1e8\n' >wl.yaml

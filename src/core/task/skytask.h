@@ -66,7 +66,7 @@ struct sky_res {
 	char job_recovery[32];       /* job_recovery / spot_recovery strategy, "" unset */
 	int nports;                  /* ports: how many were asked (carried, not priced) */
 	/* a dstack gpu: spec (core/task/dstack.h), when dstack is set: accel
-	 * (if any) names a family (A100: the 40 and 80 GB cards), the count
+	 * (if any) names a card as gpuhunt does (A100: the 40 and 80 GB cards), the count
 	 * and memory are ranges; 0 = no bound */
 	bool dstack;
 	char vendor[16];             /* nvidia, amd, google, intel, tenstorrent; "" any */
