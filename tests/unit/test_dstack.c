@@ -150,6 +150,9 @@ static void test_refused(void **s)
 		{"type: task\nresources:\n  cpu: {[a]: 1}\n", "x.dstack.yml:3: resources.cpu: expected key: value pairs"},
 		{"type: task\nresources:\n  disk: {*a: 1}\n", "x.dstack.yml:3: resources.disk: expected key: value pairs"},
 		{"type: service\nport: 1\nmodel: {[b]: 1}\n", "x.dstack.yml:3: model: expected key: value pairs"},
+		{T("0"), "x.dstack.yml:4: resources.gpu: no GPU at most: a job on CPUs only"},
+		{T("{count: {max: 0}}"), "x.dstack.yml:4: resources.gpu: no GPU at most"},
+		{T("A100:..0"), "x.dstack.yml:4: resources.gpu: no GPU at most"},
 		{"type: task\ncommands: [x]\ngpu: 1\n", "x.dstack.yml:3: gpu: not a key of a dstack task (dstack refuses "
 		 "unknown keys); it belongs under resources:"},
 		{"type: service\nport: 80\nnodes: 2\n", "x.dstack.yml:3: nodes: not a key of a dstack service"},

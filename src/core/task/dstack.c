@@ -278,7 +278,20 @@ struct gspec {
 	size_t nname;
 	double cmin, cmax, mmin, mmax, tmin, tmax;
 	bool count_given;
+	bool no_gpu;          /* a count whose most is 0: CPUs only */
 };
+
+/* Whether a count range's text ("0", "..0", "0..0") allows no GPU at most. */
+static bool zero_max(const char *t)
+{
+	const char *p = strstr(t, "..");
+	double v;
+
+	p = p ? p + 2 : t;
+	while (*p == ' ')
+		p++;
+	return *p && !parse_count(p, &v) && v == 0;
+}
 
 /* resources.py _vendor_from_string: the vendor a token names, or NULL. */
 static const char *vendor_of(const char *t)
@@ -349,6 +362,7 @@ static int gpu_tokens(struct sky_ctx *c, struct gspec *g, const char *s, size_t 
 			if (g->count_given || parse_range(tok, parse_count, &g->cmin, &g->cmax))
 				return sky_fail(c, line, NULL, _("expected one count part such as 2 or 1..8, in '%s'"), s);
 			g->count_given = true;
+			g->no_gpu |= zero_max(tok);
 		}
 	}
 	return 0;
@@ -391,6 +405,11 @@ static int gpu_map(struct sky_ctx *c, struct gspec *g, const struct yt_node *v)
 		} else if (!strcmp(k, "count")) {
 			rc = read_range(c, x, parse_count, &g->cmin, &g->cmax, _("a count"));
 			g->count_given = true;
+			if (x->type == YT_SCALAR)
+				g->no_gpu |= zero_max(x->s);
+			for (size_t j = 0; x->type == YT_MAP && j + 1 < x->nkid; j += 2)
+				g->no_gpu |= !strcmp(x->kid[j].s, "max") && x->kid[j + 1].type == YT_SCALAR &&
+					     zero_max(x->kid[j + 1].s);
 		} else if (!strcmp(k, "memory")) {
 			rc = read_range(c, x, parse_memory, &g->mmin, &g->mmax, _("a memory size"));
 		} else if (!strcmp(k, "total_memory")) {
@@ -413,10 +432,14 @@ static int read_gpu(struct sky_ctx *c, struct gspec *g, const struct yt_node *v)
 	g->cmax = 0;
 	if (v->type == YT_SCALAR && v->null)
 		return 0;
-	if (v->type == YT_SCALAR)
-		return gpu_tokens(c, g, v->s, v->line);
-	if (v->type == YT_MAP)
-		return gpu_map(c, g, v);
+	if ((v->type == YT_SCALAR && gpu_tokens(c, g, v->s, v->line)) || (v->type == YT_MAP && gpu_map(c, g, v)))
+		return -1;
+	/* gpu: 0 (a job on CPUs, as in dstack's DEFAULT_GPU_SPEC 0..) */
+	if (g->no_gpu)
+		return sky_fail(c, v->line, NULL, _("no GPU at most: a job on CPUs only; gpurent plans jobs on GPUs%s"),
+				NULL);
+	if (v->type == YT_SCALAR || v->type == YT_MAP)
+		return 0;
 	return sky_fail(c, v->line, NULL, _("expected a GPU spec such as A100:2 or 24GB.., or a mapping, got %s"),
 			sky_kind_of(v));
 }
