@@ -32,18 +32,6 @@ plan_json() {
 	run "$G" plan "$f" --catalog cat.csv $WL --top 20 --json "$@"
 }
 
-# ranked CHECK: a Python expression over r (the ranked list) and ex (excluded by code)
-ranked() {
-	need_py "ranked: $1" || return 0
-	python3 - "$T/out" "$1" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-r = d["ranked"]
-ex = {e["code"]: e for e in d["excluded"]}
-rows = [(x["provider"], x["instance"], x["region"], x["gpu"], x["gpus"], x["mode"]) for x in r]
-assert eval(sys.argv[2]), rows
-PY
-}
 
 # accelerators: A100 is one 40 GB A100: not the 80 GB card, not 8 of them
 plan_json "$D/sky-a100.yaml"

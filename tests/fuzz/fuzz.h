@@ -127,6 +127,26 @@ static inline const struct offer_set *fuzz_offers(void)
 	return &s;
 }
 
+/* One aws p4d.24xlarge in us-east-1, 8 A100s, its host, on demand 32/h:
+ * what the task readers' harnesses match every candidate against. */
+static inline void fuzz_offer_p4d(struct offer *o)
+{
+	static const char prov[] = "aws", inst[] = "p4d.24xlarge", region[] = "us-east-1", gpu[] = "A100";
+
+	memset(o, 0, sizeof(*o));
+	o->provider = (struct cat_str){prov, sizeof(prov) - 1};
+	o->instance = (struct cat_str){inst, sizeof(inst) - 1};
+	o->region = (struct cat_str){region, sizeof(region) - 1};
+	o->gpu_name = (struct cat_str){gpu, sizeof(gpu) - 1};
+	o->gpu = gpu_db_find(fuzz_gpu_db(), gpu);
+	o->gpu_mem = o->gpu ? o->gpu->memory_bytes : 40e9;
+	o->gpus = 8;
+	o->vcpus = 96;
+	o->ram_gib = 1152;
+	o->disk_gb = 8000;
+	o->price = 32;
+}
+
 /* data[0..size) as a NUL-terminated string the caller frees (it stops at
  * the first NUL the input holds, as a C string would). */
 static inline char *fuzz_cstr(const uint8_t *data, size_t size)

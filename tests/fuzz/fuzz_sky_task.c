@@ -45,23 +45,12 @@ static void check_doc(const struct sky_doc *d, const struct offer *o)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char prov[] = "aws", inst[] = "p4d.24xlarge", region[] = "us-east-1", gpu[] = "A100";
 	struct offer o;
 	struct sky_task t;
 	char err[512];
 	int rc;
 
-	memset(&o, 0, sizeof(o));
-	o.provider = (struct cat_str){prov, sizeof(prov) - 1};
-	o.instance = (struct cat_str){inst, sizeof(inst) - 1};
-	o.region = (struct cat_str){region, sizeof(region) - 1};
-	o.gpu_name = (struct cat_str){gpu, sizeof(gpu) - 1};
-	o.gpu = gpu_db_find(fuzz_gpu_db(), gpu);
-	o.gpus = 8;
-	o.vcpus = 96;
-	o.ram_gib = 1152;
-	o.disk_gb = 8000;
-	o.price = 32;
+	fuzz_offer_p4d(&o);
 	err[0] = '\0';
 	rc = sky_task_parse((const char *)data, size, FNAME, &t, err, sizeof(err));
 	FUZZ_CHECK(rc == 0 || rc == -1);

@@ -27,12 +27,7 @@ static struct offer_set set;
 
 static struct offer *offer(const char *provider, const char *region, const char *gpu, double n)
 {
-	struct offer *o = tu_offer(&set, provider, "inst", gpu, n, 1.0, 0.5);
-	o->region = (struct cat_str){region, (uint32_t)strlen(region)};
-	o->vcpus = 16;
-	o->ram_gib = 64;
-	o->disk_gb = 500;
-	return o;
+	return tu_offer_in(&set, provider, region, gpu, n);
 }
 
 static int teardown(void **s)

@@ -191,6 +191,20 @@ static inline struct offer *tu_offer(struct offer_set *s, const char *provider, 
 	return o;
 }
 
+/* tu_offer() on demand at 1.0/h, spot 0.5/h, in region, with a host of
+ * 16 vCPUs, 64 GiB and 500 GB disk (the task readers' tests). */
+static inline struct offer *tu_offer_in(struct offer_set *s, const char *provider, const char *region,
+					const char *gpu, double n)
+{
+	struct offer *o = tu_offer(s, provider, "inst", gpu, n, 1.0, 0.5);
+
+	o->region = (struct cat_str){region, (uint32_t)strlen(region)};
+	o->vcpus = 16;
+	o->ram_gib = 64;
+	o->disk_gb = 500;
+	return o;
+}
+
 #define assert_near(a, b, rel) do { \
 	double a_ = (a), b_ = (b); \
 	if (!(b_ == 0 ? a_ == 0 : (a_ - b_) / b_ <= (rel) && (b_ - a_) / b_ <= (rel))) \

@@ -20,6 +20,8 @@
 #include "cmd/plan/planwords.h"
 #include "cmd/plan/plan_render.h"
 #include "core/plan/skyemit.h"
+#include "core/task/dstack.h"
+#include "cmd/plan/dstackemit.h"
 #include "cmd/slurm/slurmemit.h"
 #include "kit/wlargs.h"
 #include "base/util.h"
@@ -30,7 +32,7 @@ static const char usage[] = N_(
 	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
 	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog]\n"
 	"                    [--setup DURATION] [--upload-bw BW] [--calibrate PROBE]\n"
-	"                    [--ledger PATH] [--progress | --quiet] [--json | --emit sky]\n"
+	"                    [--ledger PATH] [--progress | --quiet] [--json | --emit sky|slurm|dstack]\n"
 	"\n"
 	"Where and how to rent for a workload: estimate it (see 'gpurent help estimate'\n"
 	"for its fields), keep the offers whose GPU memory fits with headroom (a sliced\n"
@@ -48,7 +50,14 @@ static const char usage[] = N_(
 	"use_spot, cpus, memory, disk_size, infra with region and zone, instance_type;\n"
 	"num_nodes: the job spans that many instances), or a resources: section in\n"
 	"WORKLOAD.yaml; a pipeline's documents are planned in turn. A task alone\n"
-	"works with the workload given as --FIELD options. --emit sky prints a\n"
+	"works with the workload given as --FIELD options. A dstack configuration\n"
+	"(a .dstack.yml, or a file whose type: is dstack's) is read as dstack reads\n"
+	"it (docs/dstack.md): a task, service or dev-environment, its resources.gpu\n"
+	"by name, memory and count with ranges (24GB..80GB:2, A100:2, 48GB, 1),\n"
+	"nodes, spot_policy, max_price, backends, regions, instance_types; a fleet,\n"
+	"gateway, volume or preset is no job and is refused. --emit dstack prints\n"
+	"it back for the best choice dstack launches: resources.gpu, backends and\n"
+	"regions for the offer, every other key as written. --emit sky prints a\n"
 	"SkyPilot task for the best choice on a SkyPilot cloud: its resources,\n"
 	"autostop, job_recovery for spot, and a run: inside 'gpurent run' with the\n"
 	"plan's stop limits.\n"
@@ -260,6 +269,9 @@ static int emit_slurm(const struct plan_result *r, char **cmd)
 	return EXIT_OK;
 }
 
+struct plan_cmd;
+static int emit_dstack(const struct plan_cmd *x, const struct plan_result *r);
+
 /* One `gpurent plan`: its options, then what it loaded and printed. */
 struct plan_cmd {
 	struct workload w;             /* the workload as given */
@@ -270,9 +282,11 @@ struct plan_cmd {
 	struct opt_money max_price;
 	bool json, have_max_price, trust;
 	long top;
-	int by, emit;                  /* emit: 0 none, 1 sky, 2 slurm */
+	int by, emit;                  /* emit: 0 none, 1 sky, 2 slurm, 3 dstack */
 	char **slurm_cmd;              /* --emit slurm: the words after -- */
 	struct sky_task task;
+	struct dstack_conf dstack;     /* a dstack configuration's (is_dstack), its task moved to task */
+	bool is_dstack;
 	struct offers_ctx c;
 	struct model_db mdb;
 	struct plan_setup ps;
@@ -283,12 +297,60 @@ struct plan_cmd {
 	int worst;
 };
 
+/*
+ * A dstack configuration as the task (the task file, else the workload
+ * file): read as dstack's (core/task/dstack.h), its candidates moved to
+ * x->task, its max_price as --max-price (dollars per hour) unless given.
+ * 0 (x->is_dstack says whether it was one), or 2 after the message.
+ */
+static int plan_dstack(struct plan_cmd *x)
+{
+	const char *file = x->task_file ? x->task_file : x->file;
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	int rc;
+
+	if (!file)
+		return 0;
+	/* a dstack file as the workload beside another task: it would be dropped */
+	if (x->task_file && x->file) {
+		if (common_read_file(x->file, &buf, &len, err, sizeof(err)))
+			return msg_usage("%s", err);
+		rc = dstack_file_is(buf, len, x->file);
+		free(buf);
+		buf = NULL;
+		if (rc)
+			return msg_usage(_("%s: a dstack configuration, not a workload: give it alone, or as the task "
+					   "beside a workload file"), x->file);
+	}
+	if (common_read_file(file, &buf, &len, err, sizeof(err)))
+		return msg_usage("%s", err);
+	if (!dstack_file_is(buf, len, file)) {
+		free(buf);
+		return 0;
+	}
+	rc = dstack_parse(buf, len, file, &x->dstack, err, sizeof(err));
+	free(buf);
+	if (rc)
+		return msg_usage("%s", err);
+	x->is_dstack = true;
+	x->task = x->dstack.task;
+	memset(&x->dstack.task, 0, sizeof(x->dstack.task));
+	if (x->dstack.max_price > 0 && !x->have_max_price) {
+		x->max_price.amount = x->dstack.max_price;
+		snprintf(x->max_price.code, sizeof(x->max_price.code), "USD");
+		x->max_price.has_code = true;
+		x->have_max_price = true;
+	}
+	return 0;
+}
+
 /* The command line into x (the workload, the options, the task).
  * OPT_GO, or the exit status (help printed, or an error reported). */
 static int plan_args(struct plan_cmd *x, int argc, char **argv)
 {
 	static const char *const by_names[] = {"cost", "time", NULL};
-	static const char *const emit_names[] = {"none", "sky", "slurm", NULL};
+	static const char *const emit_names[] = {"none", "sky", "slurm", "dstack", NULL};
 	int rc;
 
 	/* --emit slurm: the job's command after -- (the script runs it) */
@@ -313,8 +375,9 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 			 .help = N_("a SkyPilot catalog file or folder, or an offers CSV"),
 			 .example = "tests/data/offers-mixed.csv"},
 			OPT_STR("currency", &x->currency, "CODE", N_("show money in this currency (RMB and ¥ are CNY)")),
-			OPT_ONEOF("emit", &x->emit, emit_names, "sky|slurm",
-				  N_("print a SkyPilot task (or a Slurm script) for the best choice instead of the plan")),
+			OPT_ONEOF("emit", &x->emit, emit_names, "sky|slurm|dstack",
+				  N_("print a SkyPilot task (a Slurm script, a dstack configuration) for the best choice "
+				     "instead of the plan")),
 			{.name = "exclude", .type = OPT_LIST, .dest = &x->excl, .arg = "NAME[,NAME]",
 			 .help = N_("leave out these providers or supply types"), .example = "marketplace"},
 			OPT_BOOL("json", &x->json, N_("print JSON")),
@@ -350,8 +413,14 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 	if ((x->emit == 2) != (x->slurm_cmd && *x->slurm_cmd))
 		return msg_usage("%s", x->emit == 2 ? _("--emit slurm: give the job's command after --") :
 				 _("a command after --: only with --emit slurm"));
-	if ((rc = x->task_file ? read_task(x->task_file, true, &x->task) : read_task(x->file, false, &x->task)))
+	if ((rc = plan_dstack(x)))
 		return rc;
+	if (!x->is_dstack &&
+	    (rc = x->task_file ? read_task(x->task_file, true, &x->task) : read_task(x->file, false, &x->task)))
+		return rc;
+	if (x->emit == 3 && x->is_dstack && x->dstack.flow)
+		return msg_usage(_("--emit dstack: %s is one flow mapping ({...}); write it as block YAML to have "
+				   "its keys carried"), x->task_file ? x->task_file : x->file);
 	x->po.top = (int)x->top;
 	x->po.by = x->by ? PLAN_BY_TIME : PLAN_BY_COST;
 	return OPT_GO;
@@ -478,6 +547,10 @@ static int plan_inputs(struct plan_cmd *x)
 	for (size_t i = 0; i < x->rates.n; i++)
 		if ((rc = offers_set_rate(&x->c, x->rates.v[i])))
 			return rc;
+	/* a dstack service's model: when it names a preset and --model does not */
+	if (x->is_dstack && x->dstack.model[0] && !workload_is_set(&x->w, "model") &&
+	    model_db_find(&x->mdb, x->dstack.model) && workload_set(&x->w, "model", x->dstack.model, 0, err, sizeof(err)))
+		return msg_usage("%s: model: %s", x->task_file ? x->task_file : x->file, err);
 	wd = x->w;
 	if (workload_resolve(&wd, &x->mdb, &x->c.gdb, &arch, &gpu, &bad, err, sizeof(err)))
 		return wlargs_field_error(x->file, &wd, bad, err);
@@ -502,6 +575,9 @@ static bool doc_heading(const struct plan_cmd *x, const struct sky_doc *doc, siz
 	}
 	if (doc && words)
 		doc_notes(doc);
+	if (x->is_dstack && words)
+		printf(_("note: a dstack %s: planned on dstack's backends within its resources, regions and "
+			 "spot_policy; the job itself is the workload's (--FIELD options)\n"), dstack_kind_name(x->dstack.kind));
 	if (doc && ndoc > 1 && !doc_is_job(doc)) {
 		if (words)
 			printf("%s", _("no resources and no run: not a job, not planned\n"));
@@ -519,6 +595,8 @@ static int plan_output(struct plan_cmd *x, const struct workload *wd, const stru
 			msg_error(_("--emit slurm: no offer fits; run without --emit for what was excluded"));
 		return r->n ? emit_slurm(r, x->slurm_cmd) : EXIT_RUNTIME;
 	}
+	if (x->emit == 3)
+		return emit_dstack(x, r);
 	if (x->emit) {
 		int one = r->n ? emit_sky(wd, &x->po, r, doc, &x->disp, more) : EXIT_RUNTIME;
 		if (!r->n)
@@ -565,6 +643,9 @@ static int plan_doc(struct plan_cmd *x, size_t d, size_t ndoc)
 	x->po.task = doc;   /* the reference GPU: plan_setup_run() */
 	if (x->json && x->njobs)
 		printf(",\n");
+	if (plan_serve_wanted(&wd) && x->emit == 3)
+		return msg_usage("%s", _("--emit dstack: a service by the month is planned per replica, not emitted; "
+				 "plan it without --emit, or as a job"));
 	if (plan_serve_wanted(&wd)) {
 		one = plan_serve_cmd(&wd, &arch, &x->c, &x->po, x->disp.code, x->disp.fx.usd_per_unit, x->json);
 		x->worst = one > x->worst ? one : x->worst;
@@ -638,5 +719,34 @@ out_opts:
 	names_free(&x->exn);
 	names_free(&x->onn);
 	sky_task_free(&x->task);
+	dstack_free(&x->dstack);
 	return rc;
+}
+
+/* --emit dstack: the configuration for the best ranked choice dstack
+ * launches (a dstack backend, whole GPUs). */
+static int emit_dstack(const struct plan_cmd *x, const struct plan_result *r)
+{
+	struct dstack_emit e = {.dc = x->is_dstack ? &x->dstack : NULL, .code = x->disp.code,
+				.usd_per_unit = x->disp.fx.usd_per_unit};
+
+	if (!r->n) {
+		msg_error(_("--emit dstack: no offer fits; run without --emit for what was excluded"));
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < r->n && !e.c; i++)
+		if (dstack_emit_can(&r->ranked[i])) {
+			e.c = &r->ranked[i];
+			e.rank = (int)i + 1;
+		}
+	if (!e.c) {
+		msg_error(_("--emit dstack: none of the %zu ranked offers is on a dstack backend with whole GPUs "
+			    "(give --catalog with a cloud's offers, or --top more)"), r->n);
+		return EXIT_RUNTIME;
+	}
+	if (e.rank > 1)
+		msg_warn(_("--emit dstack: choice #%d, the best ranked that dstack launches"), e.rank);
+	if (dstack_emit_write(stdout, &e))
+		return msg_fail("%s", _("--emit dstack: could not write the configuration"));
+	return EXIT_OK;
 }

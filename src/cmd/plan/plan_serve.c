@@ -28,13 +28,17 @@ bool plan_serve_wanted(const struct workload *w)
 
 /* An offer is kept when the user may and wants to rent it: plan's --access
  * (and the workload's access), --exclude and --only (plan.h). */
-/* Who may rent it (access, --exclude, --only) and where the task lets it
- * run (any of its candidates; a service is on demand: use_spot aside). */
+/* Who may rent it (access, --exclude, --only), where the task lets it
+ * run (any of its candidates; a service is on demand: use_spot aside) and
+ * --max-price (a dstack file's max_price), per instance-hour on demand. */
 static bool access_keep(void *ctx, const struct offer *o)
 {
 	const struct plan_opts *po = ctx;
 	enum plan_exclusion why;
 	bool fits = !po->task;
+
+	if (po->max_price_usd > 0 && o->price > po->max_price_usd)
+		return false;
 
 	for (size_t i = 0; po->task && i < po->task->ncand && !fits; i++)
 		fits = sky_res_fits(&po->task->cand[i], o, true);
@@ -57,7 +61,8 @@ static const char *exclusion_word(enum serve_exclusion x)
 	static const char *const t[SX_COUNT] = {
 		N_("GPU not in data/gpus.csv (no memory or bandwidth to plan with)"),
 		N_("suspect catalog price (spot at or above on-demand: the columns may be swapped)"),
-		N_("needs a membership you did not name (--access), or left out by --exclude/--only"),
+		N_("needs a membership you did not name (--access), or left out by --exclude/--only, the task's "
+		   "resources or --max-price"),
 		N_("marketplace host: hosts vanish without notice, not for a service that stays up"),
 		N_("time-limited queue: a service cannot stay up"),
 		N_("too few GPUs on the offer for the tensor-parallel degree the model needs"),

@@ -155,7 +155,8 @@ bool workload_index_set(const struct workload *w, int i);
 /*
  * Load a workload YAML document (a mapping of field: value; lists for
  * lora_targets) from buf. Errors come back as "fname:line: field: what",
- * the return value is -1. Fields already set in w are overwritten.
+ * the return value is -1. Fields already set in w are overwritten. A
+ * dstack configuration (core/task/dstack.h) sets nothing and returns 0.
  */
 int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 		       const char *fname, char *err, size_t errlen);

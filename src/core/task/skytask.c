@@ -28,6 +28,7 @@
 #include "core/text/names.h"
 #include "base/quote.h"
 #include "core/task/skytask_int.h"
+#include "core/task/dstack.h"
 #include "core/text/units.h"
 #include "base/util.h"
 #include "base/i18n.h"
@@ -493,7 +494,9 @@ static bool zone_ok(const char *zone, const struct offer *o)
 
 bool sky_res_fits(const struct sky_res *r, const struct offer *o, bool ignore_spot)
 {
-	if (r->accel[0]) {
+	if (r->dstack && !dstack_gpu_fits(r, o))
+		return false;
+	if (r->accel[0] && !r->dstack) {
 		if (!o->gpu || !(names_equal(r->accel, o->gpu->name) || names_in_list(r->accel, o->gpu->aliases)))
 			return false;
 		if (fabs(r->accel_count - o->gpus) > 1e-9)

@@ -65,6 +65,13 @@ struct sky_res {
 	bool autostop_off;           /* autostop: false */
 	char job_recovery[32];       /* job_recovery / spot_recovery strategy, "" unset */
 	int nports;                  /* ports: how many were asked (carried, not priced) */
+	/* a dstack gpu: spec (core/task/dstack.h), when dstack is set: accel
+	 * (if any) names a card as gpuhunt does (A100: the 40 and 80 GB cards), the count
+	 * and memory are ranges; 0 = no bound */
+	bool dstack;
+	char vendor[16];             /* nvidia, amd, google, intel, tenstorrent; "" any */
+	double count_min, count_max; /* GPUs per node */
+	double mem_min_gb, mem_max_gb, total_min_gb, total_max_gb;
 };
 
 /* A note on a key the reader skipped or did not plan (worded by the CLI). */

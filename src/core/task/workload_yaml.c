@@ -8,6 +8,7 @@
 #include <string.h>
 #include "base/quote.h"
 
+#include "core/task/dstack.h"
 #include "core/task/skytask.h"
 #include "core/text/yaml.h"
 #include "core/model/workload.h"
@@ -304,6 +305,11 @@ int workload_load_yaml(struct workload *w, const char *buf, size_t len,
 	yaml_event_t e;
 	int rc = -1, done = 0;
 
+	/* a dstack configuration holds no workload field (its model: and
+	 * nodes: are dstack's): the workload comes from --FIELD options and
+	 * the planner reads the file as dstack's (core/task/dstack.h) */
+	if (dstack_file_is(buf, len, fname))
+		return 0;
 	if (yt_open(&s.r, buf, len, fname, err, errlen))
 		return -1;
 	while (!done) {

@@ -116,6 +116,9 @@ int yt_build(struct yt_rd *r, yaml_event_t *e, struct yt_node *n, int depth, con
 {
 	memset(n, 0, sizeof(*n));
 	n->line = yt_ev_line(e);
+	n->col = e->start_mark.column;
+	n->off = e->start_mark.index;
+	n->end = e->end_mark.index;
 	switch (e->type) {
 	case YAML_SCALAR_EVENT:
 		if (build_scalar(e, n))
@@ -134,6 +137,8 @@ int yt_build(struct yt_rd *r, yaml_event_t *e, struct yt_node *n, int depth, con
 		return -1;
 	}
 	n->type = e->type == YAML_MAPPING_START_EVENT ? YT_MAP : YT_SEQ;
+	n->flow = e->type == YAML_MAPPING_START_EVENT ? e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE :
+		  e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
 	yaml_event_delete(e);
 	if (depth > YT_MAX_DEPTH)
 		return yt_too_deep(r->err, r->errlen, r->fname, n->line, where);
@@ -142,6 +147,7 @@ int yt_build(struct yt_rd *r, yaml_event_t *e, struct yt_node *n, int depth, con
 		if (!yaml_parser_parse(&r->p, &x))
 			return yt_syntax(r, where);
 		if (x.type == YAML_MAPPING_END_EVENT || x.type == YAML_SEQUENCE_END_EVENT) {
+			n->end = x.end_mark.index;
 			yaml_event_delete(&x);
 			return 0;
 		}

@@ -62,6 +62,9 @@ struct yt_node {
 	char *s;               /* scalar text, owned, NUL-terminated */
 	size_t len;
 	bool null;             /* a plain null, ~ or empty scalar (any case) */
+	bool flow;             /* a mapping or list written in flow style ({...}, [...]) */
+	size_t col;            /* its 0-based column, in characters */
+	size_t off, end;       /* its bytes in the buffer: [off, end) (a scalar's text as written) */
 	struct yt_node *kid;   /* map: key, value, key, value...; seq: items; owned */
 	size_t nkid, cap;
 };

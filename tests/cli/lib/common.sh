@@ -36,6 +36,21 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # run CMD...: captures stdout in $T/out, stderr in $T/err, the status in rc
 run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 
+# ranked CHECK: a Python expression over the plan JSON in $T/out (plan
+# --json): r its ranked list, ex its exclusions by code, rows (provider,
+# instance, region, gpu, gpus, mode) a choice; a SKIP line without python3
+ranked() {
+	need_py "ranked: $1" || return 0
+	python3 - "$T/out" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranked"]
+ex = {e["code"]: e for e in d["excluded"]}
+rows = [(x["provider"], x["instance"], x["region"], x["gpu"], x["gpus"], x["mode"]) for x in r]
+assert eval(sys.argv[2]), rows
+PY
+}
+
 # expect_ok NAME PATTERN CMD...: exit 0 and stdout matches (grep -E)
 expect_ok() {
 	name=$1 pat=$2; shift 2
