@@ -388,6 +388,18 @@ static void table_notes(const struct estimate *e, const struct calib *cal)
 		       cal->time_skip == CALIB_OK ? _("wall time") :
 		       cal->mem_skip == CALIB_OK ? "" : _("no figure (see above)"));
 	}
+	for (int i = 0; i < e->nsensitive; i++) {
+		const struct est_sensitive *x = &e->sensitive[i];
+		if (e->have_time && x->time_change != 0)
+			/* TRANSLATORS: field=value (not translated), memory change, time change */
+			printf(_("  ? most sensitive: %s=%s (not given) would change the memory %+.0f%%, the time "
+				 "%+.0f%%\n"), workload_fields[x->field].name, x->value, x->mem_change * 100,
+			       x->time_change * 100);
+		else
+			/* TRANSLATORS: field=value (not translated), memory change */
+			printf(_("  ? most sensitive: %s=%s (not given) would change the memory %+.0f%%\n"),
+			       workload_fields[x->field].name, x->value, x->mem_change * 100);
+	}
 	if (e->nwarnings) {
 		printf(_("\nWarnings\n"));
 		for (int i = 0; i < e->nwarnings; i++) {
