@@ -919,6 +919,41 @@ static void test_sensitivity(void **s)
 		assert_false(workload_is_set(&given, workload_fields[base.sensitive[i].field].name));
 }
 
+/* formulas.md "Data parallel (DDP)": torch DDP's Reducer buckets are a
+ * second copy of every trainable gradient, in the parameters' dtype, unless
+ * the gradients are views into them. GPT-2 XL, 1,557,611,200 parameters,
+ * torch.amp (fp32 parameters) on 2 GPUs: 4 x 1.5576e9 = 6.2304 GB. */
+static void test_ddp_buckets(void **s)
+{
+	const double N = 1557611200.0;
+	double total;
+
+	(void)s;
+	tu_est("--model gpt2-xl --precision amp --micro-batch 6 --seq 1024 --gpus 2 --tokens 1e8 --gpu A100-80GB",
+	       &w, &arch, &e);
+	assert_true(e.params == N);
+	assert_near(e.mem.ddp_buckets, 4 * N, 1e-3);
+	assert_int_equal(e.mem.peak_phase, EST_PHASE_TRAIN);
+	total = e.mem.total;
+	/* views: no copy; the total drops by the buckets and their 10% reserve */
+	tu_est("--model gpt2-xl --precision amp --micro-batch 6 --seq 1024 --gpus 2 --tokens 1e8 --gpu A100-80GB "
+	       "--gradient-as-bucket-view", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+	assert_near(total - e.mem.total, 4 * N * 1.1, 1e-2);
+	/* pure bf16: the parameters' 2 bytes; LoRA: the adapters' fp32 gradients */
+	tu_est("--model gpt2-xl --precision bf16-true --gpus 2 --tokens 1e8", &w, &arch, &e);
+	assert_near(e.mem.ddp_buckets, 2 * N, 1e-3);
+	tu_est("--model llama-2-7b --task lora --gpus 4 --tokens 1e8", &w, &arch, &e);
+	assert_near(e.mem.ddp_buckets, 4 * e.lora_params, 1e-6);
+	/* no DDP: one GPU, a ZeRO stage, or a framework with its own buffer */
+	tu_est("--model gpt2-xl --precision amp --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+	tu_est("--model gpt2-xl --precision amp --gpus 2 --zero 1 --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+	tu_est("--model gpt2-xl --precision amp --gpus 2 --framework deepspeed --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+}
+
 /* formulas.md "Time": what each checkpointing recomputes, per token. */
 static void test_recompute_flops(void **s)
 {
@@ -1000,6 +1035,7 @@ int main(void)
 		cmocka_unit_test(test_decode_mechanisms),
 		cmocka_unit_test(test_mfu_published),
 		cmocka_unit_test(test_factor_said),
+		cmocka_unit_test(test_ddp_buckets),
 		cmocka_unit_test(test_sensitivity),
 		cmocka_unit_test(test_recompute_flops),
 		cmocka_unit_test(test_bench_measured),

@@ -108,6 +108,7 @@ static void json_memory(struct json *j, const struct estimate *e)
 	json_num(j, "optimizer_bytes", e->mem.optimizer);
 	json_num(j, "adapters_bytes", e->mem.adapters);
 	json_num(j, "quant_consts_bytes", e->mem.quant_consts);
+	json_num(j, "ddp_buckets_bytes", e->mem.ddp_buckets);
 	json_num(j, "activations_bytes", e->mem.activations);
 	json_num(j, "logits_bytes", e->mem.logits);
 	json_num(j, "kv_cache_bytes", e->mem.kv_cache);

@@ -163,6 +163,7 @@ static void table_buffers(const struct workload *w, const struct model_spec *m, 
 	char a[64], b[64], note[200];
 
 	row(N_("quantization constants"), e->mem.quant_consts, _("per-block scales"));
+	row(N_("DDP gradient buckets"), e->mem.ddp_buckets, _("torch DDP's all-reduce buckets: a copy of every gradient"));
 	if (w->task == TASK_INFER)
 		snprintf(note, sizeof(note), _("transient, one layer at a time"));
 	else if (m->kind == MODEL_RESNET)

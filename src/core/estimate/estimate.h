@@ -28,6 +28,7 @@ struct est_mem {            /* bytes per GPU */
 	double adapters;        /* LoRA weights + gradients + optimizer states */
 	double adapters_fsdp;   /* ... of which the weights and gradients (FSDP's shards; part of adapters) */
 	double quant_consts;    /* quantization scales (QLoRA / int8) */
+	double ddp_buckets;     /* torch DDP's Reducer: its all-reduce buckets, a copy of every gradient */
 	double activations;     /* kept for backward (train), or transient (infer) */
 	double logits;          /* logits / loss buffer */
 	double kv_cache;

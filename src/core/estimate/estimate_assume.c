@@ -83,6 +83,8 @@ static const char *other_value(const char *key, const struct workload *r, char *
 		return r->task == TASK_INFER ? NULL : r->optimizer_step == STEP_FOREACH ? "fused" : "foreach";
 	if (!strcmp(key, "compile"))
 		return r->compile ? "false" : "true";
+	if (!strcmp(key, "gradient_as_bucket_view"))
+		return r->gpus > 1 && r->zero == 0 && r->task != TASK_INFER && !r->gradient_as_bucket_view ? "true" : NULL;
 	if (!strcmp(key, "micro_batch")) {
 		snprintf(buf, n, "%ld", r->micro_batch * 2);
 		return buf;
@@ -94,7 +96,8 @@ void estimate_sensitivity(const struct workload *given, const struct model_db *m
 			  const struct est_bench *bench, struct estimate *e)
 {
 	static const char *const cand[] = {
-		"grad_checkpointing", "loss", "flash_attention", "optimizer_step", "compile", "micro_batch",
+		"grad_checkpointing", "loss", "flash_attention", "optimizer_step", "compile",
+		"gradient_as_bucket_view", "micro_batch",
 	};
 	struct workload r = *given, t;
 	struct model_spec arch;

@@ -404,6 +404,32 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	adapter_states(w, m, e);
 }
 
+/*
+ * formulas.md "Data parallel (DDP)": plain data parallel (zero 0, 2+ GPUs)
+ * under torch DDP. Its Reducer flattens the gradients into all-reduce
+ * buckets (25 MiB each, the first 1 MiB) allocated once at construction
+ * and kept; with gradient_as_bucket_view off, torch's default, param.grad
+ * stays its own tensor and is copied into the bucket, so the buckets are a
+ * second copy of every trainable gradient, in the gradient's dtype
+ * (pytorch/pytorch@0028a164b2c0 torch/nn/parallel/distributed.py:
+ * DistributedDataParallel(bucket_cap_mb=25, gradient_as_bucket_view=False),
+ * whose docstring: with views "the saved memory size will be equal to the
+ * total gradients size"). Frameworks with their own buffer (DeepSpeed,
+ * Megatron, llm.c) or sharding (FSDP) hold none.
+ */
+static void ddp_buckets(const struct workload *w, struct estimate *e)
+{
+	/* the parameters' dtype: fp32 under autocast (torch.amp, the Trainer's
+	 * bf16/fp16 mixed) and fp32 training; 16-bit only in pure 16-bit.
+	 * PEFT's adapters likewise (adapter_states()) */
+	double gb = is_pure16(w->precision) ? 2 : 4;
+
+	if (w->gpus < 2 || w->zero != 0 || w->task == TASK_INFER || w->gradient_as_bucket_view ||
+	    !fw_profile(w->framework)->ddp_reducer)
+		return;
+	e->mem.ddp_buckets = (w->task == TASK_TRAIN ? e->params_trainable : e->lora_params) * gb;
+}
+
 /* formulas.md "KV cache": llama.cpp's block formats, QK values a block
  * and the block's bytes (ggml/src/ggml-common.h: block_q8_0 = fp16 d +
  * 32 int8; block_q4_0 = d + 16 bytes of nibbles; block_q4_1 = d, m + 16;
@@ -467,7 +493,8 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 {
 	struct est_mem *M = &e->mem;
 
-	double states = M->weights + M->gradients + M->optimizer + M->adapters + M->quant_consts;
+	double states = M->weights + M->gradients + M->optimizer + M->adapters + M->quant_consts +
+			M->ddp_buckets;
 
 	/* formulas.md "Peak by phase": loading, forward/backward, the step */
 	M->train_peak = states + M->sharding + M->activations + M->logits + M->kv_cache + M->dequant +
@@ -521,6 +548,7 @@ void est_memory(const struct workload *w, const struct model_spec *m, struct est
 
 	memset(&e->mem, 0, sizeof(e->mem));
 	model_states(w, m, e);
+	ddp_buckets(w, e);
 	est_activations(w, m, e, ea);
 	if (w->task == TASK_INFER && m->kind == MODEL_DECODER)
 		kv_cache(w, m, e, ea);

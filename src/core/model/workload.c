@@ -105,6 +105,9 @@ const struct workload_field workload_fields[] = {
 	INT("grad_accum", grad_accum, 1, 1000000, "1", N_("micro-batches per optimizer step")),
 	FLD("grad_checkpointing", F_BOOL, grad_checkpointing, "false",
 	    N_("recompute activations in backward, keeping only each layer's input")),
+	FLD("gradient_as_bucket_view", F_BOOL, gradient_as_bucket_view, N_("false (torch DDP's)"),
+	    N_("data parallel (gpus > 1, zero 0) under torch DDP: the gradients are views into the "
+	    "Reducer's all-reduce buckets; false: the buckets are a second copy of every gradient")),
 	INT("head_dim", head_dim, 1, 100000, N_("hidden / heads (the preset's)"),
 	    N_("width of one attention head (Gemma, Qwen3: heads x head_dim != hidden)")),
 	FLD("headroom", F_FRACTION, headroom, "10%",
@@ -870,6 +873,7 @@ static const struct {
 	const char *name;
 	int dflt;
 } digest_new_bools[] = {
+	{"gradient_as_bucket_view", 0},
 	{"memory_efficient_linear", 1},
 };
 

@@ -80,6 +80,7 @@ struct workload {
 	int fsdp_frozen_grads;   /* LoRA, FSDP1 use_orig_params, a layer one unit: its frozen weights' gradient */
 	int fsdp_root_gathered;  /* FSDP: the root unit (embedding, lm_head) gathered to the end of backward */
 	int fsdp_wrap_cache;     /* FSDP1 wrapping a built model: its unsharded copies left cached */
+	int gradient_as_bucket_view; /* DDP: the gradients are views into the Reducer's buckets (no copy) */
 	int memory_efficient_linear; /* DeepSpeed ZeRO-3's linear wrapper in place (default 1); 0: gathered weights kept */
 	int autocast_inference_cache; /* serving an fp32 module under autocast: the 16-bit casts cached */
 	/* inference */
