@@ -954,6 +954,41 @@ static void test_ddp_buckets(void **s)
 	assert_true(e.mem.ddp_buckets == 0);
 }
 
+/* formulas.md "Quantization formats": each named format's constants a
+ * weight, on Llama 2 7B's 6,476,005,376 linear weights (32 layers x (4 x
+ * 4096^2 + 3 x 4096 x 11008)): GPTQ/AWQ g128 4-bit 2/128 + 0.5/128 =
+ * 0.01953125 B (126,484,480 B); q4_K 16/256 = 0.0625 B (404,750,336 B);
+ * q8_0 and q4_0 2/32 = 0.0625 B. */
+static void test_quant_formats(void **s)
+{
+	const double lin = 6476005376.0;
+	double w4;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task infer --quant-format gptq", &w, &arch, &e);
+	assert_int_equal(w.quant_bits, 4);
+	assert_near(e.mem.quant_consts, 126484480.0, 1e-3);
+	w4 = e.mem.weights;
+	tu_est("--model llama-2-7b --task infer --quant-format awq", &w, &arch, &e);
+	assert_near(e.mem.quant_consts, lin * (2.0 / 128 + 0.5 / 128), 1e-3);
+	tu_est("--model llama-2-7b --task infer --quant-format q4_k", &w, &arch, &e);
+	assert_near(e.mem.quant_consts, 404750336.0, 1e-3);
+	assert_true(e.mem.weights == w4);       /* the same 4 bits a weight beside the constants */
+	tu_est("--model llama-2-7b --task infer --quant-format q8_0", &w, &arch, &e);
+	assert_int_equal(w.quant_bits, 8);
+	assert_near(e.mem.weights + e.mem.quant_consts - (w4 - lin * 0.5), lin * 34 / 32, 1e-3);
+	tu_est("--model llama-2-7b --task infer --quant-format gptq --quant-bits 8", &w, &arch, &e);
+	assert_near(e.mem.quant_consts, lin * (2.0 / 128 + 1.0 / 128), 1e-3);
+	/* nf4 is the default 4-bit format: the same as quant_bits 4 alone */
+	tu_est("--model llama-2-7b --task infer --quant-bits 4", &w, &arch, &e);
+	w4 = e.mem.quant_consts;
+	tu_est("--model llama-2-7b --task infer --quant-format nf4", &w, &arch, &e);
+	assert_true(e.mem.quant_consts == w4);
+	/* refused: bits that contradict the format, full training */
+	tu_est_refused("--model llama-2-7b --task infer --quant-format q4_k --quant-bits 8", "quant_bits");
+	tu_est_refused("--model llama-2-7b --quant-format gptq", "quant_format");
+}
+
 /* formulas.md "Time": what each checkpointing recomputes, per token. */
 static void test_recompute_flops(void **s)
 {
@@ -1036,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_mfu_published),
 		cmocka_unit_test(test_factor_said),
 		cmocka_unit_test(test_ddp_buckets),
+		cmocka_unit_test(test_quant_formats),
 		cmocka_unit_test(test_sensitivity),
 		cmocka_unit_test(test_recompute_flops),
 		cmocka_unit_test(test_bench_measured),

@@ -424,6 +424,11 @@ void estimate_link(const struct workload *w, const struct gpu_spec *gpu, long gp
  * its block scales: block bytes / values a block (q8_0: 34 / 32 = 1.0625).
  */
 double estimate_kv_bytes(int kv_dtype, double ea);
+/* formulas.md "Quantization formats": bytes of per-group or per-block
+ * constants a weight of a named format carries beside its bits/8 (format:
+ * enum quant_format, QF_GPTQ and later; 0 for the others). */
+double estimate_quant_const_bytes(int format, long bits);
+
 /* True for a block format, with *qk values a block and *block_bytes its
  * size (either may be NULL); false (outputs untouched) for the others. */
 bool estimate_kv_block(int kv_dtype, long *qk, long *block_bytes);

@@ -193,6 +193,11 @@ static void quantized_weights(const struct workload *w, const struct model_spec 
 	/* PEFT's prepare_model_for_kbit_training casts every parameter that
 	 * is not quantized (embeddings, lm_head, norms) to fp32 */
 	*weights = lin * (double)bits / 8 + (N - lin) * (w->task != TASK_INFER && fw_profile(w->framework)->kbit_fp32_rest ? 4 : 2);
+	if (w->quant_format >= QF_GPTQ) {
+		/* formulas.md "Quantization formats": the constants a weight */
+		e->mem.quant_consts = lin * estimate_quant_const_bytes(w->quant_format, bits);
+		return;
+	}
 	if (bits == 4 && w->double_quant)
 		/* NF4 blocks of 64 with 8-bit absmax, double-quantized: one fp32
 		 * constant a 256 absmax values (Dettmers et al. 2023 §3: 0.127 bits) */
@@ -203,6 +208,36 @@ static void quantized_weights(const struct workload *w, const struct model_spec 
 	else
 		/* LLM.int8: one fp32 scale per output row */
 		e->mem.quant_consts = m->hidden ? lin * 4 / (double)m->hidden : 0;
+}
+
+/*
+ * formulas.md "Quantization formats": bytes of constants a quantized
+ * weight carries beside its bits/8, by format (QF_GPTQ and later):
+ * - GPTQ (AutoGPTQ@9f7d3707 auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py
+ *   :50-74, the layout transformers' GPTQConfig loads): qzeros int32
+ *   (in/g, out x bits/32) and scales fp16 (in/g, out), group g = 128, so
+ *   2/128 + (bits/8)/128 a weight (g_idx, one int32 an input row, is
+ *   1/out of a byte: left out);
+ * - AWQ (GEMM layout, the same qweight/qzeros/scales shapes at 4 bits,
+ *   group 128): 2/128 + 0.5/128;
+ * - llama.cpp (ggml/src/ggml-common.h, the blocks estimate_kv_block() cites):
+ *   block_q8_0 = fp16 d + 32 int8 (2/32 beside 1 byte), block_q4_0 = d +
+ *   16 bytes (2/32 beside 0.5), block_q4_K = fp16 d, dmin + 12 bytes of
+ *   6-bit scales + 128 bytes (16/256 beside 0.5): 144 B a 256.
+ */
+double estimate_quant_const_bytes(int format, long bits)
+{
+	switch (format) {
+	case QF_GPTQ:
+	case QF_AWQ:
+		return 2.0 / 128 + (double)bits / 8 / 128;
+	case QF_Q8_0:
+	case QF_Q4_0:
+		return 2.0 / 32;
+	case QF_Q4_K:
+		return (2.0 + 2.0 + 12.0) / 256;
+	}
+	return 0;
 }
 
 /* formulas.md "Framework profiles": the weights torch.autocast casts to 16
