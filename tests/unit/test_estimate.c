@@ -984,6 +984,12 @@ static void test_quant_formats(void **s)
 	w4 = e.mem.quant_consts;
 	tu_est("--model llama-2-7b --task infer --quant-format nf4", &w, &arch, &e);
 	assert_true(e.mem.quant_consts == w4);
+	/* a named format is a quantized checkpoint: no 16-bit weight in flight
+	 * while loading, as bitsandbytes' quantize-on-load has */
+	tu_est("--model llama-2-7b --task qlora --quant-format gptq", &w, &arch, &e);
+	assert_true(e.mem.load_inflight == 0);
+	tu_est("--model llama-2-7b --task qlora", &w, &arch, &e);
+	assert_true(e.mem.load_inflight > 0);
 	/* refused: bits that contradict the format, full training */
 	tu_est_refused("--model llama-2-7b --task infer --quant-format q4_k --quant-bits 8", "quant_bits");
 	tu_est_refused("--model llama-2-7b --quant-format gptq", "quant_format");

@@ -4,6 +4,7 @@
  */
 #include "cmd/estimate/estout.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -146,9 +147,15 @@ static void table_states(const struct workload *w, const struct estimate *e)
 			 w->gpus > 1 ? _(", split over the GPUs") : "");
 		row(N_("weights"), e->mem.weights, note);
 	} else {
-		snprintf(note, sizeof(note), _("frozen, %s"), w->quant_bits < 16 ?
-			 (w->quant_bits == 4 ? _("NF4 linear layers, rest 16-bit") : _("int8 linear layers, rest 16-bit")) :
-			 (w->precision == PREC_FP32 ? "fp32" : _("16-bit")));
+		if (w->quant_bits < 16 && w->quant_format >= QF_GPTQ)
+			/* TRANSLATORS: the format's name (gptq, q4_k, ...), its bits */
+			snprintf(note, sizeof(note), _("frozen, %s %ld-bit linear layers, rest 16-bit"),
+				 workload_enum_name("quant_format", w->quant_format), w->quant_bits);
+		else
+			snprintf(note, sizeof(note), _("frozen, %s"), w->quant_bits < 16 ?
+				 (w->quant_bits == 4 ? _("NF4 linear layers, rest 16-bit") :
+				  _("int8 linear layers, rest 16-bit")) :
+				 (w->precision == PREC_FP32 ? "fp32" : _("16-bit")));
 		row(N_("base weights"), e->mem.weights, note);
 		snprintf(note, sizeof(note), _("r=%ld on %s: %s params + grads + %s"), w->lora_rank,
 			 w->lora_targets, units_fmt_count(e->lora_params, a, sizeof(a)),
@@ -391,7 +398,11 @@ static void table_notes(const struct estimate *e, const struct calib *cal)
 	}
 	for (int i = 0; i < e->nsensitive; i++) {
 		const struct est_sensitive *x = &e->sensitive[i];
-		if (e->have_time && x->time_change != 0)
+		if (e->have_time && x->time_change != 0 && fabs(x->mem_change) < 0.005)
+			/* TRANSLATORS: field=value (not translated), time change */
+			printf(_("  ? most sensitive: %s=%s (not given) would change the time %+.0f%%\n"),
+			       workload_fields[x->field].name, x->value, x->time_change * 100);
+		else if (e->have_time && x->time_change != 0)
 			/* TRANSLATORS: field=value (not translated), memory change, time change */
 			printf(_("  ? most sensitive: %s=%s (not given) would change the memory %+.0f%%, the time "
 				 "%+.0f%%\n"), workload_fields[x->field].name, x->value, x->mem_change * 100,

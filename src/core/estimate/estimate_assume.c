@@ -31,8 +31,8 @@ static bool relevant(const char *key, const struct workload *w, const struct mod
 		return train;
 	if (!strcmp(key, "flash_attention"))
 		return is_transformer(m);
-	if (!strcmp(key, "double_quant"))
-		return w->quant_bits == 4 && (w->task != TASK_TRAIN);
+	if (!strcmp(key, "double_quant"))  /* NF4's (formulas.md "Quantization") */
+		return w->quant_bits == 4 && w->task != TASK_TRAIN && w->quant_format <= QF_NF4;
 	return true;
 }
 

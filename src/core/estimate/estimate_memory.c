@@ -335,7 +335,8 @@ static void frozen_base(const struct workload *w, const struct model_spec *m, st
 		quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		/* formulas.md "Quantization": loading quantizes one 16-bit weight
 		 * at a time; forward and backward dequantize one at a time */
-		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ? 0 : big * 2;
+		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ||
+				       w->quant_format >= QF_GPTQ ? 0 : big * 2;  /* a named format: a quantized checkpoint */
 		e->mem.dequant = big * 2;
 		if (fw_profile(w->framework)->quant_fp16_state && w->quant_bits == 4 && w->precision != PREC_FP16_TRUE &&
 		    w->precision != PREC_FP16)
