@@ -33,7 +33,7 @@ units = ("_bytes", "_seconds", "_flops", "_flops_per_second", "_fraction", "_byt
 unitless = {"params", "params_active", "params_trainable", "lora_params", "zero", "gpus",
             "micro_batch", "seq", "image_size", "grad_accum", "dropout", "lora_rank",
             "quant_bits", "context", "concurrency", "mfu", "gpu_hours", "work_units", "steps",
-            "ratio", "zero3_gpus_for_80gb", "nodes", "prefill_chunk"}
+            "ratio", "zero3_gpus_for_80gb", "nodes", "prefill_chunk", "step_slowdown"}
 def walk(o, path=""):
     if isinstance(o, dict):
         for k, v in o.items():
@@ -381,6 +381,36 @@ PY
 		[ "$(wc -l <"$T/err")" = 1 ] && grep -q 'Calibrated by probe 2' "$T/out" && ok ||
 		bad "calib-other-id: exit $rc $(cat "$T/err")"
 	expect_err calib-missing-id 1 'no probe with id 9' "$G" estimate "$W" --ledger "$CL" --calibrate 9
+fi
+
+# --- issue 30 / issue 29 item 8: every factor applied is said, the defaults
+# taken and the unset fields that move the answer most, in text and JSON
+run "$G" estimate --model llama-2-7b --task qlora --tokens 1e8 --gpu A100-80GB
+[ "$rc" -eq 0 ] && grep -q 'time: x1.62 a step for the quantized base' "$T/out" &&
+	grep -q 'defaults taken (no framework given; set a field to change it): loss=full activation_checkpointing=none' "$T/out" &&
+	grep -q '? most sensitive: flash_attention=false (not given) would change the memory +' "$T/out" && ok ||
+	bad "estimate qlora: factor, defaults, sensitive field not printed"
+if need_py "estimate --json assumptions and sensitive"; then
+	run "$G" estimate --model llama-2-7b --task qlora --tokens 1e8 --gpu A100-80GB --framework hf --json
+	python3 - "$T/out" <<'PY' && ok || bad "estimate --json: qlora_slowdown, framework_defaults, sensitive"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d["time"]["step_slowdown"] - 3.83 / 2.36) < 1e-9, d["time"]
+c = d["assumption_codes"]
+assert "qlora_slowdown" in c and c[-1] == "framework_defaults", c
+assert "(hf;" in d["assumptions"][-1], d["assumptions"][-1]
+s = d["sensitive"]
+assert 1 <= len(s) <= 2 and all(set(x) == {"field", "value", "memory_change_fraction", "time_change_fraction"} for x in s), s
+# hf checkpoints by default: turning it off moves the answer most
+assert s[0]["field"] == "grad_checkpointing" and s[0]["value"] == "false" and s[0]["memory_change_fraction"] > 0.3, s
+PY
+	# a field given is never listed
+	run "$G" estimate --model llama-2-7b --task qlora --tokens 1e8 --gpu A100-80GB --framework hf --grad-checkpointing false --json
+	python3 - "$T/out" <<'PY' && ok || bad "estimate --json: a given field listed as sensitive"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(x["field"] != "grad_checkpointing" for x in d["sensitive"]), d["sensitive"]
+PY
 fi
 
 finish

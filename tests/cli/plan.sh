@@ -358,4 +358,19 @@ PY
 		&& ok || bad "plan-calib-other-id: $(cat "$T/err")"
 fi
 
+# issue 29 item 8: the QLoRA step factor the finish times carry is printed
+# and in the JSON
+run "$G" plan --model llama-2-7b --task qlora --tokens 1e8 --top 2
+[ "$rc" -eq 0 ] && grep -q '^Assumed: time: x1.62 a step for the quantized base' "$T/out" && ok ||
+	bad "plan qlora: the slowdown not printed"
+if need_py "plan --json assumptions"; then
+	run "$G" plan --model llama-2-7b --task qlora --tokens 1e8 --top 2 --json
+	python3 - "$T/out" <<'PY' && ok || bad "plan --json: no step_slowdown or assumptions"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert abs(d["step_slowdown"] - 3.83 / 2.36) < 1e-9, d.get("step_slowdown")
+assert "qlora_slowdown" in d["assumption_codes"] and len(d["assumptions"]) == len(d["assumption_codes"])
+PY
+fi
+
 finish

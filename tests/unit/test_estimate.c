@@ -387,10 +387,11 @@ static void test_comm_overlap(void **s)
 	assert_near(e.overlap_fraction, 1, 1e-12);
 	assert_near(e.gpu_hours, e.wall_seconds * G / 3600, 1e-12);
 	wall_pcie = e.wall_seconds;
-	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_COMM_OVERLAP);
-	assert_true(e.assumptions[e.nassumptions - 1].seconds == e.comm_exposed_seconds);
-	assert_true(e.assumptions[e.nassumptions - 1].share == e.comm_share);
-	assert_int_equal(e.assumptions[e.nassumptions - 1].overlap, EST_OVERLAP_ZERO3);
+	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_FRAMEWORK_DEFAULTS);
+	assert_int_equal(e.assumptions[e.nassumptions - 2].code, EST_N_COMM_OVERLAP);
+	assert_true(e.assumptions[e.nassumptions - 2].seconds == e.comm_exposed_seconds);
+	assert_true(e.assumptions[e.nassumptions - 2].share == e.comm_share);
+	assert_int_equal(e.assumptions[e.nassumptions - 2].overlap, EST_OVERLAP_ZERO3);
 	tu_est("--model llama-3.1-8b --zero 3 --gpus 4 --micro-batch 6 --tokens 1e9 --tflops 300 --interconnect nvlink",
 	       &w, &arch, &e);
 	want = exposed_formula(v / bw_nv, v / L / bw_nv, F) + exposed_formula(2 * v / bw_nv, v / L / bw_nv, B);
@@ -610,7 +611,11 @@ static void test_assumptions(void **s)
 {
 	(void)s;
 	tu_est("--model llama-2-7b --precision bf16 --tokens 1e8 --gpu A100-80GB", &w, &arch, &e);
-	assert_int_equal(e.nassumptions, 6);
+	assert_int_equal(e.nassumptions, 7);
+	/* issue 30: the defaults taken, last; no framework given: gpurent's */
+	assert_int_equal(e.assumptions[6].code, EST_N_FRAMEWORK_DEFAULTS);
+	assert_string_equal(e.assumptions[6].name, "loss=full activation_checkpointing=none optimizer_step=foreach "
+				"flash_attention=true compile=false");
 	assert_int_equal(e.assumptions[0].code, EST_N_PRECISION);
 	assert_int_equal(e.assumptions[0].precision, PREC_BF16);
 	assert_int_equal(e.assumptions[0].kept, EST_KEPT_TRAIN_MIXED);
@@ -653,7 +658,8 @@ static void test_assumptions(void **s)
 	tu_est("--model resnet-50 --precision amp --samples 1e6 --gpu A100-80GB", &w, &arch, &e);
 	assert_int_equal(e.assumptions[1].code, EST_N_IMAGE);
 	assert_int_equal(e.assumptions[1].length, 224);
-	assert_int_equal(e.assumptions[4].code, EST_N_TIME_MFU_CNN);
+	assert_int_equal(e.assumptions[4].code, EST_N_TIME_MFU_PUBLISHED);
+	assert_int_equal(e.assumptions[4].mech, EST_MFU_WIDTH_CNN);
 	/* a parameter count alone: neither activations nor, for inference, a KV cache */
 	tu_est("--params 7e9 --task infer --precision fp32", &w, &arch, &e);
 	assert_int_equal(e.assumptions[0].kept, EST_KEPT_INFER_FP32);
@@ -661,12 +667,13 @@ static void test_assumptions(void **s)
 	assert_int_equal(e.assumptions[5].code, EST_N_NO_KV_CACHE);
 	/* inference on a GPU: the decode bandwidth; without one, a note */
 	tu_est("--model llama-2-7b --task infer --tokens 1e6 --gpu H100", &w, &arch, &e);
-	assert_int_equal(e.assumptions[e.nassumptions - 2].code, EST_N_DECODE);
-	assert_true(e.assumptions[e.nassumptions - 2].fraction == 0.81);
-	assert_true(e.assumptions[e.nassumptions - 2].bw > 1e12);
-	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_DECODE_OVERHEAD);
+	assert_int_equal(e.assumptions[e.nassumptions - 3].code, EST_N_DECODE);
+	assert_true(e.assumptions[e.nassumptions - 3].fraction == 0.81);
+	assert_true(e.assumptions[e.nassumptions - 3].bw > 1e12);
+	assert_int_equal(e.assumptions[e.nassumptions - 2].code, EST_N_DECODE_OVERHEAD);
+	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_FRAMEWORK_DEFAULTS);
 	tu_est("--model llama-2-7b --task infer --tokens 1e6", &w, &arch, &e);
-	assert_int_equal(e.assumptions[e.nassumptions - 1].code, EST_N_INFER_NEEDS_GPU);
+	assert_int_equal(e.assumptions[e.nassumptions - 2].code, EST_N_INFER_NEEDS_GPU);
 	/* past a RoPE model's trained context */
 	tu_est("--model llama-2-7b --seq 8192", &w, &arch, &e);
 	assert_int_equal(e.nwarnings, 1);
@@ -786,7 +793,8 @@ static void test_decode_mechanisms(void **s)
 }
 
 /* formulas.md "Time": MFU from published runs for full training on A100
- * and Hopper, by width; the class default elsewhere. */
+ * and Hopper, by width, and the same width mechanism on any other NVIDIA
+ * card and for CNNs (issue 30); the class default elsewhere. */
 static void test_mfu_published(void **s)
 {
 	const struct est_note *n;
@@ -811,13 +819,180 @@ static void test_mfu_published(void **s)
 	tu_est("--model llama-2-7b --task lora --tokens 1e9 --gpu H100", &w, &arch, &e);
 	assert_true(e.mfu == 0.40);
 	assert_non_null(find_note(&e, EST_N_TIME_MFU_CLASS));
+	/* issue 30: another NVIDIA card takes the same width mechanism at its
+	 * own FLOP:byte ratio. RTX 4090 bf16 165.2 TFLOPS / 1008 GB/s = 163.9;
+	 * x 1.8 = 295.0; 0.67 x 4096 / (4096 + 295.0) = 0.6250 */
 	tu_est("--model llama-2-7b --tokens 1e9 --gpu RTX4090", &w, &arch, &e);
-	assert_true(e.mfu == 0.30);
+	assert_near(e.mfu, 0.6250, 1e-4);
+	assert_int_equal(find_note(&e, EST_N_TIME_MFU_PUBLISHED)->mech, EST_MFU_WIDTH_AMPERE);
+	/* ViT-B/16 (h 768) on an RTX 3090, fp16 71 TFLOPS / 936 GB/s = 75.85,
+	 * x 1.8 = 136.5: 0.67 x 768 / 904.5 = 0.5689 */
+	tu_est("--model vit-b-16 --precision fp16 --samples 1e6 --gpu RTX3090", &w, &arch, &e);
+	assert_near(e.mfu, 0.5689, 1e-4);
+	/* a CNN: its equivalent width reproduces the A100 ResNet-50 row it
+	 * comes from (2470 img/s x 24.6 GFLOPs / 312 TFLOPS = 0.1947) ... */
+	tu_est("--model resnet-50 --precision amp --samples 1e6 --gpu A100-80GB", &w, &arch, &e);
+	assert_near(e.mfu, 2470 * 24.6e9 / 312e12, 1e-9);
+	assert_int_equal(find_note(&e, EST_N_TIME_MFU_PUBLISHED)->mech, EST_MFU_WIDTH_CNN);
+	/* ... and on the RTX 3090: u = 0.1947 / 0.67 = 0.2907, h = 1.8 x 153.0
+	 * x 0.2907 / 0.7093 = 112.9, 0.67 x 112.9 / (112.9 + 136.5) = 0.3032 */
+	tu_est("--model resnet-50 --precision fp16 --samples 1e6 --gpu RTX3090", &w, &arch, &e);
+	assert_near(e.mfu, 0.3032, 1e-4);
+	/* another vendor keeps its class default */
+	tu_est("--model llama-2-7b --tokens 1e9 --gpu MI300X", &w, &arch, &e);
+	assert_true(e.mfu == 0.40);
 	tu_est("--model llama-2-7b --tokens 1e9 --gpu A100-80GB --precision fp32", &w, &arch, &e);
 	assert_true(e.mfu == 0.40);
 	/* a given MFU wins */
 	tu_est("--model llama-2-7b --tokens 1e9 --gpu H100 --mfu 0.33", &w, &arch, &e);
 	assert_true(e.mfu == 0.33);
+}
+
+/* issue 30 / issue 29 item 8: the QLoRA step factor is applied and said;
+ * the same FLOPs at the same MFU take 3.83 / 2.36 = 1.6229 times as long */
+static void test_factor_said(void **s)
+{
+	double lora;
+	const struct est_note *n;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task lora --quant-bits 16 --tokens 1e8 --gpu A100-80GB", &w, &arch, &e);
+	lora = e.compute_seconds;
+	assert_true(e.step_slowdown == 1);
+	assert_null(find_note(&e, EST_N_QLORA_SLOWDOWN));
+	tu_est("--model llama-2-7b --task qlora --tokens 1e8 --gpu A100-80GB", &w, &arch, &e);
+	n = find_note(&e, EST_N_QLORA_SLOWDOWN);
+	assert_non_null(n);
+	assert_near(n->slowdown, 1.6229, 1e-4);
+	assert_true(e.step_slowdown == n->slowdown);
+	assert_near(e.compute_seconds / lora, 3.83 / 2.36, 1e-12);
+	/* a step time given is not multiplied: nothing to say */
+	tu_est("--model llama-2-7b --task qlora --tokens 1e8 --gpu A100-80GB --step-time 2s", &w, &arch, &e);
+	assert_null(find_note(&e, EST_N_QLORA_SLOWDOWN));
+}
+
+/* formulas.md "What moves the answer": the unset field whose other value
+ * moves the answer most is found, and its change is exactly what the
+ * estimate with it set says. */
+static void test_sensitivity(void **s)
+{
+	struct workload given, r;
+	struct model_spec a2;
+	const struct gpu_spec *gpu;
+	struct estimate base, with;
+	char err[256];
+	int bad;
+
+	(void)s;
+	workload_init(&given);
+	assert_int_equal(workload_set(&given, "model", "llama-2-7b", 0, err, sizeof(err)), 0);
+	assert_int_equal(workload_set(&given, "task", "lora", 0, err, sizeof(err)), 0);
+	assert_int_equal(workload_set(&given, "micro_batch", "4", 0, err, sizeof(err)), 0);
+	assert_int_equal(workload_set(&given, "tokens", "1e8", 0, err, sizeof(err)), 0);
+	assert_int_equal(workload_set(&given, "gpu", "A100-80GB", 0, err, sizeof(err)), 0);
+	r = given;
+	assert_int_equal(workload_resolve(&r, &tu_mdb, &tu_gdb, &a2, &gpu, &bad, err, sizeof(err)), 0);
+	assert_int_equal(estimate_run(&r, &a2, gpu, &base, err, sizeof(err)), 0);
+	estimate_sensitivity(&given, &tu_mdb, &tu_gdb, NULL, &base);
+	assert_true(base.nsensitive >= 1 && base.nsensitive <= EST_MAX_SENSITIVE);
+	/* micro-batch 4 x 2048 tokens without checkpointing: the activations
+	 * dominate; without a fused kernel the s x s scores more than double
+	 * them (+120%), checkpointing removes most (-65%, the time +48%) */
+	assert_int_equal(base.nsensitive, 2);
+	assert_string_equal(workload_fields[base.sensitive[0].field].name, "flash_attention");
+	assert_string_equal(base.sensitive[0].value, "false");
+	tu_est("--model llama-2-7b --task lora --micro-batch 4 --tokens 1e8 --gpu A100-80GB --no-flash-attention",
+	       &w, &arch, &with);
+	assert_near(base.sensitive[0].mem_change, (with.mem.total - base.mem.total) / base.mem.total, 1e-12);
+	assert_true(base.sensitive[0].mem_change > 1);
+	assert_string_equal(workload_fields[base.sensitive[1].field].name, "grad_checkpointing");
+	assert_string_equal(base.sensitive[1].value, "true");
+	tu_est("--model llama-2-7b --task lora --micro-batch 4 --tokens 1e8 --gpu A100-80GB --grad-checkpointing",
+	       &w, &arch, &with);
+	assert_near(base.sensitive[1].mem_change, (with.mem.total - base.mem.total) / base.mem.total, 1e-12);
+	assert_near(base.sensitive[1].time_change, (with.wall_seconds - base.wall_seconds) / base.wall_seconds,
+		    1e-12);
+	assert_true(base.sensitive[1].mem_change < -0.3 && base.sensitive[1].time_change > 0);
+	/* a field given is never tried */
+	given = r;
+	for (int i = 0; i < base.nsensitive; i++)
+		assert_false(workload_is_set(&given, workload_fields[base.sensitive[i].field].name));
+}
+
+/* formulas.md "Data parallel (DDP)": torch DDP's Reducer buckets are a
+ * second copy of every trainable gradient, in the parameters' dtype, unless
+ * the gradients are views into them. GPT-2 XL, 1,557,611,200 parameters,
+ * torch.amp (fp32 parameters) on 2 GPUs: 4 x 1.5576e9 = 6.2304 GB. */
+static void test_ddp_buckets(void **s)
+{
+	const double N = 1557611200.0;
+	double total;
+
+	(void)s;
+	tu_est("--model gpt2-xl --precision amp --micro-batch 6 --seq 1024 --gpus 2 --tokens 1e8 --gpu A100-80GB",
+	       &w, &arch, &e);
+	assert_true(e.params == N);
+	assert_near(e.mem.ddp_buckets, 4 * N, 1e-3);
+	assert_int_equal(e.mem.peak_phase, EST_PHASE_TRAIN);
+	total = e.mem.total;
+	/* views: no copy; the total drops by the buckets and their 10% reserve */
+	tu_est("--model gpt2-xl --precision amp --micro-batch 6 --seq 1024 --gpus 2 --tokens 1e8 --gpu A100-80GB "
+	       "--gradient-as-bucket-view", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+	assert_near(total - e.mem.total, 4 * N * 1.1, 1e-2);
+	/* pure bf16: the parameters' 2 bytes; LoRA: the adapters' fp32 gradients */
+	tu_est("--model gpt2-xl --precision bf16-true --gpus 2 --tokens 1e8", &w, &arch, &e);
+	assert_near(e.mem.ddp_buckets, 2 * N, 1e-3);
+	tu_est("--model llama-2-7b --task lora --gpus 4 --tokens 1e8", &w, &arch, &e);
+	assert_near(e.mem.ddp_buckets, 4 * e.lora_params, 1e-6);
+	/* no DDP: one GPU, a ZeRO stage, or a framework with its own buffer */
+	tu_est("--model gpt2-xl --precision amp --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+	tu_est("--model gpt2-xl --precision amp --gpus 2 --zero 1 --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+	tu_est("--model gpt2-xl --precision amp --gpus 2 --framework deepspeed --tokens 1e8", &w, &arch, &e);
+	assert_true(e.mem.ddp_buckets == 0);
+}
+
+/* formulas.md "Quantization formats": each named format's constants a
+ * weight, on Llama 2 7B's 6,476,005,376 linear weights (32 layers x (4 x
+ * 4096^2 + 3 x 4096 x 11008)): GPTQ/AWQ g128 4-bit 2/128 + 0.5/128 =
+ * 0.01953125 B (126,484,480 B); q4_K 16/256 = 0.0625 B (404,750,336 B);
+ * q8_0 and q4_0 2/32 = 0.0625 B. */
+static void test_quant_formats(void **s)
+{
+	const double lin = 6476005376.0;
+	double w4;
+
+	(void)s;
+	tu_est("--model llama-2-7b --task infer --quant-format gptq", &w, &arch, &e);
+	assert_int_equal(w.quant_bits, 4);
+	assert_near(e.mem.quant_consts, 126484480.0, 1e-3);
+	w4 = e.mem.weights;
+	tu_est("--model llama-2-7b --task infer --quant-format awq", &w, &arch, &e);
+	assert_near(e.mem.quant_consts, lin * (2.0 / 128 + 0.5 / 128), 1e-3);
+	tu_est("--model llama-2-7b --task infer --quant-format q4_k", &w, &arch, &e);
+	assert_near(e.mem.quant_consts, 404750336.0, 1e-3);
+	assert_true(e.mem.weights == w4);       /* the same 4 bits a weight beside the constants */
+	tu_est("--model llama-2-7b --task infer --quant-format q8_0", &w, &arch, &e);
+	assert_int_equal(w.quant_bits, 8);
+	assert_near(e.mem.weights + e.mem.quant_consts - (w4 - lin * 0.5), lin * 34 / 32, 1e-3);
+	tu_est("--model llama-2-7b --task infer --quant-format gptq --quant-bits 8", &w, &arch, &e);
+	assert_near(e.mem.quant_consts, lin * (2.0 / 128 + 1.0 / 128), 1e-3);
+	/* nf4 is the default 4-bit format: the same as quant_bits 4 alone */
+	tu_est("--model llama-2-7b --task infer --quant-bits 4", &w, &arch, &e);
+	w4 = e.mem.quant_consts;
+	tu_est("--model llama-2-7b --task infer --quant-format nf4", &w, &arch, &e);
+	assert_true(e.mem.quant_consts == w4);
+	/* a named format is a quantized checkpoint: no 16-bit weight in flight
+	 * while loading, as bitsandbytes' quantize-on-load has */
+	tu_est("--model llama-2-7b --task qlora --quant-format gptq", &w, &arch, &e);
+	assert_true(e.mem.load_inflight == 0);
+	tu_est("--model llama-2-7b --task qlora", &w, &arch, &e);
+	assert_true(e.mem.load_inflight > 0);
+	/* refused: bits that contradict the format, full training */
+	tu_est_refused("--model llama-2-7b --task infer --quant-format q4_k --quant-bits 8", "quant_bits");
+	tu_est_refused("--model llama-2-7b --quant-format gptq", "quant_format");
 }
 
 /* formulas.md "Time": what each checkpointing recomputes, per token. */
@@ -900,6 +1075,10 @@ int main(void)
 		cmocka_unit_test(test_code_names),
 		cmocka_unit_test(test_decode_mechanisms),
 		cmocka_unit_test(test_mfu_published),
+		cmocka_unit_test(test_factor_said),
+		cmocka_unit_test(test_ddp_buckets),
+		cmocka_unit_test(test_quant_formats),
+		cmocka_unit_test(test_sensitivity),
 		cmocka_unit_test(test_recompute_flops),
 		cmocka_unit_test(test_bench_measured),
 	};

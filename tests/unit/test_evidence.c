@@ -6,6 +6,11 @@
  * resolves, it names a source, its category and metric are known - and not
  * the accuracy targets (the next issue's work): the printed medians are
  * written into docs/accuracy.md. Needs nothing outside the repository.
+ * Issue 30: rows of newer sources carry a `split` (fit / held, fixed before
+ * they were estimated); the held rows' medians are printed per category
+ * and pooled, with a NOT MET line per issue 30 target they miss (printed,
+ * not asserted); issue 12's asserted targets stay on the rows without a
+ * split, the set they were set on.
  */
 #include "testutil.h"
 
@@ -58,8 +63,8 @@ static int category_index(const char *c)
 /* Bytes for a memory unit, tokens/s for a speed unit; 0 when unknown. */
 static double unit_scale(const char *unit, bool speed)
 {
-	if (speed)
-		return !strcmp(unit, "tok/s") || !strcmp(unit, "tok/s/gpu") ? 1 : 0;
+	if (speed)  /* img/s: a vision model's images (samples) a second on one GPU */
+		return !strcmp(unit, "tok/s") || !strcmp(unit, "tok/s/gpu") || !strcmp(unit, "img/s") ? 1 : 0;
 	if (!strcmp(unit, "GiB"))
 		return 1073741824.0;
 	if (!strcmp(unit, "MiB"))
@@ -112,7 +117,7 @@ static void group_add(struct group *g, size_t *ng, const char *id, size_t ci, do
 /* The columns the test reads. */
 struct cols {
 	int field[ARRAY_SIZE(fieldcols)];
-	int id, cat, fw, gc, extra, metric, meas, unit, src, fit, run, excl;
+	int id, cat, fw, gc, extra, metric, meas, unit, src, fit, run, excl, split;
 };
 
 /* One row, estimated: what the summary needs. */
@@ -120,6 +125,7 @@ struct result {
 	const char *id, *cat, *fw, *metric, *run;
 	int ci;
 	bool speed, fit;
+	bool held;           /* split "held": collected for issue 30 and never fitted to */
 	double m, est, rel;
 	const char *why;     /* excluded (docs/accuracy.md "Rows excluded"); NULL: counted */
 	const char *hand;    /* excluded by hand: the evidence (the excluded column); NULL: not */
@@ -182,7 +188,7 @@ static void evaluate(const struct csv *c, const struct csv_row *r, const struct 
 	if (*extra)
 		off += (size_t)snprintf(args + off, sizeof(args) - off, "%s ", extra);
 	/* a time needs an amount of work; the rate does not depend on it */
-	if (speed && !strstr(extra, "--tokens"))
+	if (speed && !strstr(extra, "--tokens") && !strstr(extra, "--samples"))
 		off += (size_t)snprintf(args + off, sizeof(args) - off, "--tokens 100000000");
 	assert_true(off < sizeof(args));
 	if (tu_estimate_args(args, &w, &arch, &e, err, sizeof(err)))
@@ -202,9 +208,16 @@ static void evaluate(const struct csv *c, const struct csv_row *r, const struct 
 		est = e.work / e.wall_seconds / (double)w.gpus;
 	if (!(est > 0) || !isfinite(est))
 		fail_msg("%s: no estimate of %s (%s)", id, metric, args);
+	if (!strcmp(csv_get(r, k->unit), "img/s") && !e.work_is_samples)
+		fail_msg("%s: unit img/s for a model whose work is tokens", id);
+	if (*csv_get(r, k->split) && strcmp(csv_get(r, k->split), "fit") && strcmp(csv_get(r, k->split), "held"))
+		fail_msg("%s: split %s is not fit or held", id, csv_get(r, k->split));
+	if (!strcmp(csv_get(r, k->split), "held") && !strcmp(csv_get(r, k->fit), "fit"))
+		fail_msg("%s: a held-out row cannot be fitted to", id);
 	*o = (struct result){.id = id, .cat = cat, .fw = csv_get(r, k->fw), .metric = metric,
 			     .run = csv_get(r, k->run), .ci = ci, .speed = speed,
 			     .fit = !strcmp(csv_get(r, k->fit), "fit"), .m = m, .est = est,
+			     .held = !strcmp(csv_get(r, k->split), "held"),
 			     .rel = (est - m) / m};
 	/*
 	 * A row its own settings cannot produce is excluded from the
@@ -223,7 +236,8 @@ static void evaluate(const struct csv *c, const struct csv_row *r, const struct 
 		    w.task != TASK_INFER && m < states)
 			o->why = "below its own model states";
 		else if (!strcmp(cat, "train_speed") && e.peak_flops > 0 &&
-			 m * e.flops_per_unit / (e.work_is_samples ? (double)w.seq : 1) > e.peak_flops)
+			 m * e.flops_per_unit /
+			 (e.work_is_samples && strcmp(csv_get(r, k->unit), "img/s") ? (double)w.seq : 1) > e.peak_flops)
 			o->why = "above the datasheet peak";
 	}
 	/* by hand: the row's own source contradicts its stated settings; the
@@ -252,6 +266,12 @@ static void test_published_evidence(void **s)
 	double errs[NCAT][MAXROWS];
 	size_t nerr[NCAT] = {0}, nexcl[NCAT] = {0}, nunder[NCAT] = {0}, nheld[NCAT] = {0};
 	double held[NCAT][MAXROWS];
+	/* issue 12's targets hold on the rows they were set on (split empty);
+	 * issue 30's are judged on the held-out half of the newer sources */
+	static double old[NCAT][MAXROWS], out[NCAT][MAXROWS], pool[2][MAXROWS];
+	size_t nold[NCAT] = {0}, nunder_old[NCAT] = {0}, nout[NCAT] = {0}, nunder_out[NCAT] = {0};
+	size_t npool[2] = {0}, nunder_pool = 0;
+	double worst_out[NCAT] = {0};
 
 	(void)s;
 	buf = tu_read("tests/data/evidence.csv", &len);
@@ -270,6 +290,8 @@ static void test_published_evidence(void **s)
 	cl.fit = csv_col(&c, "fit");
 	cl.run = csv_col(&c, "run");
 	cl.excl = csv_col(&c, "excluded");
+	cl.split = csv_col(&c, "split");
+	assert_true(cl.split >= 0);
 	assert_true(cl.fit >= 0 && cl.run >= 0 && cl.excl >= 0);
 	assert_true(cl.id >= 0 && cl.cat >= 0 && cl.fw >= 0 && cl.gc >= 0 && cl.extra >= 0 && cl.metric >= 0 &&
 		    cl.meas >= 0 && cl.unit >= 0 && cl.src >= 0 && csv_col(&c, "notes") >= 0);
@@ -324,9 +346,20 @@ static void test_published_evidence(void **s)
 		if (!o->fit)
 			held[ci][nheld[ci]++] = fabs(o->rel);
 		else
-			assert_true(o->speed);   /* only speed constants are fitted */
+			assert_true(o->speed || !o->held);   /* a memory constant is fitted only to split "fit" rows */
 		if (o->rel < -0.15)
 			nunder[ci]++;
+		if (!*csv_get(&c.rows[i], cl.split)) {
+			old[ci][nold[ci]++] = fabs(o->rel);
+			nunder_old[ci] += o->rel < -0.15;
+		} else if (o->held) {
+			out[ci][nout[ci]++] = fabs(o->rel);
+			nunder_out[ci] += o->rel < -0.15;
+			if (fabs(o->rel) > fabs(worst_out[ci]))
+				worst_out[ci] = o->rel;
+			pool[o->speed][npool[o->speed]++] = fabs(o->rel);
+			nunder_pool += !o->speed && o->rel < -0.15;
+		}
 		if (o->speed)
 			printf("%-10s %-13s %-18.18s %-16s %12.1f %12.1f %+7.1f%%\n", o->id, o->cat, o->fw,
 			       o->metric, o->m, o->est, 100 * o->rel);
@@ -336,8 +369,9 @@ static void test_published_evidence(void **s)
 		assert_true(nerr[ci] < MAXROWS);
 	}
 
-	printf("%-13s %5s %14s %14s %9s %9s %16s\n", "category", "rows", "median |error|", "worst error",
-	       "below-15%", "excluded", "not fitted: rows median");
+	printf("%-13s %5s %14s %14s %9s %9s %16s %s\n", "category", "rows", "median |error|", "worst error",
+	       "below-15%", "excluded", "not fitted: rows median",
+	       "| held out (issue 30): rows median worst below-15%");
 	for (size_t ci = 0; ci < NCAT; ci++) {
 		double a[MAXROWS], worst = 0, median;
 		size_t n = nerr[ci];
@@ -357,8 +391,25 @@ static void test_published_evidence(void **s)
 			size_t h = nheld[ci];
 			double hm = h ? median_of(held[ci], h) : 0;
 
-			printf("%-13s %5zu %13.1f%% %+13.1f%% %9zu %9zu %10zu %5.1f%%\n", categories[ci], n,
-			       100 * median, 100 * worst, nunder[ci], nexcl[ci], h, 100 * hm);
+			size_t no = nout[ci];
+			double om = no ? median_of(out[ci], no) : 0;
+
+			printf("%-13s %5zu %13.1f%% %+13.1f%% %9zu %9zu %10zu %5.1f%% | %4zu %5.1f%% %+7.1f%% %4zu\n",
+			       categories[ci], n, 100 * median, 100 * worst, nunder[ci], nexcl[ci], h, 100 * hm, no,
+			       100 * om, 100 * worst_out[ci], nunder_out[ci]);
+			/* issue 12's set alone (the rows with no split) */
+			if (nold[ci])
+				median = median_of(old[ci], nold[ci]);
+			n = nold[ci];
+			nunder[ci] = nunder_old[ci];
+			/* issue 30's acceptance, reported, not asserted (docs/accuracy.md
+			 * "Not-fitted rows" says where it stands) */
+			if (no && om > (is_speed_cat(categories[ci]) ? 0.15 : 0.10))
+				printf("NOT MET (issue 30) %s: held-out median |error| %.1f%% is above %d%%\n",
+				       categories[ci], 100 * om, is_speed_cat(categories[ci]) ? 15 : 10);
+			if (nunder_out[ci] && !is_speed_cat(categories[ci]))
+				printf("NOT MET (issue 30) %s: %zu held-out rows below -15%%\n", categories[ci],
+				       nunder_out[ci]);
 			/*
 			 * Issue 12's acceptance: memory medians <= 10% where a
 			 * category has three rows, no memory underestimate below
@@ -381,6 +432,9 @@ static void test_published_evidence(void **s)
 					 categories[ci], 100 * hm);
 		}
 	}
+	printf("held out (issue 30), pooled: memory %zu rows median %.1f%% (%zu below -15%%), "
+	       "speed %zu rows median %.1f%%\n", npool[0], npool[0] ? 100 * median_of(pool[0], npool[0]) : 0,
+	       nunder_pool, npool[1], npool[1] ? 100 * median_of(pool[1], npool[1]) : 0);
 	/* by source: where the misses are */
 	printf("%-13s %-14s %5s %14s %14s\n", "category", "source", "rows", "median |error|", "worst error");
 	for (size_t ci = 0; ci < NCAT; ci++)

@@ -151,7 +151,7 @@ out:
 
 int cmd_estimate(int argc, char **argv)
 {
-	struct workload w;
+	struct workload w, given;
 	struct gpu_db gdb;
 	struct model_db mdb;
 	struct model_spec arch;
@@ -177,6 +177,7 @@ int cmd_estimate(int argc, char **argv)
 	workload_init(&w);
 	if ((rc = wlargs_parse(&oc, own, argc, argv, &w, &file, NULL)) != OPT_GO)
 		return rc;
+	given = w;  /* as read: estimate_sensitivity() tries its unset fields */
 
 	if ((rc = common_load_data(&gdb, &mdb)))
 		return rc;
@@ -189,6 +190,7 @@ int cmd_estimate(int argc, char **argv)
 		rc = wlargs_field_error(file, &w, e.bad_field, err);
 		goto out;
 	}
+	estimate_sensitivity(&given, &mdb, &gdb, &bench, &e);
 	if (calibrate) {
 		if ((rc = calib_load(ledger, calibrate, &gdb, &w, &cal)))
 			goto out;

@@ -108,6 +108,7 @@ static void json_memory(struct json *j, const struct estimate *e)
 	json_num(j, "optimizer_bytes", e->mem.optimizer);
 	json_num(j, "adapters_bytes", e->mem.adapters);
 	json_num(j, "quant_consts_bytes", e->mem.quant_consts);
+	json_num(j, "ddp_buckets_bytes", e->mem.ddp_buckets);
 	json_num(j, "activations_bytes", e->mem.activations);
 	json_num(j, "logits_bytes", e->mem.logits);
 	json_num(j, "kv_cache_bytes", e->mem.kv_cache);
@@ -180,6 +181,7 @@ static void json_time(struct json *j, const struct estimate *e)
 	json_num(j, "peak_flops_per_second", e->peak_flops);
 	json_num(j, "mfu", e->mfu);
 	json_num(j, "effective_flops_per_second", e->eff_flops);
+	json_num(j, "step_slowdown", e->step_slowdown);
 	json_num(j, "compute_seconds", e->compute_seconds);
 	json_num(j, "prefill_seconds", e->prefill_seconds);
 	json_num(j, "decode_seconds", e->decode_seconds);
@@ -247,6 +249,22 @@ static void json_note_list(struct json *j, const char *codes_key, const char *ke
 	json_arr_end(j);
 }
 
+/* The unset fields that move the answer most (estimate_sensitivity()). */
+static void json_sensitive(struct json *j, const struct estimate *e)
+{
+	json_arr_begin(j, "sensitive");
+	for (int i = 0; i < e->nsensitive; i++) {
+		const struct est_sensitive *s = &e->sensitive[i];
+		json_obj_begin(j, NULL);
+		json_str(j, "field", workload_fields[s->field].name);
+		json_str(j, "value", s->value);
+		json_num(j, "memory_change_fraction", s->mem_change);
+		json_num(j, "time_change_fraction", s->time_change);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
 void estout_json(const struct workload *w, const struct model_spec *m,
 		 const struct gpu_spec *gpu, const struct estimate *e, const struct calib *cal)
 {
@@ -264,5 +282,6 @@ void estout_json(const struct workload *w, const struct model_spec *m,
 	json_calib(&j, cal);
 	json_note_list(&j, "assumption_codes", "assumptions", e->assumptions, e->nassumptions, EST_NOTE_MAX);
 	json_note_list(&j, "warning_codes", "warnings", e->warnings, e->nwarnings, EST_WARNING_MAX);
+	json_sensitive(&j, e);
 	json_obj_end(&j);
 }

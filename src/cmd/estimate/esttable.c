@@ -4,6 +4,7 @@
  */
 #include "cmd/estimate/estout.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -146,9 +147,15 @@ static void table_states(const struct workload *w, const struct estimate *e)
 			 w->gpus > 1 ? _(", split over the GPUs") : "");
 		row(N_("weights"), e->mem.weights, note);
 	} else {
-		snprintf(note, sizeof(note), _("frozen, %s"), w->quant_bits < 16 ?
-			 (w->quant_bits == 4 ? _("NF4 linear layers, rest 16-bit") : _("int8 linear layers, rest 16-bit")) :
-			 (w->precision == PREC_FP32 ? "fp32" : _("16-bit")));
+		if (w->quant_bits < 16 && w->quant_format >= QF_GPTQ)
+			/* TRANSLATORS: the format's name (gptq, q4_k, ...), its bits */
+			snprintf(note, sizeof(note), _("frozen, %s %ld-bit linear layers, rest 16-bit"),
+				 workload_enum_name("quant_format", w->quant_format), w->quant_bits);
+		else
+			snprintf(note, sizeof(note), _("frozen, %s"), w->quant_bits < 16 ?
+				 (w->quant_bits == 4 ? _("NF4 linear layers, rest 16-bit") :
+				  _("int8 linear layers, rest 16-bit")) :
+				 (w->precision == PREC_FP32 ? "fp32" : _("16-bit")));
 		row(N_("base weights"), e->mem.weights, note);
 		snprintf(note, sizeof(note), _("r=%ld on %s: %s params + grads + %s"), w->lora_rank,
 			 w->lora_targets, units_fmt_count(e->lora_params, a, sizeof(a)),
@@ -163,6 +170,7 @@ static void table_buffers(const struct workload *w, const struct model_spec *m, 
 	char a[64], b[64], note[200];
 
 	row(N_("quantization constants"), e->mem.quant_consts, _("per-block scales"));
+	row(N_("DDP gradient buckets"), e->mem.ddp_buckets, _("torch DDP's all-reduce buckets: a copy of every gradient"));
 	if (w->task == TASK_INFER)
 		snprintf(note, sizeof(note), _("transient, one layer at a time"));
 	else if (m->kind == MODEL_RESNET)
@@ -387,6 +395,22 @@ static void table_notes(const struct estimate *e, const struct calib *cal)
 		       cal->mem_skip == CALIB_OK && cal->time_skip == CALIB_OK ? _(" and ") : "",
 		       cal->time_skip == CALIB_OK ? _("wall time") :
 		       cal->mem_skip == CALIB_OK ? "" : _("no figure (see above)"));
+	}
+	for (int i = 0; i < e->nsensitive; i++) {
+		const struct est_sensitive *x = &e->sensitive[i];
+		if (e->have_time && x->time_change != 0 && fabs(x->mem_change) < 0.005)
+			/* TRANSLATORS: field=value (not translated), time change */
+			printf(_("  ? most sensitive: %s=%s (not given) would change the time %+.0f%%\n"),
+			       workload_fields[x->field].name, x->value, x->time_change * 100);
+		else if (e->have_time && x->time_change != 0)
+			/* TRANSLATORS: field=value (not translated), memory change, time change */
+			printf(_("  ? most sensitive: %s=%s (not given) would change the memory %+.0f%%, the time "
+				 "%+.0f%%\n"), workload_fields[x->field].name, x->value, x->mem_change * 100,
+			       x->time_change * 100);
+		else
+			/* TRANSLATORS: field=value (not translated), memory change */
+			printf(_("  ? most sensitive: %s=%s (not given) would change the memory %+.0f%%\n"),
+			       workload_fields[x->field].name, x->value, x->mem_change * 100);
 	}
 	if (e->nwarnings) {
 		printf(_("\nWarnings\n"));

@@ -93,6 +93,10 @@ static const char *mfu_source_word(int src)
 		[EST_MFU_FOUNDRY_H100] = N_("llm-foundry's published H100 bf16 runs, by model width"),
 		[EST_MFU_TITAN_A100] = N_("torchtitan's published A100 runs"),
 		[EST_MFU_TITAN_H100] = N_("torchtitan's published H100 runs"),
+		[EST_MFU_WIDTH_AMPERE] = N_("llm-foundry's A100 fit by model width, at this card's FLOP:byte ratio"),
+		[EST_MFU_WIDTH_HOPPER] = N_("llm-foundry's H100 fit by model width, at this card's FLOP:byte ratio"),
+		[EST_MFU_WIDTH_CNN] = N_("a CNN's equivalent width from the A100 ResNet-50 run, at this card's "
+					 "FLOP:byte ratio"),
 	};
 	return src >= 0 && (size_t)src < sizeof(t) / sizeof(t[0]) ? _(t[src]) : "?";
 }
@@ -244,7 +248,18 @@ void est_word(const struct est_note *n, char *out, size_t len)
 				     "of one layer); training's own tensors take back %s, %s stays reserved"), b, t, l);
 		break;
 	}
-	case EST_N_NO_KV_CACHE:
+	case EST_N_QLORA_SLOWDOWN:
+		/* TRANSLATORS: the factor */
+		snprintf(out, len, _("time: x%.2f a step for the quantized base's dequantization (LitGPT's "
+				     "published LoRA vs QLoRA step times)"), n->slowdown);
+		break;
+	case EST_N_FRAMEWORK_DEFAULTS:
+		/* TRANSLATORS: the framework's name, then field=value pairs (not translated) */
+		snprintf(out, len, _("defaults taken (%s; set a field to change it): %s"),
+			 n->framework ? workload_enum_name("framework", n->framework) : _("no framework given"),
+			 n->name);
+		break;
+		case EST_N_NO_KV_CACHE:
 		snprintf(out, len, "%s", _("KV cache not computed: give a preset or layers/hidden/heads"));
 		break;
 	case EST_W_NO_TENSOR_RATE:

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/estimate/estwords.h"
 #include "core/box/release.h"
 #include "core/text/units.h"
 #include "kit/cmd.h"
@@ -20,6 +21,26 @@
 static void print_release_check(const struct plan_result *r);
 
 /* A catalog field in a column: control bytes escaped (out.h), cut to width. */
+/* issue 29 item 8, issue 30: the factors the times carry and the defaults
+ * taken, as `estimate` words them (the rest of its assumptions: gpurent
+ * estimate) */
+static void print_assumed(const struct estimate *e)
+{
+	char words[EST_NOTE_MAX];
+	bool any = false;
+
+	for (int i = 0; i < e->nassumptions; i++) {
+		if (e->assumptions[i].code != EST_N_QLORA_SLOWDOWN &&
+		    e->assumptions[i].code != EST_N_FRAMEWORK_DEFAULTS)
+			continue;
+		est_word(&e->assumptions[i], words, sizeof(words));
+		printf(_("Assumed: %s\n"), words);
+		any = true;
+	}
+	if (any)
+		printf("\n");
+}
+
 static void cs_print(const struct cat_str *s, int width)
 {
 	char buf[64];
@@ -65,6 +86,7 @@ void plan_render_table(const struct workload *w, const struct model_spec *arch, 
 	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
 	if (why[0])
 		printf("%s\n\n", why);
+	print_assumed(e);
 	if (w->nodes > 1)
 		printf(_("Across %ld nodes: each choice rents %ld of its instance; n counts the GPUs of all of them,\n"
 		       "the totals bill every node, and any node's interruption stops the job (docs/formulas.md \"Across nodes\").\n\n"),
@@ -317,6 +339,18 @@ void plan_render_json(const struct workload *w, const struct model_spec *arch, c
 			 config_applied("rate") ? config_rate_note(b, sizeof(b)) : "--rate");
 	}
 	json_plan_calib(&j, d->cal);
+	/* the single-GPU estimate's assumptions, every factor applied among them */
+	json_num(&j, "step_slowdown", r->single.step_slowdown);
+	json_arr_begin(&j, "assumption_codes");
+	for (int i = 0; i < r->single.nassumptions; i++)
+		json_str(&j, NULL, est_code_name(r->single.assumptions[i].code));
+	json_arr_end(&j);
+	json_arr_begin(&j, "assumptions");
+	for (int i = 0; i < r->single.nassumptions; i++) {
+		est_word(&r->single.assumptions[i], b, sizeof(b) < EST_NOTE_MAX ? sizeof(b) : EST_NOTE_MAX);
+		json_str(&j, NULL, b);
+	}
+	json_arr_end(&j);
 	json_num(&j, "considered", (double)r->considered);
 	json_num(&j, "feasible", (double)r->feasible);
 	json_num(&j, "pareto_count", (double)r->pareto);

@@ -24,6 +24,7 @@ const char *est_code_name(enum est_code c)
 		"no_tensor_rate", "long_run", "implausible_run", "rope_context",
 		"comm_overlap", "loss", "decode_overhead", "decode_tensor_parallel",
 		"decode_layer_split", "time_mfu_published", "bench_measured", "fsdp_wrap_cache",
+		"qlora_slowdown", "framework_defaults",
 	};
 	return (unsigned)c < EST_CODE_COUNT ? t[c] : "?";
 }
@@ -197,5 +198,6 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 	if (e->recommended < 0 && w->task == TASK_TRAIN)
 		zero3_gpus(w, m, e);
 	est_time(w, m, gpu, bench, e);
+	est_defaults_note(w, m, e);
 	return 0;
 }

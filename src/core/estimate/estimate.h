@@ -28,6 +28,7 @@ struct est_mem {            /* bytes per GPU */
 	double adapters;        /* LoRA weights + gradients + optimizer states */
 	double adapters_fsdp;   /* ... of which the weights and gradients (FSDP's shards; part of adapters) */
 	double quant_consts;    /* quantization scales (QLoRA / int8) */
+	double ddp_buckets;     /* torch DDP's Reducer: its all-reduce buckets, a copy of every gradient */
 	double activations;     /* kept for backward (train), or transient (infer) */
 	double logits;          /* logits / loss buffer */
 	double kv_cache;
@@ -103,6 +104,11 @@ enum est_code {
 	/* assumptions (appended): sharded training under FSDP (formulas.md "Sharded training") */
 	EST_N_FSDP_WRAP_CACHE,    /* bytes (the wrap's cache), taken (what training's own tensors take
 				   * back of it), left (what stays reserved) */
+	/* assumptions (appended, issue 30): every factor a figure was multiplied by,
+	 * and the framework defaults taken */
+	EST_N_QLORA_SLOWDOWN,     /* slowdown (the step time's factor for the quantized base) */
+	EST_N_FRAMEWORK_DEFAULTS, /* framework, name ("field=value ..." of the fields not given that
+				   * the framework or gpurent set) */
 	EST_CODE_COUNT
 };
 
@@ -146,6 +152,11 @@ enum est_mfu_src {
 	EST_MFU_FOUNDRY_H100,     /* llm-foundry H100 bf16 tables, HFU by model width */
 	EST_MFU_TITAN_A100,       /* torchtitan docs/performance.md, A100 */
 	EST_MFU_TITAN_H100,       /* torchtitan docs/performance.md, H100 */
+	/* appended (issue 30): the same width mechanism on any other NVIDIA
+	 * card, at that card's own FLOP:byte ratio */
+	EST_MFU_WIDTH_AMPERE,     /* U_inf of the A100 fit: Volta, Turing, Ampere, Ada */
+	EST_MFU_WIDTH_HOPPER,     /* U_inf of the H100 fit: Hopper, Blackwell */
+	EST_MFU_WIDTH_CNN,        /* a CNN: its equivalent width from the A100 ResNet-50 row */
 };
 
 /* One assumption or warning: its code and facts. No words: est_word()
@@ -189,6 +200,20 @@ struct est_note {
 
 #define EST_MAX_NOTES 24
 #define EST_MAX_WARNINGS 8
+
+/*
+ * The fields a user left unset that move the answer most (issue 30,
+ * estimate_sensitivity()): the field, the value tried in place of the
+ * default taken, and the relative change of the memory (total per GPU)
+ * and of the wall time (0 where no time was computed).
+ */
+#define EST_MAX_SENSITIVE 2
+struct est_sensitive {
+	int field;              /* index into workload_fields */
+	char value[32];         /* the value tried */
+	double mem_change;      /* (total tried - total) / total */
+	double time_change;     /* (wall tried - wall) / wall; 0: no time */
+};
 
 /* The stable snake_case name of a code ("long_run"); "?" out of range. Static. */
 const char *est_code_name(enum est_code c);
@@ -279,6 +304,8 @@ struct estimate {
 	/* when gpurent bench measured this GPU (estimate_apply_bench()) */
 	bool bench_used;
 	double bench_at, bench_flops, bench_bw, bench_mfu_scale;
+	double step_slowdown;   /* the factor a step's compute time was multiplied by (the quantized
+				 * base's dequantization, EST_N_QLORA_SLOWDOWN); 1: none */
 	double wall_seconds;
 	double gpu_hours;
 	/* communication */
@@ -324,6 +351,10 @@ struct estimate {
 	int nassumptions;
 	struct est_note warnings[EST_MAX_WARNINGS];
 	int nwarnings;
+	/* the unset fields that would move the answer most, largest first
+	 * (filled by estimate_sensitivity(); none after estimate_run()) */
+	struct est_sensitive sensitive[EST_MAX_SENSITIVE];
+	int nsensitive;
 	/* After estimate_run() returned -1: the workload field the error is
 	 * about (workload_field_index()), -1 when none. */
 	int bad_field;
@@ -366,6 +397,17 @@ int estimate_run_bench(const struct workload *w, const struct model_spec *m,
 		       char *err, size_t errlen);
 
 /*
+ * Fill e->sensitive (e: estimate_run_bench() of `given` once resolved)
+ * with the one or two fields `given` leaves unset whose other value moves
+ * the total memory or the wall time most (formulas.md "What moves the
+ * answer"): each candidate is set on a copy of given, resolved against
+ * mdb and gdb and estimated with bench (NULL: none); a change under 1% is
+ * not listed. given is the workload as read, before workload_resolve().
+ */
+void estimate_sensitivity(const struct workload *given, const struct model_db *mdb, const struct gpu_db *gdb,
+			  const struct est_bench *bench, struct estimate *e);
+
+/*
  * The link `gpus` GPUs of gpu (NULL: none given) communicate over, by w's
  * interconnect (auto: the GPU's own) and link_bw (formulas.md
  * "Communication"): *kind and *peak (bytes/s per direction; either may be
@@ -382,6 +424,11 @@ void estimate_link(const struct workload *w, const struct gpu_spec *gpu, long gp
  * its block scales: block bytes / values a block (q8_0: 34 / 32 = 1.0625).
  */
 double estimate_kv_bytes(int kv_dtype, double ea);
+/* formulas.md "Quantization formats": bytes of per-group or per-block
+ * constants a weight of a named format carries beside its bits/8 (format:
+ * enum quant_format, QF_GPTQ and later; 0 for the others). */
+double estimate_quant_const_bytes(int format, long bits);
+
 /* True for a block format, with *qk values a block and *block_bytes its
  * size (either may be NULL); false (outputs untouched) for the others. */
 bool estimate_kv_block(int kv_dtype, long *qk, long *block_bytes);

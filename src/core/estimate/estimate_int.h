@@ -83,4 +83,8 @@ void est_comm_overlap(const struct workload *w, const struct comm_plan *cp, doub
 void est_time(const struct workload *w, const struct model_spec *m,
 	      const struct gpu_spec *gpu, const struct est_bench *bench, struct estimate *e);
 
+/* formulas.md "What moves the answer": the framework defaults taken for
+ * the fields w leaves unset (estimate_assume.c), one note. */
+void est_defaults_note(const struct workload *w, const struct model_spec *m, struct estimate *e);
+
 #endif

@@ -193,6 +193,11 @@ static void quantized_weights(const struct workload *w, const struct model_spec 
 	/* PEFT's prepare_model_for_kbit_training casts every parameter that
 	 * is not quantized (embeddings, lm_head, norms) to fp32 */
 	*weights = lin * (double)bits / 8 + (N - lin) * (w->task != TASK_INFER && fw_profile(w->framework)->kbit_fp32_rest ? 4 : 2);
+	if (w->quant_format >= QF_GPTQ) {
+		/* formulas.md "Quantization formats": the constants a weight */
+		e->mem.quant_consts = lin * estimate_quant_const_bytes(w->quant_format, bits);
+		return;
+	}
 	if (bits == 4 && w->double_quant)
 		/* NF4 blocks of 64 with 8-bit absmax, double-quantized: one fp32
 		 * constant a 256 absmax values (Dettmers et al. 2023 §3: 0.127 bits) */
@@ -203,6 +208,36 @@ static void quantized_weights(const struct workload *w, const struct model_spec 
 	else
 		/* LLM.int8: one fp32 scale per output row */
 		e->mem.quant_consts = m->hidden ? lin * 4 / (double)m->hidden : 0;
+}
+
+/*
+ * formulas.md "Quantization formats": bytes of constants a quantized
+ * weight carries beside its bits/8, by format (QF_GPTQ and later):
+ * - GPTQ (AutoGPTQ@9f7d3707 auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py
+ *   :50-74, the layout transformers' GPTQConfig loads): qzeros int32
+ *   (in/g, out x bits/32) and scales fp16 (in/g, out), group g = 128, so
+ *   2/128 + (bits/8)/128 a weight (g_idx, one int32 an input row, is
+ *   1/out of a byte: left out);
+ * - AWQ (GEMM layout, the same qweight/qzeros/scales shapes at 4 bits,
+ *   group 128): 2/128 + 0.5/128;
+ * - llama.cpp (ggml/src/ggml-common.h, the blocks estimate_kv_block() cites):
+ *   block_q8_0 = fp16 d + 32 int8 (2/32 beside 1 byte), block_q4_0 = d +
+ *   16 bytes (2/32 beside 0.5), block_q4_K = fp16 d, dmin + 12 bytes of
+ *   6-bit scales + 128 bytes (16/256 beside 0.5): 144 B a 256.
+ */
+double estimate_quant_const_bytes(int format, long bits)
+{
+	switch (format) {
+	case QF_GPTQ:
+	case QF_AWQ:
+		return 2.0 / 128 + (double)bits / 8 / 128;
+	case QF_Q8_0:
+	case QF_Q4_0:
+		return 2.0 / 32;
+	case QF_Q4_K:
+		return (2.0 + 2.0 + 12.0) / 256;
+	}
+	return 0;
 }
 
 /* formulas.md "Framework profiles": the weights torch.autocast casts to 16
@@ -300,7 +335,8 @@ static void frozen_base(const struct workload *w, const struct model_spec *m, st
 		quantized_weights(w, m, w->quant_bits, N, e, &e->mem.weights);
 		/* formulas.md "Quantization": loading quantizes one 16-bit weight
 		 * at a time; forward and backward dequantize one at a time */
-		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ? 0 : big * 2;
+		e->mem.load_inflight = fw_profile(w->framework)->quant_load == QLOAD_PREQUANTIZED ||
+				       w->quant_format >= QF_GPTQ ? 0 : big * 2;  /* a named format: a quantized checkpoint */
 		e->mem.dequant = big * 2;
 		if (fw_profile(w->framework)->quant_fp16_state && w->quant_bits == 4 && w->precision != PREC_FP16_TRUE &&
 		    w->precision != PREC_FP16)
@@ -404,6 +440,32 @@ static void model_states(const struct workload *w, const struct model_spec *m,
 	adapter_states(w, m, e);
 }
 
+/*
+ * formulas.md "Data parallel (DDP)": plain data parallel (zero 0, 2+ GPUs)
+ * under torch DDP. Its Reducer flattens the gradients into all-reduce
+ * buckets (25 MiB each, the first 1 MiB) allocated once at construction
+ * and kept; with gradient_as_bucket_view off, torch's default, param.grad
+ * stays its own tensor and is copied into the bucket, so the buckets are a
+ * second copy of every trainable gradient, in the gradient's dtype
+ * (pytorch/pytorch@0028a164b2c0 torch/nn/parallel/distributed.py:
+ * DistributedDataParallel(bucket_cap_mb=25, gradient_as_bucket_view=False),
+ * whose docstring: with views "the saved memory size will be equal to the
+ * total gradients size"). Frameworks with their own buffer (DeepSpeed,
+ * Megatron, llm.c) or sharding (FSDP) hold none.
+ */
+static void ddp_buckets(const struct workload *w, struct estimate *e)
+{
+	/* the parameters' dtype: fp32 under autocast (torch.amp, the Trainer's
+	 * bf16/fp16 mixed) and fp32 training; 16-bit only in pure 16-bit.
+	 * PEFT's adapters likewise (adapter_states()) */
+	double gb = is_pure16(w->precision) ? 2 : 4;
+
+	if (w->gpus < 2 || w->zero != 0 || w->task == TASK_INFER || w->gradient_as_bucket_view ||
+	    !fw_profile(w->framework)->ddp_reducer)
+		return;
+	e->mem.ddp_buckets = (w->task == TASK_TRAIN ? e->params_trainable : e->lora_params) * gb;
+}
+
 /* formulas.md "KV cache": llama.cpp's block formats, QK values a block
  * and the block's bytes (ggml/src/ggml-common.h: block_q8_0 = fp16 d +
  * 32 int8; block_q4_0 = d + 16 bytes of nibbles; block_q4_1 = d, m + 16;
@@ -467,7 +529,8 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 {
 	struct est_mem *M = &e->mem;
 
-	double states = M->weights + M->gradients + M->optimizer + M->adapters + M->quant_consts;
+	double states = M->weights + M->gradients + M->optimizer + M->adapters + M->quant_consts +
+			M->ddp_buckets;
 
 	/* formulas.md "Peak by phase": loading, forward/backward, the step */
 	M->train_peak = states + M->sharding + M->activations + M->logits + M->kv_cache + M->dequant +
@@ -521,6 +584,7 @@ void est_memory(const struct workload *w, const struct model_spec *m, struct est
 
 	memset(&e->mem, 0, sizeof(e->mem));
 	model_states(w, m, e);
+	ddp_buckets(w, e);
 	est_activations(w, m, e, ea);
 	if (w->task == TASK_INFER && m->kind == MODEL_DECODER)
 		kv_cache(w, m, e, ea);

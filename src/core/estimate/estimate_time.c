@@ -26,7 +26,8 @@ double estimate_default_mfu(enum gpu_class c)
  * quantization 3.83 min/1k iters, the quantization gpurent assumes). */
 #define QLORA_SLOWDOWN (3.83 / 2.36)
 /* formulas.md "Time": ResNet-50 AMP on A100 runs 2470 img/s x 24.6 GFLOPs
- * = 61 TFLOPS of 312 (NVIDIA DeepLearningExamples): CNNs on tensor cores. */
+ * = 61 TFLOPS of 312 (NVIDIA DeepLearningExamples): CNNs on tensor cores,
+ * the class figure where the card's bandwidth is unknown. */
 #define CNN_TENSOR_MFU 0.20
 /* formulas.md "Time": a run longer than this gets flagged. */
 #define LONG_RUN_SECONDS (7 * 86400.0)
@@ -83,6 +84,30 @@ double estimate_default_mfu(enum gpu_class c)
 #define MFU_WIDE_A100 0.67
 #define MFU_WIDE_H100 0.55
 #define MFU_WIDTH_K 1.8
+/* formulas.md "Time" (issue 30): a CNN has no one width; its equivalent
+ * width is the h at which U(h) on the A100 (312 TFLOPS, 2039 GB/s) gives
+ * the ResNet-50 row above (0.195 = 2470 x 24.6e9 / 312e12): h = k x
+ * (peak/bw) x u / (1 - u), u = 0.195 / U_inf = 0.291, so h = 113. The same
+ * U(h) then puts it on any card at that card's FLOP:byte ratio. */
+#define CNN_A100_U (2470 * 24.6e9 / 312e12 / MFU_WIDE_A100)
+#define CNN_EQUIV_WIDTH (MFU_WIDTH_K * (312e12 / 2039e9) * CNN_A100_U / (1 - CNN_A100_U))
+
+/* formulas.md "Time": U(h) = U_inf x h / (h + k x peak / bandwidth) on an
+ * NVIDIA card; U_inf of the A100 fit for the generations before Hopper
+ * (Volta, Turing, Ampere, Ada: synchronous mma tensor cores), of the H100
+ * fit for Hopper and Blackwell (wgmma/TMA); 0 for another vendor or a card
+ * whose peak or bandwidth is unknown. *src: which. */
+static double width_utilization(const struct gpu_spec *gpu, int precision, double h, int *src)
+{
+	double peak = estimate_peak_flops(gpu, precision);
+	bool hopper = !strncmp(gpu->arch, "Hopper", 6) || !strncmp(gpu->arch, "Blackwell", 9);
+
+	if (strcmp(gpu->vendor, "NVIDIA") || !(peak > 0) || !(gpu->mem_bw > 0) || !(h > 0))
+		return 0;
+	if (src)
+		*src = hopper ? EST_MFU_WIDTH_HOPPER : EST_MFU_WIDTH_AMPERE;
+	return (hopper ? MFU_WIDE_H100 : MFU_WIDE_A100) * h / (h + MFU_WIDTH_K * peak / gpu->mem_bw);
+}
 
 double estimate_peak_flops(const struct gpu_spec *g, int p)
 {
@@ -166,10 +191,17 @@ static double published_mfu(const struct workload *w, const struct model_spec *m
 
 	/* the published runs are full training of transformers in 16-bit:
 	 * LoRA, inference prefill and fp32 keep the class default */
-	if (w->task != TASK_TRAIN || !is_transformer(m) || w->precision == PREC_FP32)
+	if (w->task != TASK_TRAIN || w->precision == PREC_FP32)
+		return 0;
+	if (m->kind == MODEL_RESNET) {
+		double u = width_utilization(gpu, w->precision, CNN_EQUIV_WIDTH, NULL);
+		*src = EST_MFU_WIDTH_CNN;
+		return u;
+	}
+	if (!is_transformer(m))
 		return 0;
 	if (!a100 && !hopper)
-		return 0;
+		return m->hidden > 0 ? width_utilization(gpu, w->precision, (double)m->hidden, src) : 0;
 	if (a100 && fp->mfu_a100 > 0) {
 		*src = EST_MFU_TITAN_A100;
 		return fp->mfu_a100;
@@ -305,6 +337,8 @@ static void flop_rate(const struct workload *w, const struct model_spec *m, cons
 		}
 		bool cnn16 = m->kind == MODEL_RESNET && w->precision != PREC_FP32;
 		pub = published_mfu(w, m, gpu_in, &src);
+		if (pub > 0)
+			cnn16 = false;  /* the CNN's equivalent width on this card */
 		e->mfu = workload_is_set(w, "mfu") ? w->mfu :
 			 cnn16 ? CNN_TENSOR_MFU : pub > 0 ? pub : estimate_default_mfu(gpu->cls);
 		/* measured GEMM: the MFU relative to what a healthy card's GEMM reaches */
@@ -329,6 +363,7 @@ void est_time(const struct workload *w, const struct model_spec *m,
 	const struct gpu_spec *gpu;
 
 	gpu = measured_gpu(gpu_in, bench, &measured, &mfu_scale, &bw_scale, e);
+	e->step_slowdown = base_quantized(w) && w->task != TASK_INFER ? QLORA_SLOWDOWN : 1;
 	e->flops_per_unit = flops_per_unit(w, m, e, &attn, &fwd);
 	e->work_is_samples = m->kind == MODEL_RESNET || m->kind == MODEL_VIT;
 	if (workload_is_set(w, "tokens"))
@@ -349,6 +384,9 @@ void est_time(const struct workload *w, const struct model_spec *m,
 		else if (e->eff_flops > 0)
 			e->step_compute_seconds = e->flops_per_unit * per_step_units / e->eff_flops *
 						  (base_quantized(w) ? QLORA_SLOWDOWN : 1);
+		/* issue 30: a factor applied is a factor said */
+		if (w->step_time <= 0 && e->eff_flops > 0 && base_quantized(w))
+			note(e, (struct est_note){.code = EST_N_QLORA_SLOWDOWN, .slowdown = QLORA_SLOWDOWN});
 		est_comm(w, m, gpu, e, &cp);
 		if (e->have_comm && e->step_compute_seconds > 0) {
 			e->comm_ratio = e->comm_seconds / e->step_compute_seconds;
@@ -380,7 +418,7 @@ void est_time(const struct workload *w, const struct model_spec *m,
 			e->compute_seconds = e->steps * w->step_time;
 		else
 			e->compute_seconds = e->flops_total / (e->eff_flops * G) *
-					     (base_quantized(w) ? QLORA_SLOWDOWN : 1);
+					     e->step_slowdown;
 		/* the communication overlap does not hide (formulas.md "Communication") */
 		step_wall = e->compute_seconds / e->steps + e->comm_exposed_seconds;
 		e->wall_seconds = e->steps * step_wall;

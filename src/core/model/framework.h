@@ -68,6 +68,8 @@ struct fw_profile {
 	bool softcap_eager;      /* a model with capped attention logits (models.csv attn_softcap)
 				  * runs explicit attention, no fused kernel (LitGPT model.py) */
 	bool expandable;         /* sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True */
+	bool ddp_reducer;        /* zero 0 on 2+ GPUs runs torch DDP, whose Reducer holds its own
+				  * all-reduce buckets (formulas.md "Data parallel (DDP)") */
 	double loss_upcast;      /* chunked: bytes a logit of the live chunk (fp32 copy + gradient: 8) */
 	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */
 	long prefill_chunk;      /* serving: prompt tokens prefilled a pass (0: the prompt whole) */

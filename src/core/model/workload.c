@@ -22,6 +22,7 @@
 static const char *const task_names[] = {"train", "lora", "qlora", "infer", NULL};
 static const char *const prec_names[] = {"fp32", "amp", "bf16", "fp16", "bf16-true", "fp16-true", NULL};
 static const char *const opt_names[] = {"adamw", "adamw-8bit", "sgd", "adafactor", NULL};
+static const char *const qf_names[] = {"auto", "nf4", "int8", "gptq", "awq", "q8_0", "q4_0", "q4_k", NULL};
 static const char *const kv_names[] = {"auto", "fp32", "fp16", "bf16", "fp8", "int8", "int4",
 				       "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", NULL};
 /* the order of enum bias_kind (model.h) */
@@ -105,6 +106,9 @@ const struct workload_field workload_fields[] = {
 	INT("grad_accum", grad_accum, 1, 1000000, "1", N_("micro-batches per optimizer step")),
 	FLD("grad_checkpointing", F_BOOL, grad_checkpointing, "false",
 	    N_("recompute activations in backward, keeping only each layer's input")),
+	FLD("gradient_as_bucket_view", F_BOOL, gradient_as_bucket_view, N_("false (torch DDP's)"),
+	    N_("data parallel (gpus > 1, zero 0) under torch DDP: the gradients are views into the "
+	    "Reducer's all-reduce buckets; false: the buckets are a second copy of every gradient")),
 	INT("head_dim", head_dim, 1, 100000, N_("hidden / heads (the preset's)"),
 	    N_("width of one attention head (Gemma, Qwen3: heads x head_dim != hidden)")),
 	FLD("headroom", F_FRACTION, headroom, "10%",
@@ -160,6 +164,9 @@ const struct workload_field workload_fields[] = {
 	FLD("prompt_tokens", F_COUNT, prompt_tokens, "0", N_("inference: prompt tokens to prefill in total")),
 	INT("quant_bits", quant_bits, 2, 16, N_("4 for qlora, else 16 (none)"),
 	    N_("weight quantization of the frozen/served linear layers: 4, 8 or 16 (lora: a quantized base)")),
+	ENUM("quant_format", quant_format, qf_names, N_("auto (bitsandbytes: nf4 at 4 bits, int8 at 8)"),
+	     N_("the quantized weights' format, its constants counted: nf4, int8 (bitsandbytes), gptq, awq "
+	     "(group 128), llama.cpp's q8_0, q4_0, q4_k; sets quant_bits")),
 	FLD("quant_saves_input", F_BOOL, quant_saves_input, N_("false (bitsandbytes 0.43.2 and later)"),
 	    N_("4-bit base: each quantized linear keeps its input for backward (bitsandbytes up to 0.43.1)")),
 	FLD("resumable", F_BOOL, resumable, "false",
@@ -666,6 +673,24 @@ static int resolve_framework(struct workload *w, const struct model_spec *arch, 
 	return 0;
 }
 
+/* formulas.md "Quantization formats": a named format fixes its bits (GPTQ
+ * 4 or 8, the others one); quant_bits given must agree, else it is set. */
+static int resolve_quant_format(struct workload *w, int *bad, char *err, size_t errlen)
+{
+	long bits = w->quant_format == QF_INT8 || w->quant_format == QF_Q8_0 ? 8 :
+		    w->quant_format == QF_GPTQ && SET(w, "quant_bits") && w->quant_bits == 8 ? 8 : 4;
+
+	if (w->task == TASK_TRAIN)
+		return fail_field("quant_format", bad, err, errlen,
+				  _("applies to a quantized model (task qlora, lora with quant_bits, or infer)%s"), "", 0);
+	if (SET(w, "quant_bits") && w->quant_bits != bits)
+		return fail_field("quant_bits", bad, err, errlen,
+				  _("quant_format %s stores %ld-bit weights"), qf_names[w->quant_format], bits);
+	w->quant_bits = bits;
+	w->set[workload_field_index("quant_bits") / 64] |= 1ULL << (workload_field_index("quant_bits") % 64);
+	return 0;
+}
+
 /* The GPUs over the nodes, LoRA's fields, the quantized base and what
  * FSDP, DeepSpeed and autocast options apply to. */
 static int resolve_quant(struct workload *w, int *bad, char *err, size_t errlen)
@@ -830,7 +855,8 @@ int workload_resolve(struct workload *w, const struct model_db *mdb,
 	if (build_arch(w, mdb, arch, bad, err, errlen))
 		return -1;
 	resolve_defaults(w, arch);
-	if (resolve_framework(w, arch, bad, err, errlen) || resolve_quant(w, bad, err, errlen) ||
+	if ((SET(w, "quant_format") && w->quant_format != QF_AUTO && resolve_quant_format(w, bad, err, errlen)) ||
+	    resolve_framework(w, arch, bad, err, errlen) || resolve_quant(w, bad, err, errlen) ||
 	    resolve_service(w, bad, err, errlen) || resolve_shape(w, arch, bad, err, errlen))
 		return -1;
 	if (w->gpu[0]) {
@@ -870,7 +896,9 @@ static const struct {
 	const char *name;
 	int dflt;
 } digest_new_bools[] = {
+	{"gradient_as_bucket_view", 0},
 	{"memory_efficient_linear", 1},
+	{"quant_format", 0},
 };
 
 static uint64_t fnv1a(uint64_t h, const char *s)

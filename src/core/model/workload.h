@@ -22,6 +22,10 @@ enum optimizer { OPT_ADAMW, OPT_ADAMW_8BIT, OPT_SGD, OPT_ADAFACTOR };
  * of the others are stable. Bytes per value: estimate_kv_bytes(). */
 enum kv_dtype { KV_AUTO, KV_FP32, KV_FP16, KV_BF16, KV_FP8, KV_INT8, KV_INT4,
 		KV_Q8_0, KV_Q4_0, KV_Q4_1, KV_Q5_0, KV_Q5_1 };
+/* The quantized weights' format (formulas.md "Quantization formats"):
+ * auto is bitsandbytes' (NF4 at 4 bits, LLM.int8 at 8), the rest name a
+ * checkpoint format and its per-group or per-block constants. Append only. */
+enum quant_format { QF_AUTO, QF_NF4, QF_INT8, QF_GPTQ, QF_AWQ, QF_Q8_0, QF_Q4_0, QF_Q4_K };
 /* How the causal-LM loss holds its logits (docs/formulas.md "Logits"):
  * full (logits + an fp32 log-softmax and its gradient), chunked over the
  * tokens, or fused (no fp32 copy, the gradient written in place). */
@@ -80,11 +84,13 @@ struct workload {
 	int fsdp_frozen_grads;   /* LoRA, FSDP1 use_orig_params, a layer one unit: its frozen weights' gradient */
 	int fsdp_root_gathered;  /* FSDP: the root unit (embedding, lm_head) gathered to the end of backward */
 	int fsdp_wrap_cache;     /* FSDP1 wrapping a built model: its unsharded copies left cached */
+	int gradient_as_bucket_view; /* DDP: the gradients are views into the Reducer's buckets (no copy) */
 	int memory_efficient_linear; /* DeepSpeed ZeRO-3's linear wrapper in place (default 1); 0: gathered weights kept */
 	int autocast_inference_cache; /* serving an fp32 module under autocast: the 16-bit casts cached */
 	/* inference */
 	long context, concurrency;
 	int kv_dtype;
+	int quant_format;        /* enum quant_format */
 	double prompt_tokens;
 	long prefill_chunk;      /* prompt tokens prefilled a pass; 0 = whole (the framework's) */
 	double gpu_memory_utilization; /* serving: share of the card reserved (vLLM); 0 = what is needed */
