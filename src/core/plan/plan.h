@@ -16,6 +16,7 @@
 
 #include "core/market/catalog.h"
 #include "core/task/skytask.h"
+#include "core/task/slurm.h"
 #include "core/estimate/estimate.h"
 #include "core/model/model.h"
 #include "core/model/workload.h"
@@ -380,5 +381,11 @@ void plan_result_free(struct plan_result *r);
  * only lists: true, or false with *why set to EX_ACCESS or EX_USER_FILTER
  * (the service planner shares it). */
 bool plan_offer_allowed(const struct plan_opts *opts, const struct offer *o, enum plan_exclusion *why);
+
+/* What a Slurm job script for choice c is sized by (its GPUs and nodes, its
+ * compute, the queue's limit, one checkpoint's write, the offer's CPUs):
+ * the one input of both `plan --emit slurm` and the checklist's lead, so
+ * the two say the same USR1@LEAD (docs/slurm.md "From a plan"). */
+void plan_slurm_in(const struct plan_choice *c, struct slurm_gen_in *in);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "core/plan/plan_int.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/model/workload.h"
@@ -21,11 +22,33 @@ double plan_regular_interval(double write_s)
 	return 20 * write_s > t ? 20 * write_s : t;
 }
 
-/* The lead time a scheduler's warning signal needs to write a checkpoint:
- * three writes, at least five minutes (assumption, docs/formulas.md "Plan: checkpoints"). */
-double plan_signal_lead(double write_s)
+void plan_slurm_in(const struct plan_choice *c, struct slurm_gen_in *in)
 {
-	return 3 * write_s > 300 ? 3 * write_s : 300;
+	const struct offer *o = c->offer;
+
+	memset(in, 0, sizeof(*in));
+	in->nodes = c->nodes > 1 ? (long)c->nodes : 1;
+	in->gpus_per_node = o->gpus >= 1 ? (long)o->gpus : 1;
+	in->wall_s = round(c->compute_s);
+	in->limit_s = round(o->max_runtime);
+	in->ckpt_write_s = round(c->ckpt_write_s);
+	/* the offer's CPUs per instance, one task per node (SJTU's a100: 16 a GPU) */
+	if (o->vcpus >= 1 && o->gpus >= 1)
+		in->cpus_per_task = (long)round(o->vcpus / o->gpus) * in->gpus_per_node;
+}
+
+/* The lead time a scheduler's warning signal needs to write a checkpoint:
+ * the lead the Slurm script asks for (slurm_gen_plan(): twice the write, at
+ * least 2 minutes, half a short job at most), so that checklist and script
+ * agree (docs/slurm.md "Lead time"). */
+static double plan_signal_lead(const struct plan_choice *c)
+{
+	struct slurm_gen_in in;
+	struct slurm_gen g;
+	char err[160];
+
+	plan_slurm_in(c, &in);
+	return slurm_gen_plan(&in, &g, err, sizeof(err)) ? SLURM_GEN_LEAD_S : g.lead_s;
 }
 
 /* ---- advice (formulas.md "Plan": the five dimensions) ---- */
@@ -119,7 +142,7 @@ void plan_advise(const struct workload *w, const struct plan_opts *opts, const s
 			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_TIME_LIMIT,
 							 .seconds = o->max_runtime - opts->setup_s,
 							 .write_s = best->ckpt_write_s,
-							 .lead_s = plan_signal_lead(best->ckpt_write_s),
+							 .lead_s = plan_signal_lead(best),
 							 .regular_s = plan_regular_interval(best->ckpt_write_s)});
 		else if (best->mode == PLAN_SPOT && best->ckpt_interval_s > 0)
 			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_INTERVAL,
