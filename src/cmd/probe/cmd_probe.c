@@ -322,7 +322,9 @@ static void render_text(const struct report *rp)
 		printf(_("  throughput        %s %s/s (%s a step)\n"), units_fmt_count(r->units_per_s, a, sizeof(a)), unit,
 		       units_fmt_count(in->units_per_step, b, sizeof(b)));
 	if (r->mfu > 0 && rp->gpu)
-		printf(_("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU)\n"), r->mfu * 100,
+		printf(r->mfu > 1 ? _("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU): impossible, "
+				      "above the peak (see the diagnoses)\n") :
+		       _("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU)\n"), r->mfu * 100,
 		       rp->gpu->name, in->peak_flops / 1e12);
 	if (rp->have_est) {
 		if (in->est_mem > 0)
@@ -395,6 +397,7 @@ static void render_json(const struct report *rp)
 	json_num(&j, "units_per_step", in->units_per_step);
 	json_num(&j, "units_per_s", r->units_per_s);
 	json_num(&j, "mfu", r->mfu);
+	json_bool(&j, "mfu_impossible", r->mfu > 1);
 	json_str(&j, "gpu", rp->gpu ? rp->gpu->name : "");
 	json_obj_begin(&j, "estimate");
 	json_bool(&j, "available", rp->have_est);

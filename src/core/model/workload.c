@@ -390,12 +390,21 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		break;
 	}
 	case F_FRACTION:
+		if (!strcmp(f->name, "mfu")) {
+			/* (0, 1]: above 1 the card would compute faster than its peak (docs/probe.md) */
+			char *end;
+			double m = strtod(value, &end);
+			bool num = end != value && (!*end || !strcmp(end, "%"));
+			if (num && *end == '%')
+				m /= 100;
+			if (num && !(m > 0 && m <= 1)) {
+				snprintf(err, errlen, _("expected a utilisation in (0, 1] (above 0, at most 100%%: "
+					 "more would be the GPU computing faster than its peak), got '%s'"), q);
+				return -1;
+			}
+		}
 		if (units_parse_fraction(value, &d, err, errlen))
 			return -1;
-		if (!strcmp(f->name, "mfu") && d <= 0) {
-			snprintf(err, errlen, _("expected a utilisation above 0, got '%s'"), q);
-			return -1;
-		}
 		memcpy(p, &d, sizeof(d));
 		break;
 	case F_INT:
