@@ -311,6 +311,17 @@ const char *plan_change_name(enum plan_change_code c);
 struct plan_change {
 	enum plan_change_code code;
 	double a, b;
+	unsigned fixes;      /* PLAN_CH_MEMORY: the PLAN_FIX_* the job does not have yet */
+};
+/* What could shrink a job's memory, each only where the job lacks it (the
+ * advice never asks for what the job already has: LoRA for a LoRA job). */
+enum {
+	PLAN_FIX_ZERO = 1u << 0,     /* full training without ZeRO-3: more GPUs with ZeRO/FSDP */
+	PLAN_FIX_LORA = 1u << 1,     /* full training: LoRA or QLoRA */
+	PLAN_FIX_QLORA = 1u << 2,    /* LoRA on a 16-bit base: QLoRA (a 4-bit base) */
+	PLAN_FIX_CKPT = 1u << 3,     /* training without gradient checkpointing */
+	PLAN_FIX_MICRO = 1u << 4,    /* micro_batch above 1 */
+	PLAN_FIX_SEQ = 1u << 5,      /* a shorter seq (always) */
 };
 #define PLAN_MAX_CHANGES 6
 

@@ -65,6 +65,25 @@ static void add_change(struct plan_result *r, enum plan_change_code code, double
 		r->changes[r->nchanges++] = (struct plan_change){.code = code, .a = a, .b = b};
 }
 
+/* The PLAN_FIX_* a job does not have yet (plan.h). */
+static unsigned memory_fixes(const struct workload *w)
+{
+	unsigned f = PLAN_FIX_SEQ;
+	bool train = w->task != TASK_INFER;
+
+	if (w->task == TASK_TRAIN && w->zero < 3)
+		f |= PLAN_FIX_ZERO;
+	if (w->task == TASK_TRAIN)
+		f |= PLAN_FIX_LORA;
+	if (w->task == TASK_LORA && w->quant_bits >= 16)
+		f |= PLAN_FIX_QLORA;
+	if (train && !w->grad_checkpointing)
+		f |= PLAN_FIX_CKPT;
+	if (w->micro_batch > 1)
+		f |= PLAN_FIX_MICRO;
+	return f;
+}
+
 void plan_advise(const struct workload *w, const struct plan_opts *opts, const struct plan_seen *seen,
 		 struct plan_result *r)
 {
@@ -110,8 +129,12 @@ void plan_advise(const struct workload *w, const struct plan_opts *opts, const s
 	if (!best && !r->considered)
 		add_change(r, PLAN_CH_NO_OFFERS, 0, 0);
 	if (!best) {
-		if (r->excluded[EX_MEMORY] + r->excluded[EX_SLICE] && seen->min_mem_needed > 0) {
+		/* memory only when no card on offer holds the job: when one does,
+		 * memory is not what excluded the rest (issue 29) */
+		if (r->excluded[EX_MEMORY] + r->excluded[EX_SLICE] && seen->min_mem_needed > 0 &&
+		    seen->min_mem_needed > seen->max_mem_offered) {
 			add_change(r, PLAN_CH_MEMORY, seen->min_mem_needed, seen->max_mem_offered);
+			r->changes[r->nchanges - 1].fixes = memory_fixes(w);
 			if (seen->zero3_gpus > 0 && w->task == TASK_TRAIN && w->zero < 3)
 				add_change(r, PLAN_CH_ZERO3, seen->zero3_gpus, 0);
 		}
