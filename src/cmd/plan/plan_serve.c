@@ -226,7 +226,7 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	for (int i = 0; i < SX_COUNT; i++)
 		if (r->excluded[i]) {
 			example_word((enum serve_exclusion)i, r, cur, fx, line, sizeof(line));
-			printf(" %6zu %s\n        e.g. %s\n", r->excluded[i], exclusion_word((enum serve_exclusion)i), line);
+			printf(_(" %6zu %s\n        e.g. %s\n"), r->excluded[i], exclusion_word((enum serve_exclusion)i), line);
 		}
 	printf("\n%s\n", _("Advice"));
 	printf(" %s\n", _("user class C: a service that stays up, priced by the month, not by the job"));

@@ -103,9 +103,9 @@ void probe_word_evidence(const struct probe_diag *d, bool human, char *buf, size
 const char *probe_word_logger(enum probe_logger l)
 {
 	static const char *const t[] = {
-		[PROBE_LOG_NONE] = "none",
+		[PROBE_LOG_NONE] = N_("none"),
 		[PROBE_LOG_HF] = "Hugging Face Trainer",
-		[PROBE_LOG_TQDM] = "tqdm bar",
+		[PROBE_LOG_TQDM] = N_("tqdm bar"),
 		[PROBE_LOG_TORCHTUNE] = "torchtune",
 		[PROBE_LOG_LIGHTNING] = "LitGPT",
 		[PROBE_LOG_LLMC] = "llm.c",
