@@ -234,6 +234,15 @@ run "$G" plan "$EX" --catalog empty
 [ "$rc" -eq 1 ] && grep -q 'user class B' "$T/out" && grep -q 'What would have to change' "$T/out" \
 	&& grep -q -- '--catalog' "$T/out" && ok || bad "an empty catalog folder: $(grep 'user class' "$T/out")"
 
+# the table names each row's region (issue 29: one type in five regions looked like five equal rows)
+run "$G" plan "$EX"
+grep -q '^ # provider  *instance  *region  *GPU ' "$T/out" && grep -q '^ 1 Azure  *Standard_NC24ads_A100_v4  *eastus ' "$T/out" &&
+	ok || bad "no region column: $(sed -n '/^ # provider/,+1p' "$T/out")"
+# the rate's note cites the row, not its English words (they restate rate and date)
+run "$G" plan "$EX" --currency CNY
+grep -q 'data/currencies.csv line 8, 2024-02-02, Federal Reserve H.10 release of 2024-02-05 (federalreserve.gov/releases/h10/20240205);' "$T/out" &&
+	! grep -q 'yuan per USD' "$T/out" && ok || bad "the rate note: $(sed -n 2p "$T/out")"
+
 # the advice never asks for what the job already has (issue 29)
 run "$G" plan "$EX" --budget 300 --currency RMB --access SJTU-HPC
 sed -n '/^What would have to change/,/^Checklist/p' "$T/out" >"$T/chg"

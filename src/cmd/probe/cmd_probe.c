@@ -351,7 +351,7 @@ static void render_text(const struct report *rp)
 		printf(_("diagnoses:\n"));
 		for (int i = 0; i < r->ndiags; i++) {
 			probe_word_evidence(&r->diags[i], true, ev, sizeof(ev));
-			printf("  %s: %s\n", msg_tr(probe_word_title(r->diags[i].code)), ev);
+			printf(_("  %s: %s\n"), msg_tr(probe_word_title(r->diags[i].code)), ev);
 			if (*probe_word_fix(r->diags[i].code))
 				printf(_("    fix: %s\n"), msg_tr(probe_word_fix(r->diags[i].code)));
 		}
