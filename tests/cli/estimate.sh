@@ -303,6 +303,7 @@ t = calendar.timegm((2026, 11, 20, 12, 0, 0))
 probe(t - 86400, "NVIDIA H100 80GB HBM3", sys.argv[2], 50e9, 0.30, 5000)          # 1: older
 probe(t, "NVIDIA H100 80GB HBM3", sys.argv[2], 30e9, 0.25, 4551, growth=2e6)      # 2: the latest
 probe(t - 3600, "NVIDIA H100 80GB HBM3", sys.argv[3], 70e9, 0, 2000)              # 3: decoding
+probe(t - 7200, "NVIDIA H100 80GB HBM3", sys.argv[2], 30e9, 25.888, 400000)       # 4: MFU 2588.8%, impossible
 db.commit()
 PY
 	before=$(cksum <"$CL")
@@ -381,7 +382,17 @@ PY
 		[ "$(wc -l <"$T/err")" = 1 ] && grep -q 'Calibrated by probe 2' "$T/out" && ok ||
 		bad "calib-other-id: exit $rc $(cat "$T/err")"
 	expect_err calib-missing-id 1 'no probe with id 9' "$G" estimate "$W" --ledger "$CL" --calibrate 9
+	# an MFU above 1 is a step faster than the card's peak: refused, for that reason, by every command
+	# (issue 29: 8077 TFLOPS on a 312-TFLOPS card once calibrated a plan)
+	IMP='is impossible: its MFU of 2588.8% is above 100%, steps faster than the card'
+	expect_err calib-impossible-estimate 1 "--calibrate 4: probe 4 (" "$G" estimate "$W" --gpu H100 --ledger "$CL" --calibrate 4
+	grep -qF "$IMP" "$T/err" && ok || bad "estimate --calibrate 4: not the reason: $(cat "$T/err")"
+	expect_err calib-impossible-plan 1 "$IMP" "$G" plan "$W" --tokens 1e9 --ledger "$CL" --calibrate 4
 fi
+# --mfu by hand: the same bound, with its reason
+expect_err mfu-above-1 2 "--mfu: expected a utilisation in (0, 1]" "$G" estimate "$W" --gpu H100 --mfu 5
+grep -q "faster than its peak" "$T/err" && ok || bad "--mfu 5: no reason: $(cat "$T/err")"
+expect_err mfu-zero 2 "--mfu: expected a utilisation in (0, 1]" "$G" estimate "$W" --gpu H100 --mfu 0
 
 # --- issue 30 / issue 29 item 8: every factor applied is said, the defaults
 # taken and the unset fields that move the answer most, in text and JSON

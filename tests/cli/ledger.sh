@@ -156,6 +156,8 @@ for c in \
 	# shellcheck disable=SC2086
 	expect_err "add $args" 2 "gpurent ledger add: $want" "$G" ledger add --ledger "$L" $args
 done
+# the kind and status worded for the reader (the stored words are JSON's: zh_CN showed "guard，finished")
+expect_ok show-words '^run 1 \(added by hand, finished\)$' "$G" ledger show 1 --ledger "$L"
 expect_err show-noid 2 'gpurent ledger show: expected a run ID' "$G" ledger show --ledger "$L"
 expect_err show-x 2 'x: expected a run ID' "$G" ledger show x --ledger "$L"
 expect_err summary-by 2 "--by: expected one of day, week, month, tag, gpu, got 'year'" "$G" ledger summary --by year --ledger "$L"

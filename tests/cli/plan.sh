@@ -234,6 +234,47 @@ run "$G" plan "$EX" --catalog empty
 [ "$rc" -eq 1 ] && grep -q 'user class B' "$T/out" && grep -q 'What would have to change' "$T/out" \
 	&& grep -q -- '--catalog' "$T/out" && ok || bad "an empty catalog folder: $(grep 'user class' "$T/out")"
 
+# the table names each row's region (issue 29: one type in five regions looked like five equal rows)
+run "$G" plan "$EX"
+grep -q '^ # provider  *instance  *region  *GPU ' "$T/out" && grep -q '^ 1 Azure  *Standard_NC24ads_A100_v4  *eastus ' "$T/out" &&
+	ok || bad "no region column: $(sed -n '/^ # provider/,+1p' "$T/out")"
+# the rate's note cites the row, not its English words (they restate rate and date)
+run "$G" plan "$EX" --currency CNY
+grep -q 'data/currencies.csv line 8, 2024-02-02, Federal Reserve H.10 release of 2024-02-05 (federalreserve.gov/releases/h10/20240205);' "$T/out" &&
+	! grep -q 'yuan per USD' "$T/out" && ok || bad "the rate note: $(sed -n 2p "$T/out")"
+
+# the advice never asks for what the job already has (issue 29)
+run "$G" plan "$EX" --budget 300 --currency RMB --access SJTU-HPC
+sed -n '/^What would have to change/,/^Checklist/p' "$T/out" >"$T/chg"
+grep -q 'budget: the cheapest plan costs' "$T/chg" && ! grep -q 'memory:' "$T/chg" && ok ||
+	bad "memory advice where 86 GB cards hold the job: $(cat "$T/chg")"
+run "$G" plan "$EX" --gpu T4
+grep -q '^ - memory: the job needs 39.1 GB per GPU' "$T/out" && grep -q 'QLoRA (a 4-bit base), gradient checkpointing' "$T/out" &&
+	! grep -q 'LoRA or QLoRA\|micro_batch\|ZeRO' "$T/out" && ok ||
+	bad "memory advice for a LoRA job of micro_batch 1: $(grep -- '- memory' "$T/out")"
+run "$G" plan --model llama-3-70b --tokens 1e8 --gpu T4 --task qlora --grad-checkpointing
+grep -q '^ - memory: .*a card with more memory, or a shorter seq$' "$T/out" && ok ||
+	bad "memory advice for a QLoRA job with checkpointing: $(grep -- '- memory' "$T/out")"
+# the docs' student example gives an answer: the campus A100 within 300 yuan
+run "$G" plan "$EX" --seq 512 --tokens 1e9 --budget 300 --currency RMB --access SJTU-HPC
+[ "$rc" -eq 0 ] && grep -q '^ 1 SJTU-HPC .*A100 ' "$T/out" && ok || bad "the student example: rc $rc $(sed -n '4,6p' "$T/out")"
+
+# --emit slurm: the offer's partition, the plan's checklist lead equal to the script's
+run "$G" plan "$EX" --seq 512 --tokens 1e9 --budget 300 --currency RMB --access SJTU-HPC --emit slurm -- python train.py
+cp "$T/out" "$T/stu.sbatch"
+grep -qx '#SBATCH --partition=a100' "$T/stu.sbatch" && grep -qx '#SBATCH --cpus-per-task=16' "$T/stu.sbatch" && ok ||
+	bad "emit slurm: no a100 partition or the offer's 16 cores: $(grep SBATCH "$T/stu.sbatch")"
+lead=$(sed -n 's/^#SBATCH --signal=B:USR1@\([0-9]*\)$/\1/p' "$T/stu.sbatch")
+run "$G" plan "$EX" --seq 512 --tokens 1e9 --budget 300 --currency RMB --access SJTU-HPC
+cl=$(sed -n 's/.*--signal=B:USR1@\([0-9]*\)).*/\1/p' "$T/out")
+[ -n "$lead" ] && [ "$lead" = "$cl" ] && ok || bad "the checklist's lead '$cl' is not the script's '$lead'"
+# --partition: the best campus offer in it; one no campus offer runs in is refused; none without --emit slurm
+run "$G" plan "$EX" --seq 512 --tokens 1e9 --access SJTU-HPC --only SJTU-HPC --partition dgx2 --emit slurm -- python train.py
+grep -qx '#SBATCH --partition=dgx2' "$T/out" && ok || bad "--partition dgx2: $(grep partition "$T/out") $(cat "$T/err")"
+expect_err partition-none 1 "none of the ranked campus offers runs in partition 'gpu' (the best runs in 'a100'" \
+	"$G" plan "$EX" --seq 512 --tokens 1e9 --access SJTU-HPC --only SJTU-HPC --partition gpu --emit slurm -- python train.py
+expect_err partition-no-emit 2 "--partition: only with --emit slurm" "$G" plan "$EX" --partition a100
+
 # bad input: one line, exit 2
 printf 'model: llama-2-7b\ntask: lora\n' >notokens.yaml
 run "$G" plan notokens.yaml

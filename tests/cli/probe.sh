@@ -144,6 +144,11 @@ if need_py "every logger format"; then
 	# the schema
 	probe "$T/nv" --steps 4 --model llama-2-7b -- "$FP" step 10 150 1000 --procs-file "$T/procs"
 	check "JSON schema" "d['schema'] == 'gpurent.probe/1' and all(isinstance(d[k], (int, float)) for k in ['steps', 'warmup', 'first_step_s', 'steady_step_s', 'peak_mem', 'units_per_s', 'mfu', 'mem_growth_per_step']) and isinstance(d['diagnoses'], list) and all(set(x) >= {'code', 'evidence', 'fix'} for x in d['diagnoses']) and set(d['estimate']) >= {'mem', 'step_s', 'mem_error', 'step_error'} and set(d['full_run']) >= {'seconds', 'cost', 'currency'}"
+	# impossible: 262144 tokens a 150 ms step of a 7B model is ~70x an H100's peak (issue 29: "MFU 2588.8%")
+	probe "$T/nv" --steps 4 --model llama-2-7b --micro-batch 64 --seq 4096 -- "$FP" step 10 150 1000 --procs-file "$T/procs"
+	check "impossible MFU" "d['mfu'] > 1 and d['mfu_impossible'] is True and 'impossible' in diags"
+	probe "$T/nv" --steps 4 --model llama-2-7b -- "$FP" step 10 150 1000 --procs-file "$T/procs"
+	check "possible MFU" "0 < d['mfu'] <= 1 and d['mfu_impossible'] is False and 'impossible' not in diags"
 	# --json keeps stdout for the JSON: CMD's lines went to stderr
 	grep -q "loading the model" "$T/err" && ! grep -q "loading the model" "$T/out" && ok || bad "--json: CMD's output on stdout"
 fi
@@ -164,6 +169,14 @@ run "$G" ledger probes --ledger "$T/l.db"
 grep -q "llama-2-7b" "$T/out" && ok || bad "the probe is not in the ledger: $(cat "$T/out" "$T/err")"
 run "$G" estimate --model llama-2-7b --calibrate latest --ledger "$T/l.db"
 [ "$rc" = 0 ] && grep -qi "probe" "$T/out" && ok || bad "estimate --calibrate latest after a probe: $rc $(cat "$T/out" "$T/err" | head -5)"
+
+# an impossible probe is recorded as read, said so, and calibrates nothing
+run env -u GPURENT_NVML_LIB LD_LIBRARY_PATH="$FAKE" FAKE_NVML_SCRIPT="$T/nv" "$G" probe --ledger "$T/l2.db" --steps 4 --model llama-2-7b --micro-batch 64 --seq 4096 -- "$FP" step 10 150 1000 --procs-file "$T/procs"
+[ "$rc" = 0 ] && grep -q "MFU .*: impossible, above the peak" "$T/out" && grep -q "impossible speed" "$T/out" &&
+	ok || bad "impossible probe: the report does not say so: $rc $(grep -i 'mfu\|imposs' "$T/out")"
+run "$G" estimate --model llama-2-7b --micro-batch 64 --seq 4096 --gpu H100 --calibrate latest --ledger "$T/l2.db"
+[ "$rc" = 1 ] && grep -q "is impossible: its MFU of .* is above 100%" "$T/err" && ok ||
+	bad "estimate --calibrate an impossible probe: $rc $(cat "$T/err")"
 
 # bad input: one line, exit 2, before anything runs
 nlogs() { ls -A "$T/gpurent-logs" 2>/dev/null | wc -l; }

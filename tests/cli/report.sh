@@ -86,6 +86,36 @@ assert abs(sum(parts) - m["total_bytes"] / 1e9) < 0.005 * len(parts), (sum(parts
 PY
 fi
 
+# the plan in the reader's currency (issue 29: USD for a CNY user): the plan's
+# totals over data/currencies.csv's rate, its row named; --currency, the config's
+# or zh_CN's currency; a run in a second currency is named under the chart, not dropped
+if need_py "the plan in CNY"; then
+	"$G" report --ledger "$L" "$W" --currency CNY --svg plan >plan-cny.svg || bad "--svg plan --currency CNY"
+	python3 - <<'PY' && ok || bad "the CNY plan chart is not the USD one x the rate"
+import re
+usd = [float(v) for v in re.findall(r'<text class="v"[^>]*>([-0-9.]+)</text>', open("plan.svg").read())]
+cny = [float(v) for v in re.findall(r'<text class="v"[^>]*>([-0-9.]+)</text>', open("plan-cny.svg").read())]
+assert usd and len(usd) == len(cny), (usd, cny)
+for a, b in zip(usd, cny):
+    assert abs(a * 7.192 - b) <= 0.01 * 7.192 + 0.006, (a, b)
+src = open("plan-cny.svg").read()
+assert "total cost, CNY" in src and "1 USD = 7.192 CNY (data/currencies.csv line 8" in src, src[:400]
+PY
+fi
+grep -q 'total cost, USD' plan.svg && ! grep -q '1 USD = ' plan.svg && ok || bad "the USD plan chart: $(grep -o 'total cost, [A-Z]*' plan.svg)"
+env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$G" report --ledger "$L" "$W" --svg plan >plan-zh.svg || bad "--svg plan under zh_CN"
+grep -q 'CNY' plan-zh.svg && ok || bad "zh_CN: the plan not in CNY"
+expect_err "report --currency XYZ" 2 "--currency: unknown currency 'XYZ'" "$G" report --ledger "$L" "$W" --currency XYZ --svg plan
+cp "$L" "$T/two.db"
+"$G" ledger --ledger "$T/two.db" add --start 2024-03-05T10:00:00Z --duration 1h --cost 15CNY --gpu RTX4090 --tag cny \
+	>/dev/null || bad "ledger add CNY"
+"$G" report --ledger "$T/two.db" --svg runs >two-runs.svg || bad "--svg runs of two currencies"
+grep -q 'Not drawn, in their own currency (never converted): 1 run in CNY (15.00 CNY)' two-runs.svg && ok ||
+	bad "a CNY run dropped from the USD runs chart without a word: $(grep -o 'class="note">[^<]*' two-runs.svg)"
+"$G" report --ledger "$T/two.db" --currency CNY --svg runs >two-runs-cny.svg || bad "--svg runs --currency CNY"
+grep -q 'Not drawn, .*4 runs in USD (21.50 USD)' two-runs-cny.svg && grep -q 'cost per run, CNY' two-runs-cny.svg && ok ||
+	bad "--currency CNY: the runs chart not in CNY with the USD runs named: $(grep -o 'class="note">[^<]*' two-runs-cny.svg)"
+
 # more weeks than bars: nothing vanishes (issue 26, item 10: report-spend-64-weeks);
 # 100 weekly lines of 1..100 USD, 5050 USD in all
 awk 'BEGIN { print "time,end,item,resource,kind,quantity,unit,amount,currency"

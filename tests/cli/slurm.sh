@@ -219,6 +219,16 @@ else
 	bad "plan --emit slurm: exit $rc $(cat "$T/err")"
 fi
 
+# the partition the plan chose (data/access_slurm.csv), and the script it writes again
+grep -qx '#SBATCH --partition=a100' "$T/plan.sbatch" && ok || bad "plan --emit slurm: no --partition=a100: $(grep SBATCH "$T/plan.sbatch")"
+# slurm script --gpu TYPE is --gpu-type TYPE; --qos
+run "$G" slurm script --gpu a100 --qos debug --partition debuga100 --time 10m -- python t.py
+grep -qx '#SBATCH --gres=gpu:a100:1' "$T/out" && grep -qx '#SBATCH --qos=debug' "$T/out" &&
+	grep -q '^# same as: .* --gpu-type a100 .* --qos debug ' "$T/out" && ok || bad "slurm script --gpu/--qos: $(grep -e SBATCH -e 'same as' "$T/out")"
+cp "$T/out" "$T/g1.sh"
+run "$G" slurm script --gpu-type a100 --qos debug --partition debuga100 --time 10m -- python t.py
+cmp -s "$T/out" "$T/g1.sh" && ok || bad "--gpu and --gpu-type write different scripts"
+
 # a campus offer whose limit chains jobs: the plan's count is the script's
 PA="$ROOT/examples/resnet50-imagenet.yaml --access KFUPM-JRCAI --only campus-hpc --gpu RTXA6000 --resumable true --epochs 400"
 run "$G" plan $PA

@@ -619,7 +619,17 @@ static void test_ckpt_kind_and_spot(void **s)
 			k = &r.checklist[i];
 	assert_non_null(k);
 	assert_true(k->seconds == 24 * 3600.0 - po.setup_s);
-	assert_true(k->lead_s >= 300 && k->lead_s >= 3 * k->write_s);
+	{
+		/* the lead the Slurm script asks for (docs/slurm.md "Lead time"): the same generator */
+		struct slurm_gen_in in;
+		struct slurm_gen g;
+		char err[128];
+		plan_slurm_in(&r.ranked[0], &in);
+		assert_int_equal(slurm_gen_plan(&in, &g, err, sizeof(err)), 0);
+		assert_true(k->lead_s == g.lead_s);
+		assert_true(k->lead_s >= SLURM_GEN_LEAD_S && k->lead_s >= 2 * k->write_s);
+		assert_true(in.limit_s == 24 * 3600.0 && in.gpus_per_node == 1 && in.nodes == 1);
+	}
 	assert_true(k->regular_s >= 1800 && k->regular_s >= 20 * k->write_s);
 	plan_result_free(&r);
 	/* spot: Young/Daly with the MTBF */

@@ -78,7 +78,7 @@ static void test_bad_files(void **s)
 		{"model: x\ntokens: lots\n", "job.yaml:2: tokens: expected a count such as"},
 		{"model: x\nstep_time: 5 minutes\n", "job.yaml:2: step_time: expected a duration"},
 		{"model: x\nlink_bw: 20\n", "job.yaml:2: link_bw: expected a bandwidth"},
-		{"model: x\nmfu: 0\n", "job.yaml:2: mfu: expected a utilisation above 0"},
+		{"model: x\nmfu: 0\n", "job.yaml:2: mfu: expected a utilisation in (0, 1] (above 0, at most 100%"},
 		{"model: x\nzero: 4\n", "job.yaml:2: zero: expected a whole number from 0 to 3, got '4'"},
 		{"model: x\n\"micro\\nbatch\": 4\n", "job.yaml:2: micro\\x0abatch: unknown field"},
 		{"model: x\n\"seq\": \"4\\e[31m\"\n", "job.yaml:2: seq: expected a positive whole number, got '4\\x1b[31m'"},

@@ -344,6 +344,27 @@ static void show_label(const char *label)
 	printf("%s%*s", label, w < 13 ? (int)(13 - w) + 1 : 1, "");
 }
 
+
+/* The ledger's kind and status of a run, worded for the reader (the stored
+ * values, "guard", "manual", "running", "finished", are the JSON's); another
+ * value as stored, escaped. */
+static const char *kind_word(const char *kind, char *buf, size_t n)
+{
+	if (kind && !strcmp(kind, "guard"))
+		return _("guarded by gpurent run");
+	if (kind && !strcmp(kind, "manual"))
+		return _("added by hand");
+	return clip(kind ? kind : "?", 200, buf, n);
+}
+
+static const char *status_word(const char *status, char *buf, size_t n)
+{
+	if (status && !strcmp(status, "finished"))
+		return _("finished");
+	if (status && !strcmp(status, "running"))
+		return _("running");
+	return clip(status ? status : "?", 200, buf, n);
+}
 static int ledger_show_cmd(int argc, char **argv)
 {
 	const char *path = NULL, *id_s;
@@ -384,8 +405,8 @@ static int ledger_show_cmd(int argc, char **argv)
 /* a stored string, escaped for the terminal (out.h) */
 #define LINE_STR(label, v) do { show_label(_(label)); out_puts_safe(stdout, v); putchar('\n'); } while (0)
 		char sa[256], sb[256];
-		printf(_("run %lld (%s, %s)\n"), (long long)e.id, clip(r->kind ? r->kind : "?", 200, sa, sizeof(sa)),
-		       clip(e.status ? e.status : "?", 200, sb, sizeof(sb)));
+		printf(_("run %lld (%s, %s)\n"), (long long)e.id, kind_word(r->kind, sa, sizeof(sa)),
+		       status_word(e.status, sb, sizeof(sb)));
 		LINE(N_("start"), "%s (%.0f)", fmt_local(r->start, true, buf, sizeof(buf)), r->start);
 		if (isfinite(r->end))
 			LINE(N_("end"), "%s (%.0f)", fmt_local(r->end, true, buf, sizeof(buf)), r->end);

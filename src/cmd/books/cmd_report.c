@@ -46,12 +46,16 @@ static const char usage[] = N_(
 	"plan'), two more:\n"
 	"  plan      the plan's total cost against finish time for every feasible\n"
 	"            offer of the default catalog, the cost-finish Pareto front\n"
-	"            marked (as 'plan' prints them, in USD)\n"
+	"            marked (as 'plan' prints them), in --currency (the config's\n"
+	"            currency, CNY under zh_CN, else USD) at data/currencies.csv's rate\n"
 	"  memory    the estimate's memory per GPU by component against the memory\n"
 	"            tiers (as 'estimate' prints them)\n"
-	"Amounts are in the first currency of the bill (spend, findings) or of\n"
-	"the runs (runs, tags); other currencies are listed, never converted.\n"
+	"Amounts are in the first currency of the bill (spend, findings) or in the\n"
+	"runs' currency (runs, tags: --currency when a run has it, else the first\n"
+	"run's); what is in another currency is named under its chart with its\n"
+	"count and sum, never converted.\n"
 	"\n"
+	"  --currency CODE  the plan's money and the runs' charts in CODE (RMB is CNY)\n"
 	"  --out FILE     write there (default report.html; with --svg, stdout)\n"
 	"  --svg CHART    one chart as SVG: spend, runs, tags, gpus, findings,\n"
 	"                 plan or memory\n"
@@ -83,6 +87,11 @@ struct data {
 	bool have_audit;
 	char run_cur[8];
 	char bill_cur[8];
+	/* the plan's money: shown in cur (--currency, the config's, CNY under
+	 * zh_CN), converted from USD with data/currencies.csv's row (rate_note) */
+	char cur[8];
+	double usd_per_unit;
+	char rate_note[1200];
 	/* given a workload: the plan (choices borrow offers) and the estimate */
 	bool have_plan, have_est;
 	struct plan_result plan;
@@ -159,6 +168,43 @@ static int by_week(const void *a, const void *b)
 	return strcmp(((const struct week_spend *)a)->week, ((const struct week_spend *)b)->week);
 }
 
+/* What a chart in currency cur leaves out: the runs (bills: false) or the
+ * bill lines in any other currency, named with their count and sum, since
+ * none is converted (docs/report.md "Currencies"). */
+static void note_others(FILE *f, const struct data *d, const char *cur, bool bills)
+{
+	char codes[8][8], line[600];
+	double sum[8] = {0};
+	size_t cnt[8] = {0}, nc = 0, k = 0;
+
+	for (size_t i = 0; i < (bills ? d->bill.n : d->es.n); i++) {
+		const char *c = bills ? d->bill.v[i].currency : d->es.v[i].run.currency;
+		double v = bills ? d->bill.v[i].amount : d->es.v[i].run.cost;
+		size_t j;
+		if (!c || !*c || !strcmp(c, cur) || (!bills && !ledger_known(v)))
+			continue;
+		for (j = 0; j < nc && strcmp(codes[j], c); j++)
+			;
+		if (j == nc) {
+			if (nc == 8)
+				continue;
+			snprintf(codes[nc++], sizeof(codes[0]), "%s", c);
+		}
+		cnt[j]++;
+		sum[j] += v;
+	}
+	if (!nc)
+		return;
+	k = (size_t)snprintf(line, sizeof(line), "%s", _("Not drawn, in their own currency (never converted):"));
+	for (size_t j = 0; j < nc && k < sizeof(line); j++)
+		k += (size_t)snprintf(line + k, sizeof(line) - k, _(" %zu %s in %s (%.2f %s)"), cnt[j],
+				      bills ? Q_("bill line", "bill lines", cnt[j]) : Q_("run", "runs", cnt[j]),
+				      codes[j], sum[j], codes[j]);
+	fputs("<p class=\"note\">", f);
+	svg_escape(f, line);
+	fputs("</p>\n", f);
+}
+
 /*
  * Spend by ISO week and kind. Every week is in the table, with the total;
  * the chart draws the MAX_BARS - 1 most recent weeks and one bar "earlier"
@@ -223,6 +269,7 @@ static void chart_spend(FILE *f, const struct data *d, bool table)
 		snprintf(title, sizeof(title), _("the first bar sums the %zu weeks before %s; the table "
 						 "lists every week"), first, w[first].week);
 	svg_stacked_bars(f, _("Spend by week and kind"), unit, cat, nb, ser, BILL_NKINDS, v);
+	note_others(f, d, d->bill_cur, true);
 	if (first) {
 		fputs("<p class=\"note\">", f);
 		svg_escape(f, title);
@@ -296,6 +343,7 @@ static void chart_runs(FILE *f, const struct data *d, bool table)
 		lab[i] = labels[i];
 	snprintf(unit, sizeof(unit), "%s %s", _("cost per run,"), d->run_cur[0] ? d->run_cur : "-");
 	svg_hbars(f, _("Cost per run"), unit, lab, v, n);
+	note_others(f, d, d->run_cur, false);
 	if (!table)
 		return;
 	bar_table(f, _("run"), _("cost"), lab, v, n);
@@ -303,7 +351,7 @@ static void chart_runs(FILE *f, const struct data *d, bool table)
 
 /* A summary's groups in currency cur as bars: cost, or GPU-hours. */
 static void chart_summary(FILE *f, const struct ledger_summary *s, const char *cur, bool hours,
-			  const char *title, const char *unit, const char *key_head, bool table)
+			  const char *title, const char *unit, const char *key_head, bool table, const struct data *d)
 {
 	char labels[MAX_BARS][LABEL_MAX + 4];
 	const char *lab[MAX_BARS];
@@ -322,6 +370,8 @@ static void chart_summary(FILE *f, const struct ledger_summary *s, const char *c
 	for (size_t i = 0; i < n; i++)
 		lab[i] = labels[i];
 	svg_hbars(f, title, unit, lab, v, n);
+	if (!hours)
+		note_others(f, d, cur, false);
 	if (!table)
 		return;
 	bar_table(f, key_head, hours ? _("GPU-hours") : _("cost"), lab, v, n);
@@ -373,13 +423,25 @@ static void chart_plan(FILE *f, const struct data *d, bool table)
 
 	if (n && (!x || !y || !front))
 		n = 0;
+	char ylab[48], thead[48];
+
 	for (size_t i = 0; i < n; i++) {
 		x[i] = d->plan.ranked[i].wall_s / 3600.0;
-		y[i] = d->plan.ranked[i].cost.total;
+		y[i] = d->plan.ranked[i].cost.total / d->usd_per_unit;
 		front[i] = d->plan.ranked[i].pareto;
 	}
+	snprintf(ylab, sizeof(ylab), _("total cost, %s"), d->cur);
+	snprintf(thead, sizeof(thead), _("total, %s"), d->cur);
 	svg_scatter(f, _("Total cost against finish time, every feasible offer"),
-		    _("finish time (h)"), _("total cost, USD"), x, y, front, n);
+		    _("finish time (h)"), ylab, x, y, front, n);
+	if (strcmp(d->cur, "USD")) {
+		char note[1400];
+		snprintf(note, sizeof(note), _("in %s: 1 USD = %.4g %s (%s)"), d->cur, 1 / d->usd_per_unit, d->cur,
+			 d->rate_note);
+		fputs("<p class=\"note\">", f);
+		svg_escape(f, note);
+		fputs("</p>\n", f);
+	}
 	free(x);
 	free(y);
 	free(front);
@@ -387,7 +449,7 @@ static void chart_plan(FILE *f, const struct data *d, bool table)
 		return;
 	fputs("</div>\n", f);   /* the chart's box ends; its table follows */
 	{
-		const char *head[] = {_("offer (Pareto front)"), _("GPUs"), _("finish (h)"), _("total, USD")};
+		const char *head[] = {_("offer (Pareto front)"), _("GPUs"), _("finish (h)"), thead};
 		table_begin(f, head, 4, 14);
 	}
 	for (size_t i = 0; d->have_plan && i < d->plan.n; i++) {
@@ -400,7 +462,7 @@ static void chart_plan(FILE *f, const struct data *d, bool table)
 		fputs("<tr><td>", f);
 		svg_escape(f, name);
 		fprintf(f, "</td><td class=\"n\">%g</td><td class=\"n\">%.2f</td><td class=\"n\">%.2f</td></tr>\n",
-			c->gpus, c->wall_s / 3600.0, c->cost.total);
+			c->gpus, c->wall_s / 3600.0, c->cost.total / d->usd_per_unit);
 	}
 	table_end(f);
 }
@@ -478,11 +540,11 @@ static void chart(FILE *f, enum chart c, const struct data *d, bool table)
 		break;
 	case CH_TAGS:
 		snprintf(unit, sizeof(unit), "%s %s", _("cost per tag,"), d->run_cur[0] ? d->run_cur : "-");
-		chart_summary(f, &d->tags, d->run_cur, false, _("Cost per tag"), unit, _("tag"), table);
+		chart_summary(f, &d->tags, d->run_cur, false, _("Cost per tag"), unit, _("tag"), table, d);
 		break;
 	case CH_GPUS:
 		chart_summary(f, &d->gpus, d->run_cur, true, _("GPU-hours by GPU"), _("GPU-hours (h)"),
-			      _("GPU"), table);
+			      _("GPU"), table, d);
 		break;
 	case CH_PLAN:
 		chart_plan(f, d, table);
@@ -553,6 +615,10 @@ static int load(struct ledger *l, struct data *d, char *err, size_t errlen)
 	    ledger_summarize(&d->es, LEDGER_BY_GPU, &d->gpus, err, errlen) ||
 	    ledger_bill_list(l, &d->bill, err, errlen))
 		return -1;
+	/* the runs' chart in the reader's currency when a run has it, else the first's */
+	for (size_t i = 0; i < d->es.n && !d->run_cur[0]; i++)
+		if (d->es.v[i].run.currency && ledger_known(d->es.v[i].run.cost) && !strcmp(d->es.v[i].run.currency, d->cur))
+			snprintf(d->run_cur, sizeof(d->run_cur), "%s", d->es.v[i].run.currency);
 	for (size_t i = 0; i < d->es.n && !d->run_cur[0]; i++)
 		if (d->es.v[i].run.currency && ledger_known(d->es.v[i].run.cost))
 			snprintf(d->run_cur, sizeof(d->run_cur), "%s", d->es.v[i].run.currency);
@@ -628,9 +694,28 @@ static int load_workload(struct workload *w, const char *file, struct offers_ctx
 	return 0;
 }
 
+/* The reader's currency into d (c: the offers' currency table, NULL when
+ * no plan is drawn). 0, or the exit code (message printed). */
+static int report_currency(const struct offers_ctx *c, const char *code, struct data *d)
+{
+	const struct currency *cu;
+
+	snprintf(d->cur, sizeof(d->cur), "%s", code && *code ? code : "USD");
+	d->usd_per_unit = 1;
+	if (!c)
+		return 0;
+	if (!(cu = currency_find(&c->currencies, d->cur)) || !(cu->usd > 0))
+		return msg_usage(_("--currency: unknown currency '%s' (see data/currencies.csv, or --rate %s=N)"),
+				 d->cur, d->cur);
+	snprintf(d->cur, sizeof(d->cur), "%s", cu->code);
+	d->usd_per_unit = cu->usd;
+	offers_rate_note(cu, d->rate_note, sizeof(d->rate_note));
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	const char *path = NULL, *out = NULL, *file = NULL;
+	const char *path = NULL, *out = NULL, *file = NULL, *currency = NULL;
 	struct workload w;
 	struct data d;
 	struct ledger *l = NULL;
@@ -642,6 +727,7 @@ int cmd_report(int argc, char **argv)
 	int svg_i = 0, rc;
 	FILE *f;
 	const struct opt opts[] = {
+		OPT_STR("currency", &currency, "CODE", N_("the plan's money in this currency (RMB and ¥ are CNY)")),
 		{.name = "ledger", .type = OPT_FILE, .dest = &path, .arg = "PATH",
 		 .help = N_("the ledger database"), .example = "/dev/null"},
 		/* the example writes nowhere: tests/cli/options.sh runs it in the tree */
@@ -680,6 +766,8 @@ int cmd_report(int argc, char **argv)
 		if ((rc = load_workload(&w, file, &oc_offers, &mdb, &ps, &d)))
 			goto out_free;
 	}
+	if ((rc = report_currency(have_offers ? &oc_offers : NULL, currency, &d)))
+		goto out_free;
 	if (ledger_open(path, &l, err, sizeof(err))) {
 		rc = msg_fail("%s", err);
 		goto out_free;

@@ -95,6 +95,15 @@ int calib_load(const char *ledger_path, const char *spec, const struct gpu_db *g
 	c->est_recommended = -1;
 	c->probe_gpu = c->p->gpu ? envcheck_find_gpu(gdb, c->p->gpu, 0) : NULL;
 	calib_word_probe(c, word, sizeof(word));
+	/* docs/probe.md "Impossible readings": an MFU above 1 is a step faster
+	 * than the card's dense peak allows; such a probe teaches nothing */
+	if (c->p->mfu > 1) {
+		rc = msg_fail(_("--calibrate %s: %s is impossible: its MFU of %.1f%% is above 100%%, steps faster "
+				"than the card's dense peak allows (a wrong step count, units a step or GPU); "
+				"nothing is calibrated from it"), spec, word, c->p->mfu * 100);
+		calib_free(c);
+		return rc;
+	}
 	if (c->p->workload_digest && c->p->workload_digest != workload_digest(w)) {
 		c->digest_differs = true;
 		if (id < 0) {

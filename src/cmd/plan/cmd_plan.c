@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/text/names.h"
 #include "core/plan/plan.h"
+#include "core/market/campus.h"
 #include "kit/cmd.h"
 #include "cmd/estimate/calib.h"
 #include "kit/common.h"
@@ -32,7 +34,8 @@ static const char usage[] = N_(
 	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
 	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog]\n"
 	"                    [--setup DURATION] [--upload-bw BW] [--calibrate PROBE]\n"
-	"                    [--ledger PATH] [--progress | --quiet] [--json | --emit sky|slurm|dstack]\n"
+	"                    [--ledger PATH] [--progress | --quiet]\n"
+	"                    [--json | --emit sky | --emit dstack | [--partition P] --emit slurm -- CMD]\n"
 	"\n"
 	"Where and how to rent for a workload: estimate it (see 'gpurent help estimate'\n"
 	"for its fields), keep the offers whose GPU memory fits with headroom (a sliced\n"
@@ -96,6 +99,11 @@ static const char usage[] = N_(
 	"spot, every 15-30 min on-demand).\n"
 	"--setup (default 20m) is billed set-up per instance start; --upload-bw\n"
 	"(default 100Mb/s) the dataset's upload speed.\n"
+	"--emit slurm -- CMD prints the sbatch script (as 'gpurent slurm script'\n"
+	"writes it) for the best campus-HPC choice, with the offer's partition, GRES\n"
+	"type and QOS (data/access_slurm.csv, from each cluster's documentation);\n"
+	"--partition P: the best campus offer in partition P (P is written as given\n"
+	"for a cluster gpurent knows no partition of).\n"
 	"--calibrate PROBE (an id from 'gpurent ledger probes', or latest; read from\n"
 	"--ledger PATH or $GPURENT_LEDGER) times training on every offer's GPUs at the\n"
 	"probe's MFU (the ratio of dense TFLOPS carries it to other cards); the memory\n"
@@ -227,46 +235,103 @@ static int emit_sky(const struct workload *w, const struct plan_opts *po, const 
 	return EXIT_OK;
 }
 
+/* data/access_slurm.csv: the partitions of campus offers. 0, or the exit status after the message. */
+static int load_campus(struct campus_db *db)
+{
+	const char *buf, *path;
+	char *owned = NULL, err[512];
+	size_t len;
+	int rc;
+
+	if ((rc = common_data_file("access_slurm.csv", &buf, &len, &owned, &path)))
+		return rc;
+	rc = campus_db_load(db, buf, len, path, err, sizeof(err));
+	free(owned);
+	return rc ? msg_usage("%s", err) : 0;
+}
+
+/* The best ranked campus-HPC choice that runs in partition want (NULL: any);
+ * *row: its Slurm facts, NULL when data/access_slurm.csv has none (then
+ * want, when given, is written as it is). NULL when none. */
+static const struct plan_choice *slurm_choice(const struct plan_result *r, const struct campus_db *db,
+					      const char *want, const struct campus_slurm **row)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct plan_choice *c = &r->ranked[i];
+		if (c->offer->supply != SUPPLY_CAMPUS_HPC)
+			continue;
+		*row = campus_db_find(db, c->offer);
+		if (!want || !*row || !strcasecmp((*row)->partition, want))
+			return c;
+	}
+	*row = NULL;
+	return NULL;
+}
+
 /*
  * --emit slurm: the sbatch script for the best ranked campus-HPC choice,
  * written by the generator of `gpurent slurm script` (slurmemit.h) from
- * the plan's figures: its compute time, the queue's time limit, one
- * checkpoint's write, the GPUs of the offer. CMD: the words after --.
+ * the plan's figures (plan_slurm_in(): its compute time, the queue's time
+ * limit, one checkpoint's write, the GPUs and CPUs of the offer) and the
+ * offer's partition, GRES type and QOS (data/access_slurm.csv).
+ * CMD: the words after --; partition: --partition, or NULL.
  */
-static int emit_slurm(const struct plan_result *r, char **cmd)
+static int emit_slurm(const struct plan_result *r, char **cmd, const char *partition)
 {
 	struct slurm_emit e = {0};
-	const struct plan_choice *c = NULL;
+	struct campus_db db;
+	const struct campus_slurm *row = NULL;
+	const struct plan_choice *c;
 	char err[256];
+	int rc;
 
-	for (size_t i = 0; i < r->n && !c; i++)
-		if (r->ranked[i].offer->supply == SUPPLY_CAMPUS_HPC)
-			c = &r->ranked[i];
-	if (!c) {
-		msg_error(_("--emit slurm: none of the %zu ranked offers is a campus cluster (give --access NAME "
-			    "for the clusters you may use)"), r->n);
-		return EXIT_RUNTIME;
+	if ((rc = load_campus(&db)))
+		return rc;
+	if (!(c = slurm_choice(r, &db, partition, &row))) {
+		if (partition && slurm_choice(r, &db, NULL, &row))
+			msg_error(_("--emit slurm: none of the ranked campus offers runs in partition '%s' (the "
+				    "best runs in '%s'; run without --emit for the plan)"), partition, row->partition);
+		else
+			msg_error(_("--emit slurm: none of the %zu ranked offers is a campus cluster (give --access "
+				    "NAME for the clusters you may use)"), r->n);
+		rc = EXIT_RUNTIME;
+		goto out;
 	}
-	e.nodes = c->nodes > 1 ? (long)c->nodes : 1;
-	e.gpus_per_node = c->offer->gpus >= 1 ? (long)c->offer->gpus : 1;
-	e.in.nodes = e.nodes;
-	e.in.gpus_per_node = e.gpus_per_node;
-	e.in.wall_s = round(c->compute_s);
-	e.in.limit_s = round(c->offer->max_runtime);
-	e.in.ckpt_write_s = round(c->ckpt_write_s);
+	plan_slurm_in(c, &e.in);
+	e.nodes = e.in.nodes;
+	e.gpus_per_node = e.in.gpus_per_node;
+	e.partition = row ? row->partition : partition;
+	e.gpu_type = row && row->gres_type[0] ? row->gres_type : NULL;
+	e.qos = row && row->qos[0] ? row->qos : NULL;
 	e.requeues = SLURM_EMIT_REQUEUES;
 	e.cmd = cmd;
-	if (slurm_script_check(&e, err, sizeof(err)))
-		return msg_usage(_("--emit slurm: %s"), err);
-	if (slurm_gen_plan(&e.in, &e.g, err, sizeof(err)))
-		return msg_fail(_("--emit slurm: %s"), err);
-	if (slurm_emit_mkdirs(&e, err, sizeof(err)))
-		return msg_fail(_("--emit slurm: the log directory: %s"), err);
-	if (slurm_emit_write(stdout, &e))
-		return msg_fail("%s", _("--emit slurm: could not write the script"));
+	if (slurm_script_check(&e, err, sizeof(err))) {
+		rc = msg_usage(_("--emit slurm: %s"), err);
+		goto out;
+	}
+	if (slurm_gen_plan(&e.in, &e.g, err, sizeof(err))) {
+		rc = msg_fail(_("--emit slurm: %s"), err);
+		goto out;
+	}
+	if (slurm_emit_mkdirs(&e, err, sizeof(err))) {
+		rc = msg_fail(_("--emit slurm: the log directory: %s"), err);
+		goto out;
+	}
+	if (slurm_emit_write(stdout, &e)) {
+		rc = msg_fail("%s", _("--emit slurm: could not write the script"));
+		goto out;
+	}
+	if (!row)
+		msg_note(_("--emit slurm: gpurent knows no partition for %.*s %.*s (data/access_slurm.csv): %s"),
+			 (int)c->offer->provider.len, c->offer->provider.p, (int)c->offer->instance.len,
+			 c->offer->instance.p, partition ? _("the one --partition gave is written") :
+			 _("the cluster's default partition runs it; --partition P names one"));
 	msg_note(_("--emit slurm: %.0f chained jobs, %.1f h of queue waits assumed (the offer's queue_wait "
 		   "each)"), c->chunks > 1 ? c->chunks : 1, c->queue_s / 3600);
-	return EXIT_OK;
+	rc = EXIT_OK;
+out:
+	campus_db_free(&db);
+	return rc;
 }
 
 struct plan_cmd;
@@ -284,6 +349,7 @@ struct plan_cmd {
 	long top;
 	int by, emit;                  /* emit: 0 none, 1 sky, 2 slurm, 3 dstack */
 	char **slurm_cmd;              /* --emit slurm: the words after -- */
+	const char *partition;         /* --partition: --emit slurm's */
 	struct sky_task task;
 	struct dstack_conf dstack;     /* a dstack configuration's (is_dstack), its task moved to task */
 	bool is_dstack;
@@ -387,6 +453,8 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 			 .help = N_("the most an instance may cost per hour"), .seen = &x->have_max_price},
 			{.name = "only", .type = OPT_LIST, .dest = &x->only, .arg = "NAME[,NAME]",
 			 .help = N_("plan only these providers or supply types"), .example = "ai-cloud"},
+			OPT_STR("partition", &x->partition, "P",
+				N_("--emit slurm: the campus partition to run in (the best offer in it)")),
 			{.name = "rate", .type = OPT_LIST, .dest = &x->rates, .arg = "CODE=N",
 			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
 			OPT_VAL(OPT_DURATION, "setup", &x->po.setup_s, "DUR", N_("set-up time on each new box")),
@@ -413,6 +481,8 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 	if ((x->emit == 2) != (x->slurm_cmd && *x->slurm_cmd))
 		return msg_usage("%s", x->emit == 2 ? _("--emit slurm: give the job's command after --") :
 				 _("a command after --: only with --emit slurm"));
+	if (x->partition && x->emit != 2)
+		return msg_usage("%s", _("--partition: only with --emit slurm (the plan ranks every partition)"));
 	if ((rc = plan_dstack(x)))
 		return rc;
 	if (!x->is_dstack &&
@@ -593,7 +663,7 @@ static int plan_output(struct plan_cmd *x, const struct workload *wd, const stru
 	if (x->emit == 2) {
 		if (!r->n)
 			msg_error(_("--emit slurm: no offer fits; run without --emit for what was excluded"));
-		return r->n ? emit_slurm(r, x->slurm_cmd) : EXIT_RUNTIME;
+		return r->n ? emit_slurm(r, x->slurm_cmd, x->partition) : EXIT_RUNTIME;
 	}
 	if (x->emit == 3)
 		return emit_dstack(x, r);

@@ -85,7 +85,14 @@ char *offers_rate_note(const struct currency *cu, char *buf, size_t n)
 	/* the file the row came from (--data-dir), escaped as the source text is */
 	snprintf(file, sizeof(file), "%s/currencies.csv", common_data_dir ? common_data_dir : "data");
 	out_safe(file, strlen(file), fesc, sizeof(fesc));
-	out_safe(cu->source, strlen(cu->source), src, sizeof(src));
+	/* the row's citation, not its own English words after it ("...(url): 7.1920
+	 * yuan per USD on ..."): they restate the rate and the date the note
+	 * already gives, in no reader's language; the file and line say where they are */
+	{
+		const char *cut = strstr(cu->source, "): ");
+		size_t len = cut ? (size_t)(cut - cu->source) + 1 : strlen(cu->source);
+		out_safe(cu->source, len, src, sizeof(src));
+	}
 	if (cu->date[0] && src[0])
 		snprintf(buf, n, _("%s line %zu, %s, %s"), fesc, cu->line, cu->date, src);
 	else if (cu->date[0] || src[0])

@@ -94,9 +94,11 @@ void plan_render_table(const struct workload *w, const struct model_spec *arch, 
 	if (!r->n) {
 		printf("%s", _("No offer fits. See what was excluded below.\n"));
 	} else {
-		static const int hw[] = {2, -14, -28, -14, 3, 5, -15, 10, 10, 10};
-		const char *const hc[] = {"#", _("provider"), _("instance"), "GPU", "n", _("mem"), _("billing"),
-					  _("finish"), _("total"), _("on-demand")};
+		/* the region beside the instance: one instance type in five regions is five
+		 * rows that differ there (issue 29; docs/plan.md "The table") */
+		static const int hw[] = {2, -14, -28, -12, -14, 3, 5, -15, 10, 10, 10};
+		const char *const hc[] = {"#", _("provider"), _("instance"), _("region"), "GPU", "n", _("mem"),
+					  _("billing"), _("finish"), _("total"), _("on-demand")};
 		out_heading(stdout, hw, hc, ARRAY_SIZE(hw));
 		for (size_t i = 0; i < r->n; i++) {
 			const struct plan_choice *c = &r->ranked[i];
@@ -107,6 +109,11 @@ void plan_render_table(const struct workload *w, const struct model_spec *arch, 
 			cs_print(&o->provider, 14);
 			putchar(' ');
 			cs_print(&o->instance, 28);
+			putchar(' ');
+			if (o->region.len)
+				cs_print(&o->region, 12);
+			else
+				printf("%-12s", "-");
 			printf(" %-14s %3g %4.0f%% %-15s %10s %10.2f %10s%s\n",
 			       out_safe(o->gpu->aliases, al, gesc, sizeof(gesc)), c->gpus,
 			       c->mem_used * 100, plan_mode_word(c->mode),
@@ -164,7 +171,7 @@ void plan_render_table(const struct workload *w, const struct model_spec *arch, 
 	for (int t = 0; t < SUPPLY_COUNT - 1; t++) {
 		char sup[160];
 		plan_word_supply(&r->supply[t], fx, sup, sizeof(sup));
-		printf(" %-12s %s %s; %s\n", supply_type_name(t), r->supply_fits[t] ? "+" : "-", sup,
+		printf(_(" %-12s %s %s; %s\n"), supply_type_name(t), r->supply_fits[t] ? "+" : "-", sup,
 		       plan_advice_word(r->supply_advice[t]));
 	}
 	printf(_(" billing: %s\n"), plan_advice_word(r->billing_advice));

@@ -74,10 +74,11 @@ static const char *exclusion_word(enum serve_exclusion x)
 	return (unsigned)x < SX_COUNT ? _(t[x]) : "?";
 }
 
-static void example_word(enum serve_exclusion x, const struct serve_example *e, const char *cur,
+static void example_word(enum serve_exclusion x, const struct serve_result *r, const char *cur,
 			 double fx, char *out, size_t n)
 {
 	char d[160], p[64];
+	const struct serve_example *e = &r->example[x];
 	const struct offer *o = e->offer;
 
 	out[0] = '\0';
@@ -95,7 +96,8 @@ static void example_word(enum serve_exclusion x, const struct serve_example *e, 
 		snprintf(d, sizeof(d), _("needs %.1f GB per GPU, has %.1f GB"), e->a / 1e9, e->b / 1e9);
 		break;
 	case SX_TOO_SLOW:
-		snprintf(d, sizeof(d), _("%.1f tokens/s a sequence at best, %.1f needed"), e->a, e->b);
+		snprintf(d, sizeof(d), _("%.1f tokens/s a sequence at best, %.1f needed (with the %.0f%% margin)"),
+			 e->a, e->b, r->tps_headroom * 100);
 		break;
 	case SX_BUDGET:
 		snprintf(d, sizeof(d), _("%.2f %s a month, budget %.2f %s"), e->a / fx, cur, e->b / fx, cur);
@@ -181,8 +183,9 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	printf(_("gpurent plan: %s, %s, %s, a service up %g h a day, %g days a week (%.0f h a month of %.0f)\n"),
 	       arch->name, workload_enum_name("task", w->task), workload_enum_name("precision", w->precision),
 	       w->serve.hours_per_day, w->serve.days_per_week, r->hours_month, SERVE_MONTH_HOURS);
-	printf(_("load: %ld sequences at %ld tokens of context, %.1f output tokens/s needed (%.1f a sequence)\n"),
-	       r->concurrency, w->context, r->needed_tps, r->needed_seq_tps);
+	printf(_("load: %ld sequences at %ld tokens of context, %.1f output tokens/s needed (%.1f a sequence); "
+		 "served with a margin of at least %.0f%% (tps_headroom)\n"),
+	       r->concurrency, w->context, r->needed_tps, r->needed_seq_tps, r->tps_headroom * 100);
 	printf(_("egress %s a month (%s), storage %s a box (the weights + data_size)\n"),
 	       units_fmt_bytes(r->egress_bytes, a, sizeof(a)),
 	       r->egress_given ? _("given") : _("from the responses: 4 bytes a token + 500 a response"),
@@ -192,9 +195,9 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	if (!r->n) {
 		printf("%s\n", _("No offer serves the load. See what was excluded below."));
 	} else {
-		static const int cw[] = {2, -14, -24, -12, 7, 5, 4, 13, -16, 10, 8, 8, 10};
+		static const int cw[] = {2, -14, -24, -12, 7, 5, 4, 13, 6, -16, 10, 8, 8, 10};
 		const char *const h[] = {"#", _("provider"), _("instance"), _("GPU"), _("TPxrep"), _("boxes"),
-					 _("mem"), _("tok/s srv/nd"), _("billing"), _("compute"), _("egress"),
+					 _("mem"), _("tok/s srv/nd"), _("margin"), _("billing"), _("compute"), _("egress"),
 					 _("storage"), _("total")};
 		out_heading(stdout, cw, h, sizeof(cw) / sizeof(cw[0]));   /* by terminal columns */
 		for (size_t i = 0; i < r->n; i++) {
@@ -202,9 +205,11 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 			char p[64], in[64], lay[32], tps[32];
 			snprintf(lay, sizeof(lay), "%dx%ld", c->tp, c->replicas);
 			snprintf(tps, sizeof(tps), "%.0f/%.0f", c->served_tps, r->needed_tps);
-			printf("%2zu %-14.14s %-24.24s %-12.12s %7s %5g %3.0f%% %13s %-16s %10.2f %8.2f %8.2f %10.2f\n",
+			printf("%2zu %-14.14s %-24.24s %-12.12s %7s %5g %3.0f%% %13s %+5.0f%% %-16s %10.2f %8.2f %8.2f "
+			       "%10.2f\n",
 			       i + 1, cs(&c->offer->provider, p, sizeof(p)), cs(&c->offer->instance, in, sizeof(in)),
 			       gpu_short(c->offer, g, sizeof(g)), lay, c->instances, c->mem_used * 100, tps,
+			       c->tps_margin * 100,
 			       plan_mode_word(c->mode), c->compute / fx, c->egress / fx, c->storage / fx, c->total / fx);
 		}
 		printf("\n%s\n", _("Why"));
@@ -225,8 +230,8 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	printf("\n%s\n", _("Excluded"));
 	for (int i = 0; i < SX_COUNT; i++)
 		if (r->excluded[i]) {
-			example_word((enum serve_exclusion)i, &r->example[i], cur, fx, line, sizeof(line));
-			printf(" %6zu %s\n        e.g. %s\n", r->excluded[i], exclusion_word((enum serve_exclusion)i), line);
+			example_word((enum serve_exclusion)i, r, cur, fx, line, sizeof(line));
+			printf(_(" %6zu %s\n        e.g. %s\n"), r->excluded[i], exclusion_word((enum serve_exclusion)i), line);
 		}
 	printf("\n%s\n", _("Advice"));
 	printf(" %s\n", _("user class C: a service that stays up, priced by the month, not by the job"));
@@ -269,6 +274,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	json_num(&j, "context_tokens", (double)w->context);
 	json_num(&j, "needed_tokens_per_second", r->needed_tps);
 	json_num(&j, "needed_tokens_per_second_per_sequence", r->needed_seq_tps);
+	json_num(&j, "tokens_per_second_headroom", r->tps_headroom);
 	json_num(&j, "egress_bytes_per_month", r->egress_bytes);
 	json_bool(&j, "egress_given", r->egress_given);
 	json_num(&j, "storage_bytes_per_box", r->storage_bytes);
@@ -299,6 +305,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 		json_num(&j, "prefill_fraction", c->prefill_share);
 		json_num(&j, "tokens_per_second_per_sequence", c->seq_tps);
 		json_num(&j, "tokens_per_second", c->served_tps);
+		json_num(&j, "tokens_per_second_margin", c->tps_margin);
 		json_str(&j, "mode", plan_mode_name(c->mode));
 		json_str(&j, "billing_profile", c->profile);
 		json_num(&j, "monthly_compute_cost", c->compute / fx);
@@ -324,7 +331,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 		json_str(&j, "code", serve_exclusion_name((enum serve_exclusion)i));
 		json_str(&j, "reason", exclusion_word((enum serve_exclusion)i));
 		json_num(&j, "count", (double)r->excluded[i]);
-		example_word((enum serve_exclusion)i, &r->example[i], cur, fx, line, sizeof(line));
+		example_word((enum serve_exclusion)i, r, cur, fx, line, sizeof(line));
 		json_str(&j, "example", line);
 		json_obj_end(&j);
 	}

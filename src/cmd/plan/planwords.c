@@ -397,10 +397,26 @@ void plan_word_change(const struct plan_change *c, const struct plan_fx *fx, con
 
 	switch (c->code) {
 	case PLAN_CH_MEMORY:
+	{
+		/* only what the job does not have yet (plan.h PLAN_FIX_*) */
+		static const struct { unsigned bit; const char *words; } fx_words[] = {
+			{PLAN_FIX_ZERO, N_("more GPUs with ZeRO/FSDP")},
+			{PLAN_FIX_LORA, N_("LoRA or QLoRA")},
+			{PLAN_FIX_QLORA, N_("QLoRA (a 4-bit base)")},
+			{PLAN_FIX_CKPT, N_("gradient checkpointing (grad_checkpointing: true)")},
+			{PLAN_FIX_MICRO, N_("a smaller micro_batch")},
+			{PLAN_FIX_SEQ, N_("a shorter seq")},
+		};
+		char list[512] = "";
+		size_t k = 0;
+		for (size_t i = 0; i < sizeof(fx_words) / sizeof(fx_words[0]); i++)
+			if (c->fixes & fx_words[i].bit)
+				k += (size_t)snprintf(list + k, k < sizeof(list) ? sizeof(list) - k : 0, "%s%s",
+						      k ? _(", ") : "", _(fx_words[i].words));
 		snprintf(out, n, _("memory: the job needs %.1f GB per GPU, the largest on offer holds %.1f GB "
-				   "(with headroom): a card with more memory, more GPUs with ZeRO/FSDP, LoRA or "
-				   "QLoRA, a shorter seq or micro_batch"),
-			 c->a / 1e9, c->b / 1e9);
+				   "(with headroom): a card with more memory, or %s"),
+			 c->a / 1e9, c->b / 1e9, list);
+	}
 		break;
 	case PLAN_CH_ZERO3:
 		snprintf(out, n, _("--zero 3 fits 80 GB cards with %.0f GPUs"), c->a);

@@ -279,7 +279,7 @@ static void render_text(const struct report *rp)
 	const char *unit = rp->units_samples ? _("samples") : _("tokens");
 
 	printf(_("probe: %ld step%s read (%s), %ld warm-up step%s excluded\n"), r->steps, r->steps == 1 ? "" : "s",
-	       probe_word_logger(r->logger), r->warmup, r->warmup == 1 ? "" : "s");
+	       _(probe_word_logger(r->logger)), r->warmup, r->warmup == 1 ? "" : "s");
 	if (r->steps > 0 && r->first_step_s > 0) {
 		fmt_dur(r->first_step_s, a, sizeof(a));
 		printf(_("  first step        %s\n"), a);
@@ -310,19 +310,21 @@ static void render_text(const struct report *rp)
 		       in->nominal_mem / 1e9);
 	else if (rp->run->dev_total > 0)
 		printf(_("  visible memory    %.2f GB\n"), rp->run->dev_total / 1e9);
-	if (r->util_median >= 0 || r->cpu_median >= 0) {
-		printf(_("  utilisation      "));
-		if (r->util_median >= 0)
-			printf(_(" GPU %.0f%%"), r->util_median);
-		if (r->cpu_median >= 0)
-			printf(_(" job CPU %.0f%% of a core"), r->cpu_median);
-		printf(_(" (medians)\n"));
-	}
+	/* one sentence a case: a translation joins its parts in its own way */
+	if (r->util_median >= 0 && r->cpu_median >= 0)
+		printf(_("  utilisation       GPU %.0f%%, job CPU %.0f%% of a core (medians)\n"), r->util_median,
+		       r->cpu_median);
+	else if (r->util_median >= 0)
+		printf(_("  utilisation       GPU %.0f%% (median)\n"), r->util_median);
+	else if (r->cpu_median >= 0)
+		printf(_("  utilisation       job CPU %.0f%% of a core (median; no GPU reading)\n"), r->cpu_median);
 	if (r->units_per_s > 0)
 		printf(_("  throughput        %s %s/s (%s a step)\n"), units_fmt_count(r->units_per_s, a, sizeof(a)), unit,
 		       units_fmt_count(in->units_per_step, b, sizeof(b)));
 	if (r->mfu > 0 && rp->gpu)
-		printf(_("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU)\n"), r->mfu * 100,
+		printf(r->mfu > 1 ? _("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU): impossible, "
+				      "above the peak (see the diagnoses)\n") :
+		       _("  MFU               %.1f%% of %s's dense peak (%.0f TFLOP/s a GPU)\n"), r->mfu * 100,
 		       rp->gpu->name, in->peak_flops / 1e12);
 	if (rp->have_est) {
 		if (in->est_mem > 0)
@@ -349,7 +351,7 @@ static void render_text(const struct report *rp)
 		printf(_("diagnoses:\n"));
 		for (int i = 0; i < r->ndiags; i++) {
 			probe_word_evidence(&r->diags[i], true, ev, sizeof(ev));
-			printf("  %s: %s\n", msg_tr(probe_word_title(r->diags[i].code)), ev);
+			printf(_("  %s: %s\n"), msg_tr(probe_word_title(r->diags[i].code)), ev);
 			if (*probe_word_fix(r->diags[i].code))
 				printf(_("    fix: %s\n"), msg_tr(probe_word_fix(r->diags[i].code)));
 		}
@@ -395,6 +397,7 @@ static void render_json(const struct report *rp)
 	json_num(&j, "units_per_step", in->units_per_step);
 	json_num(&j, "units_per_s", r->units_per_s);
 	json_num(&j, "mfu", r->mfu);
+	json_bool(&j, "mfu_impossible", r->mfu > 1);
 	json_str(&j, "gpu", rp->gpu ? rp->gpu->name : "");
 	json_obj_begin(&j, "estimate");
 	json_bool(&j, "available", rp->have_est);

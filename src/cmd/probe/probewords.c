@@ -21,6 +21,7 @@ const char *probe_word_title(enum probe_code c)
 		[PROBE_D_SLICED] = N_("a slice of the card"),
 		[PROBE_D_NO_STEPS] = N_("no step lines"),
 		[PROBE_D_NO_GPU_MEMORY] = N_("no GPU memory reading"),
+		[PROBE_D_IMPOSSIBLE] = N_("impossible speed"),
 	};
 
 	return (unsigned)c < ARRAY_SIZE(t) && t[c] ? t[c] : "?";
@@ -46,6 +47,9 @@ const char *probe_word_fix(enum probe_code c)
 		[PROBE_D_NO_GPU_MEMORY] = N_("have the job write PyTorch's figures to $GPURENT_PROBE_TORCH_FILE "
 					  "(docs/probe.md); in a container NVML may list the host's process "
 					  "ids, which match none of the job's"),
+		[PROBE_D_IMPOSSIBLE] = N_("check what a step is: the tokens or samples a step (micro_batch x seq x "
+				       "grad_accum x GPUs), the step lines read (a logger printing several lines a "
+				       "step, --step-regex), and the GPU; --calibrate refuses this probe"),
 	};
 
 	return (unsigned)c < ARRAY_SIZE(t) && t[c] ? t[c] : "";
@@ -87,6 +91,10 @@ void probe_word_evidence(const struct probe_diag *d, bool human, char *buf, size
 	case PROBE_D_NO_GPU_MEMORY:
 		snprintf(buf, n, word(human, N_("NVML reported no GPU memory for the job's processes")));
 		break;
+	case PROBE_D_IMPOSSIBLE:
+		snprintf(buf, n, word(human, N_("MFU %.1f%%: the steps did more work than the card's dense peak of "
+						"%.0f TFLOP/s a GPU allows")), d->a * 100, d->b / 1e12);
+		break;
 	default:
 		snprintf(buf, n, "?");
 	}
@@ -95,9 +103,9 @@ void probe_word_evidence(const struct probe_diag *d, bool human, char *buf, size
 const char *probe_word_logger(enum probe_logger l)
 {
 	static const char *const t[] = {
-		[PROBE_LOG_NONE] = "none",
+		[PROBE_LOG_NONE] = N_("none"),
 		[PROBE_LOG_HF] = "Hugging Face Trainer",
-		[PROBE_LOG_TQDM] = "tqdm bar",
+		[PROBE_LOG_TQDM] = N_("tqdm bar"),
 		[PROBE_LOG_TORCHTUNE] = "torchtune",
 		[PROBE_LOG_LIGHTNING] = "LitGPT",
 		[PROBE_LOG_LLMC] = "llm.c",

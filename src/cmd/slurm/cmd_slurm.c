@@ -39,7 +39,10 @@ static const char usage[] = N_(
 	"  --partition P      the partition (queue)\n"
 	"  --account A        the account to charge\n"
 	"  --gpus N           GPUs per node (the workload's gpus / nodes, else 1)\n"
-	"  --gpu-type T       a GRES type the partition has (a100): gres gpu:T:N\n"
+	"  --gpu T, --gpu-type T\n"
+	"                     a GRES type the partition has (a100): gres gpu:T:N; the\n"
+	"                     cluster's own name for its cards (sinfo -o %G shows them)\n"
+	"  --qos Q            the quality of service the partition needs (debug)\n"
 	"  --nodes N          nodes (the workload's, else 1): srun starts one guard each\n"
 	"  --cpus N           CPUs per task (default 8 per GPU, seed 004's script)\n"
 	"  --mem SIZE         memory per node (default 32GB per GPU)\n"
@@ -485,7 +488,7 @@ static int slurm_script_cmd(int argc, char **argv)
 	long gpus = 0, nodes = 0, requeues = SLURM_EMIT_REQUEUES;
 	double time_s = 0, max_time = 0, ckpt_write = 0, work = 0, mem = 0;
 	long cpus = 0;
-	const char *partition = NULL, *account = NULL, *gpu_type = NULL, *job_name = NULL, *log_dir = NULL;
+	const char *partition = NULL, *account = NULL, *gpu_type = NULL, *job_name = NULL, *log_dir = NULL, *qos = NULL;
 	const char *ckpt_dir = NULL, *conda = NULL, *venv = NULL, *gpurent = NULL, *file = NULL;
 	char err[1200], pname[64] = "";
 	int rc, nops, dash;
@@ -495,8 +498,9 @@ static int slurm_script_cmd(int argc, char **argv)
 		OPT_VAL(OPT_DURATION, "ckpt-write", &ckpt_write, "DUR", N_("one checkpoint's write")),
 		OPT_STR("conda", &conda, "ENV", N_("the conda environment to activate")),
 		OPT_LONG("cpus", &cpus, 1, 4096, "N", N_("CPUs per task (8 per GPU)")),
-		OPT_LONG("gpus", &gpus, 1, 1024, "N", N_("GPUs per node")),
+		OPT_STR("gpu", &gpu_type, "T", N_("the GRES type of the GPUs (as --gpu-type)")),
 		OPT_STR("gpu-type", &gpu_type, "T", N_("the GRES type of the GPUs")),
+		OPT_LONG("gpus", &gpus, 1, 1024, "N", N_("GPUs per node")),
 		OPT_PATH("gpurent", &gpurent, "PATH", N_("the gpurent the job runs")),
 		OPT_STR("job-name", &job_name, "NAME", N_("the job's name")),
 		{.name = "log-dir", .type = OPT_FILE, .dest = &log_dir, .arg = "DIR",
@@ -505,6 +509,7 @@ static int slurm_script_cmd(int argc, char **argv)
 		OPT_VAL(OPT_BYTES, "mem", &mem, "SIZE", N_("memory per node (32GB per GPU)")),
 		OPT_LONG("nodes", &nodes, 1, 4096, "N", N_("nodes")),
 		OPT_STR("partition", &partition, "P", N_("the partition (queue)")),
+		OPT_STR("qos", &qos, "Q", N_("the quality of service the partition needs")),
 		OPT_LONG("requeues", &requeues, 0, 10000, "N", N_("requeue at most N times")),
 		OPT_VAL(OPT_DURATION, "time", &time_s, "DUR", N_("each job's time")),
 		OPT_PATH("venv", &venv, "DIR", N_("the virtual environment to activate")),
@@ -551,6 +556,7 @@ static int slurm_script_cmd(int argc, char **argv)
 	e.partition = partition;
 	e.account = account;
 	e.gpu_type = gpu_type;
+	e.qos = qos;
 	e.nodes = nodes;
 	e.gpus_per_node = gpus;
 	e.log_dir = log_dir;

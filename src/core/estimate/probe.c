@@ -61,7 +61,7 @@ const char *probe_diag_name(enum probe_code c)
 {
 	static const char *const names[] = {
 		"warmup", "data_starved", "slowing", "mem_growing", "sliced", "no_steps",
-		"no_gpu_memory",
+		"no_gpu_memory", "impossible",
 	};
 
 	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "?";

@@ -39,6 +39,7 @@ enum probe_code {
 	PROBE_D_SLICED,          /* visible memory below the card's nominal (visible, nominal) */
 	PROBE_D_NO_STEPS,        /* no step line recognised: give --step-regex or --progress-file */
 	PROBE_D_NO_GPU_MEMORY,   /* no per-process GPU memory reading (no NVML, or none reported) */
+	PROBE_D_IMPOSSIBLE,      /* MFU above 1: steps faster than the card's peak allows (mfu, peak FLOP/s) */
 	PROBE_CODE_COUNT
 };
 /* "warmup", "data_starved", ...; "?" out of range. Static. */

@@ -213,6 +213,11 @@ static void throughput(const struct probe_inputs *in, struct probe_result *r)
 		r->units_per_s = fin(in->units_per_step / r->steady_step_s);
 	if (r->units_per_s > 0 && in->flops_per_unit > 0 && in->peak_flops > 0 && in->gpus > 0)
 		r->mfu = fin(r->units_per_s * in->flops_per_unit / (in->peak_flops * (double)in->gpus));
+	/* docs/probe.md "Impossible readings": no job computes more than the
+	 * card's dense peak; above it the step count, the units a step or the
+	 * GPU is wrong, and nothing may be calibrated from the probe */
+	if (r->mfu > 1)
+		add_diag(r, PROBE_D_IMPOSSIBLE, r->mfu, in->peak_flops, 0);
 	if (r->units_per_s > 0 && in->work > 0) {
 		r->full_run_s = fin(in->work / r->units_per_s);
 		if (in->price_per_hour > 0)

@@ -185,6 +185,8 @@ const struct workload_field workload_fields[] = {
 	FLD("tied_embeddings", F_BOOL, tied_embeddings, N_("the preset's (false by hand)"),
 	    N_("the output layer shares the input embedding matrix (GPT-2, Gemma, Llama-3.2 1B/3B)")),
 	FLD("tokens", F_COUNT, tokens, "-", N_("training tokens, or tokens to generate for infer")),
+	FLD("tps_headroom", F_FRACTION, tps_headroom, N_("20% (assumption, docs/serve.md)"),
+	    N_("service: spare output tokens/s wanted above the load (as headroom is for memory)")),
 	FLD("user_tps", F_NUMBER, user_tps, N_("20 (assumption, docs/serve.md)"),
 	    N_("service: output tokens per second each user needs")),
 	INT("vocab", vocab, 1, 100000000, "32000", N_("vocabulary size (by-hand architecture)")),
@@ -395,12 +397,21 @@ int workload_set(struct workload *w, const char *key, const char *value,
 		break;
 	}
 	case F_FRACTION:
+		if (!strcmp(f->name, "mfu")) {
+			/* (0, 1]: above 1 the card would compute faster than its peak (docs/probe.md) */
+			char *end;
+			double m = strtod(value, &end);
+			bool num = end != value && (!*end || !strcmp(end, "%"));
+			if (num && *end == '%')
+				m /= 100;
+			if (num && !(m > 0 && m <= 1)) {
+				snprintf(err, errlen, _("expected a utilisation in (0, 1] (above 0, at most 100%%: "
+					 "more would be the GPU computing faster than its peak), got '%s'"), q);
+				return -1;
+			}
+		}
 		if (units_parse_fraction(value, &d, err, errlen))
 			return -1;
-		if (!strcmp(f->name, "mfu") && d <= 0) {
-			snprintf(err, errlen, _("expected a utilisation above 0, got '%s'"), q);
-			return -1;
-		}
 		memcpy(p, &d, sizeof(d));
 		break;
 	case F_INT:
@@ -760,13 +771,15 @@ static int resolve_service(struct workload *w, int *bad, char *err, size_t errle
 		return fail_field("serve", bad, err, errlen,
 				  _("applies to task infer (a model served to users), not %s"), task_names[w->task], 0);
 	{
-		static const char *const svc[] = {"user_tps", "rps", "prompt_len", "output_len", "egress_month"};
+		static const char *const svc[] = {"user_tps", "rps", "prompt_len", "output_len", "egress_month",
+						  "tps_headroom"};
 		for (size_t i = 0; i < ARRAY_SIZE(svc); i++)
 			if (SET(w, svc[i]) && !SET(w, "serve"))
 				return fail_field(svc[i], bad, err, errlen,
 						  _("applies to a service (give serve: 24x7, 8x5 or 12h)%s"), "", 0);
 	}
 	if (!SET(w, "user_tps")) w->user_tps = 20;
+	if (!SET(w, "tps_headroom")) w->tps_headroom = 0.20;   /* docs/serve.md "Headroom" */
 	if (!SET(w, "output_len")) w->output_len = 256;
 	if (!SET(w, "prompt_len")) w->prompt_len = 0;
 	if (SET(w, "rps") && !SET(w, "concurrency")) {
@@ -886,7 +899,7 @@ static const char *const digest_skip[] = {
 	"access", "alloc_overhead", "budget", "cuda_context", "data_size", "deadline", "egress",
 	"egress_month", "epochs", "fsdp_root_gathered", "fsdp_wrap_cache", "gpu", "headroom",
 	"interconnect", "link_bw", "mfu", "node_bw", "prompt_tokens", "resumable", "rps", "samples",
-	"serve", "step_time", "tflops", "tokens", "user_tps",
+	"serve", "step_time", "tflops", "tokens", "tps_headroom", "user_tps",
 };
 
 /* Fields added after probes were first recorded, with their default: hashed

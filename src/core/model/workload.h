@@ -112,6 +112,7 @@ struct workload {
 	/* a service (task infer with serve set): docs/serve.md */
 	struct serve_sched serve;
 	double user_tps, rps, egress_month;
+	double tps_headroom;          /* a service: spare tokens/s wanted above the load */
 	long prompt_len, output_len;
 	char access[256];       /* plan: memberships held, comma-separated */
 

@@ -16,6 +16,7 @@
 
 #include "core/market/catalog.h"
 #include "core/task/skytask.h"
+#include "core/task/slurm.h"
 #include "core/estimate/estimate.h"
 #include "core/model/model.h"
 #include "core/model/workload.h"
@@ -310,6 +311,17 @@ const char *plan_change_name(enum plan_change_code c);
 struct plan_change {
 	enum plan_change_code code;
 	double a, b;
+	unsigned fixes;      /* PLAN_CH_MEMORY: the PLAN_FIX_* the job does not have yet */
+};
+/* What could shrink a job's memory, each only where the job lacks it (the
+ * advice never asks for what the job already has: LoRA for a LoRA job). */
+enum {
+	PLAN_FIX_ZERO = 1u << 0,     /* full training without ZeRO-3: more GPUs with ZeRO/FSDP */
+	PLAN_FIX_LORA = 1u << 1,     /* full training: LoRA or QLoRA */
+	PLAN_FIX_QLORA = 1u << 2,    /* LoRA on a 16-bit base: QLoRA (a 4-bit base) */
+	PLAN_FIX_CKPT = 1u << 3,     /* training without gradient checkpointing */
+	PLAN_FIX_MICRO = 1u << 4,    /* micro_batch above 1 */
+	PLAN_FIX_SEQ = 1u << 5,      /* a shorter seq (always) */
 };
 #define PLAN_MAX_CHANGES 6
 
@@ -380,5 +392,11 @@ void plan_result_free(struct plan_result *r);
  * only lists: true, or false with *why set to EX_ACCESS or EX_USER_FILTER
  * (the service planner shares it). */
 bool plan_offer_allowed(const struct plan_opts *opts, const struct offer *o, enum plan_exclusion *why);
+
+/* What a Slurm job script for choice c is sized by (its GPUs and nodes, its
+ * compute, the queue's limit, one checkpoint's write, the offer's CPUs):
+ * the one input of both `plan --emit slurm` and the checklist's lead, so
+ * the two say the same USR1@LEAD (docs/slurm.md "From a plan"). */
+void plan_slurm_in(const struct plan_choice *c, struct slurm_gen_in *in);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "core/plan/plan_int.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/model/workload.h"
@@ -21,11 +22,33 @@ double plan_regular_interval(double write_s)
 	return 20 * write_s > t ? 20 * write_s : t;
 }
 
-/* The lead time a scheduler's warning signal needs to write a checkpoint:
- * three writes, at least five minutes (assumption, docs/formulas.md "Plan: checkpoints"). */
-double plan_signal_lead(double write_s)
+void plan_slurm_in(const struct plan_choice *c, struct slurm_gen_in *in)
 {
-	return 3 * write_s > 300 ? 3 * write_s : 300;
+	const struct offer *o = c->offer;
+
+	memset(in, 0, sizeof(*in));
+	in->nodes = c->nodes > 1 ? (long)c->nodes : 1;
+	in->gpus_per_node = o->gpus >= 1 ? (long)o->gpus : 1;
+	in->wall_s = round(c->compute_s);
+	in->limit_s = round(o->max_runtime);
+	in->ckpt_write_s = round(c->ckpt_write_s);
+	/* the offer's CPUs per instance, one task per node (SJTU's a100: 16 a GPU) */
+	if (o->vcpus >= 1 && o->gpus >= 1)
+		in->cpus_per_task = (long)round(o->vcpus / o->gpus) * in->gpus_per_node;
+}
+
+/* The lead time a scheduler's warning signal needs to write a checkpoint:
+ * the lead the Slurm script asks for (slurm_gen_plan(): twice the write, at
+ * least 2 minutes, half a short job at most), so that checklist and script
+ * agree (docs/slurm.md "Lead time"). */
+static double plan_signal_lead(const struct plan_choice *c)
+{
+	struct slurm_gen_in in;
+	struct slurm_gen g;
+	char err[160];
+
+	plan_slurm_in(c, &in);
+	return slurm_gen_plan(&in, &g, err, sizeof(err)) ? SLURM_GEN_LEAD_S : g.lead_s;
 }
 
 /* ---- advice (formulas.md "Plan": the five dimensions) ---- */
@@ -40,6 +63,25 @@ static void add_change(struct plan_result *r, enum plan_change_code code, double
 {
 	if (r->nchanges < PLAN_MAX_CHANGES)
 		r->changes[r->nchanges++] = (struct plan_change){.code = code, .a = a, .b = b};
+}
+
+/* The PLAN_FIX_* a job does not have yet (plan.h). */
+static unsigned memory_fixes(const struct workload *w)
+{
+	unsigned f = PLAN_FIX_SEQ;
+	bool train = w->task != TASK_INFER;
+
+	if (w->task == TASK_TRAIN && w->zero < 3)
+		f |= PLAN_FIX_ZERO;
+	if (w->task == TASK_TRAIN)
+		f |= PLAN_FIX_LORA;
+	if (w->task == TASK_LORA && w->quant_bits >= 16)
+		f |= PLAN_FIX_QLORA;
+	if (train && !w->grad_checkpointing)
+		f |= PLAN_FIX_CKPT;
+	if (w->micro_batch > 1)
+		f |= PLAN_FIX_MICRO;
+	return f;
 }
 
 void plan_advise(const struct workload *w, const struct plan_opts *opts, const struct plan_seen *seen,
@@ -87,8 +129,12 @@ void plan_advise(const struct workload *w, const struct plan_opts *opts, const s
 	if (!best && !r->considered)
 		add_change(r, PLAN_CH_NO_OFFERS, 0, 0);
 	if (!best) {
-		if (r->excluded[EX_MEMORY] + r->excluded[EX_SLICE] && seen->min_mem_needed > 0) {
+		/* memory only when no card on offer holds the job: when one does,
+		 * memory is not what excluded the rest (issue 29) */
+		if (r->excluded[EX_MEMORY] + r->excluded[EX_SLICE] && seen->min_mem_needed > 0 &&
+		    seen->min_mem_needed > seen->max_mem_offered) {
 			add_change(r, PLAN_CH_MEMORY, seen->min_mem_needed, seen->max_mem_offered);
+			r->changes[r->nchanges - 1].fixes = memory_fixes(w);
 			if (seen->zero3_gpus > 0 && w->task == TASK_TRAIN && w->zero < 3)
 				add_change(r, PLAN_CH_ZERO3, seen->zero3_gpus, 0);
 		}
@@ -119,7 +165,7 @@ void plan_advise(const struct workload *w, const struct plan_opts *opts, const s
 			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_TIME_LIMIT,
 							 .seconds = o->max_runtime - opts->setup_s,
 							 .write_s = best->ckpt_write_s,
-							 .lead_s = plan_signal_lead(best->ckpt_write_s),
+							 .lead_s = plan_signal_lead(best),
 							 .regular_s = plan_regular_interval(best->ckpt_write_s)});
 		else if (best->mode == PLAN_SPOT && best->ckpt_interval_s > 0)
 			add_check(r, (struct plan_check){.code = PLAN_C_CKPT_INTERVAL,

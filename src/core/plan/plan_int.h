@@ -38,7 +38,6 @@ void plan_exclude(struct plan_result *r, enum plan_exclusion e, const struct off
  * checkpoints"), plan_advice.c: on-demand's regular interval for a write
  * of write_s seconds, and the lead a scheduler's warning signal needs. */
 double plan_regular_interval(double write_s);
-double plan_signal_lead(double write_s);
 
 /*
  * plan_rank.c: the kept choices all[0..*kept) (cand[i]: the task

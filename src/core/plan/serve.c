@@ -342,7 +342,9 @@ int serve_run(const struct workload *w0, const struct model_spec *arch,
 	r->storage_bytes = r->single.mem.weights + r->single.mem.quant_consts + w->data_size;
 	r->decode_efficiency = EST_DECODE_BW_EFFICIENCY;
 
-	c = (struct ctx){w, arch, &r->single, r->decode_efficiency, r->needed_seq_tps,
+	/* docs/serve.md "Headroom": each sequence served tps_headroom faster than it needs */
+	r->tps_headroom = w->tps_headroom;
+	c = (struct ctx){w, arch, &r->single, r->decode_efficiency, r->needed_seq_tps * (1 + w->tps_headroom),
 			 workload_is_set(w, "rps") ? w->rps * (double)w->prompt_len : 0};
 	r->considered = set->n;
 	v = calloc(set->n ? set->n : 1, sizeof(*v));
@@ -395,6 +397,7 @@ int serve_run(const struct workload *w0, const struct model_spec *arch,
 		ch->prefill_share = l.share;
 		ch->seq_tps = l.seq_tps;
 		ch->served_tps = (double)l.replicas * l.batch * l.seq_tps;
+		ch->tps_margin = r->needed_seq_tps > 0 ? l.seq_tps / r->needed_seq_tps - 1 : 0;
 		if (price_month(opts, r, w, ch)) {
 			exclude(r, SX_NO_PRICE, o, 0, 0);
 			continue;

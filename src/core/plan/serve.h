@@ -77,6 +77,7 @@ struct serve_choice {
 	double prefill_share;        /* of each replica's time spent on prompts */
 	double seq_tps;              /* tokens/s per sequence */
 	double served_tps;           /* replicas x batch x seq_tps */
+	double tps_margin;           /* seq_tps / needed_seq_tps - 1: at least the workload's tps_headroom */
 	enum plan_mode mode;         /* the cheapest of serve_modes */
 	double compute, storage, egress, total;   /* USD per month, in mode */
 	double mode_total[SERVE_NMODES];          /* USD per month; < 0: not offered */
@@ -117,6 +118,7 @@ struct serve_result {
 	long concurrency;
 	double needed_tps;           /* output tokens/s the whole service must serve */
 	double needed_seq_tps;       /* per sequence */
+	double tps_headroom;         /* the margin asked above it (workload tps_headroom) */
 	double egress_bytes;         /* per month */
 	bool egress_given;
 	double storage_bytes;        /* per box: the weights + data_size */

@@ -33,7 +33,7 @@ int slurm_script_check(const struct slurm_emit *e, char *err, size_t errlen)
 	const struct { const char *opt, *v; } vals[] = {
 		{"--job-name", e->job_name}, {"--partition", e->partition}, {"--account", e->account},
 		{"--gpu-type", e->gpu_type}, {"--log-dir", e->log_dir}, {"--ckpt-dir", e->ckpt_dir},
-		{"--conda", e->conda_env}, {"--venv", e->venv}, {"--gpurent", e->gpurent},
+		{"--conda", e->conda_env}, {"--venv", e->venv}, {"--gpurent", e->gpurent}, {"--qos", e->qos},
 	};
 
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
@@ -144,7 +144,7 @@ static void same_as(struct strbuf *b, const struct slurm_emit *e, const char *jo
 	const struct { const char *opt, *v; } strs[] = {
 		{"--account", e->account}, {"--ckpt-dir", e->ckpt_dir}, {"--conda", e->conda_env},
 		{"--gpu-type", e->gpu_type}, {"--gpurent", e->gpurent}, {"--job-name", job},
-		{"--log-dir", e->log_dir}, {"--partition", e->partition}, {"--venv", e->venv},
+		{"--log-dir", e->log_dir}, {"--partition", e->partition}, {"--qos", e->qos}, {"--venv", e->venv},
 	};
 	const struct { const char *opt; double s; } durs[] = {
 		{"--ckpt-write", e->in.ckpt_write_s}, {"--max-time", e->in.limit_s}, {"--time", e->in.time_s},
@@ -192,6 +192,8 @@ void slurm_script_render(const struct slurm_emit *e, struct strbuf *b)
 		put_dir(b, "partition", e->partition);
 	if (e->account)
 		put_dir(b, "account", e->account);
+	if (e->qos)
+		put_dir(b, "qos", e->qos);
 	strbuf_addf(b, "#SBATCH --nodes=%ld\n#SBATCH --ntasks-per-node=%ld\n", nodes, e->g.tasks_per_node);
 	if (e->gpu_type)
 		strbuf_addf(&v, "gpu:%s:%ld", e->gpu_type, gpn);

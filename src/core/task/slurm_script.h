@@ -23,7 +23,7 @@
 /* What the script is for; every pointer borrowed, NULL/0 for "not given". */
 struct slurm_emit {
 	const char *job_name;         /* NULL: CMD's base name */
-	const char *partition, *account, *gpu_type;
+	const char *partition, *account, *gpu_type, *qos;
 	long nodes, gpus_per_node;
 	struct slurm_gen g;           /* slurm_gen_plan()'s decisions */
 	const char *log_dir, *ckpt_dir;
