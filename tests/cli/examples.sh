@@ -62,7 +62,7 @@ why() {
 	*/workspace*) echo "a path of the rented box (/workspace)" ;;
 	*'~/'*|*' ../'*) echo "a catalog or file in the reader's home" ;;
 	*cur-2024-03.csv*|*gcp-2024-03.csv*) echo "the reader's own bill exports" ;;
-	*' task.yaml'*|*' job.yaml'*|*MD5SUMS*|*results.manifest*) echo "a file of the reader's own" ;;
+	*' task.yaml'*|*' train.dstack.yml'*|*' job.yaml'*|*MD5SUMS*|*results.manifest*) echo "a file of the reader's own" ;;
 	'gpurent ledger show '*) echo "names a run id of the reader's ledger" ;;
 	'gpurent ckpt latest ckpt'*) echo "reads the reader's checkpoint folder" ;;
 	*' sbatch '*|*srun*) echo "submits to a Slurm cluster" ;;
