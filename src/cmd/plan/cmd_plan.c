@@ -14,6 +14,7 @@
 #include "cmd/estimate/calib.h"
 #include "kit/common.h"
 #include "cmd/plan/offers_load.h"
+#include "kit/catcache.h"
 #include "base/out.h"
 #include "cmd/plan/plan_setup.h"
 #include "cmd/plan/plan_serve.h"
@@ -278,6 +279,7 @@ struct plan_cmd {
 	struct plan_setup ps;
 	struct calib cal;
 	struct display disp;
+	long stale_days;               /* --stale-days (config stale_days), default 30 */
 	size_t njobs;
 	bool served;                   /* a service plan reports its catalogs itself */
 	int worst;
@@ -302,6 +304,7 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 	plan_opts_default(&x->po);
 	x->top = x->po.top;
 	x->by = x->po.by == PLAN_BY_TIME;
+	x->stale_days = 30;   /* docs/offers.md "How old the prices are": a judgement, the config's stale_days */
 	{
 		struct opt own[] = {
 			{.name = "access", .type = OPT_LIST, .dest = &x->access, .arg = "NAME[,NAME]",
@@ -327,6 +330,8 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 			{.name = "rate", .type = OPT_LIST, .dest = &x->rates, .arg = "CODE=N",
 			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
 			OPT_VAL(OPT_DURATION, "setup", &x->po.setup_s, "DUR", N_("set-up time on each new box")),
+			OPT_LONG("stale-days", &x->stale_days, 1, 36500, "N",
+				 N_("warn when the prices ranked are older than N days (default 30)")),
 			{.name = "sky", .type = OPT_STRING, .dest = &x->sky_opt, .arg = "TASK.yaml",
 			 .help = N_("a SkyPilot task: where the job may run"), .example = "tests/data/sky-a100.yaml"},
 			OPT_LONG("top", &x->top, 1, 1000, "N", N_("how many offers to show")),
@@ -510,6 +515,23 @@ static bool doc_heading(const struct plan_cmd *x, const struct sky_doc *doc, siz
 	return true;
 }
 
+/* A warning on stderr when the oldest price ranked is older than
+ * --stale-days, with the command that refreshes fetched catalogs. */
+static void warn_stale(const struct plan_cmd *x, const struct plan_result *r)
+{
+	char day[32], where[2200];
+	double t;
+	const struct offer *o = plan_oldest_price(r, &x->c, &t);
+	long days = o ? catcache_days(t, catcache_now()) : 0;
+
+	if (!o || days <= x->stale_days)
+		return;
+	msg_warn(_("the prices ranked are up to %ld days old (%s, %s), older than %ld days: "
+		   "`gpurent catalog update` fetches SkyPilot's current catalogs; a data/offers.csv row is as "
+		   "current as its source"), days, plan_day(t, day, sizeof(day)),
+		 plan_price_where(&x->c, o, where, sizeof(where)), x->stale_days);
+}
+
 /* The plan r of document doc (NULL: none) printed as asked: its exit status. */
 static int plan_output(struct plan_cmd *x, const struct workload *wd, const struct model_spec *arch,
 		       const struct plan_result *r, const struct sky_doc *doc, bool more)
@@ -525,6 +547,9 @@ static int plan_output(struct plan_cmd *x, const struct workload *wd, const stru
 			msg_error(_("--emit sky: no offer fits; run without --emit for what was excluded"));
 		return one;
 	}
+	x->disp.oc = &x->c;
+	x->disp.stale_days = x->stale_days;
+	warn_stale(x, r);
 	if (x->json) {
 		plan_render_json(wd, arch, &x->po, r, &x->disp);
 	} else {

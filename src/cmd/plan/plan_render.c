@@ -4,6 +4,8 @@
  * advice and the checklist; or the same as JSON (gpurent.plan/1).
  */
 #include "cmd/plan/plan_render.h"
+#include "kit/catcache.h"
+#include <time.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +35,61 @@ static bool outlier(const struct offer *o)
 }
 
 
+const char *plan_day(double t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t < 0 || !gmtime_r(&tt, &tm))
+		snprintf(buf, n, "-");
+	else
+		strftime(buf, n, "%Y-%m-%d", &tm);
+	return buf;
+}
+
+const struct offer *plan_oldest_price(const struct plan_result *r, const struct offers_ctx *c, double *t)
+{
+	const struct offer *best = NULL;
+
+	*t = -1;
+	for (size_t i = 0; c && i < r->n; i++) {
+		double ti = offers_price_time(c, r->ranked[i].offer);
+		if (ti >= 0 && (*t < 0 || ti < *t)) {
+			*t = ti;
+			best = r->ranked[i].offer;
+		}
+	}
+	return best;
+}
+
+char *plan_price_where(const struct offers_ctx *c, const struct offer *o, char *buf, size_t n)
+{
+	const char *path = o->file < c->set.nreports ? c->set.reports[o->file].path : "?";
+	char esc[4 * sizeof(c->set.reports[0].path)];
+
+	out_safe(path, strlen(path), esc, sizeof(esc));
+	snprintf(buf, n, _("%s line %u"), esc, o->line);
+	return buf;
+}
+
+/* The line under the heading: how old the ranked prices are. */
+static void print_price_age(const struct plan_result *r, const struct display *d)
+{
+	char day[32], where[2200];
+	double t;
+	const struct offer *o = plan_oldest_price(r, d->oc, &t);
+	long days;
+
+	if (!o)
+		return;
+	days = catcache_days(t, catcache_now());
+	printf(Q_("\nprices: the oldest ranked is %ld day old (%s, %s)",
+		  "\nprices: the oldest ranked is %ld days old (%s, %s)", days),
+	       days, plan_day(t, day, sizeof(day)), plan_price_where(d->oc, o, where, sizeof(where)));
+	if (d->stale_days > 0 && days > d->stale_days)
+		printf(_("; older than %ld days: `gpurent catalog update` fetches current catalogs"), d->stale_days);
+}
+
 void plan_render_table(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
 		       const struct plan_result *r, const struct display *d)
 {
@@ -61,6 +118,7 @@ void plan_render_table(const struct workload *w, const struct model_spec *arch, 
 		if (config_applied("currency"))
 			printf(_("; %s from %s"), d->code, msg_tr(config_applied("currency")));
 	}
+	print_price_age(r, d);
 	printf("\n\n");
 	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
 	if (why[0])
@@ -203,10 +261,11 @@ static void json_money(struct json *j, const char *key, double usd, double k)
 	json_num(j, key, isfinite(usd) ? (usd / k == 0 ? 0 : usd / k) : NAN);
 }
 
-static void render_json_choice(struct json *j, const struct plan_choice *c, double k)
+static void render_json_choice(struct json *j, const struct plan_choice *c, double k, const struct display *d)
 {
 	const struct offer *o = c->offer;
 	char b[512], why[PLAN_WHY_MAX];
+	double t = d->oc ? offers_price_time(d->oc, o) : -1;
 
 	json_obj_begin(j, NULL);
 #define JS(key, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(j, key, b))
@@ -238,6 +297,13 @@ static void render_json_choice(struct json *j, const struct plan_choice *c, doub
 	json_bool(j, "fastest_within_margin", c->fastest_within);
 	json_num(j, "peer_price_ratio", o->peer_ratio);
 	json_bool(j, "price_outlier", outlier(o));
+	if (t >= 0) {
+		json_str(j, "price_date", plan_day(t, b, sizeof(b)));
+		json_int(j, "price_age_days", catcache_days(t, catcache_now()));
+	} else {
+		json_null(j, "price_date");
+		json_null(j, "price_age_days");
+	}
 	plan_word_why(c, why, PLAN_WHY_MAX);
 	json_str(j, "why_code", plan_why_name(c->why));
 	json_str(j, "why", why);
@@ -320,16 +386,30 @@ void plan_render_json(const struct workload *w, const struct model_spec *arch, c
 	json_num(&j, "considered", (double)r->considered);
 	json_num(&j, "feasible", (double)r->feasible);
 	json_num(&j, "pareto_count", (double)r->pareto);
+	{
+		double t;
+		const struct offer *o = plan_oldest_price(r, d->oc, &t);
+		long days = o ? catcache_days(t, catcache_now()) : 0;
+		if (o) {
+			json_str(&j, "prices_oldest_date", plan_day(t, b, sizeof(b)));
+			json_int(&j, "prices_oldest_age_days", days);
+		} else {
+			json_null(&j, "prices_oldest_date");
+			json_null(&j, "prices_oldest_age_days");
+		}
+		json_int(&j, "stale_days", d->stale_days);
+		json_bool(&j, "prices_stale", o && d->stale_days > 0 && days > d->stale_days);
+	}
 	json_arr_begin(&j, "ranked");
 	for (size_t i = 0; i < r->n; i++)
-		render_json_choice(&j, &r->ranked[i], k);
+		render_json_choice(&j, &r->ranked[i], k, d);
 	json_arr_end(&j);
 	if (r->have_fastest) {
 		json_obj_begin(&j, "fastest_within");
 		json_num(&j, "margin_fraction", po->fast_margin);
 		json_obj_end(&j);
 		json_arr_begin(&j, "fastest_within_choice");
-		render_json_choice(&j, &r->fastest, k);
+		render_json_choice(&j, &r->fastest, k, d);
 		json_arr_end(&j);
 	}
 	json_obj_begin(&j, "magnitude");

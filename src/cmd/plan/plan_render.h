@@ -19,7 +19,22 @@ struct display {
 	char code[8];
 	const struct currency *cu;   /* the rate's row (borrowed from the offers context) */
 	const struct calib *cal;     /* --calibrate's probe (borrowed); NULL: none */
+	const struct offers_ctx *oc; /* the catalogs read, for the prices' dates (borrowed); NULL: none */
+	long stale_days;             /* prices older than this are warned of (--stale-days, config stale_days) */
 };
+
+/*
+ * The ranked offer of r whose price is the oldest (offers_price_time()),
+ * with its time in *t; NULL (and *t -1) when no ranked offer's price is
+ * dated. Borrowed from r.
+ */
+const struct offer *plan_oldest_price(const struct plan_result *r, const struct offers_ctx *c, double *t);
+
+/* Where offer o's price comes from, for people: "PATH line N" into buf. */
+char *plan_price_where(const struct offers_ctx *c, const struct offer *o, char *buf, size_t n);
+
+/* "YYYY-MM-DD" (UTC) of t into buf; "-" when t < 0. */
+const char *plan_day(double t, char *buf, size_t n);
 
 /* The plan r of workload w (arch its architecture) under po, as a table on stdout. */
 void plan_render_table(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
