@@ -74,13 +74,14 @@ static const char *const sky_providers[] = {
 	"paperspace", "primeintellect", "runpod", "scp", "seeweb", "shadeform", "vast", "yotta",
 };
 /* vast-cli vast.py at 55679830a2c2adcf5c7fad08bf08717a9591062a: the server
- * (line 75, server_url_default), apiurl() prefixes /api/v0 (line 595), and
+ * (line 75, server_url_default), apiurl() prefixes /api/v0 (line 596), and
  * `search offers` POSTs its query to /bundles/ (lines 4413-4414). */
 #define VAST_ROOT "https://console.vast.ai"
 #define VAST_PATH "/api/v0/bundles/"
 /* The CLI's default query (line 4352) with fetch_vast.py's own filters
  * (inet_down >= 100, disk_space >= 80; limit 10000), its default order
- * score- and type on-demand (lines 4234, 4245, 4370-4379). */
+ * score- and type on-demand (lines 4236, 4245, 4375-4379); a key is sent
+ * only when given (apiheaders(), lines 627-636). */
 #define VAST_QUERY "{\"verified\": {\"eq\": true}, \"external\": {\"eq\": false}, \"rentable\": {\"eq\": true}, " \
 	"\"rented\": {\"eq\": false}, \"inet_down\": {\"gte\": 100}, \"disk_space\": {\"gte\": 80}, " \
 	"\"order\": [[\"score\", \"desc\"]], \"type\": \"on-demand\", \"allocated_storage\": 5.0, \"limit\": 10000}"
@@ -446,10 +447,13 @@ static int catalog_update(int argc, char **argv)
 	struct update u = {.timeout_s = 60, .retries = 2};
 	struct opt_list prov = {0};
 	const struct opt opts[] = {
-		OPT_MANY("provider", &prov, "NAME[,NAME]", N_("SkyPilot providers to fetch (default: all of the list)")),
-		OPT_STR("url", &u.base, "BASE", N_("the root to fetch from instead of the source's own (a mirror)")),
-		OPT_VALB(OPT_DURATION, "timeout", &u.timeout_s, 0.001, 3600, "DUR",
-			 N_("the most one attempt may take (default 60s)")),
+		{.name = "provider", .type = OPT_LIST, .dest = &prov, .arg = "NAME[,NAME]",
+		 .help = N_("SkyPilot providers to fetch (default: all of the list)"), .example = "lambda"},
+		{.name = "url", .type = OPT_STRING, .dest = &u.base, .arg = "BASE",
+		 .help = N_("the root to fetch from instead of the source's own (a mirror)"),
+		 .example = "http://127.0.0.1:9"},
+		{.name = "timeout", .type = OPT_DURATION, .dest = &u.timeout_s, .arg = "DUR", .min = 0.001, .max = 3600,
+		 .help = N_("the most one attempt may take (default 60s)"), .example = "1s"},
 		OPT_LONG("retries", &u.retries, 0, 5, "N", N_("retries after a network error, a 5xx, 408 or 429 (default 2)")),
 		OPT_BOOL("force", &u.force, N_("store a catalog whose row count changed by more than a factor of 2")),
 		OPT_PROGRESS_FLAGS,
@@ -622,7 +626,9 @@ static int catalog_list(int argc, char **argv)
 	struct offers_ctx c;
 	bool json = false;
 	const struct opt opts[] = {
-		OPT_MANY("catalog", &cat, "PATH", N_("list these catalogs (files or folders) instead of the default ones")),
+		{.name = "catalog", .type = OPT_LIST, .dest = &cat, .arg = "PATH",
+		 .help = N_("list these catalogs (files or folders) instead of the default ones"),
+		 .example = "tests/data/offers-mixed.csv"},
 		OPT_BOOL("json", &json, N_("JSON output (schema gpurent.catalogs/1)")),
 		OPT_TABLE_END,
 	};
