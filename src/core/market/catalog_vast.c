@@ -42,6 +42,16 @@ static void ws(struct jr *j)
 		j->p++;
 }
 
+/* The byte c next (after blanks), consumed; else the error naming what. */
+static int expect(struct jr *j, char c, const char *what)
+{
+	ws(j);
+	if (j->p >= j->end || *j->p != c)
+		return fail(j, what);
+	j->p++;
+	return 0;
+}
+
 /* A string into out (n bytes, cut; control characters and quotes made
  * blanks, \u escapes outside ASCII made '?'); out may be NULL. */
 static int str(struct jr *j, char *out, size_t n)
@@ -119,8 +129,8 @@ static int skip_seq(struct jr *j, char close, bool object, int depth)
 			if (str(j, NULL, 0))
 				return -1;
 			ws(j);
-			if (j->p >= j->end || *j->p++ != ':')
-				return fail(j, _("':'"));
+			if (expect(j, ':', _("':'")))
+				return -1;
 		}
 		if (skip(j, depth + 1))
 			return -1;
@@ -217,8 +227,8 @@ static int offer(struct jr *j, struct vrow *r, int depth)
 		if (str(j, key, sizeof(key)))
 			return -1;
 		ws(j);
-		if (j->p >= j->end || *j->p++ != ':')
-			return fail(j, _("':'"));
+		if (expect(j, ':', _("':'")))
+			return -1;
 		ws(j);
 		for (size_t i = 0; i < sizeof(nums) / sizeof(*nums) && !done; i++)
 			if (!strcmp(key, nums[i].key) && (j->p < j->end && *j->p != '"' && *j->p != '{' && *j->p != '[')) {
@@ -247,8 +257,8 @@ static int offer(struct jr *j, struct vrow *r, int depth)
 					if (str(j, sk, sizeof(sk)))
 						return -1;
 					ws(j);
-					if (j->p >= j->end || *j->p++ != ':')
-						return fail(j, _("':'"));
+					if (expect(j, ':', _("':'")))
+						return -1;
 					ws(j);
 					if (!strcmp(sk, "totalHour") && j->p < j->end && *j->p != '"' && *j->p != '{' &&
 					    *j->p != '[') {
@@ -383,8 +393,8 @@ int catalog_vast_to_csv(const char *buf, size_t len, const char *fname, struct s
 	*rows = *skipped = 0;
 	strbuf_add(out, CATALOG_VAST_HEADER "\n", strlen(CATALOG_VAST_HEADER) + 1);
 	ws(&j);
-	if (j.p >= j.end || *j.p++ != '{')
-		return fail(&j, _("a JSON object (vast's search answer)"));
+	if (expect(&j, '{', _("a JSON object (vast's search answer)")))
+		return -1;
 	ws(&j);
 	if (j.p < j.end && *j.p == '}')
 		j.p++;
@@ -394,8 +404,8 @@ int catalog_vast_to_csv(const char *buf, size_t len, const char *fname, struct s
 			if (str(&j, key, sizeof(key)))
 				return -1;
 			ws(&j);
-			if (j.p >= j.end || *j.p++ != ':')
-				return fail(&j, _("':'"));
+			if (expect(&j, ':', _("':'")))
+				return -1;
 			ws(&j);
 			if (!strcmp(key, "offers") && j.p < j.end && *j.p == '[') {
 				seen = true;
@@ -407,8 +417,8 @@ int catalog_vast_to_csv(const char *buf, size_t len, const char *fname, struct s
 					for (;;) {
 						struct vrow r;
 						ws(&j);
-						if (j.p >= j.end || *j.p++ != '{')
-							return fail(&j, _("an offer object"));
+						if (expect(&j, '{', _("an offer object")))
+							return -1;
 						if (offer(&j, &r, 3))
 							return -1;
 						if (r.num_gpus > 0 && r.gpu_name[0] && (r.has_total_hour || r.has_dph)) {
