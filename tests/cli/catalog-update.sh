@@ -8,6 +8,10 @@ NAME=catalog-update
 
 if ! need_py "catalog update against a local HTTP server"; then finish; exit $?; fi
 
+# the user's own ~/.sky never reaches the test: a HOME of its own, with a
+# SkyPilot catalog folder whose lambda copy the fetched one replaces
+export HOME="$T/home"
+mkdir -p "$HOME/.sky/catalogs/v8/lambda" "$HOME/.sky/catalogs/v8/cudo"
 S=$T/srv
 mkdir -p "$S/catalogs/v8/lambda" "$S/catalogs/v8/runpod"
 # lambda_cat PRICE [ROWS]: a lambda catalog whose H100 costs PRICE; ROWS
@@ -56,10 +60,13 @@ mode() { printf '%s\n' "$@" >"$S/.modes"; }
 lprice() { "$G" offers 'provider=lambda gpu=H100 gpus=1' --csv 2>/dev/null | awk -F, '$2 == "gpu_1x_h100_pcie" {print $7; exit}'; }
 requests() { [ -f "$S/.log" ] && wc -l <"$S/.log" | tr -d ' ' || echo 0; }
 
-# ---- nothing fetched yet: offers and plan read the bundled catalog only
-n0=$(requests)
+# ---- nothing fetched yet: offers and plan read the bundled catalog and ~/.sky
+lambda_cat 1.11 >"$HOME/.sky/catalogs/v8/lambda/vms.csv"
+sed 's/^gpu_1x_h100_pcie/cudo_h100/' "$HOME/.sky/catalogs/v8/lambda/vms.csv" >"$HOME/.sky/catalogs/v8/cudo/vms.csv"
 expect_ok list-none "No fetched catalogs" "$G" catalog list
-[ "$(lprice)" = "" ] && ok || bad "a lambda H100 before any update: $(lprice)"
+grep -q "^$HOME/.sky/catalogs/v8/lambda/vms.csv: 4 rows, 4 offers; SkyPilot's own copy, dated by the file's time" "$T/out" && ok ||
+	bad "list: ~/.sky's lambda: $(cat "$T/out")"
+[ "$(lprice)" = "1.1100" ] && ok || bad "~/.sky's lambda H100 before any update: $(lprice)"
 
 # ---- stored, read by default, listed with its source and age
 expect_ok update-stores "skypilot/lambda: 4 rows stored from $U/catalogs/v8/lambda/vms.csv" $UP
@@ -69,7 +76,14 @@ cmp -s "$L" "$S/catalogs/v8/lambda/vms.csv" && ok || bad "the stored lambda cata
 grep -q "^url $U/catalogs/v8/lambda/vms.csv$" "$L.meta" && grep -q '^etag "' "$L.meta" &&
 	grep -q '^last_modified ' "$L.meta" && grep -q '^rows 4$' "$L.meta" && ok || bad "the record: $(cat "$L.meta")"
 [ "$(lprice)" = "2.4900" ] && ok || bad "offers does not show the fetched price: '$(lprice)'"
+# the fetched lambda replaces ~/.sky's (never both); ~/.sky's cudo stays
+run "$G" offers 'provider=lambda gpu=H100 gpus=1' --csv
+[ "$(grep -c '^lambda,gpu_1x_h100_pcie,' "$T/out")" = 1 ] && ok || bad "lambda read twice: $(cat "$T/out")"
+run "$G" offers 'provider=cudo' --csv
+grep -q '^cudo,cudo_h100,' "$T/out" && ok || bad "~/.sky's cudo was lost: $(cat "$T/out")"
 expect_ok list-fetched "skypilot/lambda/vms.csv: 4 rows, 4 offers; fetched from $U/catalogs/v8/lambda/vms.csv; prices of [0-9-]+, 0 days old" "$G" catalog list
+grep -q "^1 provider of $HOME/.sky/catalogs/v8 left out: its fetched copy is read instead$" "$T/out" && ! grep -q "^$HOME/.sky/catalogs/v8/lambda" "$T/out" && ok ||
+	bad "list: the shadowed ~/.sky provider: $(cat "$T/out")"
 grep -q "offers.csv: 47 rows.*bundled with gpurent, each row dated; prices of 2025-03-01 to 2026-11-09" "$T/out" && ok ||
 	bad "list lacks the bundled catalog's dates: $(head -1 "$T/out")"
 run "$G" catalog list --json
@@ -199,6 +213,13 @@ d = json.load(open(sys.argv[1]))
 assert d["prices_oldest_age_days"] == 40 and d["prices_stale"] is True and d["stale_days"] == 30, d
 assert d["ranked"] and all(c["price_age_days"] == 40 and c["price_date"] == d["prices_oldest_date"] for c in d["ranked"]), d["ranked"]
 PY
+# a service plan names its prices' age too
+run env GPURENT_NOW=2026-12-01 "$G" plan "$ROOT/examples/serve-8b.yaml" --catalog "$ROOT/data/offers.csv"
+grep -q "^prices: the oldest ranked is [0-9]* days old (20[0-9-]*, .*offers.csv line [0-9]*); older than 30 days" "$T/out" && ok ||
+	bad "service plan: no age line: $(sed -n 1,5p "$T/out")"
+grep -q "warning: the prices ranked are up to" "$T/err" && ok || bad "service plan: no warning: $(cat "$T/err")"
+run env GPURENT_NOW=2026-12-01 "$G" plan "$ROOT/examples/serve-8b.yaml" --catalog "$ROOT/data/offers.csv" --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["prices_oldest_age_days"] == max(c["price_age_days"] for c in d["ranked"]) and d["prices_stale"], d' "$T/out" && ok || bad "service plan --json ages"
 # bundled rows count by their own dates
 run env GPURENT_NOW=2026-12-01 "$G" plan --model llama-2-7b --task lora --tokens 1e9 --catalog "$ROOT/data/offers.csv" --json
 python3 - "$T/out" "$ROOT/data/offers.csv" <<'PY' && ok || bad "plan --json: bundled rows by their own dates"

@@ -522,17 +522,10 @@ static bool doc_heading(const struct plan_cmd *x, const struct sky_doc *doc, siz
  * --stale-days, with the command that refreshes fetched catalogs. */
 static void warn_stale(const struct plan_cmd *x, const struct plan_result *r)
 {
-	char day[32], where[2200];
 	double t;
 	const struct offer *o = plan_oldest_price(r, &x->c, &t);
-	long days = o ? catcache_days(t, catcache_now()) : 0;
 
-	if (!o || days <= x->stale_days)
-		return;
-	msg_warn(_("the prices ranked are up to %ld days old (%s, %s), older than %ld days: "
-		   "`gpurent catalog update` fetches SkyPilot's current catalogs; a data/offers.csv row is as "
-		   "current as its source"), days, plan_day(t, day, sizeof(day)),
-		 plan_price_where(&x->c, o, where, sizeof(where)), x->stale_days);
+	plan_warn_stale(&x->c, o, t, x->stale_days);
 }
 
 /* The plan r of document doc (NULL: none) printed as asked: its exit status. */
@@ -594,7 +587,8 @@ static int plan_doc(struct plan_cmd *x, size_t d, size_t ndoc)
 	if (x->json && x->njobs)
 		printf(",\n");
 	if (plan_serve_wanted(&wd)) {
-		one = plan_serve_cmd(&wd, &arch, &x->c, &x->po, x->disp.code, x->disp.fx.usd_per_unit, x->json);
+		one = plan_serve_cmd(&wd, &arch, &x->c, &x->po, x->disp.code, x->disp.fx.usd_per_unit, x->json,
+				     x->stale_days);
 		x->worst = one > x->worst ? one : x->worst;
 		x->njobs++;
 		x->served = true;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,19 +48,26 @@ const char *plan_day(double t, char *buf, size_t n)
 	return buf;
 }
 
-const struct offer *plan_oldest_price(const struct plan_result *r, const struct offers_ctx *c, double *t)
+const struct offer *plan_oldest_in(const void *v, size_t n, size_t stride, size_t off,
+				   const struct offers_ctx *c, double *t)
 {
 	const struct offer *best = NULL;
 
 	*t = -1;
-	for (size_t i = 0; c && i < r->n; i++) {
-		double ti = offers_price_time(c, r->ranked[i].offer);
+	for (size_t i = 0; c && i < n; i++) {
+		const struct offer *o = *(const struct offer *const *)((const char *)v + i * stride + off);
+		double ti = offers_price_time(c, o);
 		if (ti >= 0 && (*t < 0 || ti < *t)) {
 			*t = ti;
-			best = r->ranked[i].offer;
+			best = o;
 		}
 	}
 	return best;
+}
+
+const struct offer *plan_oldest_price(const struct plan_result *r, const struct offers_ctx *c, double *t)
+{
+	return plan_oldest_in(r->ranked, r->n, sizeof(*r->ranked), offsetof(struct plan_choice, offer), c, t);
 }
 
 char *plan_price_where(const struct offers_ctx *c, const struct offer *o, char *buf, size_t n)
@@ -72,22 +80,44 @@ char *plan_price_where(const struct offers_ctx *c, const struct offer *o, char *
 	return buf;
 }
 
-/* The line under the heading: how old the ranked prices are. */
-static void print_price_age(const struct plan_result *r, const struct display *d)
+void plan_print_price_age(const struct offers_ctx *c, const struct offer *o, double t, long stale_days)
 {
 	char day[32], where[2200];
-	double t;
-	const struct offer *o = plan_oldest_price(r, d->oc, &t);
 	long days;
 
 	if (!o)
 		return;
 	days = catcache_days(t, catcache_now());
-	printf(Q_("\nprices: the oldest ranked is %ld day old (%s, %s)",
-		  "\nprices: the oldest ranked is %ld days old (%s, %s)", days),
-	       days, plan_day(t, day, sizeof(day)), plan_price_where(d->oc, o, where, sizeof(where)));
-	if (d->stale_days > 0 && days > d->stale_days)
-		printf(_("; older than %ld days: `gpurent catalog update` fetches current catalogs"), d->stale_days);
+	printf(Q_("prices: the oldest ranked is %ld day old (%s, %s)",
+		  "prices: the oldest ranked is %ld days old (%s, %s)", days),
+	       days, plan_day(t, day, sizeof(day)), plan_price_where(c, o, where, sizeof(where)));
+	if (stale_days > 0 && days > stale_days)
+		printf(_("; older than %ld days: `gpurent catalog update` fetches current catalogs"), stale_days);
+}
+
+void plan_warn_stale(const struct offers_ctx *c, const struct offer *o, double t, long stale_days)
+{
+	char day[32], where[2200];
+	long days = o ? catcache_days(t, catcache_now()) : 0;
+
+	if (!o || days <= stale_days)
+		return;
+	msg_warn(_("the prices ranked are up to %ld days old (%s, %s), older than %ld days: "
+		   "`gpurent catalog update` fetches SkyPilot's current catalogs; a data/offers.csv row is as "
+		   "current as its source"), days, plan_day(t, day, sizeof(day)),
+		 plan_price_where(c, o, where, sizeof(where)), stale_days);
+}
+
+/* The line under the heading: how old the ranked prices are. */
+static void print_price_age(const struct plan_result *r, const struct display *d)
+{
+	double t;
+	const struct offer *o = plan_oldest_price(r, d->oc, &t);
+
+	if (!o)
+		return;
+	putchar('\n');
+	plan_print_price_age(d->oc, o, t, d->stale_days);
 }
 
 void plan_render_table(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,

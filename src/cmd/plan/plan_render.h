@@ -30,6 +30,19 @@ struct display {
  */
 const struct offer *plan_oldest_price(const struct plan_result *r, const struct offers_ctx *c, double *t);
 
+/* The same over any array of n choices of stride bytes whose member at
+ * byte off is their `const struct offer *` (plan_choice, serve_choice). */
+const struct offer *plan_oldest_in(const void *v, size_t n, size_t stride, size_t off,
+				   const struct offers_ctx *c, double *t);
+
+/* The line "prices: the oldest ranked is N days old (DAY, FILE line L)"
+ * (and "; older than S days: ..." past stale_days), without its newline,
+ * on stdout; nothing when o is NULL. */
+void plan_print_price_age(const struct offers_ctx *c, const struct offer *o, double t, long stale_days);
+
+/* The warning on stderr when o's price (time t) is older than stale_days. */
+void plan_warn_stale(const struct offers_ctx *c, const struct offer *o, double t, long stale_days);
+
 /* Where offer o's price comes from, for people: "PATH line N" into buf. */
 char *plan_price_where(const struct offers_ctx *c, const struct offer *o, char *buf, size_t n);
 
