@@ -4,6 +4,8 @@
  */
 #include "kit/catcache.h"
 
+#include "base/util.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,20 +23,6 @@ int catcache_dir(char *buf, size_t n)
 	if (home && *home)
 		return snprintf(buf, n, "%s/.cache/gpurent/catalogs", home) < (int)n ? 0 : -1;
 	return -1;
-}
-
-/* days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
- * days_from_civil, http://howardhinnant.github.io/date_algorithms.html) */
-static long days_from_civil(long y, long m, long d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
 }
 
 static int digits(const char *s, size_t len, size_t at, size_t n, long *v)
@@ -62,7 +50,7 @@ double catcache_date(const char *s, size_t len)
 	} else if (len > 7 && s[7] >= '0' && s[7] <= '9') {
 		return -1;
 	}
-	return (double)days_from_civil(y, m, d) * 86400.0;
+	return (double)util_days_from_civil(y, m, d) * 86400.0;
 }
 
 double catcache_now(void)
@@ -80,6 +68,18 @@ double catcache_now(void)
 			return t;
 	}
 	return (double)time(NULL);
+}
+
+const char *catcache_day(double t, char *buf, size_t n)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t < 0 || !gmtime_r(&tt, &tm))
+		snprintf(buf, n, "-");
+	else
+		strftime(buf, n, "%Y-%m-%d", &tm);
+	return buf;
 }
 
 long catcache_days(double from, double now)

@@ -41,6 +41,9 @@ double catcache_now(void);
  * (len bytes) as seconds since 1970 UTC; -1 when it is neither. */
 double catcache_date(const char *s, size_t len);
 
+/* "YYYY-MM-DD" (UTC) of t into buf (n bytes); "-" when t < 0. Returns buf. */
+const char *catcache_day(double t, char *buf, size_t n);
+
 /* An age in days, for people: "today" is under one day. */
 long catcache_days(double from, double now);
 

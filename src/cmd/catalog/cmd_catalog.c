@@ -510,19 +510,6 @@ out_opts:
 	return rc;
 }
 
-/* "YYYY-MM-DD" of t (UTC) into buf. */
-static const char *day_of(double t, char *buf, size_t n)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t < 0 || !gmtime_r(&tt, &tm))
-		snprintf(buf, n, "-");
-	else
-		strftime(buf, n, "%Y-%m-%d", &tm);
-	return buf;
-}
-
 static const char *origin_name(enum offers_origin_kind k)
 {
 	static const char *const names[] = {"bundled", "fetched", "skypilot-home", "named"};
@@ -573,8 +560,8 @@ static void list_json(const struct offers_ctx *c, double now)
 			json_str(&j, "source_url", o->url);
 		else
 			json_null(&j, "source_url");
-		json_str(&j, "oldest_price_date", day_of(lo, d, sizeof(d)));
-		json_str(&j, "newest_price_date", day_of(hi, d, sizeof(d)));
+		json_str(&j, "oldest_price_date", catcache_day(lo, d, sizeof(d)));
+		json_str(&j, "newest_price_date", catcache_day(hi, d, sizeof(d)));
 		json_num(&j, "oldest_price_age_days", lo < 0 ? NAN : (double)catcache_days(lo, now));
 		json_obj_end(&j);
 	}
@@ -606,11 +593,11 @@ static void list_text(const struct offers_ctx *c, double now)
 		if (lo < 0)
 			printf(_("; age unknown\n"));
 		else if (hi > lo && catcache_days(lo, now) != catcache_days(hi, now))
-			printf(_("; prices of %s to %s, %ld to %ld days old\n"), day_of(lo, d1, sizeof(d1)),
-			       day_of(hi, d2, sizeof(d2)), catcache_days(lo, now), catcache_days(hi, now));
+			printf(_("; prices of %s to %s, %ld to %ld days old\n"), catcache_day(lo, d1, sizeof(d1)),
+			       catcache_day(hi, d2, sizeof(d2)), catcache_days(lo, now), catcache_days(hi, now));
 		else
 			printf(Q_("; prices of %s, %ld day old\n", "; prices of %s, %ld days old\n",
-				  catcache_days(lo, now)), day_of(lo, d1, sizeof(d1)), catcache_days(lo, now));
+				  catcache_days(lo, now)), catcache_day(lo, d1, sizeof(d1)), catcache_days(lo, now));
 	}
 	if (c->sky_shadowed)
 		printf(Q_("%zu provider of %s left out: its fetched copy is read instead\n",

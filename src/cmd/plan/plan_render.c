@@ -36,18 +36,6 @@ static bool outlier(const struct offer *o)
 }
 
 
-const char *plan_day(double t, char *buf, size_t n)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t < 0 || !gmtime_r(&tt, &tm))
-		snprintf(buf, n, "-");
-	else
-		strftime(buf, n, "%Y-%m-%d", &tm);
-	return buf;
-}
-
 const struct offer *plan_oldest_in(const void *v, size_t n, size_t stride, size_t off,
 				   const struct offers_ctx *c, double *t)
 {
@@ -90,9 +78,40 @@ void plan_print_price_age(const struct offers_ctx *c, const struct offer *o, dou
 	days = catcache_days(t, catcache_now());
 	printf(Q_("prices: the oldest ranked is %ld day old (%s, %s)",
 		  "prices: the oldest ranked is %ld days old (%s, %s)", days),
-	       days, plan_day(t, day, sizeof(day)), plan_price_where(c, o, where, sizeof(where)));
+	       days, catcache_day(t, day, sizeof(day)), plan_price_where(c, o, where, sizeof(where)));
 	if (stale_days > 0 && days > stale_days)
 		printf(_("; older than %ld days: `gpurent catalog update` fetches current catalogs"), stale_days);
+}
+
+void plan_json_prices(struct json *j, const struct offers_ctx *c, const struct offer *o, double t, long stale_days)
+{
+	char b[32];
+	long days = o ? catcache_days(t, catcache_now()) : 0;
+
+	(void)c;   /* o's catalog: for a later "source" field */
+	if (o) {
+		json_str(j, "prices_oldest_date", catcache_day(t, b, sizeof(b)));
+		json_int(j, "prices_oldest_age_days", days);
+	} else {
+		json_null(j, "prices_oldest_date");
+		json_null(j, "prices_oldest_age_days");
+	}
+	json_int(j, "stale_days", stale_days);
+	json_bool(j, "prices_stale", o && stale_days > 0 && days > stale_days);
+}
+
+void plan_json_offer_date(struct json *j, const struct offers_ctx *c, const struct offer *o)
+{
+	char b[32];
+	double t = c ? offers_price_time(c, o) : -1;
+
+	if (t >= 0) {
+		json_str(j, "price_date", catcache_day(t, b, sizeof(b)));
+		json_int(j, "price_age_days", catcache_days(t, catcache_now()));
+	} else {
+		json_null(j, "price_date");
+		json_null(j, "price_age_days");
+	}
 }
 
 void plan_warn_stale(const struct offers_ctx *c, const struct offer *o, double t, long stale_days)
@@ -104,7 +123,7 @@ void plan_warn_stale(const struct offers_ctx *c, const struct offer *o, double t
 		return;
 	msg_warn(_("the prices ranked are up to %ld days old (%s, %s), older than %ld days: "
 		   "`gpurent catalog update` fetches SkyPilot's current catalogs; a data/offers.csv row is as "
-		   "current as its source"), days, plan_day(t, day, sizeof(day)),
+		   "current as its source"), days, catcache_day(t, day, sizeof(day)),
 		 plan_price_where(c, o, where, sizeof(where)), stale_days);
 }
 
@@ -295,7 +314,6 @@ static void render_json_choice(struct json *j, const struct plan_choice *c, doub
 {
 	const struct offer *o = c->offer;
 	char b[512], why[PLAN_WHY_MAX];
-	double t = d->oc ? offers_price_time(d->oc, o) : -1;
 
 	json_obj_begin(j, NULL);
 #define JS(key, cs) (snprintf(b, sizeof(b), "%.*s", (int)(cs).len, (cs).p), json_str(j, key, b))
@@ -327,13 +345,7 @@ static void render_json_choice(struct json *j, const struct plan_choice *c, doub
 	json_bool(j, "fastest_within_margin", c->fastest_within);
 	json_num(j, "peer_price_ratio", o->peer_ratio);
 	json_bool(j, "price_outlier", outlier(o));
-	if (t >= 0) {
-		json_str(j, "price_date", plan_day(t, b, sizeof(b)));
-		json_int(j, "price_age_days", catcache_days(t, catcache_now()));
-	} else {
-		json_null(j, "price_date");
-		json_null(j, "price_age_days");
-	}
+	plan_json_offer_date(j, d->oc, o);
 	plan_word_why(c, why, PLAN_WHY_MAX);
 	json_str(j, "why_code", plan_why_name(c->why));
 	json_str(j, "why", why);
@@ -419,16 +431,7 @@ void plan_render_json(const struct workload *w, const struct model_spec *arch, c
 	{
 		double t;
 		const struct offer *o = plan_oldest_price(r, d->oc, &t);
-		long days = o ? catcache_days(t, catcache_now()) : 0;
-		if (o) {
-			json_str(&j, "prices_oldest_date", plan_day(t, b, sizeof(b)));
-			json_int(&j, "prices_oldest_age_days", days);
-		} else {
-			json_null(&j, "prices_oldest_date");
-			json_null(&j, "prices_oldest_age_days");
-		}
-		json_int(&j, "stale_days", d->stale_days);
-		json_bool(&j, "prices_stale", o && d->stale_days > 0 && days > d->stale_days);
+		plan_json_prices(&j, d->oc, o, t, d->stale_days);
 	}
 	json_arr_begin(&j, "ranked");
 	for (size_t i = 0; i < r->n; i++)

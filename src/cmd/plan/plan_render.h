@@ -11,6 +11,8 @@
 #include "cmd/plan/offers_load.h"
 #include "cmd/plan/planwords.h"
 
+struct json;
+
 /* How the answer is shown: its one currency (code, USD per unit, and
  * where the rate came from, printed once), and the probe it was
  * calibrated by. */
@@ -40,14 +42,18 @@ const struct offer *plan_oldest_in(const void *v, size_t n, size_t stride, size_
  * on stdout; nothing when o is NULL. */
 void plan_print_price_age(const struct offers_ctx *c, const struct offer *o, double t, long stale_days);
 
+/* JSON: prices_oldest_date, prices_oldest_age_days (o's, null when o is
+ * NULL), stale_days and prices_stale. */
+void plan_json_prices(struct json *j, const struct offers_ctx *c, const struct offer *o, double t, long stale_days);
+
+/* JSON: price_date and price_age_days of offer o (null when undated). */
+void plan_json_offer_date(struct json *j, const struct offers_ctx *c, const struct offer *o);
+
 /* The warning on stderr when o's price (time t) is older than stale_days. */
 void plan_warn_stale(const struct offers_ctx *c, const struct offer *o, double t, long stale_days);
 
 /* Where offer o's price comes from, for people: "PATH line N" into buf. */
 char *plan_price_where(const struct offers_ctx *c, const struct offer *o, char *buf, size_t n);
-
-/* "YYYY-MM-DD" (UTC) of t into buf; "-" when t < 0. */
-const char *plan_day(double t, char *buf, size_t n);
 
 /* The plan r of workload w (arch its architecture) under po, as a table on stdout. */
 void plan_render_table(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,

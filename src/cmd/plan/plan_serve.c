@@ -290,16 +290,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	{
 		double t;
 		const struct offer *o = oldest(r, oc, &t);
-		long days = o ? catcache_days(t, catcache_now()) : 0;
-		if (o) {
-			json_str(&j, "prices_oldest_date", plan_day(t, b, sizeof(b)));
-			json_int(&j, "prices_oldest_age_days", days);
-		} else {
-			json_null(&j, "prices_oldest_date");
-			json_null(&j, "prices_oldest_age_days");
-		}
-		json_int(&j, "stale_days", stale_days);
-		json_bool(&j, "prices_stale", o && days > stale_days);
+		plan_json_prices(&j, oc, o, t, stale_days);
 	}
 	json_arr_begin(&j, "ranked");
 	for (size_t i = 0; i < r->n; i++) {
@@ -309,16 +300,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 #define JS(k, s) (snprintf(b, sizeof(b), "%.*s", (int)(s).len, (s).p), json_str(&j, k, b))
 		JS("provider", o->provider);
 		JS("instance", o->instance);
-		{
-			double t = offers_price_time(oc, o);
-			if (t >= 0) {
-				json_str(&j, "price_date", plan_day(t, b, sizeof(b)));
-				json_int(&j, "price_age_days", catcache_days(t, catcache_now()));
-			} else {
-				json_null(&j, "price_date");
-				json_null(&j, "price_age_days");
-			}
-		}
+		plan_json_offer_date(&j, oc, o);
 		JS("region", o->region);
 #undef JS
 		json_str(&j, "gpu", o->gpu->name);

@@ -115,36 +115,72 @@ static int num(struct jr *j, double *v)
 
 static int skip(struct jr *j, int depth);
 
-/* Skip the members or elements of an object or array (after its opener). */
-static int skip_seq(struct jr *j, char close, bool object, int depth)
+/* Called for each member of an object with its key; parses the value. */
+typedef int (*member_fn)(struct jr *j, const char *key, void *ctx, int depth);
+/* Called for each element of an array; parses it. */
+typedef int (*element_fn)(struct jr *j, void *ctx, int depth);
+
+/* The members of an object (its '{' next, after blanks), each handed to fn. */
+static int members(struct jr *j, int depth, member_fn fn, void *ctx)
 {
+	char key[64];
+
+	if (expect(j, '{', _("an object")))
+		return -1;
 	ws(j);
-	if (j->p < j->end && *j->p == close) {
+	if (j->p < j->end && *j->p == '}') {
 		j->p++;
 		return 0;
 	}
 	for (;;) {
-		if (object) {
-			ws(j);
-			if (str(j, NULL, 0))
-				return -1;
-			ws(j);
-			if (expect(j, ':', _("':'")))
-				return -1;
-		}
-		if (skip(j, depth + 1))
+		ws(j);
+		if (str(j, key, sizeof(key)) || expect(j, ':', _("':'")))
+			return -1;
+		ws(j);
+		if (fn(j, key, ctx, depth + 1))
 			return -1;
 		ws(j);
 		if (j->p < j->end && *j->p == ',') {
 			j->p++;
 			continue;
 		}
-		if (j->p < j->end && *j->p == close) {
-			j->p++;
-			return 0;
-		}
-		return fail(j, object ? _("',' or '}'") : _("',' or ']'"));
+		return expect(j, '}', _("',' or '}'"));
 	}
+}
+
+/* The elements of an array (its '[' next), each handed to fn. */
+static int elements(struct jr *j, int depth, element_fn fn, void *ctx)
+{
+	if (expect(j, '[', _("an array")))
+		return -1;
+	ws(j);
+	if (j->p < j->end && *j->p == ']') {
+		j->p++;
+		return 0;
+	}
+	for (;;) {
+		if (fn(j, ctx, depth + 1))
+			return -1;
+		ws(j);
+		if (j->p < j->end && *j->p == ',') {
+			j->p++;
+			continue;
+		}
+		return expect(j, ']', _("',' or ']'"));
+	}
+}
+
+static int skip_member(struct jr *j, const char *key, void *ctx, int depth)
+{
+	(void)key;
+	(void)ctx;
+	return skip(j, depth);
+}
+
+static int skip_element(struct jr *j, void *ctx, int depth)
+{
+	(void)ctx;
+	return skip(j, depth);
 }
 
 static int skip(struct jr *j, int depth)
@@ -158,11 +194,9 @@ static int skip(struct jr *j, int depth)
 		return fail(j, _("a value"));
 	switch (*j->p) {
 	case '{':
-		j->p++;
-		return skip_seq(j, '}', true, depth);
+		return members(j, depth, skip_member, NULL);
 	case '[':
-		j->p++;
-		return skip_seq(j, ']', false, depth);
+		return elements(j, depth, skip_element, NULL);
 	case '"':
 		return str(j, NULL, 0);
 	case 't':
@@ -183,7 +217,7 @@ static int skip(struct jr *j, int depth)
 	}
 }
 
-/* A number member, or null (then *has stays false). */
+/* A number, or null (then *has stays false). */
 static int num_or_null(struct jr *j, double *v, bool *has)
 {
 	ws(j);
@@ -198,8 +232,24 @@ static int num_or_null(struct jr *j, double *v, bool *has)
 	return 0;
 }
 
-/* One offer object (after its '{'). */
-static int offer(struct jr *j, struct vrow *r, int depth)
+/* Is the value next a scalar (a number or a literal: not text, object or array)? */
+static bool scalar_next(const struct jr *j)
+{
+	return j->p < j->end && *j->p != '"' && *j->p != '{' && *j->p != '[';
+}
+
+/* search.totalHour: fetch_vast.py's Price */
+static int search_member(struct jr *j, const char *key, void *ctx, int depth)
+{
+	struct vrow *r = ctx;
+
+	if (!strcmp(key, "totalHour") && scalar_next(j))
+		return num_or_null(j, &r->total_hour, &r->has_total_hour);
+	return skip(j, depth);
+}
+
+/* One member of an offer object. */
+static int offer_member(struct jr *j, const char *key, void *ctx, int depth)
 {
 	static const struct {
 		const char *key;
@@ -213,86 +263,19 @@ static int offer(struct jr *j, struct vrow *r, int depth)
 		N("hosting_type", hosting_type, offsetof(struct vrow, has_hosting)),
 #undef N
 	};
-	char key[64];
+	struct vrow *r = ctx;
 
-	memset(r, 0, sizeof(*r));
-	ws(j);
-	if (j->p < j->end && *j->p == '}') {
-		j->p++;
-		return 0;
-	}
-	for (;;) {
-		bool done = false;
-		ws(j);
-		if (str(j, key, sizeof(key)))
-			return -1;
-		ws(j);
-		if (expect(j, ':', _("':'")))
-			return -1;
-		ws(j);
-		for (size_t i = 0; i < sizeof(nums) / sizeof(*nums) && !done; i++)
-			if (!strcmp(key, nums[i].key) && (j->p < j->end && *j->p != '"' && *j->p != '{' && *j->p != '[')) {
-				bool *has = nums[i].has ? (bool *)((char *)r + nums[i].has) : NULL;
-				if (num_or_null(j, (double *)((char *)r + nums[i].off), has))
-					return -1;
-				done = true;
-			}
-		if (done) {
-		} else if (!strcmp(key, "gpu_name") && j->p < j->end && *j->p == '"') {
-			if (str(j, r->gpu_name, sizeof(r->gpu_name)))
-				return -1;
-		} else if (!strcmp(key, "geolocation") && j->p < j->end && *j->p == '"') {
-			if (str(j, r->geolocation, sizeof(r->geolocation)))
-				return -1;
-		} else if (!strcmp(key, "search") && j->p < j->end && *j->p == '{') {
-			/* fetch_vast.py's Price: search.totalHour */
-			j->p++;
-			ws(j);
-			if (j->p < j->end && *j->p == '}') {
-				j->p++;
-			} else {
-				for (;;) {
-					char sk[32];
-					ws(j);
-					if (str(j, sk, sizeof(sk)))
-						return -1;
-					ws(j);
-					if (expect(j, ':', _("':'")))
-						return -1;
-					ws(j);
-					if (!strcmp(sk, "totalHour") && j->p < j->end && *j->p != '"' && *j->p != '{' &&
-					    *j->p != '[') {
-						if (num_or_null(j, &r->total_hour, &r->has_total_hour))
-							return -1;
-					} else if (skip(j, depth + 2)) {
-						return -1;
-					}
-					ws(j);
-					if (j->p < j->end && *j->p == ',') {
-						j->p++;
-						continue;
-					}
-					if (j->p < j->end && *j->p == '}') {
-						j->p++;
-						break;
-					}
-					return fail(j, _("',' or '}'"));
-				}
-			}
-		} else if (skip(j, depth + 1)) {
-			return -1;
-		}
-		ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (j->p < j->end && *j->p == '}') {
-			j->p++;
-			return 0;
-		}
-		return fail(j, _("',' or '}'"));
-	}
+	for (size_t i = 0; i < sizeof(nums) / sizeof(*nums); i++)
+		if (!strcmp(key, nums[i].key) && scalar_next(j))
+			return num_or_null(j, (double *)((char *)r + nums[i].off),
+					   nums[i].has ? (bool *)((char *)r + nums[i].has) : NULL);
+	if (!strcmp(key, "gpu_name") && j->p < j->end && *j->p == '"')
+		return str(j, r->gpu_name, sizeof(r->gpu_name));
+	if (!strcmp(key, "geolocation") && j->p < j->end && *j->p == '"')
+		return str(j, r->geolocation, sizeof(r->geolocation));
+	if (!strcmp(key, "search") && j->p < j->end && *j->p == '{')
+		return members(j, depth, search_member, r);
+	return skip(j, depth);
 }
 
 /* fetch_vast.py's GPU name: blanks removed, "Ada" -> "-Ada", a trailing
@@ -383,80 +366,65 @@ static void row_out(struct strbuf *o, const struct vrow *r)
 	strbuf_add(o, "\n", 1);
 }
 
+/* What the conversion carries through the answer. */
+struct conv {
+	struct strbuf *out;
+	size_t rows, skipped;
+	bool seen;
+};
+
+static int offer_element(struct jr *j, void *ctx, int depth)
+{
+	struct conv *cv = ctx;
+	struct vrow r;
+
+	memset(&r, 0, sizeof(r));
+	ws(j);
+	if (j->p >= j->end || *j->p != '{')
+		return fail(j, _("an offer object"));
+	if (members(j, depth, offer_member, &r))
+		return -1;
+	if (r.num_gpus > 0 && r.gpu_name[0] && (r.has_total_hour || r.has_dph)) {
+		row_out(cv->out, &r);
+		cv->rows++;
+	} else {
+		cv->skipped++;
+	}
+	return 0;
+}
+
+static int top_member(struct jr *j, const char *key, void *ctx, int depth)
+{
+	struct conv *cv = ctx;
+
+	if (!strcmp(key, "offers") && j->p < j->end && *j->p == '[') {
+		cv->seen = true;
+		return elements(j, depth, offer_element, cv);
+	}
+	return skip(j, depth);
+}
+
 int catalog_vast_to_csv(const char *buf, size_t len, const char *fname, struct strbuf *out,
 			size_t *rows, size_t *skipped, char *err, size_t errlen)
 {
 	struct jr j = {buf, buf, buf + len, fname, err, errlen};
-	char key[64];
-	bool seen = false;
+	struct conv cv = {.out = out};
+	int rc;
 
-	*rows = *skipped = 0;
 	strbuf_add(out, CATALOG_VAST_HEADER "\n", strlen(CATALOG_VAST_HEADER) + 1);
 	ws(&j);
-	if (expect(&j, '{', _("a JSON object (vast's search answer)")))
-		return -1;
-	ws(&j);
-	if (j.p < j.end && *j.p == '}')
-		j.p++;
+	if (j.p >= j.end || *j.p != '{')
+		rc = fail(&j, _("a JSON object (vast's search answer)"));
 	else
-		for (;;) {
-			ws(&j);
-			if (str(&j, key, sizeof(key)))
-				return -1;
-			ws(&j);
-			if (expect(&j, ':', _("':'")))
-				return -1;
-			ws(&j);
-			if (!strcmp(key, "offers") && j.p < j.end && *j.p == '[') {
-				seen = true;
-				j.p++;
-				ws(&j);
-				if (j.p < j.end && *j.p == ']') {
-					j.p++;
-				} else {
-					for (;;) {
-						struct vrow r;
-						ws(&j);
-						if (expect(&j, '{', _("an offer object")))
-							return -1;
-						if (offer(&j, &r, 3))
-							return -1;
-						if (r.num_gpus > 0 && r.gpu_name[0] && (r.has_total_hour || r.has_dph)) {
-							row_out(out, &r);
-							(*rows)++;
-						} else {
-							(*skipped)++;
-						}
-						ws(&j);
-						if (j.p < j.end && *j.p == ',') {
-							j.p++;
-							continue;
-						}
-						if (j.p < j.end && *j.p == ']') {
-							j.p++;
-							break;
-						}
-						return fail(&j, _("',' or ']'"));
-					}
-				}
-			} else if (skip(&j, 2)) {
-				return -1;
-			}
-			ws(&j);
-			if (j.p < j.end && *j.p == ',') {
-				j.p++;
-				continue;
-			}
-			if (j.p < j.end && *j.p == '}') {
-				j.p++;
-				break;
-			}
-			return fail(&j, _("',' or '}'"));
-		}
+		rc = members(&j, 0, top_member, &cv);
+	*rows = cv.rows;
+	*skipped = cv.skipped;
+	if (rc)
+		return -1;
 	ws(&j);
 	if (j.p != j.end)
 		return fail(&j, _("the end of the JSON text"));
-	if (!seen)
+	if (!cv.seen)
 		return fail(&j, _("an \"offers\" array"));
 	return out->oom ? fail(&j, _("memory for the catalog")) : 0;
 }
