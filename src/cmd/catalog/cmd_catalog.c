@@ -167,7 +167,8 @@ static int check_catalog(struct update *u, const struct target *t, const char *b
 	else if (strcmp(set.reports[0].format, "skypilot"))
 		snprintf(err, errlen, _("expected a SkyPilot vms.csv, got a %s catalog"), set.reports[0].format);
 	else if (k.bad)
-		snprintf(err, errlen, _("%zu bad row%s, the first: %s"), k.bad, k.bad == 1 ? "" : "s", k.first);
+		snprintf(err, errlen, Q_("%zu bad row, the first: %s", "%zu bad rows, the first: %s", k.bad), k.bad,
+			 k.first);
 	else if (!*rows)
 		snprintf(err, errlen, _("no rows"));
 	else if (!u->force && prev->rows > 0 &&
