@@ -244,6 +244,34 @@ n1=$(requests)
 "$G" offers >/dev/null 2>&1; "$G" plan $P >/dev/null 2>&1; "$G" catalog list >/dev/null 2>&1
 [ "$(requests)" = "$n1" ] && ok || bad "a command other than update made a request"
 
+# ---- a progress line only where asked (stderr here is no terminal)
+run env GPURENT_PROGRESS_AFTER=0 $UP
+grep -q "catalog update:" "$T/err" && bad "a progress line in a pipe: $(cat "$T/err")" || ok
+run env GPURENT_PROGRESS_AFTER=0 $UP --progress
+grep -q "catalog update: .*2 / 2 catalogs" "$T/err" && ok || bad "--progress: $(cat "$T/err")"
+
+# ---- the real catalogs (../shared/data/catalogs, SkyPilot's own files) served and stored whole
+if need_shared data/catalogs "catalog update of the real lambda, runpod and vast catalogs"; then
+	for p in lambda runpod vast; do
+		mkdir -p "$S/catalogs/v8/$p"
+		cp "$ROOT/../shared/data/catalogs/$p/vms.csv" "$S/catalogs/v8/$p/vms.csv"
+	done
+	run $UP --provider vast --force
+	for pr in "lambda 323" "runpod 2750" "vast 61"; do
+		set -- $pr
+		grep -q "^skypilot/$1: $2 rows stored" "$T/out" && cmp -s "$C/skypilot/$1/vms.csv" "$ROOT/../shared/data/catalogs/$1/vms.csv" &&
+			ok || bad "real $1: $(grep "$1" "$T/out" "$T/err")"
+		a=$("$G" offers "provider=$1" --limit 0 --csv 2>/dev/null | wc -l)
+		b=$("$G" offers "provider=$1" --limit 0 --csv --catalog "$ROOT/../shared/data/catalogs/$1/vms.csv" 2>/dev/null | wc -l)
+		c=$("$G" offers "provider=$1" --limit 0 --csv --catalog "$ROOT/data/offers.csv" 2>/dev/null | wc -l)
+		d=$("$G" offers "provider=$1" --limit 0 --csv --catalog "$C/vast" 2>/dev/null | wc -l)
+		# the default read: the bundled rows of that provider, the fetched
+		# SkyPilot file and the vast search stored above (one header each)
+		[ "$a" = $((b + c + d - 2)) ] && [ "$b" -gt 1 ] && ok ||
+			bad "real $1: offers read $a lines by default, $b from the file, $c from data/offers.csv, $d from vast's"
+	done
+fi
+
 # ---- bad usage
 expect_err bad-source 2 "nosuch: expected a source: skypilot or vast" "$G" catalog update nosuch
 expect_err bad-provider 2 "--provider: nosuch: expected one of SkyPilot's hosted catalogs" "$G" catalog update --provider nosuch
