@@ -83,12 +83,11 @@ void plan_print_price_age(const struct offers_ctx *c, const struct offer *o, dou
 		printf(_("; older than %ld days: `gpurent catalog update` fetches current catalogs"), stale_days);
 }
 
-void plan_json_prices(struct json *j, const struct offers_ctx *c, const struct offer *o, double t, long stale_days)
+void plan_json_prices(struct json *j, const struct offer *o, double t, long stale_days)
 {
 	char b[32];
 	long days = o ? catcache_days(t, catcache_now()) : 0;
 
-	(void)c;   /* o's catalog: for a later "source" field */
 	if (o) {
 		json_str(j, "prices_oldest_date", catcache_day(t, b, sizeof(b)));
 		json_int(j, "prices_oldest_age_days", days);
@@ -431,7 +430,7 @@ void plan_render_json(const struct workload *w, const struct model_spec *arch, c
 	{
 		double t;
 		const struct offer *o = plan_oldest_price(r, d->oc, &t);
-		plan_json_prices(&j, d->oc, o, t, d->stale_days);
+		plan_json_prices(&j, o, t, d->stale_days);
 	}
 	json_arr_begin(&j, "ranked");
 	for (size_t i = 0; i < r->n; i++)

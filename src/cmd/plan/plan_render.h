@@ -44,7 +44,7 @@ void plan_print_price_age(const struct offers_ctx *c, const struct offer *o, dou
 
 /* JSON: prices_oldest_date, prices_oldest_age_days (o's, null when o is
  * NULL), stale_days and prices_stale. */
-void plan_json_prices(struct json *j, const struct offers_ctx *c, const struct offer *o, double t, long stale_days);
+void plan_json_prices(struct json *j, const struct offer *o, double t, long stale_days);
 
 /* JSON: price_date and price_age_days of offer o (null when undated). */
 void plan_json_offer_date(struct json *j, const struct offers_ctx *c, const struct offer *o);

@@ -290,7 +290,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	{
 		double t;
 		const struct offer *o = oldest(r, oc, &t);
-		plan_json_prices(&j, oc, o, t, stale_days);
+		plan_json_prices(&j, o, t, stale_days);
 	}
 	json_arr_begin(&j, "ranked");
 	for (size_t i = 0; i < r->n; i++) {
