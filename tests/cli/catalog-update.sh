@@ -127,6 +127,10 @@ fname=404-one fpat="skypilot/runpod: HTTP 404 from $U/catalogs/v8/runpod/vms.csv
 [ "$rc" = 1 ] && grep -Fq "$fpat" "$T/err" && grep -q "skypilot/lambda: 4 rows stored" "$T/out" && ok ||
 	bad "404 for one provider: exit $rc, $(cat "$T/err") / $(cat "$T/out")"
 [ "$(lprice)" = "9.9900" ] && cmp -s "$R" "$T/runpod.v2" && ok || bad "404: lambda not stored or runpod lost"
+# a provider never stored leaves no folder behind
+run $UP --provider vast
+[ "$rc" = 1 ] && grep -q "skypilot/vast: HTTP 404 .*; nothing stored" "$T/err" && [ ! -e "$C/skypilot/vast" ] && ok ||
+	bad "404 with no copy: exit $rc, $(cat "$T/err"), $(ls "$C/skypilot")"
 lambda_cat 2.99 >"$S/catalogs/v8/lambda/vms.csv"
 mode; run $UP; cp "$L" "$T/lambda.v2"
 lambda_cat 7.77 >"$S/catalogs/v8/lambda/vms.csv"

@@ -267,6 +267,11 @@ static void say_fail(struct update *u, const struct target *t, const char *why, 
 	u->failed++;
 	msg_error(_("%s/%s: %s; %s"), t->source, t->provider, why,
 		  had ? _("the stored copy is kept") : _("nothing stored"));
+	if (!had) {
+		char dir[4200];
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(t->path, '/') - t->path), t->path);
+		rmdir(dir);   /* the provider's folder made for it, when empty */
+	}
 }
 
 /* Fetch, check and store one target. */
