@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"bill", cmd_bill, N_("import providers' billing exports and audit them: rounding, orphan disks, egress, leaks")},
 	{"ckpt", cmd_ckpt, N_("checkpoints: the interval for spot (Young, Daly), the newest complete one, pruning")},
 	{"completion", cmd_completion, N_("print a bash, zsh or fish completion script (commands, options, values)")},
+	{"catalog", cmd_catalog, N_("fetch current price catalogs (update: the one command that uses the network); list them with their age")},
 	{"config", cmd_config, N_("defaults set once: currency and rates, memberships, catalogs, ledger, preset, price")},
 	{"cost", cmd_cost, N_("price a usage pattern under every billing mode; cheapest and break-even points")},
 	{"env", cmd_env, N_("check the rented box: driver, CUDA and framework versions, sliced GPU, shm, disk")},

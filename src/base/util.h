@@ -51,6 +51,20 @@ static inline int util_grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+ * days_from_civil, http://howardhinnant.github.io/date_algorithms.html). */
+static inline long util_days_from_civil(long y, long m, long d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
 /*
  * Is s exactly a calendar date YYYY-MM-DD (ten characters, digits and two
  * dashes, a real day of its month, leap years counted, year 1900-9999)?

@@ -22,7 +22,7 @@
 
 #include "guard/action.h"
 
-#include "os/dl.h"
+#include "os/http.h"
 #include "base/i18n.h"
 #include "base/util.h"
 #include "os/child.h"
@@ -52,19 +52,7 @@ static void sleep_s(double s)
 
 char *action_url_redacted(const char *url, char *buf, size_t n)
 {
-	const char *scheme = strstr(url, "://"), *host = scheme ? scheme + 3 : url;
-	const char *end = host + strcspn(host, "/?#"), *at = NULL;
-	size_t path_len;
-
-	for (const char *p = host; p < end; p++)
-		if (*p == '@')
-			at = p;
-	if (at)
-		host = at + 1;
-	path_len = strcspn(end, "?#");
-	snprintf(buf, n, "%.*s%.*s%.*s%s", scheme ? (int)(scheme + 3 - url) : 0, url,
-		 (int)(end - host), host, (int)path_len, end, end[path_len] ? "?..." : "");
-	return buf;
+	return http_url_shown(url, buf, n);
 }
 
 /* ---- the shell command ---- */
@@ -151,57 +139,15 @@ out_free_env:
 
 /* ---- HTTP through libcurl, loaded on demand ---- */
 
-struct curl_fns {
-	CURLcode (*global_init)(long);
-	CURL *(*easy_init)(void);
-	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-	CURLcode (*easy_perform)(CURL *);
-	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-	void (*easy_cleanup)(CURL *);
-	const char *(*easy_strerror)(CURLcode);
-	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-	void (*slist_free_all)(struct curl_slist *);
-};
-
-/* Load libcurl once; NULL with err when it is not installed. */
-static const struct curl_fns *curl_load(char *err, size_t errlen)
+/* libcurl through src/os/http.c; NULL with err when it is not installed. */
+static const struct http_curl *curl_load(char *err, size_t errlen)
 {
-	static struct curl_fns f;
-	static bool loaded;
-	static const char *const libs[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so"};
-	static const struct dl_sym syms[] = {
-		{{"curl_global_init"}, offsetof(struct curl_fns, global_init), true},
-		{{"curl_easy_init"}, offsetof(struct curl_fns, easy_init), true},
-		{{"curl_easy_setopt"}, offsetof(struct curl_fns, easy_setopt), true},
-		{{"curl_easy_perform"}, offsetof(struct curl_fns, easy_perform), true},
-		{{"curl_easy_getinfo"}, offsetof(struct curl_fns, easy_getinfo), true},
-		{{"curl_easy_cleanup"}, offsetof(struct curl_fns, easy_cleanup), true},
-		{{"curl_easy_strerror"}, offsetof(struct curl_fns, easy_strerror), true},
-		{{"curl_slist_append"}, offsetof(struct curl_fns, slist_append), true},
-		{{"curl_slist_free_all"}, offsetof(struct curl_fns, slist_free_all), true},
-	};
-	struct dl_lib *dl;
-	char why[256];
-	int rc;
+	const struct http_curl *f = http_curl(err, errlen);
 
-	if (loaded)
-		return &f;
-	if ((rc = dl_open(libs, ARRAY_SIZE(libs), syms, ARRAY_SIZE(syms), &f, &dl, why, sizeof(why)))) {
-		if (rc == DL_ENOSYM)
-			snprintf(err, errlen, "%s: too old", why);
-		else
-			snprintf(err, errlen, "libcurl is not installed (libcurl.so.4): cannot send the stop request "
-				 "(apt-get install libcurl4)");
-		return NULL;
-	}
-	if (f.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		snprintf(err, errlen, "libcurl did not initialise");
-		dl_close(dl);
-		return NULL;
-	}
-	dl_keep(dl);   /* stays loaded until exit */
-	loaded = true;
-	return &f;
+	if (!f && strstr(err, "not installed"))
+		snprintf(err, errlen, "libcurl is not installed (libcurl.so.4): cannot send the stop request "
+			 "(apt-get install libcurl4)");
+	return f;
 }
 
 static size_t discard(char *p, size_t size, size_t n, void *ctx)
@@ -228,24 +174,10 @@ static void json_escape(char *out, size_t n, const char *s)
 	out[k] = '\0';
 }
 
-/* A libcurl timeout: whole milliseconds, rounded up, at least 1 (0 means none at all). */
-static long curl_ms(double s)
-{
-	double ms = s * 1000;
-	long r;
-
-	if (!(ms >= 1))
-		return 1;
-	if (ms >= 2147483647.0)
-		return 2147483647L;
-	r = (long)ms;
-	return r < ms ? r + 1 : r;
-}
-
 static int fire_http(const struct action_cfg *a, const struct action_event *ev,
 		     action_say_fn *say, void *ctx, char *err, size_t errlen)
 {
-	const struct curl_fns *f;
+	const struct http_curl *f;
 	char body[1024], host[256], log[512], cost[32], shown[512], cerr[CURL_ERROR_SIZE];
 	char *auth = NULL;
 	struct curl_slist *hdr = NULL;
@@ -288,8 +220,8 @@ static int fire_http(const struct action_cfg *a, const struct action_event *ev,
 	f->easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
 	f->easy_setopt(h, CURLOPT_ERRORBUFFER, cerr);
 	f->easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	f->easy_setopt(h, CURLOPT_TIMEOUT_MS, curl_ms(a->timeout_s));
-	f->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, curl_ms(a->timeout_s));
+	f->easy_setopt(h, CURLOPT_TIMEOUT_MS, http_ms(a->timeout_s));
+	f->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, http_ms(a->timeout_s));
 	for (int k = 1; k <= attempts; k++) {
 		CURLcode cr;
 		long code = 0;

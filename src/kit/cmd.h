@@ -22,6 +22,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_bill(int argc, char **argv);
 int cmd_ckpt(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
+int cmd_catalog(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_cost(int argc, char **argv);
 int cmd_env(int argc, char **argv);

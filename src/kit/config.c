@@ -3,6 +3,7 @@
  * environment, file, built-in default (config.h).
  */
 #include <locale.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,20 @@ static int check_text(const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+static int check_days(const char *v, char *err, size_t errlen)
+{
+	char *e;
+	long d;
+
+	errno = 0;
+	d = strtol(v, &e, 10);
+	if (*v < '0' || *v > '9' || *e || errno || d < 1 || d > 36500) {
+		snprintf(err, errlen, "%s", _("expected a whole number of days, 1 to 36500"));
+		return -1;
+	}
+	return 0;
+}
+
 /* MUST stay sorted by name. */
 const struct config_key config_keys[] = {
 	{"access", "access", NULL, NULL, true, "GPURENT_ACCESS",
@@ -122,6 +137,8 @@ const struct config_key config_keys[] = {
 	 N_("the date of those rates (YYYY-MM-DD), shown beside them"), check_date},
 	{"rate_source", NULL, NULL, NULL, false, "GPURENT_RATE_SOURCE",
 	 N_("where those rates come from, shown beside them"), check_text},
+	{"stale_days", "stale-days", "plan", NULL, false, "GPURENT_STALE_DAYS",
+	 N_("plan warns when the prices it ranks are older than this many days (default 30)"), check_days},
 	{NULL, NULL, NULL, NULL, false, NULL, NULL, NULL},
 };
 

@@ -6,7 +6,7 @@ NAME=config
 
 CF="$XDG_CONFIG_HOME/gpurent/config.yaml"
 W="$ROOT/examples/lora-7b.yaml"
-money_line() { "$G" plan "$W" "$@" 2>&1 | sed -n 2p; }
+money_line() { "$G" plan "$W" "$@" 2>"$T/money_err" | sed -n 2p; }
 # quiet NAME CMD...: exit 0, nothing on stderr
 quiet() {
 	name=$1; shift

@@ -52,6 +52,8 @@ ledger list||
 ledger probes||
 ledger show|1|
 ledger summary||
+catalog list||
+catalog update|--url http://127.0.0.1:9 --retries 0 --timeout 1s|
 completion||bash
 config get||currency
 config list||

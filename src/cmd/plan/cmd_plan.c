@@ -16,6 +16,7 @@
 #include "cmd/estimate/calib.h"
 #include "kit/common.h"
 #include "cmd/plan/offers_load.h"
+#include "kit/catcache.h"
 #include "base/out.h"
 #include "cmd/plan/plan_setup.h"
 #include "cmd/plan/plan_serve.h"
@@ -33,7 +34,7 @@ static const char usage[] = N_(
 	"                    [--catalog PATH]... [--by cost|time] [--top N] [--max-price PRICE]\n"
 	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
 	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog]\n"
-	"                    [--setup DURATION] [--upload-bw BW] [--calibrate PROBE]\n"
+	"                    [--stale-days N] [--setup DURATION] [--upload-bw BW] [--calibrate PROBE]\n"
 	"                    [--ledger PATH] [--progress | --quiet]\n"
 	"                    [--json | --emit sky | --emit dstack | [--partition P] --emit slurm -- CMD]\n"
 	"\n"
@@ -65,7 +66,10 @@ static const char usage[] = N_(
 	"autostop, job_recovery for spot, and a run: inside 'gpurent run' with the\n"
 	"plan's stop limits.\n"
 	"The job needs tokens (or samples) to be priced. Catalogs as in 'gpurent\n"
-	"offers' (default: the bundled catalog and ~/.sky/catalogs).\n"
+	"offers' (default: the bundled catalog, those 'gpurent catalog update'\n"
+	"fetched, and ~/.sky/catalogs). The plan says how old the prices it ranked\n"
+	"are (the oldest ranked offer's; each offer's in --json) and warns when\n"
+	"they are older than --stale-days N (default 30; config stale_days).\n"
 	"\n"
 	"A service (task: infer with serve: 24x7, 8x5 or 12h, and a load: concurrency\n"
 	"and user_tps, or rps with prompt_len and output_len) is priced by the month\n"
@@ -358,6 +362,7 @@ struct plan_cmd {
 	struct plan_setup ps;
 	struct calib cal;
 	struct display disp;
+	long stale_days;               /* --stale-days (config stale_days), default 30 */
 	size_t njobs;
 	bool served;                   /* a service plan reports its catalogs itself */
 	int worst;
@@ -430,6 +435,7 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 	plan_opts_default(&x->po);
 	x->top = x->po.top;
 	x->by = x->po.by == PLAN_BY_TIME;
+	x->stale_days = 30;   /* docs/offers.md "How old the prices are": a judgement, the config's stale_days */
 	{
 		struct opt own[] = {
 			{.name = "access", .type = OPT_LIST, .dest = &x->access, .arg = "NAME[,NAME]",
@@ -458,6 +464,8 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 			{.name = "rate", .type = OPT_LIST, .dest = &x->rates, .arg = "CODE=N",
 			 .help = N_("units of CODE per USD"), .example = "CNY=7.2"},
 			OPT_VAL(OPT_DURATION, "setup", &x->po.setup_s, "DUR", N_("set-up time on each new box")),
+			OPT_LONG("stale-days", &x->stale_days, 1, 36500, "N",
+				 N_("warn when the prices ranked are older than N days (default 30)")),
 			{.name = "sky", .type = OPT_STRING, .dest = &x->sky_opt, .arg = "TASK.yaml",
 			 .help = N_("a SkyPilot task: where the job may run"), .example = "tests/data/sky-a100.yaml"},
 			OPT_LONG("top", &x->top, 1, 1000, "N", N_("how many offers to show")),
@@ -656,6 +664,16 @@ static bool doc_heading(const struct plan_cmd *x, const struct sky_doc *doc, siz
 	return true;
 }
 
+/* A warning on stderr when the oldest price ranked is older than
+ * --stale-days, with the command that refreshes fetched catalogs. */
+static void warn_stale(const struct plan_cmd *x, const struct plan_result *r)
+{
+	double t;
+	const struct offer *o = plan_oldest_price(r, &x->c, &t);
+
+	plan_warn_stale(&x->c, o, t, x->stale_days);
+}
+
 /* The plan r of document doc (NULL: none) printed as asked: its exit status. */
 static int plan_output(struct plan_cmd *x, const struct workload *wd, const struct model_spec *arch,
 		       const struct plan_result *r, const struct sky_doc *doc, bool more)
@@ -673,6 +691,9 @@ static int plan_output(struct plan_cmd *x, const struct workload *wd, const stru
 			msg_error(_("--emit sky: no offer fits; run without --emit for what was excluded"));
 		return one;
 	}
+	x->disp.oc = &x->c;
+	x->disp.stale_days = x->stale_days;
+	warn_stale(x, r);
 	if (x->json) {
 		plan_render_json(wd, arch, &x->po, r, &x->disp);
 	} else {
@@ -717,7 +738,8 @@ static int plan_doc(struct plan_cmd *x, size_t d, size_t ndoc)
 		return msg_usage("%s", _("--emit dstack: a service by the month is planned per replica, not emitted; "
 				 "plan it without --emit, or as a job"));
 	if (plan_serve_wanted(&wd)) {
-		one = plan_serve_cmd(&wd, &arch, &x->c, &x->po, x->disp.code, x->disp.fx.usd_per_unit, x->json);
+		one = plan_serve_cmd(&wd, &arch, &x->c, &x->po, x->disp.code, x->disp.fx.usd_per_unit, x->json,
+				     x->stale_days);
 		x->worst = one > x->worst ? one : x->worst;
 		x->njobs++;
 		x->served = true;

@@ -17,6 +17,7 @@
 #include "core/text/csv.h"
 #include "kit/common.h"
 #include "kit/config.h"
+#include "kit/catcache.h"
 #include "base/i18n.h"
 #include "base/out.h"
 
@@ -168,6 +169,38 @@ static void provider_of(const char *path, char *out, size_t n)
 	}
 }
 
+/* Record where the catalogs load_path() just added came from. */
+static void note_origins(struct offers_ctx *c, const char *path)
+{
+	struct offers_origin *no, org = {.kind = c->loading, .time = -1};
+	struct catcache_meta m;
+	struct stat st;
+
+	if (c->norigins >= c->set.nreports)
+		return;
+	/* a fetched catalog keeps its record also when named (--catalog) */
+	if (org.kind != ORIGIN_BUNDLED && !catcache_meta_read(path, &m)) {
+		org.time = m.checked;
+		snprintf(org.url, sizeof(org.url), "%s", m.url);
+	} else if (org.kind != ORIGIN_BUNDLED && !stat(path, &st)) {
+		org.time = (double)st.st_mtime;
+	}
+	if (!(no = realloc(c->origins, c->set.nreports * sizeof(*no))))
+		return;
+	c->origins = no;
+	while (c->norigins < c->set.nreports)
+		c->origins[c->norigins++] = org;
+}
+
+double offers_price_time(const struct offers_ctx *c, const struct offer *o)
+{
+	double t = o->date.len ? catcache_date(o->date.p, o->date.len) : -1;
+
+	if (t >= 0)
+		return t;
+	return o->file < c->norigins ? c->origins[o->file].time : -1;
+}
+
 static int load_path(struct offers_ctx *c, const char *path, const char *buf, size_t len,
 		     bool copy, catalog_keep_fn keep, catalog_keep_fn match, void *ctx)
 {
@@ -199,6 +232,7 @@ static int load_path(struct offers_ctx *c, const char *path, const char *buf, si
 	o.provider = name;
 	o.trust_catalog = c->trust_catalog;
 	rc = catalog_load(&c->set, buf, len, copy, name + strlen(prov) + 1, &o, err, sizeof(err));
+	note_origins(c, path);
 	/* the name must outlive the set: park it in the set's arena list */
 	{
 		char **na = realloc(c->set.arena, (c->set.narena + 1) * sizeof(*na));
@@ -426,6 +460,88 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
 	return rc;
 }
 
+/* The fetched copy of SkyPilot provider name (cache/skypilot/NAME/vms.csv) exists? */
+static bool fetched_has(const struct offers_ctx *c, const char *name)
+{
+	char p[8300];
+	struct stat st;
+
+	return c->cache_dir[0] &&
+	       snprintf(p, sizeof(p), "%s/skypilot/%s/vms.csv", c->cache_dir, name) < (int)sizeof(p) &&
+	       !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+/* `gpurent catalog update`'s cache: its skypilot/ and vast/ folders, in
+ * that order, when they exist (nothing there is no error). */
+static int load_fetched(struct offers_ctx *c, catalog_keep_fn keep, catalog_keep_fn match, void *ctx)
+{
+	static const char *const sources[] = {"skypilot", "vast"};
+	struct stat st;
+	int rc;
+
+	if (catcache_dir(c->cache_dir, sizeof(c->cache_dir)) || stat(c->cache_dir, &st) || !S_ISDIR(st.st_mode)) {
+		c->cache_dir[0] = '\0';
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(sources) / sizeof(*sources); i++) {
+		char p[4200];
+		size_t found = 0;
+		snprintf(p, sizeof(p), "%s/%s", c->cache_dir, sources[i]);
+		if (stat(p, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		if ((rc = load_any(c, p, 0, &found, keep, match, ctx)))
+			return rc;
+	}
+	return 0;
+}
+
+/* ~/.sky/catalogs/vN, less the providers the cache has a fetched copy of
+ * (that copy is the newer: an offer is never read twice). With no fetched
+ * copy it is read whole, as load_any() reads any folder. */
+static int load_sky(struct offers_ctx *c, size_t *found, catalog_keep_fn keep, catalog_keep_fn match, void *ctx)
+{
+	DIR *d;
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!c->cache_dir[0] || !(d = opendir(c->sky_dir)))
+		return load_any(c, c->sky_dir, 0, found, keep, match, ctx);
+	while ((e = readdir(d))) {
+		char full[8300], **nn;
+		struct stat st;
+		if (e->d_name[0] == '.' ||
+		    snprintf(full, sizeof(full), "%s/%s", c->sky_dir, e->d_name) >= (int)sizeof(full) || stat(full, &st))
+			continue;
+		if (!S_ISDIR(st.st_mode)) {
+			if (is_csv(e->d_name))
+				c->ignored_csv++;   /* a catalog lives in its provider's folder */
+			continue;
+		}
+		if (fetched_has(c, e->d_name)) {
+			c->sky_shadowed++;
+			continue;
+		}
+		if (!(nn = realloc(names, (n + 1) * sizeof(*nn))) || !(nn[n] = strdup(full))) {
+			names = nn ? nn : names;
+			break;
+		}
+		names = nn;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (!rc)
+			rc = load_any(c, names[i], 1, found, keep, match, ctx);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
 static int load_all(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn keep,
 		    catalog_keep_fn match, void *ctx)
 {
@@ -439,20 +555,26 @@ static int load_all(struct offers_ctx *c, char **paths, size_t n, catalog_keep_f
 		size_t len;
 		if ((rc = common_data_file("offers.csv", &buf, &len, &owned, &path)))
 			return rc;
+		c->loading = ORIGIN_BUNDLED;
 		rc = load_path(c, path, buf, len, owned != NULL, keep, match, ctx);
 		free(owned);
 		if (rc)
 			return rc;
+		c->loading = ORIGIN_FETCHED;
+		if ((rc = load_fetched(c, keep, match, ctx)))
+			return rc;
+		c->loading = ORIGIN_SKY;
 		if (!sky_catalog_dir(c->sky_dir, sizeof(c->sky_dir))) {
 			found = 0;
-			if ((rc = load_any(c, c->sky_dir, 0, &found, keep, match, ctx)))
+			if ((rc = load_sky(c, &found, keep, match, ctx)))
 				return rc;
-			if (!found)
+			if (!found && !c->sky_shadowed)
 				no_catalog(c, c->sky_dir, false);
 		}
 		offer_set_mark_outliers(&c->set);
 		return 0;
 	}
+	c->loading = ORIGIN_NAMED;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		size_t ignored = c->ignored_csv;
@@ -521,6 +643,7 @@ void offers_free(struct offers_ctx *c)
 		munmap(c->maps[i], c->map_len[i]);
 	free(c->maps);
 	free(c->map_len);
+	free(c->origins);
 	gpu_db_free(&c->gdb);
 	currency_table_free(&c->currencies);
 }

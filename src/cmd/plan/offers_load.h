@@ -16,6 +16,21 @@
 
 struct progress;
 
+/* Where a loaded catalog came from (docs/offers.md "The order of catalogs"). */
+enum offers_origin_kind {
+	ORIGIN_BUNDLED,   /* data/offers.csv (or --data-dir's): each row dated */
+	ORIGIN_FETCHED,   /* `gpurent catalog update`'s cache: dated by its record */
+	ORIGIN_SKY,       /* ~/.sky/catalogs/vN: dated by the file's time */
+	ORIGIN_NAMED,     /* --catalog (or the config's catalog): dated by the file's time */
+};
+
+/* One per loaded catalog (c->set.reports[i] is origins[i]). */
+struct offers_origin {
+	enum offers_origin_kind kind;
+	double time;             /* when its prices were current (seconds since 1970); -1 unknown */
+	char url[1024];          /* a fetched catalog's source; "" otherwise */
+};
+
 struct offers_ctx {
 	struct gpu_db gdb;
 	struct currency_table currencies;   /* data/currencies.csv and --rate (src/core/text/currency.h) */
@@ -37,6 +52,11 @@ struct offers_ctx {
 	 * offers_load(). */
 	bool trust_catalog;
 	struct progress *pr;     /* the progress line while offers_load() reads; NULL otherwise */
+	struct offers_origin *origins;   /* owned; one per c->set.reports */
+	size_t norigins;
+	enum offers_origin_kind loading; /* the kind of what load_path() reads now */
+	char cache_dir[4096];    /* `catalog update`'s cache read ("" if none was) */
+	size_t sky_shadowed;     /* ~/.sky/catalogs providers left out for a fetched copy */
 };
 
 /* Load gpus.csv and currencies.csv. Returns 0 or the exit code (message printed). */
@@ -81,6 +101,13 @@ int offers_load(struct offers_ctx *c, char **paths, size_t n, catalog_keep_fn ke
  * rows with spot at or above on-demand are worded as c->trust_catalog
  * treats them; then one line on the CSVs in folders that were ignored. */
 void offers_report(FILE *f, const struct offers_ctx *c);
+
+/*
+ * When offer o's price was current (seconds since 1970), -1 when nothing
+ * says: its row's own date (gpurent's format, `date`), else its catalog's
+ * time (c->origins).
+ */
+double offers_price_time(const struct offers_ctx *c, const struct offer *o);
 
 void offers_free(struct offers_ctx *c);
 

@@ -4,8 +4,11 @@
  * advice and the checklist; or the same as JSON (gpurent.plan/1).
  */
 #include "cmd/plan/plan_render.h"
+#include "kit/catcache.h"
+#include <time.h>
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +57,108 @@ static bool outlier(const struct offer *o)
 }
 
 
+const struct offer *plan_oldest_in(const void *v, size_t n, size_t stride, size_t off,
+				   const struct offers_ctx *c, double *t)
+{
+	const struct offer *best = NULL;
+
+	*t = -1;
+	for (size_t i = 0; c && i < n; i++) {
+		const struct offer *o = *(const struct offer *const *)((const char *)v + i * stride + off);
+		double ti = offers_price_time(c, o);
+		if (ti >= 0 && (*t < 0 || ti < *t)) {
+			*t = ti;
+			best = o;
+		}
+	}
+	return best;
+}
+
+const struct offer *plan_oldest_price(const struct plan_result *r, const struct offers_ctx *c, double *t)
+{
+	return plan_oldest_in(r->ranked, r->n, sizeof(*r->ranked), offsetof(struct plan_choice, offer), c, t);
+}
+
+char *plan_price_where(const struct offers_ctx *c, const struct offer *o, char *buf, size_t n)
+{
+	const char *path = o->file < c->set.nreports ? c->set.reports[o->file].path : "?";
+	char esc[4 * sizeof(c->set.reports[0].path)];
+
+	out_safe(path, strlen(path), esc, sizeof(esc));
+	snprintf(buf, n, _("%s line %u"), esc, o->line);
+	return buf;
+}
+
+void plan_print_price_age(const struct offers_ctx *c, const struct offer *o, double t, long stale_days)
+{
+	char day[32], where[2200];
+	long days;
+
+	if (!o)
+		return;
+	days = catcache_days(t, catcache_now());
+	printf(Q_("prices: the oldest ranked is %ld day old (%s, %s)",
+		  "prices: the oldest ranked is %ld days old (%s, %s)", days),
+	       days, catcache_day(t, day, sizeof(day)), plan_price_where(c, o, where, sizeof(where)));
+	if (stale_days > 0 && days > stale_days)
+		printf(_("; older than %ld days: `gpurent catalog update` fetches current catalogs"), stale_days);
+}
+
+void plan_json_prices(struct json *j, const struct offer *o, double t, long stale_days)
+{
+	char b[32];
+	long days = o ? catcache_days(t, catcache_now()) : 0;
+
+	if (o) {
+		json_str(j, "prices_oldest_date", catcache_day(t, b, sizeof(b)));
+		json_int(j, "prices_oldest_age_days", days);
+	} else {
+		json_null(j, "prices_oldest_date");
+		json_null(j, "prices_oldest_age_days");
+	}
+	json_int(j, "stale_days", stale_days);
+	json_bool(j, "prices_stale", o && stale_days > 0 && days > stale_days);
+}
+
+void plan_json_offer_date(struct json *j, const struct offers_ctx *c, const struct offer *o)
+{
+	char b[32];
+	double t = c ? offers_price_time(c, o) : -1;
+
+	if (t >= 0) {
+		json_str(j, "price_date", catcache_day(t, b, sizeof(b)));
+		json_int(j, "price_age_days", catcache_days(t, catcache_now()));
+	} else {
+		json_null(j, "price_date");
+		json_null(j, "price_age_days");
+	}
+}
+
+void plan_warn_stale(const struct offers_ctx *c, const struct offer *o, double t, long stale_days)
+{
+	char day[32], where[2200];
+	long days = o ? catcache_days(t, catcache_now()) : 0;
+
+	if (!o || days <= stale_days)
+		return;
+	msg_warn(_("the prices ranked are up to %ld days old (%s, %s), older than %ld days: "
+		   "`gpurent catalog update` fetches SkyPilot's current catalogs; a data/offers.csv row is as "
+		   "current as its source"), days, catcache_day(t, day, sizeof(day)),
+		 plan_price_where(c, o, where, sizeof(where)), stale_days);
+}
+
+/* The line under the heading: how old the ranked prices are. */
+static void print_price_age(const struct plan_result *r, const struct display *d)
+{
+	double t;
+	const struct offer *o = plan_oldest_price(r, d->oc, &t);
+
+	if (!o)
+		return;
+	putchar('\n');
+	plan_print_price_age(d->oc, o, t, d->stale_days);
+}
+
 void plan_render_table(const struct workload *w, const struct model_spec *arch, const struct plan_opts *po,
 		       const struct plan_result *r, const struct display *d)
 {
@@ -82,6 +187,7 @@ void plan_render_table(const struct workload *w, const struct model_spec *arch, 
 		if (config_applied("currency"))
 			printf(_("; %s from %s"), d->code, msg_tr(config_applied("currency")));
 	}
+	print_price_age(r, d);
 	printf("\n\n");
 	plan_word_magnitude(&r->magnitude, fx, why, sizeof(why));
 	if (why[0])
@@ -232,7 +338,7 @@ static void json_money(struct json *j, const char *key, double usd, double k)
 	json_num(j, key, isfinite(usd) ? (usd / k == 0 ? 0 : usd / k) : NAN);
 }
 
-static void render_json_choice(struct json *j, const struct plan_choice *c, double k)
+static void render_json_choice(struct json *j, const struct plan_choice *c, double k, const struct display *d)
 {
 	const struct offer *o = c->offer;
 	char b[512], why[PLAN_WHY_MAX];
@@ -267,6 +373,7 @@ static void render_json_choice(struct json *j, const struct plan_choice *c, doub
 	json_bool(j, "fastest_within_margin", c->fastest_within);
 	json_num(j, "peer_price_ratio", o->peer_ratio);
 	json_bool(j, "price_outlier", outlier(o));
+	plan_json_offer_date(j, d->oc, o);
 	plan_word_why(c, why, PLAN_WHY_MAX);
 	json_str(j, "why_code", plan_why_name(c->why));
 	json_str(j, "why", why);
@@ -361,16 +468,21 @@ void plan_render_json(const struct workload *w, const struct model_spec *arch, c
 	json_num(&j, "considered", (double)r->considered);
 	json_num(&j, "feasible", (double)r->feasible);
 	json_num(&j, "pareto_count", (double)r->pareto);
+	{
+		double t;
+		const struct offer *o = plan_oldest_price(r, d->oc, &t);
+		plan_json_prices(&j, o, t, d->stale_days);
+	}
 	json_arr_begin(&j, "ranked");
 	for (size_t i = 0; i < r->n; i++)
-		render_json_choice(&j, &r->ranked[i], k);
+		render_json_choice(&j, &r->ranked[i], k, d);
 	json_arr_end(&j);
 	if (r->have_fastest) {
 		json_obj_begin(&j, "fastest_within");
 		json_num(&j, "margin_fraction", po->fast_margin);
 		json_obj_end(&j);
 		json_arr_begin(&j, "fastest_within_choice");
-		render_json_choice(&j, &r->fastest, k);
+		render_json_choice(&j, &r->fastest, k, d);
 		json_arr_end(&j);
 	}
 	json_obj_begin(&j, "magnitude");

@@ -5,7 +5,10 @@
  * (gpurent.plan-service/1, docs/serve.md). Money in the facts is USD;
  * every figure printed is divided by fx and labelled with cur.
  */
+#include <stddef.h>
 #include "cmd/plan/plan_serve.h"
+#include "cmd/plan/plan_render.h"
+#include "kit/catcache.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -174,8 +177,14 @@ static void mode_list(const struct serve_choice *c, const char *cur, double fx, 
 	(void)cur;
 }
 
+/* The ranked offer whose price is the oldest, its time in *t. */
+static const struct offer *oldest(const struct serve_result *r, const struct offers_ctx *c, double *t)
+{
+	return plan_oldest_in(r->ranked, r->n, sizeof(*r->ranked), offsetof(struct serve_choice, offer), c, t);
+}
+
 static void render(const struct workload *w, const struct model_spec *arch, const struct serve_result *r,
-		   const char *cur, double fx)
+		   const char *cur, double fx, const struct offers_ctx *oc, long stale_days)
 {
 	char a[64], b[64], g[64], line[LINE_MAX_];
 	double hidden = 0;
@@ -190,6 +199,14 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 	       units_fmt_bytes(r->egress_bytes, a, sizeof(a)),
 	       r->egress_given ? _("given") : _("from the responses: 4 bytes a token + 500 a response"),
 	       units_fmt_bytes(r->storage_bytes, b, sizeof(b)));
+	{
+		double t;
+		const struct offer *o = oldest(r, oc, &t);
+		if (o) {
+			plan_print_price_age(oc, o, t, stale_days);
+			putchar('\n');
+		}
+	}
 	printf(_("%zu offers considered, %zu feasible; ranked by monthly total cost; prices in %s a month\n\n"),
 	       r->considered, r->feasible, cur);
 	if (!r->n) {
@@ -255,7 +272,7 @@ static void render(const struct workload *w, const struct model_spec *arch, cons
 }
 
 static void render_json(const struct workload *w, const struct model_spec *arch, const struct serve_result *r,
-			const char *cur, double fx)
+			const char *cur, double fx, const struct offers_ctx *oc, long stale_days)
 {
 	struct json j;
 	char b[512], line[LINE_MAX_];
@@ -281,6 +298,11 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	json_num(&j, "decode_bandwidth_fraction", r->decode_efficiency);
 	json_num(&j, "considered", (double)r->considered);
 	json_num(&j, "feasible", (double)r->feasible);
+	{
+		double t;
+		const struct offer *o = oldest(r, oc, &t);
+		plan_json_prices(&j, o, t, stale_days);
+	}
 	json_arr_begin(&j, "ranked");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct serve_choice *c = &r->ranked[i];
@@ -289,6 +311,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 #define JS(k, s) (snprintf(b, sizeof(b), "%.*s", (int)(s).len, (s).p), json_str(&j, k, b))
 		JS("provider", o->provider);
 		JS("instance", o->instance);
+		plan_json_offer_date(&j, oc, o);
 		JS("region", o->region);
 #undef JS
 		json_str(&j, "gpu", o->gpu->name);
@@ -357,7 +380,7 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 
 int plan_serve_cmd(const struct workload *w, const struct model_spec *arch,
 		   const struct offers_ctx *c, const struct plan_opts *po,
-		   const char *cur, double fx, bool json)
+		   const char *cur, double fx, bool json, long stale_days)
 {
 	struct serve_opts so;
 	struct serve_result r;
@@ -372,10 +395,15 @@ int plan_serve_cmd(const struct workload *w, const struct model_spec *arch,
 	so.keep_ctx = (void *)po;
 	if (serve_run(w, arch, &c->set, &so, &r, err, sizeof(err)))
 		return msg_usage("%s", err);
+	{
+		double t;
+		const struct offer *o = oldest(&r, c, &t);
+		plan_warn_stale(c, o, t, stale_days);
+	}
 	if (json) {
-		render_json(w, arch, &r, cur, fx);
+		render_json(w, arch, &r, cur, fx, c, stale_days);
 	} else {
-		render(w, arch, &r, cur, fx);
+		render(w, arch, &r, cur, fx, c, stale_days);
 		printf("\n%s\n", _("Catalogs"));
 		offers_report(stdout, c);
 	}

@@ -22,11 +22,13 @@ bool plan_serve_wanted(const struct workload *w);
  * Plan and print the service w (resolved; arch its architecture) on the
  * offers loaded in c, priced through po->pricer, po->top shown,
  * po->budget_usd read as a monthly budget; money shown in cur, fx USD per
- * unit of cur (> 0). Every argument is borrowed. Returns the exit code:
+ * unit of cur (> 0). The age of the oldest price ranked is printed (and
+ * warned of past stale_days days, docs/offers.md "How old the prices
+ * are"). Every argument is borrowed. Returns the exit code:
  * 0 a plan, 1 nothing serves the load, 2 bad catalog rows were seen.
  */
 int plan_serve_cmd(const struct workload *w, const struct model_spec *arch,
 		   const struct offers_ctx *c, const struct plan_opts *po,
-		   const char *cur, double fx, bool json);
+		   const char *cur, double fx, bool json, long stale_days);
 
 #endif

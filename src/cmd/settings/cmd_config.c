@@ -47,6 +47,7 @@ static const char usage[] = N_(
 	"  rate         exchange rates CODE=UNITS_PER_USD, over data/currencies.csv\n"
 	"  rate_date    the date of those rates (YYYY-MM-DD)\n"
 	"  rate_source  where they come from (a bank, a site)\n"
+	"  stale_days   plan warns when the prices it ranks are older (default 30)\n"
 	"A list takes several values (config set access SJTU-HPC PKU) or one with\n"
 	"commas. A bad value in the file is `FILE:LINE: key: what was expected`,\n"
 	"exit 2, for every command that would use it.\n"

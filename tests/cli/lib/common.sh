@@ -10,8 +10,10 @@ cd "$T" || exit 1
 # The user's own defaults never reach a test: a config file of the test's
 # own (none), no GPURENT_* setting from the environment, C messages.
 export XDG_CONFIG_HOME="$T/.config"
+# nor the catalogs `gpurent catalog update` fetched for the user
+export XDG_CACHE_HOME="$T/.cache"
 unset GPURENT_CONFIG GPURENT_ACCESS GPURENT_CATALOG GPURENT_CURRENCY GPURENT_FRAMEWORK \
-	GPURENT_PRESET GPURENT_PRICE GPURENT_RATE GPURENT_RATE_DATE GPURENT_RATE_SOURCE LANGUAGE
+	GPURENT_PRESET GPURENT_PRICE GPURENT_RATE GPURENT_RATE_DATE GPURENT_RATE_SOURCE GPURENT_STALE_DAYS GPURENT_NOW LANGUAGE
 export LC_MESSAGES=C
 pass=0 fail=0
 G=$GPURENT
