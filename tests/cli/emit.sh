@@ -197,6 +197,27 @@ assert b["setup"] == a["setup"] and "\n" + a["run"] in b["run"], (a, b)' \
 		&& ok || bad "the emitted name, setup, envs and run read back the same"
 fi
 
+# issue 29: the bundled catalog's display labels ("A100 SXM 80GB x1
+# (Community Cloud)") are never an instance_type: the cloud alone, or the
+# instance SkyPilot's own catalog for that cloud names for the same GPUs
+cat >rp.yaml <<'EOF2'
+resources:
+  accelerators: A100-80GB:1
+  infra: runpod
+run: python train.py
+EOF2
+mkdir -p skycat/runpod
+printf 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Region,SpotPrice,Price,AvailabilityZone\r\n1x_A100-80GB_SECURE,A100-80GB,1.0,8,117,A100-80GB,CA,,1.99,CA-MTL-1\r\n' >skycat/runpod/vms.csv
+run "$G" plan rp.yaml $PWL --catalog "$ROOT/data/offers.csv" --emit sky
+grep -q '^  instance_type' "$T/out" && bad "a gpurent label as instance_type: $(grep instance_type "$T/out")" || ok
+grep -q 'infra: "runpod"$' "$T/out" && ok || bad "the bundled RunPod offer: infra runpod alone: $(grep infra "$T/out")"
+skyvalid "--emit sky of the bundled RunPod offer" "$T/out" --in rp.yaml --on-demand
+run "$G" plan rp.yaml $PWL --catalog "$ROOT/data/offers.csv" --catalog skycat/runpod/vms.csv --only marketplace --emit sky
+grep -q 'instance_type: "1x_A100-80GB_SECURE"' "$T/out" && grep -q 'infra: "runpod"$' "$T/out" && ok \
+	|| bad "SkyPilot's RunPod catalog names the instance: $(grep -E 'infra|instance|choice' "$T/out") $(cat "$T/err")"
+grep -q "instance_type from SkyPilot's catalog skycat/runpod/vms.csv" "$T/err" && ok || bad "stderr names the catalog: $(cat "$T/err")"
+skyvalid "--emit sky with SkyPilot's RunPod catalog" "$T/out" --in rp.yaml --catalog skycat --on-demand
+
 # issue 29: every key gpurent does not change is carried over as written
 # (a vLLM server task: its image, port, service, secrets, envs, mounts,
 # volumes, config and nodes), and use_spot only as the task or --spot says

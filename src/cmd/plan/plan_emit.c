@@ -5,6 +5,7 @@
  */
 #include "cmd/plan/plan_emit.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,26 @@
 static bool sky_names(const struct offers_ctx *c, const struct offer *o)
 {
 	return o->file < c->set.nreports && !strcmp(c->set.reports[o->file].format, "skypilot");
+}
+
+/* An offer of a loaded SkyPilot catalog for o's cloud with o's GPU and
+ * count (the cheapest; a slice's count equal to the thousandth), or NULL:
+ * its instance type is what SkyPilot calls the box. */
+static const struct offer *sky_twin(const struct offers_ctx *c, const struct offer *o)
+{
+	const char *cloud = sky_emit_cloud(o);
+	const struct offer *best = NULL;
+
+	for (size_t i = 0; cloud && o->gpu && i < c->set.n; i++) {
+		const struct offer *x = &c->set.v[i];
+		const char *xc = sky_emit_cloud(x);
+		if (!sky_names(c, x) || x->gpu != o->gpu || fabs(x->gpus - o->gpus) > 5e-4 || !xc || strcmp(xc, cloud) ||
+		    x->spot_only)
+			continue;
+		if (!best || x->price < best->price)
+			best = x;
+	}
+	return best;
 }
 
 /* The task's use_spot for offer o: the first candidate it fits (1, 0, -1). */
@@ -81,7 +102,12 @@ int plan_emit_sky(const struct plan_emit_in *in, const struct plan_result *r, co
 	if (e.rank > 1)
 		msg_warn(_("--emit sky: choice #%d, the best ranked on a cloud SkyPilot launches on"), e.rank);
 	e.sky_names = sky_names(in->c, o);
-	if (!e.sky_names)
+	if (!e.sky_names && (e.twin = sky_twin(in->c, o)))
+		msg_note(_("--emit sky: instance_type from SkyPilot's catalog %s for the same GPUs (the offer, from %s, "
+			   "names it its own way); the region is left to SkyPilot"),
+			 in->c->set.reports[e.twin->file].path,
+			 o->file < in->c->set.nreports ? in->c->set.reports[o->file].path : "?");
+	else if (!e.sky_names)
 		msg_note(_("--emit sky: no instance_type or region: the offer is from %s, not a SkyPilot catalog of "
 			   "%s, so its names are not SkyPilot's (give --catalog with SkyPilot's vms.csv to pin them)"),
 			 o->file < in->c->set.nreports ? in->c->set.reports[o->file].path : "?", sky_emit_cloud(o));

@@ -279,7 +279,7 @@ static int put_resources(struct em *m)
 	if (sky_put_scalar(y, "resources", YAML_PLAIN_SCALAR_STYLE) || sky_put_mapping(y, true))
 		return -1;
 	/* per node: the offer's own GPUs, a slice as its catalog counts it */
-	accel_name(o, m->e->sky_names, acc, sizeof(acc));
+	accel_name(m->e->twin ? m->e->twin : o, m->e->sky_names || m->e->twin, acc, sizeof(acc));
 	snprintf(b, sizeof(b), "%s:%g", acc, o->gpus);
 	if (sky_put_kv(y, "accelerators", b, YAML_DOUBLE_QUOTED_SCALAR_STYLE))
 		return -1;
@@ -296,8 +296,9 @@ static int put_resources(struct em *m)
 		if (sky_put_kv(y, "infra", b, YAML_DOUBLE_QUOTED_SCALAR_STYLE))
 			return -1;
 		/* GCP: the host VM a GPU row was joined with is the instance type */
-		const struct cat_str *it = o->host.len ? &o->host : &o->instance;
-		if (m->e->sky_names && it->len) {
+		const struct offer *io = m->e->twin ? m->e->twin : o;
+		const struct cat_str *it = io->host.len ? &io->host : &io->instance;
+		if ((m->e->sky_names || m->e->twin) && it->len) {
 			snprintf(b, sizeof(b), "%.*s", (int)it->len, it->p);
 			if (sky_put_kv(y, "instance_type", b, YAML_DOUBLE_QUOTED_SCALAR_STYLE))
 				return -1;
@@ -442,7 +443,13 @@ static void put_comments(FILE *f, const struct em *m)
 			plan_mode_name(e->sc->mode));
 	if (!m->cloud)
 		fprintf(f, "# (not a SkyPilot cloud: infra is left out; pick the cloud yourself)\n");
-	else if (!e->sky_names)
+	else if (!e->sky_names && e->twin) {
+		const struct cat_str *it = e->twin->host.len ? &e->twin->host : &e->twin->instance;
+		fprintf(f, "# instance_type: ");
+		put_comment_text(f, it->p, it->len);
+		fprintf(f, ", the same GPUs in SkyPilot's catalog for %s (the offer's own names are\n"
+			   "# not SkyPilot's); the region is left to SkyPilot\n", m->cloud);
+	} else if (!e->sky_names)
 		fprintf(f, "# instance_type and region left out: the offer is not from SkyPilot's catalog for %s,\n"
 			   "# so its names are not SkyPilot's; SkyPilot picks the instance for the accelerators\n",
 			m->cloud);

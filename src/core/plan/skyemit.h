@@ -49,6 +49,10 @@ struct sky_emit {
 	size_t doc_index;             /* doc's place in the stream, from 0 */
 	int use_spot;                 /* 1 the task or --spot asks spot, 0 the task says false, -1 unset */
 	bool sky_names;               /* the offer's instance and region are SkyPilot catalog names */
+	/* else, when one is loaded: an offer of SkyPilot's catalog for the same
+	 * cloud, GPU and count, whose instance type (and GPU name) is written;
+	 * the region is left to SkyPilot. NULL: none */
+	const struct offer *twin;
 	const char *model_id;         /* a service: the model's Hugging Face id, or NULL */
 	const char *code;             /* display currency */
 	double usd_per_unit;          /* its USD value */
