@@ -368,6 +368,9 @@ assert abs(r["Standard_NV18ads_A10_v5"]["compute_seconds"] * 0.5 / w - 1) < 1e-6
 assert "Standard_NV6ads_A10_v5" not in r and "Standard_NV36ads_A10_v5" in r, r' "$T/out" \
 		&& ok || bad "plan fits a slice on its own memory: $(head -c 400 "$T/out")"
 fi
+run "$G" plan --model gpt2 --task lora --tokens 1e7 --catalog slices/azure/vms.csv
+grep -q '% of 4 GB per GPU used; .* on 0.167 x NVIDIA A10' "$T/out" && ok \
+	|| bad "the plan says the slice's memory and share: $(grep -m1 'GB per GPU' "$T/out")"
 run "$G" plan --model gpt2 --task lora --tokens 1e7 --catalog slices/azure/vms.csv --emit sky
 grep -q 'accelerators: "A10:0.167"' "$T/out" && grep -q 'instance_type: "Standard_NV6ads_A10_v5"' "$T/out" && ok \
 	|| bad "--emit sky of a slice: A10:0.167 as SkyPilot's catalog counts it: $(grep -E 'accel|instance' "$T/out")"
