@@ -218,6 +218,13 @@ grep -q 'instance_type: "1x_A100-80GB_SECURE"' "$T/out" && grep -q 'infra: "runp
 grep -q "instance_type from SkyPilot's catalog skycat/runpod/vms.csv" "$T/err" && ok || bad "stderr names the catalog: $(cat "$T/err")"
 skyvalid "--emit sky with SkyPilot's RunPod catalog" "$T/out" --in rp.yaml --catalog skycat --on-demand
 
+# a workload file with a resources: section: its own fields are gpurent's,
+# not the task's, and stay out of the emitted task
+printf 'model: gpt2\ntask: lora\ntokens: 1e6\nresources:\n  accelerators: A100:1\n' >mixed.yaml
+run "$G" plan mixed.yaml --catalog cat.csv --emit sky
+grep -q '^model:\|^tokens:\|^task:' "$T/out" && bad "the workload's fields in the task: $(head -c 300 "$T/out")" || ok
+skyvalid "--emit sky of a workload file's resources:" "$T/out"
+
 # issue 29: every key gpurent does not change is carried over as written
 # (a vLLM server task: its image, port, service, secrets, envs, mounts,
 # volumes, config and nodes), and use_spot only as the task or --spot says

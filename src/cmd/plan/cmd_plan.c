@@ -512,6 +512,7 @@ static int emit_sky(const struct plan_cmd *x, const struct workload *wd, const s
 		in.src = x->task_src;
 		in.src_len = x->task_len;
 		in.doc_index = (size_t)(doc - x->task.doc);
+		in.task_keys_only = !x->task_file;   /* the workload file's resources: section */
 	}
 	return plan_emit_sky(&in, r, s);
 }

@@ -71,7 +71,7 @@ static const char *model_id(const struct model_spec *arch, char *out, size_t n)
 int plan_emit_sky(const struct plan_emit_in *in, const struct plan_result *r, const struct serve_result *s)
 {
 	struct sky_emit e = {.w = in->w, .po = in->po, .doc = in->doc, .src = in->src, .src_len = in->src_len,
-			     .doc_index = in->doc_index, .code = in->disp->code,
+			     .doc_index = in->doc_index, .task_keys_only = in->task_keys_only, .code = in->disp->code,
 			     .usd_per_unit = in->disp->fx.usd_per_unit};
 	const struct offer *o = NULL;
 	size_t n = r ? r->n : s->n;

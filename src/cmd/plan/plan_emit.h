@@ -29,6 +29,7 @@ struct plan_emit_in {
 	const struct sky_doc *doc;    /* the task document, or NULL */
 	const char *src;              /* the task file's bytes, or NULL */
 	size_t src_len, doc_index;
+	bool task_keys_only;          /* src is the workload file: only its SkyPilot keys */
 	bool spot;                    /* --spot */
 	bool more;                    /* another document follows: end with --- */
 };

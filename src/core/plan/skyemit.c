@@ -521,6 +521,8 @@ static int put_doc(struct em *m)
 		goto out;
 	for (size_t i = 0; i < m->doc.n; i++) {
 		struct sky_kv *kv = &m->doc.v[i];
+		if (e->task_keys_only && !sky_task_key(kv->key))
+			continue;
 		if (!strcmp(kv->key, "resources")) {
 			if (did_res)
 				continue;

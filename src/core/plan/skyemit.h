@@ -47,6 +47,9 @@ struct sky_emit {
 	const char *src;              /* the task file's bytes (doc's stream), or NULL */
 	size_t src_len;
 	size_t doc_index;             /* doc's place in the stream, from 0 */
+	/* src is the workload file with a resources: section: its own fields
+	 * (model:, tokens:, ...) are gpurent's, not the task's; left out */
+	bool task_keys_only;
 	int use_spot;                 /* 1 the task or --spot asks spot, 0 the task says false, -1 unset */
 	bool sky_names;               /* the offer's instance and region are SkyPilot catalog names */
 	/* else, when one is loaded: an offer of SkyPilot's catalog for the same
