@@ -30,10 +30,11 @@
 #define SKY_EMIT_IDLE_MIN_S (20 * 60.0)
 #define SKY_EMIT_STALL_MIN_S (30 * 60.0)
 
-/* The port a service's replicas listen on when the task names none
- * (vLLM's and SGLang's OpenAI server default: vllm/entrypoints/openai/cli_args.py
- * --port 8000; SGLang's is 30000, so the run names it) and the probe
- * path both serve (GET /health). */
+/* The port a service's replicas listen on when the task names none: vLLM's
+ * OpenAI server default (vllm-project/vllm@00522333
+ * vllm/entrypoints/openai/cli_args.py FrontendArgs.port = 8000; SGLang's
+ * is 30000, so the run gives --port), and the probe path both serve
+ * (GET /health; docs/interop.md). */
 #define SKY_EMIT_SERVE_PORT 8000
 #define SKY_EMIT_PROBE_PATH "/health"
 
