@@ -374,6 +374,8 @@ grep -q '% of 4 GB per GPU used; .* on 0.167 x NVIDIA A10' "$T/out" && ok \
 run "$G" plan --model gpt2 --task lora --tokens 1e7 --catalog slices/azure/vms.csv --emit sky
 grep -q 'accelerators: "A10:0.167"' "$T/out" && grep -q 'instance_type: "Standard_NV6ads_A10_v5"' "$T/out" && ok \
 	|| bad "--emit sky of a slice: A10:0.167 as SkyPilot's catalog counts it: $(grep -E 'accel|instance' "$T/out")"
+[ "$HAVE_JSONSCHEMA" = 1 ] || say_skip "the slice's task against SkyPilot's task schema" "python3-jsonschema or PyYAML is not installed (tools/deps.sh installs them)"
+skyvalid "--emit sky of a slice" "$T/out" --catalog slices --on-demand
 # the real Azure catalog: the slices with their memory, none ranked for a
 # ViT-L job that does not fit its slice
 if need_shared data/catalogs/azure/vms.csv "the real Azure slices" && need_py "the real Azure slices"; then
