@@ -24,6 +24,9 @@ command -v b3sum >/dev/null 2>&1 || tools="$tools b3sum"
 # python3 reads the JSON, CSV and YAML the CLI tests check (SKIP lines without it).
 command -v python3 >/dev/null 2>&1 || tools="$tools python3"
 { python3 -c "import yaml" 2>/dev/null || dpkg -s python3-yaml >/dev/null 2>&1; } || tools="$tools python3-yaml"
+# python3-jsonschema checks every task plan --emit sky writes against SkyPilot's schema
+# (tests/data/skypilot-task.schema.json; tests/cli/emit.sh SKIPs without it).
+{ python3 -c "import jsonschema" 2>/dev/null || dpkg -s python3-jsonschema >/dev/null 2>&1; } || tools="$tools python3-jsonschema"
 # The ledger tests read the database with the sqlite3 shell (SKIP without it).
 command -v sqlite3 >/dev/null 2>&1 || tools="$tools sqlite3"
 # Headless Chromium renders `gpurent report` in tests/cli/report.sh (SKIP without it).

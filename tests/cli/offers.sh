@@ -338,4 +338,59 @@ run "$G" offers --catalog "$F/catalog-unknown-specs.csv" --sort tflops- --csv
 [ "$rc" -eq 0 ] && sed -n 2p "$T/out" | grep -q ',RTX3090,' && sed -n 3p "$T/out" | grep -q ',MysteryGPU9000' \
 	&& ok || bad "--sort tflops-: the card without specs last: $(cat "$T/out")"
 
+# issue 29: a SkyPilot row with AcceleratorCount below 1 is a slice of one
+# card (Azure's Standard_NV6ads_A10_v5: 0.167 of an A10, 4 GB): its memory
+# is its share, the slice query finds it, plan fits and times it on its share
+mkdir -p slices/azure
+cat >slices/azure/vms.csv <<'EOF'
+InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation
+Standard_NV6ads_A10_v5,A10,0.167,6,55,A10,0.454,0.0838,eastus,V1
+Standard_NV18ads_A10_v5,A10,0.5,18,220,A10,1.6,0.3,eastus,V1
+Standard_NV36ads_A10_v5,A10,1,36,440,A10,3.2,0.6,eastus,V1
+EOF
+run "$G" offers --catalog slices/azure/vms.csv slice --csv
+if need_py "the slices' memory"; then
+	python3 -c 'import csv,sys; r={x["instance"]: x for x in csv.DictReader(open(sys.argv[1]))}
+assert set(r) == {"Standard_NV6ads_A10_v5", "Standard_NV18ads_A10_v5"}, r
+assert abs(float(r["Standard_NV6ads_A10_v5"]["gpu_mem_gb"]) - 0.167 * 24) < 0.05, r
+assert abs(float(r["Standard_NV18ads_A10_v5"]["gpu_mem_gb"]) - 12) < 0.05, r' "$T/out" \
+		&& ok || bad "offers slice: the two slices with their own memory: $(cat "$T/out")"
+	# a small job: each slice takes 1/share of the whole card's time
+	run "$G" plan --model gpt2 --task lora --tokens 1e7 --catalog slices/azure/vms.csv --json
+	python3 -c 'import json,sys; r={c["instance"]: c for c in json.load(open(sys.argv[1]))["ranked"]}
+w=r["Standard_NV36ads_A10_v5"]["compute_seconds"]
+assert abs(r["Standard_NV6ads_A10_v5"]["compute_seconds"] * 0.167 / w - 1) < 1e-6, r
+assert abs(r["Standard_NV18ads_A10_v5"]["compute_seconds"] * 0.5 / w - 1) < 1e-6, r' "$T/out" \
+		&& ok || bad "plan times a slice on its share: $(head -c 400 "$T/out")"
+	# a job of about 7 GB per GPU: the 4 GB slice is excluded, the whole card fits
+	run "$G" plan --model vit-l-16 --task train --samples 1e5 --catalog slices/azure/vms.csv --json
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=[c["instance"] for c in d["ranked"]]
+assert "Standard_NV6ads_A10_v5" not in r and "Standard_NV36ads_A10_v5" in r, r' "$T/out" \
+		&& ok || bad "plan fits a slice on its own memory: $(head -c 400 "$T/out")"
+fi
+run "$G" plan --model gpt2 --task lora --tokens 1e7 --catalog slices/azure/vms.csv
+grep -q '% of 4 GB per GPU used; .* on 0.167 x NVIDIA A10' "$T/out" && ok \
+	|| bad "the plan says the slice's memory and share: $(grep -m1 'GB per GPU' "$T/out")"
+run "$G" plan --model gpt2 --task lora --tokens 1e7 --catalog slices/azure/vms.csv --emit sky
+grep -q 'accelerators: "A10:0.167"' "$T/out" && grep -q 'instance_type: "Standard_NV6ads_A10_v5"' "$T/out" && ok \
+	|| bad "--emit sky of a slice: A10:0.167 as SkyPilot's catalog counts it: $(grep -E 'accel|instance' "$T/out")"
+[ "$HAVE_JSONSCHEMA" = 1 ] || say_skip "the slice's task against SkyPilot's task schema" "python3-jsonschema or PyYAML is not installed (tools/deps.sh installs them)"
+skyvalid "--emit sky of a slice" "$T/out" --catalog slices --on-demand
+# the real Azure catalog: the slices with their memory, none ranked for a
+# ViT-L job that does not fit its slice
+if need_shared data/catalogs/azure/vms.csv "the real Azure slices" && need_py "the real Azure slices"; then
+	run "$G" offers --catalog "$ROOT/../shared/data/catalogs/azure/vms.csv" 'slice' --csv
+	python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1])))
+m={x["instance"]: float(x["gpu_mem_gb"]) for x in r}
+assert m and all("ads_A10_v5" in k for k in m), m
+assert abs(m["Standard_NV6ads_A10_v5"] - 4.0) < 0.05 and abs(m["Standard_NV12ads_A10_v5"] - 8.0) < 0.05, m' "$T/out" \
+		&& ok || bad "offers slice on the real Azure catalog: $(head -5 "$T/out")"
+	run "$G" plan --model vit-l-16 --task train --samples 1e6 --catalog "$ROOT/../shared/data/catalogs/azure/vms.csv" \
+		--gpu A10 --top 50 --json
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["ranked"]
+assert r and all(c["memory_used_fraction"] <= 1 for c in r), r
+assert all(c["instance"] not in ("Standard_NV6ads_A10_v5", "Standard_NV12ads_A10_v5") for c in r), [c["instance"] for c in r]' \
+		"$T/out" && ok || bad "the real Azure catalog: an A10 slice ranked for a job it does not hold: $(head -c 400 "$T/out")"
+fi
+
 finish

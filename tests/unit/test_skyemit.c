@@ -78,14 +78,17 @@ static void test_on_demand(void **s)
 	c.wall_s = 10 * 3600;
 	c.cost.total = 13.5;
 	c.ckpt_write_s = 30;
-	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 1, .code = "USD", .usd_per_unit = 1};
+	/* from SkyPilot's own catalog (sky_names); no task: use_spot unset */
+	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 1, .use_spot = -1, .sky_names = true,
+			      .code = "USD", .usd_per_unit = 1};
 	buf = emit(&e, &len);
 	reread(buf, len, &t);
 	r = &t.doc[0].cand[0];
 	/* accelerators: the catalog's name, the count per node */
 	assert_string_equal(r->accel, "A100-80GB");
 	assert_true(r->accel_count == 1);
-	assert_int_equal(r->use_spot, 0);
+	/* issue 29: no use_spot unless asked: on demand, SkyPilot's default */
+	assert_int_equal(r->use_spot, -1);
 	/* infra: cloud/region, named as SkyPilot names the cloud */
 	assert_string_equal(r->cloud, "lambda");
 	assert_string_equal(r->region, "us-east-1");
@@ -147,8 +150,9 @@ static void test_spot_nodes_task(void **s)
 	c.wall_s = 5 * 3600;
 	c.cost.total = 320;
 	c.ckpt_write_s = 1200;   /* twice 20 min: the idle limit grows to 40 min */
-	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 3, .doc = &in.doc[0],
-			      .run_text = in.doc[0].run, .code = "CNY", .usd_per_unit = 0.125};
+	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 3, .doc = &in.doc[0], .src = task_yaml,
+			      .src_len = strlen(task_yaml), .use_spot = 1, .sky_names = true, .code = "CNY",
+			      .usd_per_unit = 0.125};
 	buf = emit(&e, &len);
 	reread(buf, len, &t);
 	r = &t.doc[0].cand[0];
@@ -159,7 +163,7 @@ static void test_spot_nodes_task(void **s)
 	assert_string_equal(r->cloud, "gcp");
 	assert_string_equal(r->region, "us-central1");
 	assert_string_equal(r->zone, "us-central1-a");
-	assert_string_equal(r->instance_type, "");   /* a GCP host is SkyPilot's choice, not the task's */
+	assert_string_equal(r->instance_type, "a3-highgpu-8g");   /* GCP: the host VM the GPUs were joined with */
 	assert_true(r->disk_gb == in.doc[0].cand[0].disk_gb);   /* the task's own disk_size */
 	assert_true(r->disk_gb >= 1000);
 	assert_string_equal(r->disk_tier, "high");
@@ -209,7 +213,8 @@ static void test_slice(void **s)
 	c.nodes = 1;
 	c.wall_s = 3600;
 	c.cost.total = 0.2;
-	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 1, .code = "USD", .usd_per_unit = 1};
+	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 1, .use_spot = -1, .sky_names = true,
+			      .code = "USD", .usd_per_unit = 1};
 	buf = emit(&e, &len);
 	reread(buf, len, &t);
 	assert_string_equal(t.doc[0].cand[0].accel, "L4");
@@ -218,9 +223,10 @@ static void test_slice(void **s)
 	free(buf);
 }
 
-/* A run: script no literal block can hold goes in an env, quoted. */
+/* A run: script no literal block can hold is double-quoted with escapes. */
 static void test_unprintable_run(void **s)
 {
+	static const char run[] = " python a.py\r\n\x1b[0m";
 	struct workload w;
 	struct model_spec arch;
 	struct estimate est;
@@ -228,6 +234,7 @@ static void test_unprintable_run(void **s)
 	struct plan_choice c;
 	struct offer *o;
 	struct sky_emit e;
+	struct sky_doc d;
 	struct sky_task t;
 	char *buf;
 	size_t len;
@@ -241,17 +248,18 @@ static void test_unprintable_run(void **s)
 	c.gpus = c.nodes = 1;
 	c.wall_s = 3600;
 	c.cost.total = 2;
-	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 1, .run_text = " python a.py\r\n\x1b[0m",
+	memset(&d, 0, sizeof(d));
+	d.run = (char *)run;
+	d.has_run = true;
+	e = (struct sky_emit){.w = &w, .po = &po, .c = &c, .rank = 1, .doc = &d, .use_spot = -1,
 			      .code = "USD", .usd_per_unit = 1};
 	buf = emit(&e, &len);
 	for (size_t i = 0; i < len; i++)   /* no raw control byte but newlines */
 		assert_true(buf[i] == '\n' || !iscntrl((unsigned char)buf[i]));
 	reread(buf, len, &t);
 	assert_string_equal(t.doc[0].cand[0].cloud, "");   /* not a SkyPilot cloud: no infra */
-	assert_int_equal(t.doc[0].nenv, 1);
-	assert_string_equal(t.doc[0].env[0].key, "GPURENT_JOB");
-	assert_string_equal(t.doc[0].env[0].value, " python a.py\r\n\x1b[0m");
-	assert_non_null(strstr(t.doc[0].run, "$GPURENT_JOB"));
+	assert_int_equal(t.doc[0].nenv, 0);
+	assert_non_null(strstr(t.doc[0].run, run));
 	sky_task_free(&t);
 	free(buf);
 }

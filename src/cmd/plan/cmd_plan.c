@@ -22,6 +22,7 @@
 #include "cmd/plan/plan_serve.h"
 #include "cmd/plan/planwords.h"
 #include "cmd/plan/plan_render.h"
+#include "cmd/plan/plan_emit.h"
 #include "core/plan/skyemit.h"
 #include "core/task/dstack.h"
 #include "cmd/plan/dstackemit.h"
@@ -33,7 +34,7 @@ static const char usage[] = N_(
 	"usage: gpurent plan [WORKLOAD.yaml [TASK.yaml]] [--FIELD VALUE]... [--sky TASK.yaml]\n"
 	"                    [--catalog PATH]... [--by cost|time] [--top N] [--max-price PRICE]\n"
 	"                    [--currency CODE] [--rate CODE=PER_USD] [--access NAME[,NAME]]\n"
-	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog]\n"
+	"                    [--exclude NAME[,NAME]] [--only NAME[,NAME]] [--trust-catalog] [--spot]\n"
 	"                    [--stale-days N] [--setup DURATION] [--upload-bw BW] [--calibrate PROBE]\n"
 	"                    [--ledger PATH] [--progress | --quiet]\n"
 	"                    [--json | --emit sky | --emit dstack | [--partition P] --emit slurm -- CMD]\n"
@@ -61,10 +62,12 @@ static const char usage[] = N_(
 	"nodes, spot_policy, max_price, backends, regions, instance_types; a fleet,\n"
 	"gateway, volume or preset is no job and is refused. --emit dstack prints\n"
 	"it back for the best choice dstack launches: resources.gpu, backends and\n"
-	"regions for the offer, every other key as written. --emit sky prints a\n"
-	"SkyPilot task for the best choice on a SkyPilot cloud: its resources,\n"
-	"autostop, job_recovery for spot, and a run: inside 'gpurent run' with the\n"
-	"plan's stop limits.\n"
+	"regions for the offer, every other key as written. --spot plans spot only,\n"
+	"as use_spot: true. --emit sky prints a SkyPilot task for the best choice on\n"
+	"a SkyPilot cloud (a SkyPilot service for a service): the task's own keys as\n"
+	"written, resources for the offer (instance_type only from SkyPilot's own\n"
+	"catalog), use_spot only as the task or --spot says, and a run: inside\n"
+	"'gpurent run' with the plan's stop limits.\n"
 	"The job needs tokens (or samples) to be priced. Catalogs as in 'gpurent\n"
 	"offers' (default: the bundled catalog, those 'gpurent catalog update'\n"
 	"fetched, and ~/.sky/catalogs). The plan says how old the prices it ranked\n"
@@ -163,7 +166,7 @@ static void names_free(struct names *s)
  * task keys (a workload file with a resources: section). t owns what it
  * reads (sky_task_free()). Returns 0, or 2 after the message.
  */
-static int read_task(const char *file, bool must, struct sky_task *t)
+static int read_task(const char *file, bool must, struct sky_task *t, char **src, size_t *src_len)
 {
 	char *buf = NULL, err[512];
 	size_t len = 0;
@@ -179,7 +182,8 @@ static int read_task(const char *file, bool must, struct sky_task *t)
 		sky_task_free(t);
 		return plain && !must ? 0 : msg_usage("%s", err);
 	}
-	free(buf);
+	*src = buf;   /* --emit sky writes the task's own keys back */
+	*src_len = len;
 	return 0;
 }
 
@@ -208,35 +212,6 @@ static void doc_notes(const struct sky_doc *d)
 static bool doc_is_job(const struct sky_doc *d)
 {
 	return d->has_resources || d->has_run || d->ncand > 1;
-}
-
-/* --emit sky: the task for the best ranked choice SkyPilot can launch. */
-static int emit_sky(const struct workload *w, const struct plan_opts *po, const struct plan_result *r,
-		    const struct sky_doc *doc, const struct display *disp, bool more)
-{
-	struct sky_emit e = {.w = w, .po = po, .doc = doc, .code = disp->code,
-			     .usd_per_unit = disp->fx.usd_per_unit};
-
-	for (size_t i = 0; i < r->n; i++)
-		if (sky_emit_cloud(r->ranked[i].offer)) {
-			e.c = &r->ranked[i];
-			e.rank = (int)i + 1;
-			break;
-		}
-	if (!e.c) {
-		msg_error(_("--emit sky: none of the %zu ranked offers is on a cloud SkyPilot launches on "
-			    "(give --catalog with SkyPilot catalogs, or --top more)"), r->n);
-		return EXIT_RUNTIME;
-	}
-	if (e.rank > 1)
-		msg_warn(_("--emit sky: choice #%d, the best ranked on a cloud SkyPilot launches on"), e.rank);
-	e.run_text = doc ? doc->run : NULL;
-	e.setup_text = doc ? doc->setup : NULL;
-	if (sky_emit_write(stdout, &e))
-		return msg_fail("%s", _("--emit sky: could not write the task"));
-	if (more)
-		printf("---\n");
-	return EXIT_OK;
 }
 
 /* data/access_slurm.csv: the partitions of campus offers. 0, or the exit status after the message. */
@@ -357,6 +332,11 @@ struct plan_cmd {
 	struct sky_task task;
 	struct dstack_conf dstack;     /* a dstack configuration's (is_dstack), its task moved to task */
 	bool is_dstack;
+	char *task_src;                /* the task file's bytes (owned), or NULL */
+	size_t task_len;
+	bool spot;                     /* --spot: spot only, as use_spot: true */
+	struct sky_doc spot_doc;       /* --spot without a task: one candidate, use_spot: true */
+	struct sky_res spot_res;
 	struct offers_ctx c;
 	struct model_db mdb;
 	struct plan_setup ps;
@@ -466,6 +446,7 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 			OPT_VAL(OPT_DURATION, "setup", &x->po.setup_s, "DUR", N_("set-up time on each new box")),
 			OPT_LONG("stale-days", &x->stale_days, 1, 36500, "N",
 				 N_("warn when the prices ranked are older than N days (default 30)")),
+			OPT_BOOL("spot", &x->spot, N_("spot only, as a task's use_spot: true (--emit sky writes it)")),
 			{.name = "sky", .type = OPT_STRING, .dest = &x->sky_opt, .arg = "TASK.yaml",
 			 .help = N_("a SkyPilot task: where the job may run"), .example = "tests/data/sky-a100.yaml"},
 			OPT_LONG("top", &x->top, 1, 1000, "N", N_("how many offers to show")),
@@ -494,11 +475,21 @@ static int plan_args(struct plan_cmd *x, int argc, char **argv)
 	if ((rc = plan_dstack(x)))
 		return rc;
 	if (!x->is_dstack &&
-	    (rc = x->task_file ? read_task(x->task_file, true, &x->task) : read_task(x->file, false, &x->task)))
+	    (rc = read_task(x->task_file ? x->task_file : x->file, x->task_file != NULL, &x->task, &x->task_src,
+			    &x->task_len)))
 		return rc;
 	if (x->emit == 3 && x->is_dstack && x->dstack.flow)
 		return msg_usage(_("--emit dstack: %s is one flow mapping ({...}); write it as block YAML to have "
 				   "its keys carried"), x->task_file ? x->task_file : x->file);
+	if (x->spot) {   /* every candidate asks spot; without a task, one that asks nothing else */
+		for (size_t d = 0; d < x->task.ndoc; d++)
+			for (size_t i = 0; i < x->task.doc[d].ncand; i++)
+				x->task.doc[d].cand[i].use_spot = 1;
+		x->spot_res.use_spot = 1;
+		x->spot_doc.cand = &x->spot_res;
+		x->spot_doc.ncand = 1;
+		x->spot_doc.num_nodes = 1;
+	}
 	x->po.top = (int)x->top;
 	x->po.by = x->by ? PLAN_BY_TIME : PLAN_BY_COST;
 	return OPT_GO;
@@ -674,6 +665,22 @@ static void warn_stale(const struct plan_cmd *x, const struct plan_result *r)
 	plan_warn_stale(&x->c, o, t, x->stale_days);
 }
 
+/* --emit sky for document doc: the job plan r or the service plan s. */
+static int emit_sky(const struct plan_cmd *x, const struct workload *wd, const struct model_spec *arch,
+		    const struct sky_doc *doc, const struct plan_result *r, const struct serve_result *s, bool more)
+{
+	struct plan_emit_in in = {.w = wd, .arch = arch, .po = &x->po, .c = &x->c, .disp = &x->disp, .doc = doc,
+				  .file = x->task_file ? x->task_file : x->file, .spot = x->spot, .more = more};
+
+	if (doc && x->task_src) {
+		in.src = x->task_src;
+		in.src_len = x->task_len;
+		in.doc_index = (size_t)(doc - x->task.doc);
+		in.task_keys_only = !x->task_file;   /* the workload file's resources: section */
+	}
+	return plan_emit_sky(&in, r, s);
+}
+
 /* The plan r of document doc (NULL: none) printed as asked: its exit status. */
 static int plan_output(struct plan_cmd *x, const struct workload *wd, const struct model_spec *arch,
 		       const struct plan_result *r, const struct sky_doc *doc, bool more)
@@ -686,7 +693,7 @@ static int plan_output(struct plan_cmd *x, const struct workload *wd, const stru
 	if (x->emit == 3)
 		return emit_dstack(x, r);
 	if (x->emit) {
-		int one = r->n ? emit_sky(wd, &x->po, r, doc, &x->disp, more) : EXIT_RUNTIME;
+		int one = r->n ? emit_sky(x, wd, arch, doc, r, NULL, more) : EXIT_RUNTIME;
 		if (!r->n)
 			msg_error(_("--emit sky: no offer fits; run without --emit for what was excluded"));
 		return one;
@@ -717,8 +724,17 @@ static int plan_doc(struct plan_cmd *x, size_t d, size_t ndoc)
 	char err[512];
 	int rc, bad, one;
 
-	if (!doc_heading(x, doc, d, ndoc))
+	if (!doc_heading(x, doc, d, ndoc)) {
+		/* --emit sky: a pipeline's header document goes out as it is */
+		if (x->emit == 1 && x->task_src) {
+			rc = sky_emit_copy(stdout, x->task_src, x->task_len, d);
+			if (rc == -1)
+				return msg_fail("%s", _("--emit sky: could not write the task"));
+			if (!rc && d + 1 < ndoc)
+				printf("---\n");
+		}
 		return 0;
+	}
 	wd = x->w;
 	/* the task's num_nodes, unless the workload says nodes */
 	if (doc && doc->num_nodes > 1 && !workload_is_set(&x->w, "nodes")) {
@@ -731,12 +747,25 @@ static int plan_doc(struct plan_cmd *x, size_t d, size_t ndoc)
 		return doc && doc->num_nodes > 1 && bad == workload_field_index("nodes") ?
 		       msg_usage(_("%s:%zu: num_nodes: %s"), tf, doc->line, err) :
 		       wlargs_field_error(x->file, &wd, bad, err);
-	x->po.task = doc;   /* the reference GPU: plan_setup_run() */
+	x->po.task = doc ? doc : x->spot ? &x->spot_doc : NULL;   /* the reference GPU: plan_setup_run() */
 	if (x->json && x->njobs)
 		printf(",\n");
 	if (plan_serve_wanted(&wd) && x->emit == 3)
 		return msg_usage("%s", _("--emit dstack: a service by the month is planned per replica, not emitted; "
 				 "plan it without --emit, or as a job"));
+	if (plan_serve_wanted(&wd) && x->emit == 1) {   /* a SkyPilot service */
+		struct serve_result sr;
+		if ((rc = plan_serve_plan(&wd, &arch, &x->c, &x->po, &sr)))
+			return rc;
+		one = sr.n ? emit_sky(x, &wd, &arch, doc, NULL, &sr, d + 1 < ndoc) : EXIT_RUNTIME;
+		if (!sr.n)
+			msg_error(_("--emit sky: no offer serves the load; run without --emit for what was excluded"));
+		serve_result_free(&sr);
+		x->worst = one > x->worst ? one : x->worst;
+		x->njobs++;
+		x->served = true;
+		return 0;
+	}
 	if (plan_serve_wanted(&wd)) {
 		one = plan_serve_cmd(&wd, &arch, &x->c, &x->po, x->disp.code, x->disp.fx.usd_per_unit, x->json,
 				     x->stale_days);
@@ -812,6 +841,7 @@ out_opts:
 	names_free(&x->onn);
 	sky_task_free(&x->task);
 	dstack_free(&x->dstack);
+	free(x->task_src);
 	return rc;
 }
 

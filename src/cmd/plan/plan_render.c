@@ -220,8 +220,11 @@ void plan_render_table(const struct workload *w, const struct model_spec *arch, 
 				cs_print(&o->region, 12);
 			else
 				printf("%-12s", "-");
-			printf(" %-14s %3g %4.0f%% %-15s %10s %10.2f %10s%s\n",
-			       out_safe(o->gpu->aliases, al, gesc, sizeof(gesc)), c->gpus,
+			/* a slice: its share of one card (0.17), a place taken from the GPU column */
+			printf(o->gpus > 0 && o->gpus < 1 ? " %-13s %4.2g %4.0f%% %-15s %10s %10.2f %10s%s\n" :
+			       " %-14s %3g %4.0f%% %-15s %10s %10.2f %10s%s\n",
+			       out_safe(o->gpu->aliases, al, gesc, sizeof(gesc)),
+			       o->gpus > 0 && o->gpus < 1 ? o->gpus * (c->nodes > 1 ? c->nodes : 1) : c->gpus,
 			       c->mem_used * 100, plan_mode_word(c->mode),
 			       units_fmt_duration_short(c->wall_s, a, sizeof(a)), c->cost.total / k,
 			       isfinite(c->on_demand_total) ? (snprintf(b, sizeof(b), "%.2f", c->on_demand_total / k), b) : "-",

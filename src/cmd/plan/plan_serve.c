@@ -378,14 +378,11 @@ static void render_json(const struct workload *w, const struct model_spec *arch,
 	json_obj_end(&j);
 }
 
-int plan_serve_cmd(const struct workload *w, const struct model_spec *arch,
-		   const struct offers_ctx *c, const struct plan_opts *po,
-		   const char *cur, double fx, bool json, long stale_days)
+int plan_serve_plan(const struct workload *w, const struct model_spec *arch,
+		    const struct offers_ctx *c, const struct plan_opts *po, struct serve_result *r)
 {
 	struct serve_opts so;
-	struct serve_result r;
 	char err[512];
-	int rc;
 
 	serve_opts_default(&so);
 	so.top = po->top;
@@ -393,8 +390,20 @@ int plan_serve_cmd(const struct workload *w, const struct model_spec *arch,
 	so.pricer = po->pricer;
 	so.keep = access_keep;
 	so.keep_ctx = (void *)po;
-	if (serve_run(w, arch, &c->set, &so, &r, err, sizeof(err)))
+	if (serve_run(w, arch, &c->set, &so, r, err, sizeof(err)))
 		return msg_usage("%s", err);
+	return 0;
+}
+
+int plan_serve_cmd(const struct workload *w, const struct model_spec *arch,
+		   const struct offers_ctx *c, const struct plan_opts *po,
+		   const char *cur, double fx, bool json, long stale_days)
+{
+	struct serve_result r;
+	int rc;
+
+	if ((rc = plan_serve_plan(w, arch, c, po, &r)))
+		return rc;
 	{
 		double t;
 		const struct offer *o = oldest(&r, c, &t);

@@ -12,6 +12,7 @@
 
 #include "core/model/model.h"
 #include "core/plan/plan.h"
+#include "core/plan/serve.h"
 #include "core/model/workload.h"
 #include "cmd/plan/offers_load.h"
 
@@ -30,5 +31,10 @@ bool plan_serve_wanted(const struct workload *w);
 int plan_serve_cmd(const struct workload *w, const struct model_spec *arch,
 		   const struct offers_ctx *c, const struct plan_opts *po,
 		   const char *cur, double fx, bool json, long stale_days);
+
+/* The same plan into *r, printing nothing (for --emit sky); free it with
+ * serve_result_free(). 0, or the exit code (the error reported). */
+int plan_serve_plan(const struct workload *w, const struct model_spec *arch,
+		    const struct offers_ctx *c, const struct plan_opts *po, struct serve_result *r);
 
 #endif

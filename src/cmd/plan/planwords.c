@@ -189,6 +189,8 @@ void plan_word_example(const struct plan_example *x, const struct plan_fx *fx, c
 void plan_word_why(const struct plan_choice *c, char *out, size_t n)
 {
 	const struct offer *o = c->offer;
+	/* a slice runs on its share of one card (docs/offers.md "Slices") */
+	double g = o->gpus > 0 && o->gpus < 1 ? o->gpus * (c->nodes > 1 ? c->nodes : 1) : c->gpus;
 	char t[48];
 
 	units_fmt_duration(c->compute_s, t, sizeof(t));
@@ -196,22 +198,22 @@ void plan_word_why(const struct plan_choice *c, char *out, size_t n)
 	case PLAN_WHY_SPOT:
 		/* TRANSLATORS: memory used, GPU memory, compute time, GPUs, GPU, billing mode */
 		snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s (expected, with restarts)"),
-			 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode));
+			 c->mem_used * 100, o->gpu_mem / 1e9, t, g, o->gpu->name, plan_mode_word(c->mode));
 		break;
 	case PLAN_WHY_QUEUE:
 		if (c->chunks > 1)
 			snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s, %.0f jobs chained "
 					   "across the %.0f h limit, queue %.0f h in all"),
-				 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode),
+				 c->mem_used * 100, o->gpu_mem / 1e9, t, g, o->gpu->name, plan_mode_word(c->mode),
 				 c->chunks, o->max_runtime / 3600, c->queue_s / 3600);
 		else
 			snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s, queue %.0f h"),
-				 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode),
+				 c->mem_used * 100, o->gpu_mem / 1e9, t, g, o->gpu->name, plan_mode_word(c->mode),
 				 c->queue_s / 3600);
 		break;
 	default:
 		snprintf(out, n, _("%.0f%% of %.0f GB per GPU used; %s on %g x %s; %s"),
-			 c->mem_used * 100, o->gpu_mem / 1e9, t, c->gpus, o->gpu->name, plan_mode_word(c->mode));
+			 c->mem_used * 100, o->gpu_mem / 1e9, t, g, o->gpu->name, plan_mode_word(c->mode));
 		break;
 	}
 	if (c->gpus > 1 && c->comm_share >= 0.005) {

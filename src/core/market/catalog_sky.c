@@ -223,6 +223,21 @@ static void sky_count(struct loader *ld, struct offer *o, const struct csv_field
 	}
 }
 
+/* A row whose AcceleratorCount is below 1 is a slice of one card (Azure's
+ * Standard_NV6ads_A10_v5: 0.167 of an A10, as SkyPilot's fetcher writes it,
+ * skypilot-org/skypilot@40654dda sky/catalog/data_fetchers/fetch_azure.py
+ * AZURE_FRACTIONAL_A10_INS_TYPE_TO_NUM_GPUS; Microsoft: 1/6 GPU, 4 GiB,
+ * learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nvadsa10v5-series).
+ * Its memory is its own: GpuInfo's SizeInMiB when stated below the card's,
+ * else its share of the card's; its compute, o->gpus, is the share. */
+static void sky_slice(struct offer *o, double size_mib)
+{
+	double card = o->gpu ? o->gpu->memory_bytes : o->gpu_mem;
+
+	o->is_slice = true;
+	o->gpu_mem = size_mib > 0 && size_mib * 1048576.0 < card ? size_mib * 1048576.0 : card * o->gpus;
+}
+
 /* What names offer o and where it is: its provider prov, instance, region
  * and zone as the catalog states them (a task's infra matches each whole;
  * the GCP join matches on the zone), the GPU as written (fa), supply and
@@ -319,6 +334,8 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 		return 0;
 	}
 	sky_count(ld, &o, fa, spot_kind, mem_case, gcp_gpu, v);
+	if (count < 1)
+		sky_slice(&o, size_mib);
 	sky_place(ld, pr, col, fa, prov, supply, &o);
 	if (gcp_gpu) {
 		struct gcp_gpu g = {.o = o, .spot = raw_spot, .spot_kind = gcp_kind, .mem_case = mem_case};

@@ -295,7 +295,7 @@ static int screen(struct run *x, const struct offer *o, struct plan_choice *c, i
 	struct plan_result *r = x->r;
 	struct plan_seen *seen = &x->seen;
 	const struct estimate *e;
-	double G, usable, need, nodes = x->nodes;
+	double G, usable, need, share, nodes = x->nodes;
 	enum plan_exclusion why;
 
 	r->considered++;
@@ -339,8 +339,12 @@ static int screen(struct run *x, const struct offer *o, struct plan_choice *c, i
 	usable = o->gpu_mem * (1 - w->headroom);
 	if (usable > seen->max_mem_offered)
 		seen->max_mem_offered = usable;
-	if (e->have_time && (seen->min_compute_s < 0 || e->wall_seconds < seen->min_compute_s))
-		seen->min_compute_s = e->wall_seconds;
+	/* a slice (a SkyPilot row with AcceleratorCount below 1) computes at
+	 * its share of the card: the whole card's time over the share
+	 * (docs/offers.md "Slices") */
+	share = o->gpus > 0 && o->gpus < 1 ? o->gpus : 1;
+	if (e->have_time && (seen->min_compute_s < 0 || e->wall_seconds / share < seen->min_compute_s))
+		seen->min_compute_s = e->wall_seconds / share;
 	/* a probe's measured peak on cards at least the probed one's size */
 	need = opts->probe_mem_per_gpu > 0 && o->gpu_mem >= opts->probe_card_mem ?
 	       opts->probe_mem_per_gpu : e->mem.total;
@@ -366,7 +370,7 @@ static int screen(struct run *x, const struct offer *o, struct plan_choice *c, i
 	c->nodes = nodes;
 	c->mem_total = need;
 	c->mem_used = need / o->gpu_mem;
-	c->compute_s = e->wall_seconds;
+	c->compute_s = e->wall_seconds / share;
 	c->comm_bound = e->comm_bound;
 	c->comm_ratio = e->comm_ratio;
 	c->comm_share = e->comm_share;

@@ -128,6 +128,12 @@ static bool layout_ok(const struct ctx *c, const struct offer *o, int tp, long R
 	l->share = 0;
 	eff_flops = estimate_peak_flops(g, c->w->precision) *
 		    (workload_is_set(c->w, "mfu") ? c->w->mfu : estimate_default_mfu(g->cls));
+	if (o->gpus > 0 && o->gpus < 1) {
+		/* a slice: its share of the card's bandwidth and compute
+		 * (docs/offers.md "Slices") */
+		l->step /= o->gpus;
+		eff_flops *= o->gpus;
+	}
 	if (c->prompt_rate > 0 && eff_flops > 0)
 		l->share = c->prompt_rate / (double)R * c->e->flops_per_unit / (tp * eff_flops);
 	l->seq_tps = l->share < 1 ? (1 - l->share) / l->step : 0;

@@ -29,6 +29,20 @@ say_skip() { skipped=$((skipped + 1)); echo "$NAME: SKIP $1: $2"; }
 need_py() { [ "$HAVE_PY" = 1 ] && return 0; say_skip "$1" "python3 is not installed (tools/deps.sh installs it)"; return 1; }
 # need_pyyaml WHAT: likewise for checks that read YAML with PyYAML (SkyPilot's reader)
 need_pyyaml() { [ "$HAVE_PYYAML" = 1 ] && return 0; say_skip "$1" "python3 with PyYAML is not installed (tools/deps.sh installs python3-yaml)"; return 1; }
+# skyvalid NAME FILE [skycheck.py options]: the emitted task checked against
+# SkyPilot itself: its task schema (tests/data/skypilot-task.schema.json,
+# written down from sky/utils/schemas.py) with python3-jsonschema, the
+# instance types in the catalog given, the input task's keys kept (--in);
+# nothing without jsonschema or PyYAML (HAVE_JSONSCHEMA: the caller says SKIP once)
+HAVE_JSONSCHEMA=0
+[ "$HAVE_PYYAML" = 1 ] && python3 -c 'import jsonschema' 2>/dev/null && HAVE_JSONSCHEMA=1
+skyvalid() {
+	[ "$HAVE_JSONSCHEMA" = 1 ] || return 0
+	_n=$1 _f=$2
+	shift 2
+	python3 "$ROOT/tests/cli/lib/skycheck.py" "$ROOT/tests/data/skypilot-task.schema.json" "$_f" "$@" >skyvalid.out 2>&1 \
+		&& ok || bad "$_n: not a task SkyPilot takes as it is: $(head -5 skyvalid.out)"
+}
 # need_shared DIR WHAT: true when ../shared/DIR (real files, not in the repository) is there
 need_shared() { [ -e "$ROOT/../shared/$1" ] && return 0; say_skip "$2" "../shared/$1 is absent (real files kept beside the repository)"; return 1; }
 
