@@ -53,7 +53,8 @@ probe" help p
 	expect_tab choice "torchtitan
 torchtune" estimate --framework t
 	expect_tab choice-eq "qlora" estimate --task=q
-	expect_tab emit "none
+	expect_tab emit "dstack
+none
 sky
 slurm" plan --emit ""
 	# subcommands, their options, and options before them
