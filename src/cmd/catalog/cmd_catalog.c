@@ -349,7 +349,8 @@ static void update_one(struct update *u, const struct target *t, struct progress
 		goto out_close;
 	}
 	memset(&m, 0, sizeof(m));
-	snprintf(m.url, sizeof(m.url), "%s", t->url);
+	if ((size_t)snprintf(m.url, sizeof(m.url), "%s", t->url) >= sizeof(m.url))
+		m.url[0] = '\0';   /* longer than the record keeps: stored without its source */
 	m.fetched = m.checked = catcache_now();
 	snprintf(m.etag, sizeof(m.etag), "%s", resp.etag);
 	snprintf(m.last_modified, sizeof(m.last_modified), "%s", resp.last_modified);

@@ -380,7 +380,8 @@ static int gpu_map(struct sky_ctx *c, struct gspec *g, const struct yt_node *v)
 		const char *k = v->kid[i].s;
 		const struct yt_node *x = &v->kid[i + 1];
 		int rc = 0;
-		snprintf(c->where, sizeof(c->where), "%s.%s", where, k);
+		if ((size_t)snprintf(c->where, sizeof(c->where), "%s.%s", where, k) >= sizeof(c->where))
+			c->where[sizeof(c->where) - 1] = '\0';   /* a long key's place, cut (only named in messages) */
 		if (x->type == YT_SCALAR && x->null)
 			continue;
 		if (!strcmp(k, "vendor")) {
