@@ -447,7 +447,8 @@ int cmd_offers(int argc, char **argv)
 	for (size_t i = 0; i < nres; i++)   /* the heap's copies were taken before the peers were known */
 		res[i].peer_ratio = offer_peer_ratio(&c.set, &res[i], NULL);
 	sort_for_qsort = &s.sort;
-	qsort(res, nres, sizeof(*res), qsort_cmp);
+	if (nres)   /* qsort(NULL, 0) is undefined: no offer matched */
+		qsort(res, nres, sizeof(*res), qsort_cmp);
 
 	if (json)
 		print_json(&c, &s, res, nres, cur, fx, trust);
