@@ -409,7 +409,8 @@ static int gpu_map(struct sky_ctx *c, struct gspec *g, const struct yt_node *v)
 			if (x->type == YT_SCALAR)
 				g->no_gpu |= zero_max(x->s);
 			for (size_t j = 0; x->type == YT_MAP && j + 1 < x->nkid; j += 2)
-				g->no_gpu |= !strcmp(x->kid[j].s, "max") && x->kid[j + 1].type == YT_SCALAR &&
+				g->no_gpu |= x->kid[j].type == YT_SCALAR && x->kid[j].s && !strcmp(x->kid[j].s, "max") &&
+					     x->kid[j + 1].type == YT_SCALAR &&
 					     zero_max(x->kid[j + 1].s);
 		} else if (!strcmp(k, "memory")) {
 			rc = read_range(c, x, parse_memory, &g->mmin, &g->mmax, _("a memory size"));
