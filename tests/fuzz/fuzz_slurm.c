@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = slurm_lint(&s, &db, &env, f, 16);
 	for (size_t i = 0; i < n && i < 16; i++) {
 		FUZZ_CHECK(f[i].line >= 1 && f[i].line <= (s.lines ? s.lines : 1));
-		FUZZ_CHECK(f[i].code >= SLF_CRLF && f[i].code <= SLF_SBATCH_STOP);
+		FUZZ_CHECK(f[i].code >= SLF_CRLF && f[i].code < SLF_COUNT);
 		if (i)
 			FUZZ_CHECK(f[i - 1].line <= f[i].line);
 	}

@@ -212,9 +212,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(sc.first_command == mkdir_line && sc.shebang_line == 1 && !sc.sbatch_stop_line);
 	FUZZ_CHECK(sc.ndir == ndir && sc.nnear == 0);
 	n = slurm_lint(&sc, &db, NULL, f, 32);
-	/* (conda without the hook is lint's guess from words: a value may spell "conda activate") */
+	/* (conda without the hook and a template are lint's guesses from words: a
+	 * value may spell "conda activate", or "{{" in a job name) */
 	for (size_t i = 0; i < n && i < 32; i++)
-		FUZZ_CHECK(f[i].code == SLF_NON_ASCII || f[i].code == SLF_CONDA_NO_HOOK);
+		FUZZ_CHECK(f[i].code == SLF_NON_ASCII || f[i].code == SLF_CONDA_NO_HOOK || f[i].code == SLF_TEMPLATE);
 	/* lint keeps 255 bytes of a word ("--job-name=" and the value) */
 	if (job && strlen("--job-name=") + strlen(job) < 255) {
 		const struct slurm_directive *d = slurm_script_get(&sc, "job-name");
