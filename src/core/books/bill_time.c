@@ -11,20 +11,6 @@
 #include "core/books/bill.h"
 #include "base/util.h"
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
- * days_from_civil). */
-static long days_from_civil(long y, int m, int d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 static int digits(const char **p, int n, long *out)
 {
 	long v = 0;
@@ -123,7 +109,7 @@ int bill_parse_time(const char *s, double *out)
 	}
 	if (*p)
 		return -1;
-	*out = (double)days_from_civil(y, (int)mo, (int)d) * 86400.0 + (double)(h * 3600 + mi * 60 + se)
+	*out = (double)util_days_from_civil(y, mo, d) * 86400.0 + (double)(h * 3600 + mi * 60 + se)
 	       + frac - off;
 	return 0;
 }
