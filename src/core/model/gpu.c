@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/text/csv.h"
@@ -118,8 +119,11 @@ void gpu_db_free(struct gpu_db *db)
 
 const struct gpu_spec *gpu_db_find(const struct gpu_db *db, const char *name)
 {
+	char nn[256];
+
+	names_norm(name, nn, sizeof(nn));   /* once, not once a row */
 	for (size_t i = 0; i < db->n; i++)
-		if (names_equal(name, db->v[i].name) || names_in_list(name, db->v[i].aliases))
+		if (names_norm_eq(nn, db->v[i].name, SIZE_MAX) || names_norm_in_list(nn, db->v[i].aliases))
 			return &db->v[i];
 	/* "A100 80GB SXM" names the same card as "NVIDIA A100 80GB SXM". */
 	for (size_t i = 0; i < db->n; i++) {
@@ -128,7 +132,7 @@ const struct gpu_spec *gpu_db_find(const struct gpu_db *db, const char *name)
 			n += 7;
 		if (!strncmp(n, "GeForce ", 8))
 			n += 8;
-		if (names_equal(name, n))
+		if (names_norm_eq(nn, n, SIZE_MAX))
 			return &db->v[i];
 	}
 	return NULL;

@@ -4,9 +4,16 @@
 #include "core/text/names.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/util.h"
+
+/* Is c a byte names_norm() drops? */
+static bool names_sep(unsigned char c)
+{
+	return c == ' ' || c == '-' || c == '_' || c == '.' || c == '/';
+}
 
 char *names_norm(const char *s, char *out, size_t n)
 {
@@ -16,7 +23,7 @@ char *names_norm(const char *s, char *out, size_t n)
 		return out;
 	for (; *s && j + 1 < n; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c == ' ' || c == '-' || c == '_' || c == '.' || c == '/')
+		if (names_sep(c))
 			continue;
 		out[j++] = (char)tolower(c);
 	}
@@ -32,7 +39,7 @@ char *names_norm_n(const char *s, size_t len, char *out, size_t n)
 		return out;
 	for (size_t i = 0; i < len && j + 1 < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c == ' ' || c == '-' || c == '_' || c == '.' || c == '/')
+		if (names_sep(c))
 			continue;
 		out[j++] = (char)tolower(c);
 	}
@@ -70,30 +77,49 @@ char *names_family(const char *name, char *out, size_t n)
 	return names_norm(tmp, out, n);
 }
 
-bool names_equal(const char *a, const char *b)
+bool names_norm_eq(const char *norm, const char *s, size_t len)
 {
-	char na[256], nb[256];
+	size_t j = 0;
 
-	return !strcmp(names_norm(a, na, sizeof(na)), names_norm(b, nb, sizeof(nb)));
+	/* names_norm() keeps at most 255 bytes: so does the comparison */
+	for (size_t i = 0; i < len && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (names_sep(c))
+			continue;
+		if (j == 255)
+			break;
+		if (norm[j] != (char)tolower(c))
+			return false;
+		j++;
+	}
+	return norm[j] == '\0';
 }
 
-bool names_in_list(const char *needle, const char *list)
+bool names_equal(const char *a, const char *b)
 {
-	char item[256];
+	char na[256];
 
+	return names_norm_eq(names_norm(a, na, sizeof(na)), b, SIZE_MAX);
+}
+
+bool names_norm_in_list(const char *norm, const char *list)
+{
 	while (*list) {
 		size_t len = strcspn(list, "|");
-		if (len < sizeof(item)) {
-			memcpy(item, list, len);
-			item[len] = '\0';
-			if (len && names_equal(needle, item))
-				return true;
-		}
+		if (len && len < 256 && names_norm_eq(norm, list, len))
+			return true;
 		list += len;
 		if (*list == '|')
 			list++;
 	}
 	return false;
+}
+
+bool names_in_list(const char *needle, const char *list)
+{
+	char nn[256];
+
+	return names_norm_in_list(names_norm(needle, nn, sizeof(nn)), list);
 }
 
 int names_each(const char *list, int (*fn)(const char *item, size_t len, int pos, void *ctx), void *ctx)

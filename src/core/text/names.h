@@ -26,6 +26,12 @@ bool names_equal(const char *a, const char *b);
 /* true when needle equals any '|'-separated entry of list (normalised). */
 bool names_in_list(const char *needle, const char *list);
 
+/* The same with the needle already names_norm()ed (norm), for a loop
+ * over many candidates: the candidate's first len bytes (up to a NUL)
+ * are normalised as they are compared, nothing is copied. */
+bool names_norm_eq(const char *norm, const char *s, size_t len);
+bool names_norm_in_list(const char *norm, const char *list);
+
 /*
  * Each item of the comma-separated list (NULL: none), trimmed of blanks
  * (spaces, tabs), empty ones skipped: calls fn(item, len, pos, ctx) with
