@@ -626,6 +626,76 @@ static void test_two_threads_equal_one(void **s)
 	free(buf);
 }
 
+/* Load buf with one thread and with two; the two agree on everything. */
+static void load_both_ways(const char *buf, size_t len, struct offer_set *one, struct offer_set *two)
+{
+	struct catalog_opts o = {.gpus = &tu_gdb, .currencies = &rates, .bad_row = on_bad, .provider = "synthetic",
+				 .keep = match_a100, .match = match_a100};
+	char err[256], first_bad[256];
+	int nbad_one;
+
+	offer_set_init(one);
+	offer_set_init(two);
+	o.threads = 1;
+	nbad = 0;
+	assert_int_equal(catalog_load(one, buf, len, false, "big.csv", &o, err, sizeof(err)), 0);
+	nbad_one = nbad;
+	memcpy(first_bad, bad_lines[0], sizeof(first_bad));
+	o.threads = 2;
+	nbad = 0;
+	assert_int_equal(catalog_load(two, buf, len, false, "big.csv", &o, err, sizeof(err)), 0);
+	assert_int_equal(nbad, nbad_one);
+	if (nbad)
+		assert_string_equal(first_bad, bad_lines[0]);
+	assert_memory_equal(&one->reports[0], &two->reports[0], sizeof(one->reports[0]));
+	assert_int_equal(one->n, two->n);
+	for (size_t i = 0; i < one->n; i++) {
+		assert_int_equal(one->v[i].line, two->v[i].line);
+		assert_true(one->v[i].price == two->v[i].price && one->v[i].gpu == two->v[i].gpu);
+	}
+}
+
+/* The second thread starts after the first newline past the middle: a
+ * guess. Here that newline is inside a quoted field of a row spanning the
+ * middle (a Region with line breaks), so the guess is wrong and dropped:
+ * the first thread reads on, and the answer is one thread's. Then a quoted
+ * field that never closes, in the first half: both stop there. */
+static void test_two_threads_split_in_quotes(void **s)
+{
+	size_t cap = 12 << 20, len = 0;
+	char *buf = malloc(cap);
+	struct offer_set one, two;
+	const int rows = 60000;
+
+	(void)s;
+	for (int pass = 0; pass < 2; pass++) {
+		len = (size_t)snprintf(buf, cap, "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n");
+		for (int i = 0; i < 2 * rows; i++) {
+			if (i == rows) {   /* the middle: a 1 MB row whose Region breaks lines */
+				len += (size_t)snprintf(buf + len, cap - len, "inst-wide,A100,1,8,32,1.25,\"%s", pass ? "" : "r");
+				for (int k = 0; k < 100000; k++)
+					len += (size_t)snprintf(buf + len, cap - len, "line %05d\n", k);
+				if (!pass)
+					len += (size_t)snprintf(buf + len, cap - len, "\",,\n");
+			}
+			len += (size_t)snprintf(buf + len, cap - len, "inst-%d,A100,1,8,32,%d.%02d,r%d,,\n",
+						i, 1 + i % 7, i % 100, i % 11);
+		}
+		load_both_ways(buf, len, &one, &two);
+		if (!pass) {   /* all read: the wide row and the rows after it */
+			assert_int_equal(one.reports[0].rows, 2 * rows + 1);
+			assert_int_equal(one.reports[0].bad_rows, 0);
+		} else {       /* the quote never closes: nothing after it */
+			assert_int_equal(one.reports[0].rows, rows);
+			assert_int_equal(one.reports[0].bad_rows, 1);
+			assert_non_null(strstr(bad_lines[0], "unterminated quoted field"));
+		}
+		offer_set_free(&one);
+		offer_set_free(&two);
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_fields_sorted),
 		cmocka_unit_test(test_real_catalogs),
 		cmocka_unit_test(test_two_threads_equal_one),
+		cmocka_unit_test(test_two_threads_split_in_quotes),
 	};
 	return cmocka_run_group_tests_name("catalog", tests, setup, teardown);
 }

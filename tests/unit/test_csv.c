@@ -103,6 +103,47 @@ static void test_scan_blocks(void **s)
 	}
 }
 
+/* A record's count, end and lines are the same however few of its fields
+ * are stored (the scanner counts the rest by their commas when no quote
+ * is in the way): random records of quoted, empty and plain fields, with
+ * newlines inside quotes, CR, LF and CRLF ends. */
+static void test_scan_few_fields(void **s)
+{
+	static char buf[16384];
+	static const char *const parts[] = {"a", "", "bb,", "\"q,\"\"x\"", "\"multi\nline\"", "12.5",
+					    "\n", "\r\n", "\r", ",", "long-field-of-some-length-0123456789"};
+	unsigned seed = 777;
+
+	(void)s;
+	for (int round = 0; round < 300; round++) {
+		size_t len = 0;
+		int n = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 400;
+		for (int k = 0; k < n && len + 64 < sizeof(buf); k++) {
+			const char *p = parts[((seed = seed * 1103515245u + 12345u) >> 16) % 11];
+			memcpy(buf + len, p, strlen(p));
+			len += strlen(p);
+		}
+		for (int maxf = 0; maxf <= 3; maxf++) {
+			struct csv_scan a = CSV_SCAN_INIT, b = CSV_SCAN_INIT;
+			size_t pa = 0, pb = 0, la = 1, lb = 1, ra, rb;
+			const char *sa, *sb;
+			struct csv_field fa[64], fb[64];
+			while (pa < len) {
+				int na = csv_scan_next(&a, buf, len, &pa, &la, fa, 64, &sa, &ra);
+				int nb = csv_scan_next(&b, buf, len, &pb, &lb, fb, maxf, &sb, &rb);
+				assert_int_equal(na, nb);
+				if (na < 0)
+					break;
+				assert_int_equal(pa, pb);
+				assert_int_equal(la, lb);
+				assert_true(sa == sb && ra == rb);
+				for (int k = 0; k < maxf && k < na; k++)
+					assert_true(fa[k].p == fb[k].p && fa[k].len == fb[k].len);
+			}
+		}
+	}
+}
+
 static void test_errors(void **s)
 {
 	struct csv c;
@@ -144,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_quotes_crlf_comments),
 		cmocka_unit_test(test_scan_record),
 		cmocka_unit_test(test_scan_blocks),
+		cmocka_unit_test(test_scan_few_fields),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_typed_fields),
 	};

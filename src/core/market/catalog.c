@@ -215,6 +215,10 @@ bool seen_hash(struct loader *ld, uint64_t h, uint64_t code)
 		if (!ld->seen[j]) {
 			ld->seen[j] = (h & FP_MASK) | code;
 			ld->seen_n++;
+			if (ld->seen_bits) {
+				size_t k = (size_t)(h >> 8) & ld->seen_bits_mask;
+				ld->seen_bits[k >> 6] |= (uint64_t)1 << (k & 63);
+			}
 			return false;
 		}
 	}
@@ -492,9 +496,11 @@ int catalog_load(struct offer_set *s, const char *buf, size_t len, bool keep_cop
 	{
 		/* GCP: one thread, as the join needs every host row first */
 		bool two = !own && !ld->gcp && opts->match && opts->threads >= 2 && len - pos > (4u << 20);
-		size_t cap = table_cap_for(two ? len / 2 : len);
-		ld->seen = table_alloc(cap);
-		ld->seen_cap = ld->seen ? cap : 0;
+		if (!two) {   /* two threads: each zeroes its own (load_skypilot_2) */
+			size_t cap = table_cap_for(len);
+			ld->seen = table_alloc(cap);
+			ld->seen_cap = ld->seen ? cap : 0;
+		}
 		rc = own ? load_own(ld, buf, len, pos, line, col) :
 		     two ? load_skypilot_2(ld, buf, len, pos, line, col) :
 		     load_skypilot(ld, buf, len, pos, line, col);
@@ -511,6 +517,7 @@ out_free:
 	gcp_free(ld);
 	free(ld->families);
 	free(ld->seen);
+	free(ld->seen_bits);
 	free(ld);
 	return rc;
 }

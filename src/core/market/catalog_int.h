@@ -78,12 +78,16 @@ struct loader {
 	char (*families)[32];     /* family per gpu db row */
 	uint64_t *seen;           /* duplicate detection: hashes of raw records */
 	size_t seen_cap, seen_n;
+	uint64_t *seen_bits;      /* the first of two halves: a bit per fingerprint seen */
+	size_t seen_bits_mask;    /* (the bit is (h >> 8) & mask), read by the merge */
 	uint32_t file_index;      /* this catalog's index in the set's reports */
 	bool second;              /* the second half's loader: match, store, buffer messages */
 	char **msgs;              /* second: bad-row messages after "file:line: ", in order */
 	uint32_t *msg_lines;      /* second: their lines, counted from the half's start */
 	size_t nmsgs;
 	size_t end_line;          /* the line where loading stopped */
+	size_t end_pos;           /* and the byte */
+	bool unterminated;        /* it stopped at a quoted field that never closed */
 	bool gcp;                 /* join GPU rows with host VM rows (catalog_gcp.c) */
 	struct gcp_join gj;
 	const char *peer_prov;    /* the provider whose hash peer_hash is */
@@ -124,6 +128,14 @@ enum { ROW_LOADED = 1, ROW_CPU = 2, ROW_NOPRICE = 3 };
 #define SPOT_ONLY_CODE 3
 #define ROW_CODE(cat, spot, mem, unknown) ((uint64_t)(cat) | (uint64_t)(spot) << 2 | \
 					  (uint64_t)(mem) << 4 | (uint64_t)(unknown) << 6)
+
+/* Might the first half have seen fingerprint h? false: surely not. */
+static inline bool bits_may_have(const struct loader *ld, uint64_t h)
+{
+	size_t k = (size_t)(h >> 8) & ld->seen_bits_mask;
+
+	return !ld->seen_bits || (ld->seen_bits[k >> 6] >> (k & 63) & 1);
+}
 
 static inline bool table_has(const uint64_t *t, size_t cap, uint64_t h)
 {

@@ -76,6 +76,7 @@ struct pending {
 	uint64_t h;
 };
 #define BATCH 16
+#define PREFETCH_AHEAD 4096
 
 /* GCP: keep a CPU-only row that can host GPUs (catalog_gcp.c) with what
  * the join needs; a row without a price cannot host. 0, or -1 out
@@ -344,8 +345,12 @@ static int sky_row(struct loader *ld, const struct pending *pr, const int *col, 
 	return push(ld, &o) ? -1 : 0;
 }
 
-int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
-			 const int *col)
+/* The records that start in [pos, stop) of buf (len bytes: the last one
+ * may run past stop). Where it stopped: ld->end_pos, ld->end_line, and
+ * ld->unterminated when a quoted field never closed (nothing after it is
+ * read). 0, or -1 out of memory. */
+static int load_sky_range(struct loader *ld, const char *buf, size_t len, size_t pos, size_t stop,
+			  size_t line, const int *col)
 {
 	struct pending *batch;
 	enum supply_type supply = SUPPLY_UNKNOWN;
@@ -360,15 +365,17 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 		supply = SUPPLY_AI_CLOUD;
 
 	struct csv_scan scan = CSV_SCAN_INIT;
+	/* the fields a CPU-only row is known by (GCP keeps its host rows whole) */
+	int head = ld->gcp ? MAX_FIELDS : col[SK_ACCEL] + 1;
 
 	batch = malloc(BATCH * sizeof(*batch));
 	if (!batch)
 		return -1;
 	/* Rows go in batches: split and fingerprint a batch, prefetch each
 	 * duplicate-table slot, then parse them: the cache misses overlap. */
-	while (pos < len) {
-		int nb = 0, stop = 0;
-		while (nb < BATCH && pos < len) {
+	while (pos < stop) {
+		int nb = 0, cut = 0;
+		while (nb < BATCH && pos < stop) {
 			struct pending *pr = &batch[nb];
 			const char *rec;
 			size_t rec_len;
@@ -379,9 +386,26 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 				continue;
 			}
 			pr->line = line;
-			pr->nf = csv_scan_next(&scan, buf, len, &pos, &line, pr->f, MAX_FIELDS, &rec, &rec_len);
+			/* the bytes a page ahead: the hardware's stream prefetch
+			 * does not keep up here (the duplicate table's random
+			 * probes share the line fill buffers); 4096 measured with
+			 * bench/offers.sh: CPU 99 -> 83 ms, 512-16384 alike */
+			if (pos + PREFETCH_AHEAD < len)
+				__builtin_prefetch(buf + pos + PREFETCH_AHEAD);
+			{
+				/* the fields up to AcceleratorName first: a CPU-only
+				 * row (most rows) needs no more than its field count */
+				size_t pos0 = pos, line0 = line;
+				pr->nf = csv_scan_next(&scan, buf, len, &pos, &line, pr->f, head, &rec, &rec_len);
+				if (pr->nf > head && pr->f[col[SK_ACCEL]].len) {
+					pos = pos0;
+					line = line0;
+					pr->nf = csv_scan_next(&scan, buf, len, &pos, &line, pr->f, MAX_FIELDS,
+							       &rec, &rec_len);
+				}
+			}
 			if (pr->nf < 0) {
-				stop = 1;
+				cut = 1;
 				break;
 			}
 			ld->rep->rows++;
@@ -398,44 +422,36 @@ int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, si
 				free(batch);
 				return -1;
 			}
-		if (stop) {
+		if (cut) {
 			bad(ld, (uint32_t)batch[nb].line, "(row)", _("unterminated quoted field"), NULL);
+			ld->unterminated = true;
 			break;
 		}
 	}
 	ld->end_line = line;
+	ld->end_pos = pos;
 	free(batch);
 	return 0;
 }
 
+int load_skypilot(struct loader *ld, const char *buf, size_t len, size_t pos, size_t line,
+			 const int *col)
+{
+	return load_sky_range(ld, buf, len, pos, len, line, col);
+}
+
 /* ---- two threads for a large SkyPilot catalog ---- */
 
-/* A record boundary near the middle of [pos, len): after a newline that is
- * not inside a quoted field (an even number of '"' before it). 0 if none. */
+/* Where the second thread starts: after the first newline past the middle
+ * of [pos, len), or 0 if there is none. A guess: the newline may be inside
+ * a quoted field; the first thread, which reads up to it, tells (a record
+ * of its own then runs past it), and the guess is dropped. */
 static size_t find_split(const char *buf, size_t pos, size_t len)
 {
-	/* the second half also keeps its offers and is merged: give it less */
-	size_t mid = pos + (len - pos) / 20 * 11, quotes = 0, i = pos;
-	uint64_t acc = 0;
+	size_t mid = pos + (len - pos) / 2;
+	const char *nl = memchr(buf + mid, '\n', len - mid);
 
-	/* Only the parity of the '"' count matters: XOR the words' "byte is
-	 * not a quote" masks together and count their bits once at the end. */
-	for (; i + 8 <= mid; i += 8) {
-		uint64_t w, x;
-		memcpy(&w, buf + i, 8);
-		x = w ^ 0x2222222222222222ULL;
-		acc ^= (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x) & 0x8080808080808080ULL;
-	}
-	quotes = (size_t)(i - pos) - (size_t)__builtin_popcountll(acc);   /* parity is what counts */
-	for (; i < mid; i++)
-		quotes += buf[i] == '"';
-	for (i = mid; i < len; i++) {
-		if (buf[i] == '"')
-			quotes++;
-		else if (buf[i] == '\n' && !(quotes & 1))
-			return i + 1 < len ? i + 1 : 0;
-	}
-	return 0;
+	return nl && (size_t)(nl - buf) + 1 < len ? (size_t)(nl - buf) + 1 : 0;
 }
 
 struct half {
@@ -449,8 +465,13 @@ struct half {
 static void *run_half(void *arg)
 {
 	struct half *h = arg;
+	struct loader *b = h->ld;
 
-	h->rc = load_skypilot(h->ld, h->buf, h->len, h->pos, h->line, h->col);
+	/* its own duplicate table, zeroed here while the first thread zeroes its */
+	b->seen = table_alloc(b->seen_cap);
+	if (!b->seen)
+		b->seen_cap = 0;
+	h->rc = load_skypilot(b, h->buf, h->len, h->pos, h->line, h->col);
 	return NULL;
 }
 
@@ -461,6 +482,123 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* What the first half's table says of a slice of the second's: the rows
+ * it had already (their fingerprints, cross), and the counts to undo. */
+struct probe {
+	const struct loader *a, *b;
+	size_t from, to;
+	uint64_t *cross;
+	size_t ncross, cross_cap;
+	struct catalog_report undo;   /* what to take off the second half's counts */
+	int rc;
+};
+
+static void *probe_run(void *arg)
+{
+	struct probe *p = arg;
+	const struct loader *a = p->a, *b = p->b;
+	struct catalog_report *u = &p->undo;
+
+	for (size_t i = p->from; i < p->to; i++) {
+		uint64_t e = b->seen[i];
+		/* the probe 32 slots ahead: its cache line arrives in time */
+		if (i + 32 < p->to && b->seen[i + 32] && a->seen_cap && bits_may_have(a, b->seen[i + 32]))
+			__builtin_prefetch(&a->seen[slot_of(b->seen[i + 32], a->seen_cap)]);
+		if (!e || !bits_may_have(a, e) || !table_has(a->seen, a->seen_cap, e))
+			continue;
+		switch (e & 3) {
+		case ROW_LOADED: {
+			int spot = (int)(e >> 2 & 3), mem = (int)(e >> 4 & 3);
+			if (p->ncross == p->cross_cap) {
+				size_t ncap = p->cross_cap ? p->cross_cap * 2 : 64;
+				uint64_t *nc = realloc(p->cross, ncap * sizeof(*nc));
+				if (!nc) {
+					p->rc = -1;
+					return NULL;
+				}
+				p->cross = nc;
+				p->cross_cap = ncap;
+			}
+			p->cross[p->ncross++] = e & FP_MASK;
+			u->loaded++;
+			u->spot_placeholder += spot == 1;
+			u->spot_above_price += spot == 2;
+			u->spot_only += spot == SPOT_ONLY_CODE;
+			u->mem_total_fixed += mem == 1;
+			u->mem_from_spec += mem == 2;
+			u->unknown_gpu += (e >> 6) & 1;
+			break;
+		}
+		case ROW_CPU:
+			u->cpu_only++;
+			break;
+		case ROW_NOPRICE:
+			u->missing_price++;
+			break;
+		}
+		u->duplicates++;
+	}
+	return NULL;
+}
+
+/* Probe the second half's table against the first's, its two halves on
+ * two threads (one where a thread cannot start); the fingerprints the
+ * first half had go to *cross (sorted), the counts they stood for come
+ * off rb. 0, or -1 out of memory. */
+static int probe_halves(const struct loader *a, const struct loader *b, uint64_t **cross, size_t *ncross)
+{
+	struct probe p[2];
+	struct catalog_report *rb = b->rep;
+	pthread_t th;
+	bool two;
+	int rc = 0;
+
+	memset(p, 0, sizeof(p));
+	for (int k = 0; k < 2; k++) {
+		p[k].a = a;
+		p[k].b = b;
+		p[k].from = k ? b->seen_cap / 2 : 0;
+		p[k].to = k ? b->seen_cap : b->seen_cap / 2;
+	}
+	two = !pthread_create(&th, NULL, probe_run, &p[1]);
+	probe_run(&p[0]);
+	if (two)
+		pthread_join(th, NULL);
+	else
+		probe_run(&p[1]);
+	for (int k = 0; k < 2; k++) {
+		const struct catalog_report *u = &p[k].undo;
+		rc |= p[k].rc;
+		rb->loaded -= u->loaded;
+		rb->spot_placeholder -= u->spot_placeholder;
+		rb->spot_above_price -= u->spot_above_price;
+		rb->spot_only -= u->spot_only;
+		rb->mem_total_fixed -= u->mem_total_fixed;
+		rb->mem_from_spec -= u->mem_from_spec;
+		rb->unknown_gpu -= u->unknown_gpu;
+		rb->cpu_only -= u->cpu_only;
+		rb->missing_price -= u->missing_price;
+		rb->duplicates += u->duplicates;
+	}
+	*cross = NULL;
+	*ncross = 0;
+	if (!rc && p[0].ncross + p[1].ncross) {
+		*cross = realloc(p[0].cross, (p[0].ncross + p[1].ncross) * sizeof(**cross));
+		if (*cross) {
+			p[0].cross = NULL;
+			if (p[1].ncross)
+				memcpy(*cross + p[0].ncross, p[1].cross, p[1].ncross * sizeof(**cross));
+			*ncross = p[0].ncross + p[1].ncross;
+			qsort(*cross, *ncross, sizeof(**cross), cmp_u64);
+		} else {
+			rc = -1;
+		}
+	}
+	free(p[0].cross);
+	free(p[1].cross);
+	return rc;
+}
+
 /* Fold the second half (b, with its offers in b->set) into the first (a):
  * rows whose fingerprint the first half has already seen become
  * duplicates (their counts undone through the code kept in the table),
@@ -469,47 +607,11 @@ static int merge_second_half(struct loader *a, struct loader *b)
 {
 	struct catalog_report *ra = a->rep, *rb = b->rep;
 	struct offer_set *s = a->set, *t = b->set;
-
-	uint64_t *cross = NULL;   /* fingerprints the first half already had */
+	uint64_t *cross = NULL;   /* fingerprints the first half already had, sorted */
 	size_t ncross = 0;
 
-	for (size_t i = 0; i < b->seen_cap; i++) {
-		uint64_t e = b->seen[i];
-		/* the probe 32 slots ahead: its cache line arrives in time */
-		if (i + 32 < b->seen_cap && b->seen[i + 32] && a->seen_cap)
-			__builtin_prefetch(&a->seen[slot_of(b->seen[i + 32], a->seen_cap)]);
-		if (!e || !table_has(a->seen, a->seen_cap, e))
-			continue;
-		if ((e & 3) == ROW_LOADED) {
-			uint64_t *nc = realloc(cross, (ncross + 1) * sizeof(*nc));
-			if (!nc) {
-				free(cross);
-				return -1;
-			}
-			cross = nc;
-			cross[ncross++] = e & FP_MASK;
-		}
-		switch (e & 3) {
-		case ROW_LOADED: {
-			int spot = (int)(e >> 2 & 3), mem = (int)(e >> 4 & 3);
-			rb->loaded--;
-			rb->spot_placeholder -= spot == 1;
-			rb->spot_above_price -= spot == 2;
-			rb->spot_only -= spot == SPOT_ONLY_CODE;
-			rb->mem_total_fixed -= mem == 1;
-			rb->mem_from_spec -= mem == 2;
-			rb->unknown_gpu -= (e >> 6) & 1;
-			break;
-		}
-		case ROW_CPU:
-			rb->cpu_only--;
-			break;
-		case ROW_NOPRICE:
-			rb->missing_price--;
-			break;
-		}
-		rb->duplicates++;
-	}
+	if (probe_halves(a, b, &cross, &ncross))
+		return -1;
 	ra->rows += rb->rows;
 	ra->loaded += rb->loaded;
 	ra->cpu_only += rb->cpu_only;
@@ -546,6 +648,9 @@ static int merge_second_half(struct loader *a, struct loader *b)
 	}
 	free(b->msgs);
 	free(b->msg_lines);
+	b->msgs = NULL;
+	b->msg_lines = NULL;
+	b->nmsgs = 0;
 	/* its strings outlive it: the arena chunks move to the set */
 	if (t->narena) {
 		char **na = realloc(s->arena, (s->narena + t->narena) * sizeof(*na));
@@ -559,8 +664,6 @@ static int merge_second_half(struct loader *a, struct loader *b)
 		t->narena = 0;
 	}
 	/* the second half's peer prices, less the rows the first half had */
-	if (ncross)
-		qsort(cross, ncross, sizeof(*cross), cmp_u64);
 	for (size_t i = 0; i < t->npeers; i++) {
 		uint64_t key = b->peer_fp[i] & FP_MASK;
 		if (ncross && bsearch(&key, cross, ncross, sizeof(*cross), cmp_u64))
@@ -603,7 +706,33 @@ static int merge_second_half(struct loader *a, struct loader *b)
 	return 0;
 }
 
-/* Both halves at once; falls back to one thread when a thread cannot start. */
+/* The first loader's duplicate table, for bytes of catalog, unless it has one. */
+static void own_table(struct loader *a, size_t bytes)
+{
+	if (a->seen)
+		return;
+	a->seen_cap = table_cap_for(bytes);
+	a->seen = table_alloc(a->seen_cap);
+	if (!a->seen)
+		a->seen_cap = 0;
+}
+
+/* A second half that is not merged: what it holds goes. */
+static void drop_half(struct loader *b)
+{
+	for (size_t i = 0; i < b->nmsgs; i++)
+		free(b->msgs[i]);
+	free(b->msgs);
+	free(b->msg_lines);
+	free(b->seen);
+	free(b->peer_fp);
+	free(b);
+}
+
+/* Both halves at once; falls back to one thread when a thread cannot start.
+ * The first loader comes without a duplicate table: each thread zeroes its
+ * own. When the split guessed is not where a record starts (a quoted field
+ * spans it), the second half is dropped and the first reads on. */
 int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, size_t line,
 			   const int *col)
 {
@@ -615,11 +744,10 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 	pthread_t th;
 	int rc = -1;
 
-	if (!split)
+	if (!split || !(b = calloc(1, sizeof(*b)))) {
+		own_table(a, len - pos);
 		return load_skypilot(a, buf, len, pos, line, col);
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return load_skypilot(a, buf, len, pos, line, col);
+	}
 	offer_set_init(&tmp);
 	memset(&rb, 0, sizeof(rb));
 	b->set = &tmp;
@@ -629,10 +757,7 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 	b->families = a->families;   /* read-only */
 	b->file_index = a->file_index;
 	b->second = true;
-	b->seen_cap = table_cap_for(len - split);
-	b->seen = table_alloc(b->seen_cap);
-	if (!b->seen)
-		b->seen_cap = 0;
+	b->seen_cap = table_cap_for(len - split);   /* allocated by its thread */
 	/* room for every row of the half up front: growing it with realloc
 	 * while another thread runs costs TLB shootdowns; untouched pages of
 	 * the reservation never become resident */
@@ -647,21 +772,28 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 	hb.line = 1;   /* counted from the split; shifted once the first half knows where it ends */
 	hb.col = col;
 	if (pthread_create(&th, NULL, run_half, &hb)) {
-		free(b->seen);
-		free(b->peer_fp);
-		free(b);
+		drop_half(b);
 		offer_set_free(&tmp);
+		own_table(a, len - pos);
 		return load_skypilot(a, buf, len, pos, line, col);
 	}
-	rc = load_skypilot(a, buf, split, pos, line, col);
+	own_table(a, split - pos);
+	/* a bit per fingerprint the first half sees, 16 bits a row (a 6% false
+	 * positive rate at 0.5 rows a slot): the merge asks it before the
+	 * table, and the bits stay in the core's cache as the table does not */
+	if (a->seen_cap && (a->seen_bits = calloc(a->seen_cap * 8 / 64, sizeof(uint64_t))))
+		a->seen_bits_mask = a->seen_cap * 8 - 1;
+	rc = load_sky_range(a, buf, len, pos, split, line, col);
 	pthread_join(th, NULL);
-	if (!rc && !hb.rc)
-		rc = merge_second_half(a, b);
-	else
+	if (rc || hb.rc)
 		rc = -1;
-	free(b->seen);
-	free(b->peer_fp);
-	free(b);
+	else if (a->unterminated)
+		rc = 0;   /* one thread would have stopped there too */
+	else if (a->end_pos != split)   /* the guess was inside a record */
+		rc = load_sky_range(a, buf, len, a->end_pos, len, a->end_line, col);
+	else
+		rc = merge_second_half(a, b);
+	drop_half(b);
 	offer_set_free(&tmp);
 	return rc;
 }

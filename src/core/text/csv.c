@@ -54,6 +54,36 @@ static inline uint64_t sep_mask64(const char *p)
 	}
 	return m;
 }
+
+/* The set bits of x: the instruction where the build targets it, else
+ * SWAR (x86-64's baseline has no popcnt: the builtin would be a call). */
+static inline int bits64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* The quotes (*q), line ends '\n' or '\r' (*e) and commas (*c) of p[0..64). */
+static inline void rest_masks64(const char *p, uint64_t *q, uint64_t *e, uint64_t *c)
+{
+	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+	const __m128i quote = _mm_set1_epi8('"');
+
+	*q = *e = *c = 0;
+	for (int k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+		*q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
+		*e |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+									 _mm_cmpeq_epi8(v, cr))) << (16 * k);
+		*c |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)) << (16 * k);
+	}
+}
 #endif
 
 int csv_scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
@@ -77,6 +107,20 @@ int csv_scan_next(struct csv_scan *st, const char *buf, size_t len, size_t *pos,
 	*rec_start = buf + i;
 	for (;;) {
 		struct csv_field cur = {buf + i, 0, false};
+#ifdef __SSE2__
+		/* no field left to store: when the record's end is in the next
+		 * 64 bytes with no quote before it, its fields are its commas */
+		if (n >= maxf && i + 64 <= len) {
+			uint64_t q, e, c, before;
+			rest_masks64(buf + i, &q, &e, &c);
+			before = e ? (e & -e) - 1 : 0;
+			if (e && !(q & before)) {
+				n += bits64(c & before) + 1;
+				i += (size_t)__builtin_ctzll(e);
+				break;
+			}
+		}
+#endif
 		if (i < len && buf[i] == '"') {
 			size_t j = ++i;
 			for (;;) {
