@@ -124,12 +124,13 @@ if command -v perf >/dev/null 2>&1 &&
 	perf report -i "$W/perf.data" --no-children --stdio -g none --sort sym 2>/dev/null |
 	awk '/^ +[0-9.]+%/ {
 		p = $1; sub(/%/, "", p); s = $NF
-		if (s ~ /csv_scan|parse_number|^load_skypilot$|sky_row|sky_prices|sky_sizes|sky_place|sky_count|str_of|gpuinfo/) g = "parse (fields, numbers)"
+		if (s ~ /csv_scan|bits64|parse_number|^load_skypilot$|load_sky_range|sky_row|sky_prices|sky_sizes|sky_place|sky_count|str_of|gpuinfo/) g = "parse (fields, numbers)"
 		else if (s ~ /resolve_gpu|names_norm|tolower|family|strcmp|strcasecmp|memcmp/) g = "lookup (GPU names)"
-		else if (s ~ /seen_|XXH|hash_record|merge_second|table_|cmp_u64|bsearch|^push$|add_peer|arena|find_split/) g = "duplicates and offers (hash, merge)"
+		else if (s ~ /seen_|XXH|hash_record|merge_second|probe_run|probe_halves|table_|cmp_u64|bsearch|^push$|add_peer|arena|find_split/) g = "duplicates and offers (hash, merge)"
 		else if (s ~ /keep|query|filter|match/) g = "filter"
 		else if (s ~ /sort|cmp_/) g = "sort"
-		else if ($0 ~ /\[k\]/) g = "kernel (read, page faults, threads)"
+		else if (s ~ /clear_page/) g = "kernel: zeroing new pages (duplicate tables)"
+		else if ($0 ~ /\[k\]/) g = "kernel (mapping the file, page faults, threads)"
 		else g = "other (start, output, libc)"
 		t[g] += p; tot += p
 	} END { for (g in t) printf "  %5.1f%%  %s\n", t[g] * 100 / tot, g }' | sort -rn

@@ -78,8 +78,8 @@ struct loader {
 	char (*families)[32];     /* family per gpu db row */
 	uint64_t *seen;           /* duplicate detection: hashes of raw records */
 	size_t seen_cap, seen_n;
-	uint64_t *seen_bits;      /* the first of two halves: a bit per fingerprint seen */
-	size_t seen_bits_mask;    /* (the bit is (h >> 8) & mask), read by the merge */
+	uint64_t *seen_list;      /* second: the table's entries in the order they came */
+	size_t seen_list_cap;     /* (seen_n of them), for the merge to walk densely */
 	uint32_t file_index;      /* this catalog's index in the set's reports */
 	bool second;              /* the second half's loader: match, store, buffer messages */
 	char **msgs;              /* second: bad-row messages after "file:line: ", in order */
@@ -128,14 +128,6 @@ enum { ROW_LOADED = 1, ROW_CPU = 2, ROW_NOPRICE = 3 };
 #define SPOT_ONLY_CODE 3
 #define ROW_CODE(cat, spot, mem, unknown) ((uint64_t)(cat) | (uint64_t)(spot) << 2 | \
 					  (uint64_t)(mem) << 4 | (uint64_t)(unknown) << 6)
-
-/* Might the first half have seen fingerprint h? false: surely not. */
-static inline bool bits_may_have(const struct loader *ld, uint64_t h)
-{
-	size_t k = (size_t)(h >> 8) & ld->seen_bits_mask;
-
-	return !ld->seen_bits || (ld->seen_bits[k >> 6] >> (k & 63) & 1);
-}
 
 static inline bool table_has(const uint64_t *t, size_t cap, uint64_t h)
 {

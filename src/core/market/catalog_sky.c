@@ -500,11 +500,11 @@ static void *probe_run(void *arg)
 	struct catalog_report *u = &p->undo;
 
 	for (size_t i = p->from; i < p->to; i++) {
-		uint64_t e = b->seen[i];
-		/* the probe 32 slots ahead: its cache line arrives in time */
-		if (i + 32 < p->to && b->seen[i + 32] && a->seen_cap && bits_may_have(a, b->seen[i + 32]))
-			__builtin_prefetch(&a->seen[slot_of(b->seen[i + 32], a->seen_cap)]);
-		if (!e || !bits_may_have(a, e) || !table_has(a->seen, a->seen_cap, e))
+		uint64_t e = b->seen_list[i];
+		/* the probe 16 entries ahead: its cache line arrives in time */
+		if (i + 16 < p->to && a->seen_cap)
+			__builtin_prefetch(&a->seen[slot_of(b->seen_list[i + 16], a->seen_cap)]);
+		if (!table_has(a->seen, a->seen_cap, e))
 			continue;
 		switch (e & 3) {
 		case ROW_LOADED: {
@@ -557,8 +557,8 @@ static int probe_halves(const struct loader *a, const struct loader *b, uint64_t
 	for (int k = 0; k < 2; k++) {
 		p[k].a = a;
 		p[k].b = b;
-		p[k].from = k ? b->seen_cap / 2 : 0;
-		p[k].to = k ? b->seen_cap : b->seen_cap / 2;
+		p[k].from = k ? b->seen_n / 2 : 0;
+		p[k].to = k ? b->seen_n : b->seen_n / 2;
 	}
 	two = !pthread_create(&th, NULL, probe_run, &p[1]);
 	probe_run(&p[0]);
@@ -725,6 +725,7 @@ static void drop_half(struct loader *b)
 	free(b->msgs);
 	free(b->msg_lines);
 	free(b->seen);
+	free(b->seen_list);
 	free(b->peer_fp);
 	free(b);
 }
@@ -758,6 +759,10 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 	b->file_index = a->file_index;
 	b->second = true;
 	b->seen_cap = table_cap_for(len - split);   /* allocated by its thread */
+	/* the list of its entries, as long as the table holds before it grows
+	 * (pages untouched until written) */
+	if ((b->seen_list = malloc(b->seen_cap / 2 * sizeof(*b->seen_list))))
+		b->seen_list_cap = b->seen_cap / 2;
 	/* room for every row of the half up front: growing it with realloc
 	 * while another thread runs costs TLB shootdowns; untouched pages of
 	 * the reservation never become resident */
@@ -778,11 +783,6 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 		return load_skypilot(a, buf, len, pos, line, col);
 	}
 	own_table(a, split - pos);
-	/* a bit per fingerprint the first half sees, 16 bits a row (a 6% false
-	 * positive rate at 0.5 rows a slot): the merge asks it before the
-	 * table, and the bits stay in the core's cache as the table does not */
-	if (a->seen_cap && (a->seen_bits = calloc(a->seen_cap * 8 / 64, sizeof(uint64_t))))
-		a->seen_bits_mask = a->seen_cap * 8 - 1;
 	rc = load_sky_range(a, buf, len, pos, split, line, col);
 	pthread_join(th, NULL);
 	if (rc || hb.rc)
