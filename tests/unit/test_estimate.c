@@ -652,8 +652,11 @@ static void test_assumptions(void **s)
 	assert_false(e.assumptions[3].flash);
 	assert_true(e.assumptions[3].grad_ckpt);
 	assert_int_equal(e.assumptions[4].code, EST_N_LOSS);
-	assert_int_equal(e.assumptions[5].code, EST_N_TIME_MFU_GIVEN);
-	assert_true(e.assumptions[5].mfu == 0.5);
+	/* checkpointing: the loss and the recomputed layer are two moments */
+	assert_int_equal(e.assumptions[5].code, EST_N_LOSS_MOMENT);
+	assert_true(e.assumptions[5].left == e.loss.apart && e.loss.apart > 0);
+	assert_int_equal(e.assumptions[6].code, EST_N_TIME_MFU_GIVEN);
+	assert_true(e.assumptions[6].mfu == 0.5);
 	/* an image model; a CNN on tensor cores */
 	tu_est("--model resnet-50 --precision amp --samples 1e6 --gpu A100-80GB", &w, &arch, &e);
 	assert_int_equal(e.assumptions[1].code, EST_N_IMAGE);

@@ -51,6 +51,9 @@ static void word_loss(const struct est_note *n, char *out, size_t len)
 	else if (n->loss == LOSS_FUSED)
 		snprintf(what, sizeof(what), "%s", _("fused: the logits whole, their gradient written over them, "
 						     "no fp32 copy"));
+	else if (n->bits == 16)
+		snprintf(what, sizeof(what), "%s", _("full: the logits + a 16-bit log-softmax + its gradient (the "
+						     "module cast to fp16, no upcast)"));
 	else
 		snprintf(what, sizeof(what), "%s", _("full: the logits + an fp32 log-softmax + its gradient"));
 	if (n->given)
@@ -60,6 +63,18 @@ static void word_loss(const struct est_note *n, char *out, size_t len)
 		snprintf(out, len, _("loss %s, %s (%s's)"), what, b, fw);
 	else
 		snprintf(out, len, _("loss %s, %s (no framework given: give framework or loss)"), what, b);
+}
+
+/* EST_N_LOSS_MOMENT: the loss and the recomputed layer, never live together. */
+static void word_loss_moment(const struct est_note *n, char *out, size_t len)
+{
+	char b[32], l[32];
+
+	units_fmt_bytes(n->bytes, b, sizeof(b));
+	units_fmt_bytes(n->left, l, sizeof(l));
+	/* TRANSLATORS: the loss buffers' bytes, the recomputed layer's bytes not counted */
+	snprintf(out, len, _("peak: the loss (%s) is freed before the first layer is recomputed: %s of that "
+			     "layer not counted beside it (kept in the reserve)"), b, l);
 }
 
 /* A long run's warning: the two differ in their verdict only. */
@@ -285,6 +300,9 @@ void est_word(const struct est_note *n, char *out, size_t len)
 		break;
 	case EST_N_LOSS:
 		word_loss(n, out, len);
+		break;
+	case EST_N_LOSS_MOMENT:
+		word_loss_moment(n, out, len);
 		break;
 	case EST_W_ROPE_CONTEXT:
 		snprintf(out, len, _("%ld tokens exceed %s's trained context of %ld: needs RoPE scaling, and "

@@ -71,6 +71,9 @@ struct fw_profile {
 	bool ddp_reducer;        /* zero 0 on 2+ GPUs runs torch DDP, whose Reducer holds its own
 				  * all-reduce buckets (formulas.md "Data parallel (DDP)") */
 	double loss_upcast;      /* chunked: bytes a logit of the live chunk (fp32 copy + gradient: 8) */
+	bool loss_half_fp16;     /* under fp16 the engine casts the module to half and the loss takes
+				  * its logits as they are: log-softmax and gradient in 16 bits
+				  * (DeepSpeed engine.py module.half(); formulas.md "Logits") */
 	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */
 	long prefill_chunk;      /* serving: prompt tokens prefilled a pass (0: the prompt whole) */
 	double gpu_mem_util;     /* serving: share of the card reserved up front (0: what is needed) */
