@@ -77,11 +77,43 @@ static void test_peak_moment(void **s)
 	assert_true(e.loss.apart == fmin(per, n * V * 2));
 }
 
+/* formulas.md "Inference time" (issue 30 item 4): llama.cpp's share of
+ * the bandwidth by the card's FP32 FLOP:byte ratio R and the format:
+ * share = 0.89 x R / (R + c), c = 9 FLOP/B for a block format, 3.5 for f16. */
+static void test_decode_share_by_card(void **s)
+{
+	double a100 = 19.5e12 / 2039e9, rtx4090 = 82.6e12 / 1008e9;   /* 9.56 and 81.9 FLOP/B */
+	double q4090;
+
+	(void)s;
+	/* an HBM card with few CUDA-core FLOPs a byte: under half the bandwidth */
+	tu_est("--model llama-3.1-8b --task infer --context 1024 --tokens 1e6 --gpu A100-80GB "
+	       "--framework llama.cpp --quant-bits 4", &w, &arch, &e);
+	assert_near(e.decode_bw_efficiency, 0.89 * a100 / (a100 + 9), 1e-12);     /* 0.458 */
+	assert_true(e.decode_bw_efficiency < 0.46 && e.decode_bw_efficiency > 0.45);
+	tu_est("--model llama-3.1-8b --task infer --context 1024 --tokens 1e6 --gpu A100-80GB "
+	       "--framework llama.cpp", &w, &arch, &e);
+	assert_near(e.decode_bw_efficiency, 0.89 * a100 / (a100 + 3.5), 1e-12);   /* f16: 0.651 */
+	/* a GDDR consumer card with many: most of it */
+	tu_est("--model llama-3.1-8b --task infer --context 1024 --tokens 1e6 --gpu RTX4090 "
+	       "--framework llama.cpp --quant-bits 4", &w, &arch, &e);
+	q4090 = e.decode_bw_efficiency;
+	assert_near(q4090, 0.89 * rtx4090 / (rtx4090 + 9), 1e-12);                /* 0.802 */
+	/* the step: the bytes at that share, no overhead with CUDA graphs */
+	assert_near(e.decode_bytes_seconds, (e.mem.weights + e.mem.quant_consts + e.kv_per_token * 512) /
+						    (q4090 * 1008e9), 1e-12);
+	/* PyTorch frameworks keep their kernels' shares, whatever the card */
+	tu_est("--model llama-3.1-8b --task infer --context 1024 --tokens 1e6 --gpu A100-80GB --compile",
+	       &w, &arch, &e);
+	assert_near(e.decode_bw_efficiency, 0.81, 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_loss_dtype),
 		cmocka_unit_test(test_peak_moment),
+		cmocka_unit_test(test_decode_share_by_card),
 	};
 	return cmocka_run_group_tests_name("estimate_phase", tests, tu_setup, tu_teardown);
 }

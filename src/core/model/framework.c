@@ -66,7 +66,7 @@ static const struct fw_profile profiles[] = {
 		     .custom_allreduce = true, .by_card = true},
 	[FW_LLAMACPP] = {.name = "llama.cpp", .what = N_("llama.cpp (and Ollama)"), .loss = LOSS_FULL,
 			 .loss_chunks = 1, .serving = true, .compile = true, .prefill_chunk = 512,
-			 .native = true, .decode_bw_eff = 0.80, .layer_split = true},
+			 .native = true, .decode_bw_eff = 0.89, .decode_by_issue = true, .layer_split = true},
 	[FW_SGLANG] = {.name = "sglang", .what = N_("SGLang"), .loss = LOSS_FULL, .loss_chunks = 1,
 		       .serving = true, .compile = true, .prefill_chunk = 8192, .gpu_mem_util = 0.88,
 		       .kv_block = 1, .custom_allreduce = true, .by_card = true},

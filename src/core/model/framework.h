@@ -95,7 +95,10 @@ struct fw_profile {
 	 * parallel (vLLM, SGLang), and its published training MFU on A100 and
 	 * H100 (0: the generation's default) */
 	bool native;
-	double decode_bw_eff;
+	double decode_bw_eff;    /* decode_by_issue: the share's ceiling, reached as the card's
+				  * CUDA-core FLOP:byte ratio grows (formulas.md "Inference time") */
+	bool decode_by_issue;    /* the share by the card's FP32 FLOP:byte ratio and the weights'
+				  * format (llama.cpp's CUDA-core kernels: estimate_time.c) */
 	bool layer_split;
 	bool custom_allreduce;
 	double mfu_a100, mfu_h100;
