@@ -94,6 +94,10 @@ static void test_decode_share_by_card(void **s)
 	tu_est("--model llama-3.1-8b --task infer --context 1024 --tokens 1e6 --gpu A100-80GB "
 	       "--framework llama.cpp", &w, &arch, &e);
 	assert_near(e.decode_bw_efficiency, 0.89 * a100 / (a100 + 3.5), 1e-12);   /* f16: 0.651 */
+	/* the decode note says the ratio it took */
+	for (int i = 0; i < e.nassumptions; i++)
+		if (e.assumptions[i].code == EST_N_DECODE)
+			assert_near(e.assumptions[i].flops, a100, 1e-12);
 	/* a GDDR consumer card with many: most of it */
 	tu_est("--model llama-3.1-8b --task infer --context 1024 --tokens 1e6 --gpu RTX4090 "
 	       "--framework llama.cpp --quant-bits 4", &w, &arch, &e);
@@ -106,6 +110,9 @@ static void test_decode_share_by_card(void **s)
 	tu_est("--model llama-3.1-8b --task infer --context 1024 --tokens 1e6 --gpu A100-80GB --compile",
 	       &w, &arch, &e);
 	assert_near(e.decode_bw_efficiency, 0.81, 1e-12);
+	for (int i = 0; i < e.nassumptions; i++)
+		if (e.assumptions[i].code == EST_N_DECODE)
+			assert_true(e.assumptions[i].flops == 0);
 }
 
 int main(void)

@@ -226,8 +226,14 @@ void est_word(const struct est_note *n, char *out, size_t len)
 		break;
 	case EST_N_DECODE:
 		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights */
-		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
-				     "(%ld-bit weights)"), n->fraction * 100, n->bw / 1e9, n->bits);
+		if (n->flops > 0)
+			/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights, FP32 FLOP a byte */
+			snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
+					     "(%ld-bit weights; CUDA-core kernels at this card's %.1f FP32 FLOP a "
+					     "byte)"), n->fraction * 100, n->bw / 1e9, n->bits, n->flops);
+		else
+			snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
+					     "(%ld-bit weights)"), n->fraction * 100, n->bw / 1e9, n->bits);
 		break;
 	case EST_N_DECODE_OVERHEAD:
 		word_decode_overhead(n, out, len);

@@ -185,7 +185,8 @@ struct est_note {
 				 * loss_moment: bytes of the recomputed layer never live beside it */
 	double fraction;        /* allocator reserve of allocated; decode: share of bw reached */
 	double dropout;
-	double flops;           /* time_*: peak FLOP/s; long_run: FLOPs per unit */
+	double flops;           /* time_*: peak FLOP/s; long_run: FLOPs per unit; decode: the card's
+				 * FP32 FLOP a byte where the share follows it (0: a fixed share) */
 	double mfu;
 	double bw;              /* memory bandwidth, bytes/s */
 	double seconds;         /* wall time */

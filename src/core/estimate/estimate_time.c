@@ -308,8 +308,11 @@ static void decode_rate(const struct workload *w, const struct model_spec *m,
 	}
 	e->decode_step_seconds = e->decode_bytes_seconds + e->decode_comm_seconds + e->decode_overhead_seconds;
 	e->decode_tokens_per_second = (double)w->concurrency / e->decode_step_seconds;
+	/* .flops: the card's FP32 FLOP:byte ratio where the share follows it */
 	note(e, (struct est_note){.code = EST_N_DECODE, .fraction = e->decode_bw_efficiency, .bw = gpu->mem_bw,
-				  .bits = bits});
+				  .bits = bits,
+				  .flops = fp->decode_by_issue && gpu->fp32_flops > 0 && gpu->mem_bw > 0 ?
+					   gpu->fp32_flops / gpu->mem_bw : 0});
 	note(e, (struct est_note){.code = EST_N_DECODE_OVERHEAD, .mech = mech, .framework = w->framework,
 				  .given = workload_is_set(w, "compile"),
 				  .seconds = e->decode_overhead_seconds,
