@@ -65,6 +65,21 @@ static void word_loss(const struct est_note *n, char *out, size_t len)
 		snprintf(out, len, _("loss %s, %s (no framework given: give framework or loss)"), what, b);
 }
 
+/* EST_N_DECODE: the share of the bandwidth a step reads at, and, where it
+ * follows the card (llama.cpp), the FP32 FLOP:byte ratio it came from. */
+static void word_decode(const struct est_note *n, char *out, size_t len)
+{
+	if (n->flops > 0)
+		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights, FP32 FLOP a byte */
+		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
+				     "(%ld-bit weights; CUDA-core kernels at this card's %.1f FP32 FLOP a "
+				     "byte)"), n->fraction * 100, n->bw / 1e9, n->bits, n->flops);
+	else
+		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights */
+		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
+				     "(%ld-bit weights)"), n->fraction * 100, n->bw / 1e9, n->bits);
+}
+
 /* EST_N_LOSS_MOMENT: the loss and the recomputed layer, never live together. */
 static void word_loss_moment(const struct est_note *n, char *out, size_t len)
 {
@@ -225,15 +240,7 @@ void est_word(const struct est_note *n, char *out, size_t len)
 		snprintf(out, len, "%s", _("inference time needs --gpu (decode is bound by memory bandwidth)"));
 		break;
 	case EST_N_DECODE:
-		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights */
-		if (n->flops > 0)
-			/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights, FP32 FLOP a byte */
-			snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
-					     "(%ld-bit weights; CUDA-core kernels at this card's %.1f FP32 FLOP a "
-					     "byte)"), n->fraction * 100, n->bw / 1e9, n->bits, n->flops);
-		else
-			snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
-					     "(%ld-bit weights)"), n->fraction * 100, n->bw / 1e9, n->bits);
+		word_decode(n, out, len);
 		break;
 	case EST_N_DECODE_OVERHEAD:
 		word_decode_overhead(n, out, len);
