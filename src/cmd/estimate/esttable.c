@@ -178,6 +178,8 @@ static void table_buffers(const struct workload *w, const struct model_spec *m, 
 			 w->grad_checkpointing ? _(", checkpointed") : "");
 	else
 		snprintf(note, sizeof(note), _("%s%s%s%s"),
+			 w->activation_checkpointing == AC_FULL && e->loss.apart > 0 ?
+			 _("layer inputs + what of one layer (recompute) exceeds the loss, freed before it") :
 			 w->activation_checkpointing == AC_FULL ?
 			 (w->activation_offloading ? _("layer inputs in host memory + one layer (recompute)") :
 			  _("layer inputs + one layer (recompute)")) :
@@ -191,6 +193,7 @@ static void table_buffers(const struct workload *w, const struct model_spec *m, 
 	    e->loss.loss == LOSS_CHUNKED ? _("logits + one chunk's fp32 log-softmax + gradient") :
 	    e->loss.loss == LOSS_FUSED && e->loss.chunks > 1 ? _("one chunk of logits + the hidden gradient") :
 	    e->loss.loss == LOSS_FUSED ? _("logits, gradient in place (fused)") :
+	    e->loss.half ? _("logits + 16-bit log-softmax + its gradient") :
 	    _("logits + fp32 log-softmax + its gradient"));
 	if (e->mem.kv_cache > 0) {
 		snprintf(note, sizeof(note), _("%.3g MiB/token x %ld tokens x %ld seq%s"),
@@ -246,6 +249,11 @@ static void table_totals(const struct workload *w, const struct estimate *e)
 		snprintf(note, sizeof(note), _("%.0f%% of allocated + %s of the %s FSDP's wrap left cached"),
 			 w->alloc_overhead * 100, units_fmt_bytes(e->mem.wrap_left, a, sizeof(a)),
 			 units_fmt_bytes(e->mem.wrap_cache, b, sizeof(b)));
+	else if (e->loss.apart > 0 && e->mem.peak_phase == EST_PHASE_TRAIN)
+		/* TRANSLATORS: percent, bytes of the loss's segments the recomputed layer splits */
+		snprintf(note, sizeof(note), _("%.0f%% of allocated + %s of the loss's segments, split by the "
+					       "recomputed layer"), w->alloc_overhead * 100,
+			 units_fmt_bytes(e->loss.apart, a, sizeof(a)));
 	else
 		snprintf(note, sizeof(note), _("%.0f%% of allocated"), w->alloc_overhead * 100);
 	row(N_("allocator reserve"), e->mem.allocator, note);

@@ -51,6 +51,9 @@ static void word_loss(const struct est_note *n, char *out, size_t len)
 	else if (n->loss == LOSS_FUSED)
 		snprintf(what, sizeof(what), "%s", _("fused: the logits whole, their gradient written over them, "
 						     "no fp32 copy"));
+	else if (n->bits == 16)
+		snprintf(what, sizeof(what), "%s", _("full: the logits + a 16-bit log-softmax + its gradient (the "
+						     "module cast to fp16, no upcast)"));
 	else
 		snprintf(what, sizeof(what), "%s", _("full: the logits + an fp32 log-softmax + its gradient"));
 	if (n->given)
@@ -60,6 +63,33 @@ static void word_loss(const struct est_note *n, char *out, size_t len)
 		snprintf(out, len, _("loss %s, %s (%s's)"), what, b, fw);
 	else
 		snprintf(out, len, _("loss %s, %s (no framework given: give framework or loss)"), what, b);
+}
+
+/* EST_N_DECODE: the share of the bandwidth a step reads at, and, where it
+ * follows the card (llama.cpp), the FP32 FLOP:byte ratio it came from. */
+static void word_decode(const struct est_note *n, char *out, size_t len)
+{
+	if (n->flops > 0)
+		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights, FP32 FLOP a byte */
+		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
+				     "(%ld-bit weights; CUDA-core kernels at this card's %.1f FP32 FLOP a "
+				     "byte)"), n->fraction * 100, n->bw / 1e9, n->bits, n->flops);
+	else
+		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights */
+		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
+				     "(%ld-bit weights)"), n->fraction * 100, n->bw / 1e9, n->bits);
+}
+
+/* EST_N_LOSS_MOMENT: the loss and the recomputed layer, never live together. */
+static void word_loss_moment(const struct est_note *n, char *out, size_t len)
+{
+	char b[32], l[32];
+
+	units_fmt_bytes(n->bytes, b, sizeof(b));
+	units_fmt_bytes(n->left, l, sizeof(l));
+	/* TRANSLATORS: the loss buffers' bytes, the recomputed layer's bytes not counted */
+	snprintf(out, len, _("peak: the loss (%s) is freed before the first layer is recomputed: %s of that "
+			     "layer not counted beside it (kept in the reserve)"), b, l);
 }
 
 /* A long run's warning: the two differ in their verdict only. */
@@ -210,9 +240,7 @@ void est_word(const struct est_note *n, char *out, size_t len)
 		snprintf(out, len, "%s", _("inference time needs --gpu (decode is bound by memory bandwidth)"));
 		break;
 	case EST_N_DECODE:
-		/* TRANSLATORS: share of the bandwidth, GB/s, bits of the weights */
-		snprintf(out, len, _("decode: weights + KV cache read once per step at %.0f%% of %.0f GB/s "
-				     "(%ld-bit weights)"), n->fraction * 100, n->bw / 1e9, n->bits);
+		word_decode(n, out, len);
 		break;
 	case EST_N_DECODE_OVERHEAD:
 		word_decode_overhead(n, out, len);
@@ -285,6 +313,9 @@ void est_word(const struct est_note *n, char *out, size_t len)
 		break;
 	case EST_N_LOSS:
 		word_loss(n, out, len);
+		break;
+	case EST_N_LOSS_MOMENT:
+		word_loss_moment(n, out, len);
 		break;
 	case EST_W_ROPE_CONTEXT:
 		snprintf(out, len, _("%ld tokens exceed %s's trained context of %ld: needs RoPE scaling, and "

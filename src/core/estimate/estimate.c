@@ -24,7 +24,7 @@ const char *est_code_name(enum est_code c)
 		"no_tensor_rate", "long_run", "implausible_run", "rope_context",
 		"comm_overlap", "loss", "decode_overhead", "decode_tensor_parallel",
 		"decode_layer_split", "time_mfu_published", "bench_measured", "fsdp_wrap_cache",
-		"qlora_slowdown", "framework_defaults",
+		"qlora_slowdown", "framework_defaults", "loss_moment",
 	};
 	return (unsigned)c < EST_CODE_COUNT ? t[c] : "?";
 }

@@ -109,6 +109,10 @@ enum est_code {
 	EST_N_QLORA_SLOWDOWN,     /* slowdown (the step time's factor for the quantized base) */
 	EST_N_FRAMEWORK_DEFAULTS, /* framework, name ("field=value ..." of the fields not given that
 				   * the framework or gpurent set) */
+	/* assumptions (appended, issue 30): checkpointing, the loss and the
+	 * recomputed layer two moments (formulas.md "Peak by phase") */
+	EST_N_LOSS_MOMENT,        /* bytes (the loss buffers), left (the recomputed layer's bytes not
+				   * counted beside them) */
 	EST_CODE_COUNT
 };
 
@@ -177,10 +181,12 @@ struct est_note {
 	long max_positions;     /* the model's trained context */
 	long gpus;
 	double bytes;           /* the CUDA context; fsdp_wrap_cache: the cache */
-	double taken, left;     /* fsdp_wrap_cache: bytes of it taken back, bytes left reserved */
+	double taken, left;     /* fsdp_wrap_cache: bytes of it taken back, bytes left reserved;
+				 * loss_moment: bytes of the recomputed layer never live beside it */
 	double fraction;        /* allocator reserve of allocated; decode: share of bw reached */
 	double dropout;
-	double flops;           /* time_*: peak FLOP/s; long_run: FLOPs per unit */
+	double flops;           /* time_*: peak FLOP/s; long_run: FLOPs per unit; decode: the card's
+				 * FP32 FLOP a byte where the share follows it (0: a fixed share) */
 	double mfu;
 	double bw;              /* memory bandwidth, bytes/s */
 	double seconds;         /* wall time */
@@ -194,7 +200,7 @@ struct est_note {
 	int mech;               /* decode_overhead: enum est_decode_over; decode_tp: enum est_ar_kind;
 				 * time_mfu_published: enum est_mfu_src */
 	int link;               /* decode_tp: enum est_link */
-	long bits;              /* decode: the weights' bits (16, 8, 4) */
+	long bits;              /* decode: the weights' bits (16, 8, 4); loss: the log-softmax's (16, 32) */
 	double at;              /* bench_measured: unix seconds of the newest measurement */
 };
 
@@ -253,7 +259,12 @@ struct est_loss {
 	int framework;          /* enum framework, as given */
 	bool given;             /* loss was given; else the framework's (or full) */
 	double chunks;          /* chunked: upcast pieces; fused: computed pieces (1: the logits whole) */
+	bool half;              /* full: the log-softmax and its gradient in the module's 16 bits, no
+				 * fp32 upcast (a module the engine cast to fp16: estimate_loss_half()) */
 	double bytes;
+	double apart;           /* bytes of the recomputed layer never live with the loss buffers
+				 * (checkpointing: the peak is the larger moment, formulas.md
+				 * "Peak by phase"); taken off mem.activations */
 };
 
 /*
@@ -263,6 +274,11 @@ struct est_loss {
  */
 void estimate_loss(const struct workload *w, const struct model_spec *m, double s, double b,
 		   double ea, struct est_loss *out);
+
+/* Whether a full loss of w runs in the module's 16 bits (formulas.md
+ * "Logits", "The loss's dtype"): the framework casts the module to fp16
+ * (DeepSpeed's fp16 mode) and its loss takes the logits as they are. */
+bool estimate_loss_half(const struct workload *w);
 
 struct estimate {
 	/* model */

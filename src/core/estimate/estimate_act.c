@@ -150,10 +150,54 @@ void estimate_loss(const struct workload *w, const struct model_spec *m, double 
 		break;
 	default:
 		/* the logits, and an fp32 copy with its gradient (8 B a logit);
-		 * Megatron's vocab-parallel loss reuses one fp32 buffer (4 B) */
-		out->bytes = n * V * (ea + (out->framework != FW_NONE && fp->loss_upcast > 0 ? fp->loss_upcast : 8));
+		 * Megatron's vocab-parallel loss reuses one fp32 buffer (4 B);
+		 * a module cast to fp16 keeps the log-softmax and its gradient
+		 * in 16 bits (2 x ea) */
+		out->half = estimate_loss_half(w);
+		out->bytes = n * V * (ea + (out->half ? 2 * ea :
+					   out->framework != FW_NONE && fp->loss_upcast > 0 ? fp->loss_upcast : 8));
 		break;
 	}
+}
+
+/*
+ * formulas.md "Logits" (the loss's dtype): DeepSpeed's engine casts the
+ * module itself under fp16 (microsoft/DeepSpeed@38327e07
+ * deepspeed/runtime/engine.py:1227, _configure_distributed_model:
+ * `if self.fp16_enabled(): ... self.module.half()`) and runs no autocast,
+ * so a loss that takes the logits as they are (a plain
+ * nn.CrossEntropyLoss, as GPT2LMHeadModel.forward did before
+ * Transformers' ForCausalLMLoss: huggingface/transformers@0010f602
+ * src/transformers/models/gpt2/modeling_gpt2.py `loss_fct =
+ * CrossEntropyLoss()` on `shift_logits`) computes its log-softmax and
+ * gradient in fp16. Under bf16 gpurent keeps the fp32 upcast (the
+ * Transformers models DeepSpeed's bf16 runs train upcast: `logits =
+ * logits.float()`), as it does under autocast (cross_entropy is on
+ * autocast's fp32 list).
+ */
+bool estimate_loss_half(const struct workload *w)
+{
+	return fw_profile(w->framework)->loss_half_fp16 && w->framework != FW_NONE &&
+	       (w->precision == PREC_FP16 || w->precision == PREC_FP16_TRUE);
+}
+
+/*
+ * formulas.md "Peak by phase" (the loss and the recomputed layer): under
+ * checkpointing the loss buffers live from the lm_head's forward to its
+ * backward, which frees them (the gradient of the logits becomes that of
+ * the last hidden state) before backward reaches the last checkpointed
+ * layer and recomputes it (torch.utils.checkpoint: the recomputation runs
+ * inside the layer's own backward, in reverse layer order). The two are
+ * never live together: of the recomputed layer's bytes, those under the
+ * loss buffers' are taken off the activations, so activations + logits is
+ * the larger moment, not the sum. Sets e->loss.apart.
+ */
+static void loss_moment(double recomputed, struct estimate *e)
+{
+	double apart = fmin(fmax(recomputed, 0), e->mem.logits);
+
+	e->loss.apart = apart;
+	e->mem.activations -= apart;
 }
 
 void est_activations(const struct workload *w, const struct model_spec *m,
@@ -196,16 +240,20 @@ void est_activations(const struct workload *w, const struct model_spec *m,
 		const struct fw_profile *fp = fw_profile(w->framework);
 		double per = layer_activation_bytes(w, m, s, b, ea);
 		double L = (double)m->layers, h = (double)m->hidden;
-		if (w->activation_checkpointing == AC_FULL && w->activation_offloading)
+		double recomputed = 0;  /* one layer's bytes rebuilt in backward */
+		if (w->activation_checkpointing == AC_FULL && w->activation_offloading) {
 			/* formulas.md "Activations": the layer inputs wait in host
 			 * memory; one comes back at a time for its recomputation */
+			recomputed = per;
 			e->mem.activations = ea * s * b * h + per;
-		else if (w->activation_checkpointing == AC_FULL)
+		} else if (w->activation_checkpointing == AC_FULL) {
+			recomputed = per;
 			e->mem.activations = L * ea * s * b * h + per;
-		else if (w->activation_checkpointing == AC_SELECTIVE && fp->sac_op && m->kind == MODEL_DECODER) {
+		} else if (w->activation_checkpointing == AC_SELECTIVE && fp->sac_op && m->kind == MODEL_DECODER) {
 			/* kept by op in every layer; one layer's rest recomputed at a time */
 			double kept = layer_sac_op_bytes(m, s, b, ea);
-			e->mem.activations = L * kept + fmax(per - kept, 0);
+			recomputed = fmax(per - kept, 0);
+			e->mem.activations = L * kept + recomputed;
 		} else
 			e->mem.activations = L * per;
 		e->mem.activations += 2 * ea * s * b * h;  /* embedding output, final norm */
@@ -214,9 +262,14 @@ void est_activations(const struct workload *w, const struct model_spec *m,
 		if (m->kind == MODEL_DECODER) {
 			estimate_loss(w, m, s, b, ea, &e->loss);
 			e->mem.logits = e->loss.bytes;
+			loss_moment(recomputed, e);
 			note(e, (struct est_note){.code = EST_N_LOSS, .loss = e->loss.loss,
 						  .framework = e->loss.framework, .given = e->loss.given,
-						  .chunks = e->loss.chunks, .bytes = e->loss.bytes});
+						  .chunks = e->loss.chunks, .bytes = e->loss.bytes,
+						  .bits = e->loss.half ? 16 : 32});
+			if (e->loss.apart > 0)
+				note(e, (struct est_note){.code = EST_N_LOSS_MOMENT, .bytes = e->loss.bytes,
+							  .left = e->loss.apart});
 		}
 		if (w->task == TASK_LORA && w->quant_bits == 16 && is_mixed(w->precision) &&
 		    fp->mixed_fp32_module && m->kind == MODEL_DECODER) {

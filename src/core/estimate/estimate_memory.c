@@ -548,6 +548,8 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 		M->peak_phase = EST_PHASE_LOAD;
 	}
 	M->allocator = M->allocated * w->alloc_overhead;
+	if (M->peak_phase == EST_PHASE_TRAIN)
+		M->allocator += e->loss.apart;  /* formulas.md "Peak by phase": the loss's segments, split */
 	if (M->wrap_cache > 0) {
 		/* formulas.md "Sharded training": FSDP1's wrap cache is the
 		 * default stream's; FSDP gathers and reduces on its own streams

@@ -55,6 +55,34 @@ double estimate_default_mfu(enum gpu_class c)
  * 3090 116.31 -> 128.27 t/s, 4090 138.31 -> 146.81 t/s with graphs); the
  * mean per-token saving over its 32 layers, added per layer. */
 #define DECODE_NOGRAPH_LAYER_S (((1 / 116.31 - 1 / 128.27) + (1 / 138.31 - 1 / 146.81)) / 2 / 32)
+/* formulas.md "Inference time" (issue 30 item 4): llama.cpp's decode
+ * kernels (mul_mat_vec_q for block formats, dequantizing with dp4a; the
+ * f16 vector kernel) run on the CUDA cores, so the share of the bandwidth
+ * they reach grows with what the card can issue per byte it streams: its
+ * FP32 FLOP rate over its bandwidth, R, the ratio U(h) uses for training:
+ * share = S x R / (R + c_f), c_f the format's FLOP-equivalents a byte
+ * costs (a block format's dequantization more than f16's). S, c_q and c_f16
+ * fitted to the evidence rows already fitted for llama.cpp's 0.80 (xd-01..12,
+ * xd-mg-13, xd-19..30, xd-mg-43, xd-mg-49, lcpp-cg-01..04: consumer and
+ * workstation cards, R 37..106 FLOP/B), minimizing their median error
+ * (grid 0.01 and 0.5 FLOP/B): S 0.89, c_q 9.0, c_f16 3.5. The HBM cards
+ * (A100 R 9.6, H100 PCIe R 25.5) are outside that fit and land lower. */
+#define LCPP_ISSUE_QUANT 9.0
+#define LCPP_ISSUE_F16 3.5
+
+/* formulas.md "Inference time": a native engine's share by the card's
+ * FP32 FLOP:byte ratio and the weights' format (decode_by_issue); its
+ * plain decode_bw_eff where the card's FP32 rate is unknown. */
+static double issue_share(const struct fw_profile *fp, const struct gpu_spec *gpu, long bits)
+{
+	double r, c = bits < 16 ? LCPP_ISSUE_QUANT : LCPP_ISSUE_F16;
+
+	if (!fp->decode_by_issue || !(gpu->fp32_flops > 0) || !(gpu->mem_bw > 0))
+		return fp->decode_bw_eff;
+	r = gpu->fp32_flops / gpu->mem_bw;
+	return fp->decode_bw_eff * r / (r + c);
+}
+
 /* formulas.md "Inference time": one small all-reduce of a tensor-parallel
  * decode step (two a layer). vLLM's custom all-reduce over NVLink, tp 8,
  * 512 B on H100: 10.1 us (sgl-project/sglang PR 2904); NCCL inside a CUDA
@@ -243,7 +271,7 @@ static void decode_rate(const struct workload *w, const struct model_spec *m,
 	double kv_seq = e->kv_per_token * (double)w->context / 2;  /* cache half full on average */
 	double bytes = (e->mem.weights + e->mem.quant_consts) + (double)w->concurrency * kv_seq / G;
 	long bits = w->quant_bits > 0 && w->quant_bits < 16 ? w->quant_bits : 16;
-	double eff = fp->decode_bw_eff > 0 ? fp->decode_bw_eff :
+	double eff = fp->decode_bw_eff > 0 ? issue_share(fp, gpu, bits) :
 		     bits <= 4 ? DECODE_EFF_INT4 : bits <= 8 ? DECODE_EFF_INT8 : DECODE_EFF_BF16;
 	enum est_decode_over mech;
 
@@ -280,8 +308,11 @@ static void decode_rate(const struct workload *w, const struct model_spec *m,
 	}
 	e->decode_step_seconds = e->decode_bytes_seconds + e->decode_comm_seconds + e->decode_overhead_seconds;
 	e->decode_tokens_per_second = (double)w->concurrency / e->decode_step_seconds;
+	/* .flops: the card's FP32 FLOP:byte ratio where the share follows it */
 	note(e, (struct est_note){.code = EST_N_DECODE, .fraction = e->decode_bw_efficiency, .bw = gpu->mem_bw,
-				  .bits = bits});
+				  .bits = bits,
+				  .flops = fp->decode_by_issue && gpu->fp32_flops > 0 && gpu->mem_bw > 0 ?
+					   gpu->fp32_flops / gpu->mem_bw : 0});
 	note(e, (struct est_note){.code = EST_N_DECODE_OVERHEAD, .mech = mech, .framework = w->framework,
 				  .given = workload_is_set(w, "compile"),
 				  .seconds = e->decode_overhead_seconds,

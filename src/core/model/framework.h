@@ -71,6 +71,9 @@ struct fw_profile {
 	bool ddp_reducer;        /* zero 0 on 2+ GPUs runs torch DDP, whose Reducer holds its own
 				  * all-reduce buckets (formulas.md "Data parallel (DDP)") */
 	double loss_upcast;      /* chunked: bytes a logit of the live chunk (fp32 copy + gradient: 8) */
+	bool loss_half_fp16;     /* under fp16 the engine casts the module to half and the loss takes
+				  * its logits as they are: log-softmax and gradient in 16 bits
+				  * (DeepSpeed engine.py module.half(); formulas.md "Logits") */
 	bool serving;            /* an inference engine (vLLM, SGLang, llama.cpp) */
 	long prefill_chunk;      /* serving: prompt tokens prefilled a pass (0: the prompt whole) */
 	double gpu_mem_util;     /* serving: share of the card reserved up front (0: what is needed) */
@@ -92,7 +95,10 @@ struct fw_profile {
 	 * parallel (vLLM, SGLang), and its published training MFU on A100 and
 	 * H100 (0: the generation's default) */
 	bool native;
-	double decode_bw_eff;
+	double decode_bw_eff;    /* decode_by_issue: the share's ceiling, reached as the card's
+				  * CUDA-core FLOP:byte ratio grows (formulas.md "Inference time") */
+	bool decode_by_issue;    /* the share by the card's FP32 FLOP:byte ratio and the weights'
+				  * format (llama.cpp's CUDA-core kernels: estimate_time.c) */
 	bool layer_split;
 	bool custom_allreduce;
 	double mfu_a100, mfu_h100;
