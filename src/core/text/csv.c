@@ -40,21 +40,6 @@ void csv_free(struct csv *c)
 /* ---- the tokenizer (csv.h) ---- */
 
 #ifdef __SSE2__
-/* Bit k set when p[k] is ',', '\n' or '\r' (k < 64). */
-static inline uint64_t sep_mask64(const char *p)
-{
-	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-	uint64_t m = 0;
-
-	for (int k = 0; k < 4; k++) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-		__m128i e = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_cmpeq_epi8(v, nl)),
-					 _mm_cmpeq_epi8(v, cr));
-		m |= (uint64_t)(uint32_t)_mm_movemask_epi8(e) << (16 * k);
-	}
-	return m;
-}
-
 /* The set bits of x: the instruction where the build targets it, else
  * SWAR (x86-64's baseline has no popcnt: the builtin would be a call). */
 static inline int bits64(uint64_t x)
@@ -69,20 +54,25 @@ static inline int bits64(uint64_t x)
 #endif
 }
 
-/* The quotes (*q), line ends '\n' or '\r' (*e) and commas (*c) of p[0..64). */
-static inline void rest_masks64(const char *p, uint64_t *q, uint64_t *e, uint64_t *c)
+/* The 64 bytes at buf[j] as masks (bit k: buf[j + k]): st->sep ',' '\n'
+ * '\r', st->eol '\n' '\r', st->quote '"'. */
+static inline void load_window(struct csv_scan *st, const char *buf, size_t j)
 {
 	const __m128i comma = _mm_set1_epi8(','), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
 	const __m128i quote = _mm_set1_epi8('"');
+	uint64_t q = 0, e = 0, c = 0;
 
-	*q = *e = *c = 0;
 	for (int k = 0; k < 4; k++) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-		*q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
-		*e |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
-									 _mm_cmpeq_epi8(v, cr))) << (16 * k);
-		*c |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)) << (16 * k);
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(buf + j + 16 * k));
+		q |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
+		e |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+									_mm_cmpeq_epi8(v, cr))) << (16 * k);
+		c |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)) << (16 * k);
 	}
+	st->mbase = j;
+	st->sep = c | e;
+	st->eol = e;
+	st->quote = q;
 }
 #endif
 
@@ -99,25 +89,30 @@ int csv_scan_next(struct csv_scan *st, const char *buf, size_t len, size_t *pos,
 {
 	size_t i = *pos;
 	int n = 0;
-#ifdef __SSE2__
-	size_t mbase = st->mbase;   /* the 64 bytes mask describes (SIZE_MAX: none yet) */
-	uint64_t mask = st->mask;
-#endif
 
 	*rec_start = buf + i;
 	for (;;) {
 		struct csv_field cur = {buf + i, 0, false};
 #ifdef __SSE2__
-		/* no field left to store: when the record's end is in the next
-		 * 64 bytes with no quote before it, its fields are its commas */
-		if (n >= maxf && i + 64 <= len) {
-			uint64_t q, e, c, before;
-			rest_masks64(buf + i, &q, &e, &c);
-			before = e ? (e & -e) - 1 : 0;
-			if (e && !(q & before)) {
-				n += bits64(c & before) + 1;
-				i += (size_t)__builtin_ctzll(e);
-				break;
+		/* no field left to store: when the record's end is in the window
+		 * (64 bytes) with no quote before it, its fields are its commas */
+		if (n >= maxf) {
+			if ((st->mbase > i || i >= st->mbase + 64) && i + 64 <= len)
+				load_window(st, buf, i);
+			if (st->mbase <= i && i < st->mbase + 64) {
+				unsigned sh = (unsigned)(i - st->mbase);
+				uint64_t e = st->eol >> sh, before;
+				if (!e && sh && i + 64 <= len) {   /* the end is further: look from here */
+					load_window(st, buf, i);
+					sh = 0;
+					e = st->eol;
+				}
+				before = (e & -e) - 1;
+				if (e && !((st->quote >> sh) & before)) {
+					n += bits64((st->sep >> sh) & before) + 1;
+					i += (size_t)__builtin_ctzll(e);
+					break;
+				}
 			}
 		}
 #endif
@@ -150,18 +145,17 @@ int csv_scan_next(struct csv_scan *st, const char *buf, size_t len, size_t *pos,
 			 * across the record's fields: most fields take one shift */
 			for (;;) {
 				uint64_t m;
-				if (j < mbase || j >= mbase + 64) {
+				if (j < st->mbase || j >= st->mbase + 64) {
 					if (j + 64 > len)
 						break;
-					mbase = j;
-					mask = sep_mask64(buf + j);
+					load_window(st, buf, j);
 				}
-				m = mask >> (j - mbase);
+				m = st->sep >> (j - st->mbase);
 				if (m) {
 					j += (size_t)__builtin_ctzll(m);
 					goto found;
 				}
-				j = mbase + 64;
+				j = st->mbase + 64;
 			}
 #endif
 			while (j < len && buf[j] != ',' && buf[j] != '\n' && buf[j] != '\r')
@@ -181,10 +175,6 @@ found:
 		}
 		break;
 	}
-#ifdef __SSE2__
-	st->mbase = mbase;
-	st->mask = mask;
-#endif
 	*rec_len = (size_t)(buf + i - *rec_start);
 	if (i < len && buf[i] == '\r') {
 		i++;

@@ -48,17 +48,19 @@ int csv_scan_record(const char *buf, size_t len, size_t *pos, size_t *line,
 		    struct csv_field *f, int maxf, const char **rec_start, size_t *rec_len);
 
 /*
- * csv_scan_record() for a loop over one buffer: st keeps the separator
- * mask of the 64 bytes last looked at, so that the next record starts
+ * csv_scan_record() for a loop over one buffer: st keeps the separator,
+ * line-end and quote masks of the 64 bytes last looked at, so that the next record starts
  * where the last one left off instead of loading them again (the catalog
  * loader's rows are about 60 bytes). Start st with CSV_SCAN_INIT; one st
  * serves one buffer whose bytes do not change.
  */
 struct csv_scan {
-	size_t mbase;    /* the offset the mask starts at; SIZE_MAX: none */
-	uint64_t mask;   /* bit k: buf[mbase + k] is ',', '\n' or '\r' */
+	size_t mbase;    /* the offset the masks start at; SIZE_MAX: none */
+	uint64_t sep;    /* bit k: buf[mbase + k] is ',', '\n' or '\r' */
+	uint64_t eol;    /* ... is '\n' or '\r' */
+	uint64_t quote;  /* ... is '"' */
 };
-#define CSV_SCAN_INIT {SIZE_MAX, 0}
+#define CSV_SCAN_INIT {SIZE_MAX, 0, 0, 0}
 int csv_scan_next(struct csv_scan *st, const char *buf, size_t len, size_t *pos, size_t *line,
 		  struct csv_field *f, int maxf, const char **rec_start, size_t *rec_len);
 
