@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* XXH3 inline in the loader: a row is 60-200 bytes, which XXH3 hashes in a
+ * few dozen instructions, less than the call through the shared library */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "core/market/catalog.h"
