@@ -218,8 +218,13 @@ int est_alloc_free(struct est_alloc *a, int id)
 
 /* ---- the steps replayed (formulas.md "The caching allocator's reserve") ---- */
 
-/* Steps replayed when the lengths vary: the quantiles of their
- * distribution, in the order est_step_lengths() gives. */
+/* Steps replayed: the quantiles of the lengths' distribution, in the
+ * order est_step_lengths() gives. A bound on the cost (the replay runs on
+ * every estimate, a few times with the sensitivity tries), and, as the
+ * reserve grows with the steps (about 2.3 GB a doubling for the ms-swift
+ * LoRA at 2048 tokens), also what sets its level: chosen where the
+ * ms-swift rows are (formulas.md "The caching allocator's reserve",
+ * "What it gives, and what is not settled"), not derived. */
 #define EST_ALLOC_STEPS 32
 
 static double phi(double z) { return 0.5 * erfc(-z / sqrt(2)); }
