@@ -87,7 +87,7 @@ static const char *field_example(const struct workload_field *f)
 {
 	static const struct { const char *name, *example; } ex[] = {
 		{"access", "SJTU-HPC"}, {"budget", "300"}, {"gpu", "A100-80GB"}, {"lora_targets", "q,v"}, {"model", "llama-2-7b"},
-		{"quant_bits", "8"}, {"serve", "24x7"},
+		{"quant_bits", "8"}, {"seq_spread", "1500+-500"}, {"serve", "24x7"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(ex); i++)
 		if (!strcmp(ex[i].name, f->name))

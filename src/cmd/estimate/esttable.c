@@ -249,6 +249,10 @@ static void table_totals(const struct workload *w, const struct estimate *e)
 		snprintf(note, sizeof(note), _("%.0f%% of allocated + %s of the %s FSDP's wrap left cached"),
 			 w->alloc_overhead * 100, units_fmt_bytes(e->mem.wrap_left, a, sizeof(a)),
 			 units_fmt_bytes(e->mem.wrap_cache, b, sizeof(b)));
+	else if (e->mem.reserve_steps > 0)
+		snprintf(note, sizeof(note), _("%.0f%% of allocated: the allocator over %ld steps of %s tokens"),
+			 e->mem.allocated > 0 ? e->mem.allocator / e->mem.allocated * 100 : 0, e->mem.reserve_steps,
+			 w->seq_spread);
 	else if (e->loss.apart > 0 && e->mem.peak_phase == EST_PHASE_TRAIN)
 		/* TRANSLATORS: percent, bytes of the loss's segments the recomputed layer splits */
 		snprintf(note, sizeof(note), _("%.0f%% of allocated + %s of the loss's segments, split by the "

@@ -203,7 +203,15 @@ void est_word(const struct est_note *n, char *out, size_t len)
 		break;
 	case EST_N_OVERHEAD:
 		units_fmt_bytes(n->bytes, b, sizeof(b));
-		if (n->given)
+		if (n->mech)
+			/* formulas.md "The caching allocator's reserve" */
+			snprintf(out, len, n->given ?
+				 _("framework overhead: CUDA context %s (given) + caching-allocator reserve %.0f%% of "
+				   "allocated, PyTorch's allocator replayed over %ld steps of %s tokens") :
+				 _("framework overhead: CUDA context %s (default) + caching-allocator reserve %.0f%% of "
+				   "allocated, PyTorch's allocator replayed over %ld steps of %s tokens"),
+				 b, n->fraction * 100, n->length, n->name);
+		else if (n->given)
 			snprintf(out, len, _("framework overhead: CUDA context %s (given) + caching-allocator reserve "
 					     "%.0f%% of allocated"), b, n->fraction * 100);
 		else

@@ -45,6 +45,7 @@ struct est_mem {            /* bytes per GPU */
 	enum est_phase { EST_PHASE_TRAIN, EST_PHASE_STEP, EST_PHASE_LOAD } peak_phase;
 	double allocated;       /* the largest of the three peaks: torch.cuda.max_memory_allocated */
 	double allocator;       /* caching-allocator reserve: reserved - allocated (wrap_left included) */
+	long reserve_steps;     /* allocator replayed over so many steps (seq_spread given); 0: alloc_overhead */
 	double wrap_cache;      /* FSDP1 wrap: unsharded copies it frees into the default stream's cache */
 	double wrap_left;       /* ... what of it training's default-stream tensors do not take back */
 	double context;         /* CUDA context and library workspaces */

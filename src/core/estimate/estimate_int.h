@@ -6,6 +6,7 @@
 #ifndef GPURENT_ESTIMATE_INT_H
 #define GPURENT_ESTIMATE_INT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/estimate/estimate.h"
@@ -86,5 +87,47 @@ void est_time(const struct workload *w, const struct model_spec *m,
 /* formulas.md "What moves the answer": the framework defaults taken for
  * the fields w leaves unset (estimate_assume.c), one note. */
 void est_defaults_note(const struct workload *w, const struct model_spec *m, struct estimate *e);
+
+/* formulas.md "The caching allocator's reserve" (estimate_alloc.c): a
+ * replay of PyTorch's CUDACachingAllocator. Sizes in bytes; a block is
+ * part of a segment (prev/next: its neighbours there, -1 none). */
+#define EST_ALLOC_BLOCKS 4096
+#define EST_ALLOC_IDS 3600
+struct est_alloc_block {
+	uint64_t addr, size;    /* size 0: a free slot */
+	bool used, small;       /* allocated; in the small pool (<= 1 MiB) */
+	int prev, next;
+};
+struct est_alloc {
+	struct est_alloc_block b[EST_ALLOC_BLOCKS];
+	size_t nblocks;
+	int free[EST_ALLOC_BLOCKS], spare[EST_ALLOC_BLOCKS]; /* the free blocks; slots to reuse */
+	size_t nfree, nspare;
+	int of_id[EST_ALLOC_IDS];   /* a tensor's block, -1: none */
+	uint64_t top;               /* the next segment's address */
+	uint64_t reserved, allocated, max_reserved, max_allocated;
+	double cap;                 /* bytes a new segment may not take reserved past; 0: none */
+};
+
+/* round_size() and get_allocation_size(): a request's block, and the
+ * segment made for it when no cached block holds it. */
+uint64_t est_alloc_round(uint64_t bytes);
+uint64_t est_alloc_segment(uint64_t bytes);
+/* An empty allocator (cap as in struct est_alloc). */
+void est_alloc_init(struct est_alloc *a, double cap);
+/* Tensor id (0..EST_ALLOC_IDS-1) takes bytes, or gives its block back;
+ * 0, or -1 for an id in use (malloc) / not in use (free) or no slot left. */
+int est_alloc_malloc(struct est_alloc *a, int id, uint64_t bytes);
+int est_alloc_free(struct est_alloc *a, int id);
+/* formulas.md "The caching allocator's reserve": the reserve above
+ * allocated after the workload's training steps, into e->mem.allocator
+ * (e->mem's components already summed; gpu_bytes: the card, 0 none);
+ * false when it does not apply (the flat alloc_overhead stands). */
+/* formulas.md "The caching allocator's reserve": the padded length of n
+ * steps (tokens a sequence) from a mean +- sd of sample lengths, samples
+ * above max_len left out, b samples a step; into out, returns n. */
+size_t est_step_lengths(double mean, double sd, double max_len, double b, double *out, size_t n);
+bool est_reserve(const struct workload *w, const struct model_spec *m, struct estimate *e,
+		 double gpu_bytes);
 
 #endif

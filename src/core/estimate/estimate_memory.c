@@ -525,7 +525,8 @@ static void kv_cache(const struct workload *w, const struct model_spec *m,
 	e->mem.kv_cache = e->kv_per_token * (double)w->context * (double)w->concurrency / (double)w->gpus;
 }
 
-static void sum_memory(const struct workload *w, struct estimate *e, double gpu_bytes)
+static void sum_memory(const struct workload *w, const struct model_spec *m, struct estimate *e,
+		       double gpu_bytes)
 {
 	struct est_mem *M = &e->mem;
 
@@ -547,9 +548,14 @@ static void sum_memory(const struct workload *w, struct estimate *e, double gpu_
 		M->allocated = M->load_peak;
 		M->peak_phase = EST_PHASE_LOAD;
 	}
-	M->allocator = M->allocated * w->alloc_overhead;
-	if (M->peak_phase == EST_PHASE_TRAIN)
-		M->allocator += e->loss.apart;  /* formulas.md "Peak by phase": the loss's segments, split */
+	/* formulas.md "The caching allocator's reserve": replayed (the loss's
+	 * segments split by the recomputed layer are in the replay), or flat
+	 * plus those segments (formulas.md "Peak by phase") */
+	if (!est_reserve(w, m, e, gpu_bytes)) {
+		M->allocator = M->allocated * w->alloc_overhead;
+		if (M->peak_phase == EST_PHASE_TRAIN)
+			M->allocator += e->loss.apart;
+	}
 	if (M->wrap_cache > 0) {
 		/* formulas.md "Sharded training": FSDP1's wrap cache is the
 		 * default stream's; FSDP gathers and reduces on its own streams
@@ -592,5 +598,5 @@ void est_memory(const struct workload *w, const struct model_spec *m, struct est
 		kv_cache(w, m, e, ea);
 	else if (w->task == TASK_INFER && m->kind == MODEL_PARAMS_ONLY)
 		note(e, (struct est_note){.code = EST_N_NO_KV_CACHE});
-	sum_memory(w, e, gpu_bytes);
+	sum_memory(w, m, e, gpu_bytes);
 }

@@ -176,6 +176,9 @@ const struct workload_field workload_fields[] = {
 	FLD("samples", F_COUNT, samples, "-", N_("training samples per epoch (tokens = samples x seq x epochs)")),
 	TOKENS("seq", seq, 1, 100000000, N_("2048 (capped at the model's maximum)"),
 	       N_("sequence length in tokens; 4k = 4096, 128k = 131072")),
+	STR("seq_spread", seq_spread, N_("none (every step seq tokens long)"),
+	    N_("training: the samples' lengths in tokens as MEAN+-SD (e.g. 3234.4+-2547.5), samples above seq "
+	    "left out; sets the caching allocator's reserve over steps of varying length")),
 	FLD("serve", F_SCHEDULE, serve, N_("none (a batch job of tokens)"),
 	    N_("inference: a service up 24x7, 8x5 (hours a day x days a week) or 12h (a day, every day)")),
 	FLD("step_time", F_DURATION, step_time, N_("from FLOPs"),
@@ -852,6 +855,13 @@ static int resolve_shape(struct workload *w, const struct model_spec *arch, int 
 		return fail_field("kv_dtype", bad, err, errlen,
 				  _("%s stores blocks of 32 values: expected a head_dim divisible by 32, got %ld"),
 				  kv_names[w->kv_dtype], arch->head_dim);
+	if (SET(w, "seq_spread") && (units_parse_spread(w->seq_spread, &w->seq_mean, &w->seq_sd) ||
+				     w->task == TASK_INFER || arch->kind == MODEL_RESNET || arch->kind == MODEL_VIT)) {
+		char q[160];
+		return fail_field("seq_spread", bad, err, errlen, _("expected MEAN+-SD in tokens (a mean of at least 1, "
+				  "an sd of 0 or more, e.g. 3234.4+-2547.5) for training a text model, got '%s'"),
+				  quote_value(w->seq_spread, q, sizeof(q)), 0);
+	}
 	if (w->task == TASK_INFER && arch->kind != MODEL_DECODER && arch->kind != MODEL_PARAMS_ONLY &&
 	    (SET(w, "context") || SET(w, "concurrency")))
 		return fail_field(SET(w, "context") ? "context" : "concurrency", bad, err, errlen,
@@ -939,6 +949,8 @@ uint64_t workload_digest(const struct workload *w)
 		for (size_t j = 0; j < sizeof(digest_skip) / sizeof(digest_skip[0]) && !skip; j++)
 			skip = !strcmp(f->name, digest_skip[j]);
 		if (skip)
+			continue;
+		if (!strcmp(f->name, "seq_spread") && !*p)   /* added later: hashed only when given */
 			continue;
 		switch (f->type) {
 		case F_STR:

@@ -66,6 +66,8 @@ struct workload {
 	/* method */
 	int task, precision, optimizer;
 	long zero, gpus, micro_batch, seq, image_size, grad_accum;
+	char seq_spread[32];     /* the samples' lengths, "MEAN+-SD" tokens; "" = every step seq long */
+	double seq_mean, seq_sd; /* ... parsed (0: none) */
 	int grad_checkpointing;      /* full recomputation: activation_checkpointing == AC_FULL */
 	int activation_checkpointing; /* enum ac_kind (framework.h); the framework's when not given */
 	int activation_offloading; /* full checkpointing: the kept layer inputs wait in host memory */

@@ -428,6 +428,25 @@ bad:
 	return -1;
 }
 
+/* formulas.md "The caching allocator's reserve": "MEAN+-SD" tokens. */
+int units_parse_spread(const char *s, double *mean, double *sd)
+{
+	char *end;
+	double m, d;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	m = strtod(s, &end);
+	if (strncmp(end, "+-", 2) || !isdigit((unsigned char)end[2]))
+		return -1;
+	d = strtod(end + 2, &end);
+	if (*end || !isfinite(m) || !isfinite(d) || m < 1 || m > 1e9 || d > 1e9)
+		return -1;
+	*mean = m;
+	*sd = d;
+	return 0;
+}
+
 int units_parse_bool(const char *s, int *out, char *err, size_t errlen)
 {
 	static const char *yes[] = {"true", "yes", "on", "1", "y"};

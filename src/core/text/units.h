@@ -72,6 +72,10 @@ bool units_money_has_code(const char *s);
  * nan or suffix, finite. Returns 0 and stores it, or -1. */
 int units_scan_number(const char *s, double *out);
 
+/* Sample lengths "MEAN+-SD" (digits first, a mean of 1 to 1e9, an sd of 0
+ * to 1e9): 0 and both stored, or -1. */
+int units_parse_spread(const char *s, double *mean, double *sd);
+
 /* Boolean: true/false, yes/no, on/off, 1/0. */
 int units_parse_bool(const char *s, int *out, char *err, size_t errlen);
 
