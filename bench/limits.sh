@@ -37,15 +37,15 @@ FILENAME ~ /guard$/ && /peak RSS/ {
 	mode = $1 " " $2; modes = modes (modes ? ", " : "") $0; have_g = 1 }
 END {
 	if (have_o)
-		printf "  offers / wc -l (1M-row catalog)           %6.2fx   goal <= 3x    %s\n", o, o <= 3 ? "met" : "MISSED"
+		printf "  offers / wc -l (1M-row catalog)           %6.2fx   goal <= 3x    %s\n", o, (o <= 3 ? "met" : "MISSED")
 	else
 		printf "  offers / wc -l                             no figure (%s)\n", skip_o ? skip_o : "see above"
 	if (have_m)
-		printf "  xxhsum / manifest, smallest of the rounds %6.2fx   goal >= 2x    %s   (median %.2fx)\n", m, m >= 2 ? "met" : "MISSED", mmed
+		printf "  xxhsum / manifest, smallest of the rounds %6.2fx   goal >= 2x    %s   (median %.2fx)\n", m, (m >= 2 ? "met" : "MISSED"), mmed
 	else
 		print "  xxhsum / manifest                          no figure (see above)"
 	if (have_g)
-		printf "  guard peak RSS, the larger of the modes   %6.2f MB  goal <= 4 MB  %s\n", rss, rss <= 4 ? "met" : "MISSED"
+		printf "  guard peak RSS, the larger of the modes   %6.2f MB  goal <= 4 MB  %s\n", rss, (rss <= 4 ? "met" : "MISSED")
 	else
 		print "  guard peak RSS                             no figure (see above)"
 }' "$W/offers" "$W/manifest" "$W/guard"

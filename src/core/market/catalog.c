@@ -182,21 +182,6 @@ void offer_set_free(struct offer_set *s)
 /* ---- duplicate detection ---- */
 
 
-/* The second half's list of entries, one more: false out of memory. */
-static bool list_push(struct loader *ld, uint64_t e)
-{
-	if (ld->seen_n == ld->seen_list_cap) {
-		size_t ncap = ld->seen_list_cap ? ld->seen_list_cap * 2 : 4096;
-		uint64_t *nl = realloc(ld->seen_list, ncap * sizeof(*nl));
-		if (!nl)
-			return false;
-		ld->seen_list = nl;
-		ld->seen_list_cap = ncap;
-	}
-	ld->seen_list[ld->seen_n] = e;
-	return true;
-}
-
 /*
  * true when a record with fingerprint h was seen before; otherwise records
  * it with `code` in the low 8 bits (what the row counted as, so that a
@@ -229,10 +214,6 @@ bool seen_hash(struct loader *ld, uint64_t h, uint64_t code)
 			return true;
 		if (!ld->seen[j]) {
 			ld->seen[j] = (h & FP_MASK) | code;
-			if (ld->second && !list_push(ld, ld->seen[j])) {
-				ld->seen[j] = 0;   /* the end of its chain: safe to take back */
-				return false;      /* out of memory: not a duplicate, as above */
-			}
 			ld->seen_n++;
 			return false;
 		}

@@ -81,8 +81,6 @@ struct loader {
 	char (*families)[32];     /* family per gpu db row */
 	uint64_t *seen;           /* duplicate detection: hashes of raw records */
 	size_t seen_cap, seen_n;
-	uint64_t *seen_list;      /* second: the table's entries in the order they came */
-	size_t seen_list_cap;     /* (seen_n of them), for the merge to walk densely */
 	uint32_t file_index;      /* this catalog's index in the set's reports */
 	bool second;              /* the second half's loader: match, store, buffer messages */
 	char **msgs;              /* second: bad-row messages after "file:line: ", in order */

@@ -472,6 +472,17 @@ static void *run_half(void *arg)
 	if (!b->seen)
 		b->seen_cap = 0;
 	h->rc = load_skypilot(b, h->buf, h->len, h->pos, h->line, h->col);
+	/* its entries packed to the front, for the merge to walk without
+	 * branching on empty slots (the table is not asked again); no branch
+	 * here either: every slot is copied, the count moves by non-empty */
+	{
+		size_t k = 0;
+		for (size_t i = 0; i < b->seen_cap; i++) {
+			b->seen[k] = b->seen[i];
+			k += b->seen[i] != 0;
+		}
+		b->seen_n = k;
+	}
 	return NULL;
 }
 
@@ -500,10 +511,10 @@ static void *probe_run(void *arg)
 	struct catalog_report *u = &p->undo;
 
 	for (size_t i = p->from; i < p->to; i++) {
-		uint64_t e = b->seen_list[i];
+		uint64_t e = b->seen[i];
 		/* the probe 16 entries ahead: its cache line arrives in time */
 		if (i + 16 < p->to && a->seen_cap)
-			__builtin_prefetch(&a->seen[slot_of(b->seen_list[i + 16], a->seen_cap)]);
+			__builtin_prefetch(&a->seen[slot_of(b->seen[i + 16], a->seen_cap)]);
 		if (!table_has(a->seen, a->seen_cap, e))
 			continue;
 		switch (e & 3) {
@@ -725,7 +736,6 @@ static void drop_half(struct loader *b)
 	free(b->msgs);
 	free(b->msg_lines);
 	free(b->seen);
-	free(b->seen_list);
 	free(b->peer_fp);
 	free(b);
 }
@@ -759,10 +769,6 @@ int load_skypilot_2(struct loader *a, const char *buf, size_t len, size_t pos, s
 	b->file_index = a->file_index;
 	b->second = true;
 	b->seen_cap = table_cap_for(len - split);   /* allocated by its thread */
-	/* the list of its entries, as long as the table holds before it grows
-	 * (pages untouched until written) */
-	if ((b->seen_list = malloc(b->seen_cap / 2 * sizeof(*b->seen_list))))
-		b->seen_list_cap = b->seen_cap / 2;
 	/* room for every row of the half up front: growing it with realloc
 	 * while another thread runs costs TLB shootdowns; untouched pages of
 	 * the reservation never become resident */
