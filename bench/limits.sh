@@ -27,9 +27,9 @@ sh "$ROOT/bench/guard.sh" "$GSEC" 5 | tee "$W/guard" || true
 echo
 echo "== issue 32's goals, this run ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)):"
 awk '
-FILENAME ~ /offers$/ && /^gpurent \/ wc -l:/ { o = $4; sub(/x$/, "", o); have_o = 1 }
+FILENAME ~ /offers$/ && /^gpurent \/ wc -l:/ { o = $5; sub(/x$/, "", o); have_o = 1 }
 FILENAME ~ /offers$/ && /^SKIP/ { skip_o = $0 }
-FILENAME ~ /manifest$/ && /xxhsum \/ manifest/ {
+FILENAME ~ /manifest$/ && /manifest is faster by/ {
 	for (i = 1; i <= NF; i++) if ($i == "(min") { m = $(i + 1); sub(/,$/, "", m) }
 	med = $0; sub(/.*\(manifest is faster by\) */, "", med); split(med, a, " "); mmed = a[1]; have_m = 1 }
 FILENAME ~ /guard$/ && /peak RSS/ {

@@ -3,7 +3,8 @@
 # of the real SkyPilot catalogs in ../shared/data/catalogs replicated to
 # 1,000,000 rows; the query "gpu_mem>=40 price<3, sorted by price, top 20"
 # answered from a cold process start by gpurent, pandas and Miller on the
-# same file in the same run. Prints the median of 5 runs each, the ratios,
+# same file in the same run. Prints the median of 9 runs each (after one
+# uncounted; OFFERS_RUNS=N for another count), the ratios,
 # and peak RSS against the CSV's size. Targets: >= 10x pandas, >= 3x mlr,
 # peak memory < 2x the CSV; within 3x of `wc -l` reading the same file
 # (issue 32), with the split of gpurent's time from perf's samples.
@@ -82,19 +83,28 @@ CMD_MLR="mlr --icsv --ocsv join -j AcceleratorName -f '$W/mem.csv' \
 then filter '\$AcceleratorCount > 0' then put '\$price = \$Price / \$AcceleratorCount' \
 then filter '\$gpu_mem >= 40 && \$price < 3' then sort -nf price then head -n 20 '$W/union.csv'"
 
-cat "$W/union.csv" >/dev/null   # page cache
+# written back before anything is timed (a 60 MB file still being flushed
+# takes the CPU and the disk from whatever runs then), then in the page cache
+sync "$W/union.csv" 2>/dev/null || sync
+cat "$W/union.csv" >/dev/null
 CMD_WC="wc -l '$W/union.csv'"
-# median wall seconds of 5 runs (the clock read around each, in ns: wc -l
-# takes about 10 ms, /usr/bin/time's resolution), and the peak RSS in KiB
+# median wall seconds of RUNS runs after one uncounted (the clock read
+# around each, in ns: wc -l takes about 15 ms, /usr/bin/time's
+# resolution is 10), and the peak RSS in KiB
+RUNS=${OFFERS_RUNS:-9}
 measure() {
-	for i in 1 2 3 4 5; do
+	sh -c "exec $1" >/dev/null 2>&1 || true
+	i=0
+	while [ "$i" -lt "$RUNS" ]; do
+		i=$((i + 1))
 		t0=$(date +%s%N)
 		/usr/bin/time -f "%M" -o "$W/m.$i" sh -c "exec $1" >"$W/out.$2" 2>"$W/err.$2" ||
 			{ echo "$2 failed:" >&2; cat "$W/err.$2" >&2; exit 1; }
 		t1=$(date +%s%N)
 		echo "$(( (t1 - t0) / 1000 )) $(cat "$W/m.$i")" >"$W/t.$i"
 	done
-	cat "$W"/t.[1-5] | sort -n | sed -n 3p | awk '{ printf "%.6f %s\n", $1 / 1e6, $2 }'
+	cat "$W"/t.* | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p" | awk '{ printf "%.6f %s\n", $1 / 1e6, $2 }'
+	rm -f "$W"/t.* "$W"/m.*
 }
 set -- $(measure "$CMD_WC" wc); tw=$1
 set -- $(measure "$CMD_GPURENT" gpurent); tg=$1 mg=$2
