@@ -136,6 +136,10 @@ static void test_parse_spread(void **s)
 	assert_int_equal(units_parse_spread("0.5+-1", &m, &d), -1);
 	assert_int_equal(units_parse_spread("3", &m, &d), -1);
 	assert_int_equal(units_parse_spread("1e999+-1", &m, &d), -1);
+	assert_int_equal(units_parse_spread("0x10+-1", &m, &d), -1);   /* plain decimals only */
+	assert_int_equal(units_parse_spread("16+-0x1", &m, &d), -1);
+	assert_int_equal(units_parse_spread("1.5e3+-2e2", &m, &d), 0);
+	assert_true(m == 1500 && d == 200);
 }
 
 int main(void)

@@ -431,16 +431,16 @@ bad:
 /* formulas.md "The caching allocator's reserve": "MEAN+-SD" tokens. */
 int units_parse_spread(const char *s, double *mean, double *sd)
 {
-	char *end;
+	/* both plain decimals, as every number here (scan_decimal: no sign,
+	 * hex, inf or nan) */
+	size_t n = scan_decimal(s), k;
 	double m, d;
 
-	if (!isdigit((unsigned char)s[0]))
+	if (!n || strncmp(s + n, "+-", 2))
 		return -1;
-	m = strtod(s, &end);
-	if (strncmp(end, "+-", 2) || !isdigit((unsigned char)end[2]))
-		return -1;
-	d = strtod(end + 2, &end);
-	if (*end || !isfinite(m) || !isfinite(d) || m < 1 || m > 1e9 || d > 1e9)
+	k = scan_decimal(s + n + 2);
+	if (!k || s[n + 2 + k] || decimal_value(s, n, &m) || decimal_value(s + n + 2, k, &d) ||
+	    !isfinite(m) || !isfinite(d) || m < 1 || m > 1e9 || d > 1e9)
 		return -1;
 	*mean = m;
 	*sd = d;
