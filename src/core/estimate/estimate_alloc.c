@@ -302,7 +302,7 @@ size_t est_step_lengths(double mean, double sd, double max_len, double b, double
 #define LAYER_IDS 12
 #define MAX_LAYERS 128
 enum { ID_TEMP = 0, ID_LOSS = 40, ID_GRAD = 60, ID_MISC = 62, ID_CKPT = 64, ID_PGRAD = ID_CKPT + MAX_LAYERS,
-       ID_STEP = ID_PGRAD + 7 * MAX_LAYERS, ID_KEEP = ID_STEP + 7 * MAX_LAYERS };
+       ID_STEP = ID_PGRAD + EST_LINEARS * MAX_LAYERS, ID_KEEP = ID_STEP + EST_LINEARS * MAX_LAYERS };
 
 struct step_shape {
 	long layers;
@@ -312,9 +312,9 @@ struct step_shape {
 	int f_pieces;          /* MLP-wide tensors a layer keeps */
 	double loss_tok;       /* bytes a token of the loss buffers */
 	double logit_tok, lsm_tok; /* ... the logits in the activations' dtype; an fp32 piece */
-	double linear[7];      /* a quantized base: each linear's dequantized copy (q k v o gate up down) */
+	double linear[EST_LINEARS]; /* a quantized base: each linear's dequantized copy (est_linears' order) */
 	int nlinear;
-	double pgrad[7];       /* full training: a layer's linears' gradients (kept to the step) */
+	double pgrad[EST_LINEARS]; /* full training: a layer's linears' gradients (kept to the step) */
 	double steptmp;        /* ... the step's temporaries, a share of each gradient */
 	int npgrad;
 	long accum;
@@ -453,7 +453,7 @@ static void step_shape_of(const struct workload *w, const struct model_spec *m, 
 			  struct step_shape *sh)
 {
 	double ea = w->precision == PREC_FP32 ? 4 : 2, L = (double)m->layers;
-	double T = (double)w->seq * (double)w->micro_batch;
+	double T = (double)w->seq * (double)w->micro_batch, el[EST_LINEARS], big = 0, sum = 0;
 	const struct est_mem *M = &e->mem;
 
 	memset(sh, 0, sizeof(*sh));
@@ -466,26 +466,23 @@ static void step_shape_of(const struct workload *w, const struct model_spec *m, 
 	sh->loss_tok = M->logits / T;
 	sh->logit_tok = (double)m->vocab * ea;
 	sh->lsm_tok = (double)m->vocab * 4 / (e->loss.chunks > 1 ? e->loss.chunks : 1);
+	est_linears(m, el);
+	for (int i = 0; i < EST_LINEARS; i++) {
+		big = fmax(big, el[i]);
+		sum += el[i];
+	}
 	if (base_quantized(w) && M->dequant > 0) {
 		/* the copies at the bytes a weight frozen_base() counts for the largest */
-		double h = (double)m->hidden, q = (double)(m->heads * m->head_dim), f = (double)m->ffn;
-		double kv = (double)(m->kv_heads * m->head_dim), big = fmax(h * q, fmax(h * kv, h * f));
-		double el[7] = {h * q, h * kv, h * kv, q * h, m->gated_ffn ? h * f : 0, h * f, f * h};
-		for (int i = 0; i < 7; i++)
+		for (int i = 0; i < EST_LINEARS; i++)
 			if (el[i] > 0)
 				sh->linear[sh->nlinear++] = fmin(el[i] / big, 1) * M->dequant;
 	}
 	sh->accum = w->grad_accum > 0 ? w->grad_accum : 1;
 	if (w->task == TASK_TRAIN && w->zero < 2 && w->optimizer_step != STEP_IN_BWD) {
 		/* the gradients are made in the first backward of a step and
-		 * set to None after it */
-		double h = (double)m->hidden, q = (double)(m->heads * m->head_dim), f = (double)m->ffn;
-		double kv = (double)(m->kv_heads * m->head_dim), sum = 0;
-		double el[7] = {h * q, h * kv, h * kv, q * h, m->gated_ffn ? h * f : 0, h * f, f * h};
-		for (int k = 0; k < 7; k++)
-			sum += el[k];
-		/* a layer's share of the gradients over its linears, by size */
-		for (int k = 0; k < 7; k++)
+		 * set to None after it; a layer's share of them over its
+		 * linears, by size */
+		for (int k = 0; k < EST_LINEARS; k++)
 			if (el[k] > 0 && sum > 0)
 				sh->pgrad[sh->npgrad++] = M->gradients / L * el[k] / sum;
 		sh->steptmp = M->gradients > 0 ? M->step_temp / M->gradients : 0;

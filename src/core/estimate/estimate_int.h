@@ -126,6 +126,10 @@ int est_alloc_free(struct est_alloc *a, int id);
 /* formulas.md "The caching allocator's reserve": the padded length of n
  * steps (tokens a sequence) from a mean +- sd of sample lengths, samples
  * above max_len left out, b samples a step; into out, returns n. */
+/* A decoder layer's linear weights (elements) in the order q k v o gate up
+ * down, gate 0 for a plain MLP (estimate_memory.c). */
+#define EST_LINEARS 7
+void est_linears(const struct model_spec *m, double el[EST_LINEARS]);
 size_t est_step_lengths(double mean, double sd, double max_len, double b, double *out, size_t n);
 bool est_reserve(const struct workload *w, const struct model_spec *m, struct estimate *e,
 		 double gpu_bytes);

@@ -68,12 +68,28 @@ static double opt_bytes_per_param(int opt, int prec, double hidden)
  * bitsandbytes dequantizes at a time in forward and backward. */
 static double largest_linear(const struct model_spec *m)
 {
-	double h = (double)m->hidden, q = (double)(m->heads * m->head_dim);
-	double kv = (double)(m->kv_heads * m->head_dim), f = (double)m->ffn;
+	double el[EST_LINEARS], big = 0;
 
 	if (!is_transformer(m))
 		return 0;
-	return fmax(h * q, fmax(h * kv, h * f));
+	est_linears(m, el);
+	for (int i = 0; i < EST_LINEARS; i++)
+		big = fmax(big, el[i]);
+	return big;
+}
+
+void est_linears(const struct model_spec *m, double el[EST_LINEARS])
+{
+	double h = (double)m->hidden, q = (double)(m->heads * m->head_dim);
+	double kv = (double)(m->kv_heads * m->head_dim), f = (double)m->ffn;
+
+	el[0] = h * q;
+	el[1] = h * kv;
+	el[2] = h * kv;
+	el[3] = q * h;
+	el[4] = m->gated_ffn ? h * f : 0;
+	el[5] = h * f;
+	el[6] = f * h;
 }
 
 /* The largest single parameter tensor (elements): the embedding, or the
