@@ -71,16 +71,18 @@ double estimate_default_mfu(enum gpu_class c)
 #define LCPP_ISSUE_F16 3.5
 
 /* formulas.md "Inference time": a native engine's share by the card's
- * FP32 FLOP:byte ratio and the weights' format (decode_by_issue); its
- * plain decode_bw_eff where the card's FP32 rate is unknown. */
-static double issue_share(const struct fw_profile *fp, const struct gpu_spec *gpu, long bits)
+ * FP32 FLOP:byte ratio and the weights' format (decode_by_issue), that
+ * ratio in *ratio; its plain decode_bw_eff where the card's FP32 rate is
+ * unknown (*ratio 0). */
+static double issue_share(const struct fw_profile *fp, const struct gpu_spec *gpu, long bits, double *ratio)
 {
-	double r, c = bits < 16 ? LCPP_ISSUE_QUANT : LCPP_ISSUE_F16;
+	double c = bits < 16 ? LCPP_ISSUE_QUANT : LCPP_ISSUE_F16;
 
+	*ratio = 0;
 	if (!fp->decode_by_issue || !(gpu->fp32_flops > 0) || !(gpu->mem_bw > 0))
 		return fp->decode_bw_eff;
-	r = gpu->fp32_flops / gpu->mem_bw;
-	return fp->decode_bw_eff * r / (r + c);
+	*ratio = gpu->fp32_flops / gpu->mem_bw;
+	return fp->decode_bw_eff * *ratio / (*ratio + c);
 }
 
 /* formulas.md "Inference time": one small all-reduce of a tensor-parallel
@@ -271,7 +273,8 @@ static void decode_rate(const struct workload *w, const struct model_spec *m,
 	double kv_seq = e->kv_per_token * (double)w->context / 2;  /* cache half full on average */
 	double bytes = (e->mem.weights + e->mem.quant_consts) + (double)w->concurrency * kv_seq / G;
 	long bits = w->quant_bits > 0 && w->quant_bits < 16 ? w->quant_bits : 16;
-	double eff = fp->decode_bw_eff > 0 ? issue_share(fp, gpu, bits) :
+	double ratio = 0;   /* the card's FP32 FLOP:byte ratio where the share follows it */
+	double eff = fp->decode_bw_eff > 0 ? issue_share(fp, gpu, bits, &ratio) :
 		     bits <= 4 ? DECODE_EFF_INT4 : bits <= 8 ? DECODE_EFF_INT8 : DECODE_EFF_BF16;
 	enum est_decode_over mech;
 
@@ -308,11 +311,8 @@ static void decode_rate(const struct workload *w, const struct model_spec *m,
 	}
 	e->decode_step_seconds = e->decode_bytes_seconds + e->decode_comm_seconds + e->decode_overhead_seconds;
 	e->decode_tokens_per_second = (double)w->concurrency / e->decode_step_seconds;
-	/* .flops: the card's FP32 FLOP:byte ratio where the share follows it */
 	note(e, (struct est_note){.code = EST_N_DECODE, .fraction = e->decode_bw_efficiency, .bw = gpu->mem_bw,
-				  .bits = bits,
-				  .flops = fp->decode_by_issue && gpu->fp32_flops > 0 && gpu->mem_bw > 0 ?
-					   gpu->fp32_flops / gpu->mem_bw : 0});
+				  .bits = bits, .flops = ratio});
 	note(e, (struct est_note){.code = EST_N_DECODE_OVERHEAD, .mech = mech, .framework = w->framework,
 				  .given = workload_is_set(w, "compile"),
 				  .seconds = e->decode_overhead_seconds,
